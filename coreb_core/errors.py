@@ -1,0 +1,41 @@
+"""Errors the user can act on. Each renders as one line naming file, row and field."""
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+
+class CorebError(Exception):
+    """Base class: the CLI and the app show ``str(err)`` and never a traceback."""
+
+
+class DataProblem:
+    """One problem found in an input file."""
+
+    __slots__ = ("file", "row", "field", "message", "value")
+
+    def __init__(self, file: str, row: int | str, field: str, message: str, value: Any = None) -> None:
+        self.file, self.row, self.field, self.message, self.value = file, row, field, message, value
+
+    def __str__(self) -> str:
+        shown = "" if self.value is None else f": {_short(self.value)}"
+        return f"{self.file}: row {self.row}: field '{self.field}': {self.message}{shown}"
+
+    def __repr__(self) -> str:
+        return f"DataProblem({str(self)!r})"
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+class DataError(CorebError):
+    """Input data is invalid; carries every problem found (each one line)."""
+
+    def __init__(self, problems: Iterable[DataProblem]) -> None:
+        self.problems = list(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+class NetworkUnavailable(CorebError):
+    """The hub (or another host) cannot be reached from this machine."""

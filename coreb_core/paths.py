@@ -1,0 +1,20 @@
+"""Where the cache lives. ``COREB_CACHE`` overrides the default ``<repo>/data_cache``."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+def cache_root() -> Path:
+    return Path(os.environ.get("COREB_CACHE", REPO_ROOT / "data_cache"))
+
+
+def datasets_dir(root: Path | None = None) -> Path:
+    """``data_cache/coreb``: one entry per release, each holding ``<config>.parquet``."""
+    return (root or cache_root()) / "coreb"
+
+
+def release_dir(release: str, root: Path | None = None) -> Path:
+    return datasets_dir(root) / release

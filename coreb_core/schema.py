@@ -1,0 +1,138 @@
+"""The shape of CoREB: configs, their columns, tasks, subtasks, languages and id patterns.
+
+Every other module takes its names from here, so a format change is made in one place.
+Facts follow ``shared/reference/COREB.md`` (dataset card of ``hq-bench/coreb`` and the
+official ``coreb`` runner).
+"""
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+HUB_REPO = "hq-bench/coreb"
+HUB_RELEASES = ("release_v2602", "release_v2603")
+
+LANGUAGES = ("python", "java", "cpp", "go", "ruby")
+GRADES = (0, 1, 2)
+POSITIVE = 2  # rel=2: verified-correct solution / original description
+TRAP = 1  # rel=1: hard negative of the same problem
+
+
+class Column(NamedTuple):
+    """One column of a config as cached: name, Arrow type name, and whether import demands it."""
+
+    name: str
+    type: str  # "string" | "int64" | "int8" | "bool" | "json"  ("json" = normalised meta text)
+    required: bool
+
+
+class Config(NamedTuple):
+    """One of the eight dataset configs (one parquet per release)."""
+
+    name: str
+    id_column: str | None  # None for qrels (their key is the pair)
+    columns: tuple[Column, ...]
+    jsonl_names: tuple[str, ...]  # file names used by the official runner's JSONL dumps
+
+    @property
+    def column_names(self) -> tuple[str, ...]:
+        return tuple(c.name for c in self.columns)
+
+
+def _cols(*spec: str) -> tuple[Column, ...]:
+    # "name:type" is required, "name:type?" optional.
+    out = []
+    for s in spec:
+        name, typ = s.split(":")
+        out.append(Column(name, typ.rstrip("?"), not typ.endswith("?")))
+    return tuple(out)
+
+
+CODE_CORPUS = Config(
+    "code_corpus", "code_id",
+    _cols("code_id:string", "code:string", "language:string", "model:string", "code_length:int64?", "meta:json"),
+    ("code_corpus_v2.jsonl", "code_corpus.jsonl"),
+)
+TEXT_CORPUS = Config(
+    "text_corpus", "text_id",
+    _cols("text_id:string", "text_style:string?", "text:string", "text_length:int64?", "abbreviated_text:string?",
+          "meta:json"),
+    ("text_corpus_v2.jsonl", "text_corpus.jsonl"),
+)
+T2C_QUERIES = Config(
+    "text2code_queries", "query_id",
+    _cols("query_id:string", "query:string", "split:string?", "subtask:string", "query_type:string?",
+          "sub_query_type:string?", "language_constraint:string?", "meta:json"),
+    ("text2code_queries.jsonl",),
+)
+C2C_QUERIES = Config(
+    "code2code_queries", "query_id",
+    _cols("query_id:string", "query:string", "split:string?", "subtask:string", "anchor_language:string",
+          "anchor_model:string?", "meta:json"),
+    ("code2code_queries.jsonl",),
+)
+C2T_QUERIES = Config(
+    "code2text_queries", "query_id",
+    _cols("query_id:string", "query:string", "split:string?", "subtask:string", "anchor_language:string?",
+          "anchor_model:string?", "label:int64?", "text_id:string?", "meta:json"),
+    ("code2text_queries.jsonl",),
+)
+_QREL_COLS = _cols("query_id:string", "doc_id:string", "relevance:int8")
+T2C_QRELS = Config("text2code_qrels", None, _QREL_COLS, ("text2code_qrels.jsonl",))
+C2C_QRELS = Config("code2code_qrels", None, _QREL_COLS, ("code2code_qrels.jsonl",))
+C2T_QRELS = Config("code2text_qrels", None, _QREL_COLS, ("code2text_qrels.jsonl",))
+
+CONFIGS: dict[str, Config] = {
+    c.name: c
+    for c in (CODE_CORPUS, TEXT_CORPUS, T2C_QUERIES, C2C_QUERIES, C2T_QUERIES, T2C_QRELS, C2C_QRELS, C2T_QRELS)
+}
+# Legacy qrel files name the grade "score"; it is renamed on import.
+LEGACY_GRADE_COLUMN = "score"
+
+
+class Task(NamedTuple):
+    """A retrieval direction: which queries, qrels and corpus belong together."""
+
+    name: str  # short name used everywhere: t2c, c2c, c2t
+    long_name: str  # official runner's name
+    mteb_retrieval: str
+    mteb_reranking: str
+    queries: Config
+    qrels: Config
+    corpus: Config
+
+
+TASKS: dict[str, Task] = {
+    "t2c": Task("t2c", "text2code", "CorebT2CRetrieval", "CorebT2CReranking", T2C_QUERIES, T2C_QRELS, CODE_CORPUS),
+    "c2c": Task("c2c", "code2code", "CorebC2CRetrieval", "CorebC2CReranking", C2C_QUERIES, C2C_QRELS, CODE_CORPUS),
+    "c2t": Task("c2t", "code2text", "CorebC2TRetrieval", "CorebC2TReranking", C2T_QUERIES, C2T_QRELS, TEXT_CORPUS),
+}
+TASK_BY_QUERIES_CONFIG = {t.queries.name: t for t in TASKS.values()}
+TASK_BY_QRELS_CONFIG = {t.qrels.name: t for t in TASKS.values()}
+
+_LANG_SCOPES = ("any",) + LANGUAGES
+SUBTASKS: dict[str, tuple[str, ...]] = {
+    "t2c": tuple(f"t2c_{kind}_{scope}" for kind in ("canonical_retro", "full_retro", "search") for scope in _LANG_SCOPES),
+    "c2c": ("c2c_cross_lang", "c2c_mono_lang", "c2c_cross_model"),
+    "c2t": tuple(f"c2t_{kind}_{scope}" for kind in ("canonical_retro", "full_retro") for scope in _LANG_SCOPES)
+    + ("c2t_match",),
+}
+ALL_SUBTASKS = tuple(s for group in SUBTASKS.values() for s in group)
+assert len(ALL_SUBTASKS) == 34
+LANGUAGE_CONSTRAINTS = ("none",) + LANGUAGES
+
+
+def subtask_language(subtask: str) -> str | None:
+    """The target language a subtask constrains to, or None (``t2c_search_go`` -> ``go``)."""
+    tail = subtask.rsplit("_", 1)[-1]
+    return tail if tail in LANGUAGES else None
+
+
+# Id patterns of the real release; CoREB-mini follows them too. Checked loosely (a warning-free
+# import of other id styles is allowed), used to recognise what an id refers to.
+ID_PATTERNS = {
+    "code_id": re.compile(r"^code_v\d{6}_\d{5}$"),
+    "text_id": re.compile(r"^text_v\d{6}_\d{5}(_noise\d)?$"),
+    "query_id": re.compile(r"^q_(t2c|c2c|c2t)_[a-z_]+_\d{4}$"),
+    "problem_id": re.compile(r"^[a-z]+_[a-z0-9_]+$"),
+}
