@@ -69,6 +69,73 @@ def _info(args: argparse.Namespace) -> int:
     return 0
 
 
+@command("demo")
+def _demo(args: argparse.Namespace) -> int:
+    import time
+
+    from tqdm import tqdm
+
+    from coreb_core.mini.build import RELEASES, build_release
+
+    releases = [args.release] if args.release else list(RELEASES)
+    for release in releases:
+        start = time.perf_counter()
+        with tqdm(total=100, desc=f"{release}: judging", unit="%", leave=False, disable=None) as bar:
+            def progress(msg: str, frac: float) -> None:
+                bar.n = round(100 * frac)
+                bar.refresh()
+            name, path = build_release(release, scale=args.scale, run_toolchains=args.run_toolchains,
+                                       progress=progress)
+        print(f"built {name} into {path} in {time.perf_counter() - start:.1f} s")
+    return 0
+
+
+@command("eval")
+def _eval(args: argparse.Namespace) -> int:
+    from coreb_core.evaluate import GROUPINGS, aggregate, evaluate, load_hits, summary
+    from coreb_core.runs import read_trec_run, run_meta
+    from coreb_core.schemes import Scheme
+    from coreb_core.store import Store
+
+    try:
+        scheme = Scheme.parse(args.scheme)
+    except ValueError as exc:
+        raise CorebError(str(exc)) from None
+    store = Store(args.release)
+    if args.run:
+        meta = run_meta(args.run)
+        if meta.get("release") not in (None, args.release):
+            raise CorebError(f"run {args.run} was made on release {meta['release']}, not {args.release}")
+        hits, source = load_hits(args.run), f"run:{args.run}"
+    else:
+        task_of = dict(store.sql("SELECT query_id, task FROM queries").fetchall())
+        hits, source = read_trec_run(Path(args.run_file), task_of), f"trec:{args.run_file}"
+    if args.task:
+        hits = hits[hits["task"] == args.task]
+    per_query = evaluate(store, hits, scheme, anchor_exclusion=not args.no_anchor_exclusion)
+    report = {"release": args.release, "scheme": str(scheme), "scheme_description": scheme.description,
+              "anchor_exclusion": not args.no_anchor_exclusion, "source": source, **summary(per_query)}
+    if args.by:
+        table = aggregate(store, per_query, args.by)
+        groups: dict = {}
+        for row in table.to_dict("records"):
+            task, key = row.pop("task"), row.pop(args.by)
+            groups.setdefault(task, {})[str(key)] = row
+        report["groups"] = groups
+    if args.json:
+        print(json.dumps(report, indent=2, sort_keys=False, default=float))
+        return 0
+    print(f"{source} on {args.release}, scheme {scheme} ({scheme.description})")
+    for task, m in report["tasks"].items():
+        print(f"  {task}: {m['queries']:>5} queries  nDCG@10 {m['ndcg_at_10']:.4f}  MAP@10 {m['map_at_10']:.4f}  "
+              f"Recall@10 {m['recall_at_10']:.4f}  MRR@10 {m['mrr_at_10']:.4f}")
+    o = report["overall_mean_of_tasks"]
+    if o:
+        print(f"  overall (mean of tasks) nDCG@10 {o['ndcg_at_10']:.4f}; "
+              f"query-weighted {report['overall_query_weighted']['ndcg_at_10']:.4f}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m coreb_core", description="CoREB error-analysis toolkit")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -81,6 +148,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("directory")
     p.add_argument("--release", default=None, help="cache name for the release (default: the hub split)")
     p.add_argument("--split", default=None, help="which hub release folder to import when there are several")
+
+    p = sub.add_parser("demo", help="build CoREB-mini (the bundled demo benchmark) into the cache")
+    p.add_argument("--release", choices=["demo_v2602", "demo_v2603"], default=None, help="only this release")
+    p.add_argument("--scale", type=int, default=1, help="write an N-times larger synthetic variant <release>_xN")
+    p.add_argument("--run-toolchains", action="store_true",
+                   help="also execute C++/Java/Go/Ruby solutions when their toolchain is installed "
+                        "(default: Python is executed, other languages use the verdicts recorded with verdicts.json)")
+
+    p = sub.add_parser("eval", help="score a stored run or a TREC run file with CoREB's official semantics")
+    p.add_argument("--release", required=True)
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--run", help="a stored run id")
+    src.add_argument("--run-file", help="a TREC run file: qid Q0 docid rank score tag")
+    p.add_argument("--task", choices=["t2c", "c2c", "c2t"])
+    p.add_argument("--scheme", default="v2", help="v2 (official, default), v1, trec, or file:<name> (e.g. file:v1)")
+    p.add_argument("--no-anchor-exclusion", action="store_true", help="keep the C2C anchor in ranked lists (as MTEB)")
+    p.add_argument("--by", choices=["subtask", "language", "anchor_language", "problem", "query"])
+    p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("info", help="releases in the cache, row counts, positives and traps per task")
     p.add_argument("--json", action="store_true")

@@ -18,7 +18,7 @@ import duckdb
 
 from coreb_core.errors import CorebError
 from coreb_core.paths import datasets_dir, release_dir
-from coreb_core.schema import CONFIGS
+from coreb_core.schema import CONFIGS, TASKS
 
 
 def list_releases(root: Path | None = None) -> list[str]:
@@ -28,6 +28,16 @@ def list_releases(root: Path | None = None) -> list[str]:
         return []
     return sorted(p.name for p in base.iterdir()
                   if not p.name.startswith(".") and all((p / f"{c}.parquet").exists() for c in CONFIGS))
+
+
+def extra_qrels_names(folder: Path) -> list[str]:
+    """Other qrel sets stored beside the v2 ones, e.g. ``v1`` for ``text2code_qrels_v1.parquet``."""
+    names = []
+    for f in sorted(folder.glob("text2code_qrels_*.parquet")):
+        name = f.stem.removeprefix("text2code_qrels_")
+        if all((folder / f"{t.long_name}_qrels_{name}.parquet").exists() for t in TASKS.values()):
+            names.append(name)
+    return names
 
 
 def sql_literal(text: str) -> str:
@@ -104,17 +114,30 @@ class Store:
             path = sql_literal(str(self.folder / f"{config}.parquet"))
             self.con.execute(f"CREATE OR REPLACE VIEW {config} AS SELECT * FROM read_parquet({path})")
         self.con.execute(_VIEWS.replace("CREATE VIEW", "CREATE OR REPLACE VIEW"))
+        self.extra_qrels = extra_qrels_names(self.folder)
+        for name in self.extra_qrels:
+            parts = [f"SELECT '{task}' AS task, query_id, doc_id, relevance FROM read_parquet("
+                     f"{sql_literal(str(self.folder / f'{TASKS[task].long_name}_qrels_{name}.parquet'))})"
+                     for task in TASKS]
+            self.con.execute(f"CREATE OR REPLACE VIEW qrels_{name} AS " + " UNION ALL ".join(parts))
 
-    def sql(self, query: str, params: Sequence[Any] | dict[str, Any] | None = None) -> duckdb.DuckDBPyConnection:
-        """Run parameterised SQL (``?`` or ``$name`` placeholders)."""
+    def sql(self, query: str, params: Sequence[Any] | dict[str, Any] | None = None,
+            frames: dict[str, Any] | None = None) -> duckdb.DuckDBPyConnection:
+        """Run parameterised SQL (``?`` or ``$name`` placeholders) on a fresh cursor, so one Store
+        can serve several threads. ``frames`` registers DataFrames as tables for this call only."""
+        def run() -> duckdb.DuckDBPyConnection:
+            cur = self.con.cursor()
+            for name, frame in (frames or {}).items():
+                cur.register(name, frame)
+            return cur.execute(query, params or [])
         try:
-            return self.con.execute(query, params or [])
+            return run()
         except duckdb.IOException:
             if self.folder.exists():
                 raise
             # The version this Store opened was pruned after newer imports: follow the link again.
             self._open_views()
-            return self.con.execute(query, params or [])
+            return run()
 
     def df(self, query: str, params: Sequence[Any] | dict[str, Any] | None = None):
         return self.sql(query, params).df()

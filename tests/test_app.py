@@ -21,7 +21,8 @@ def test_data_page_lists_cached_release(tmp_path, cache):
     assert counts == dump.EXPECTED_ROWS
 
 
-def test_data_page_explains_an_empty_cache(cache):
-    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=60).run()
+def test_first_launch_builds_coreb_mini(cache):
+    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=300).run()
     assert not at.exception
-    assert "python -m coreb_core demo" in at.info[0].value
+    assert [s.value for s in at.subheader] == ["demo_v2602", "demo_v2603"]
+    assert (cache / "coreb" / "demo_v2603" / "text2code_qrels_v1.parquet").exists()

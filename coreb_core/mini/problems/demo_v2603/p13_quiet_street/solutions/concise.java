@@ -1,0 +1,2 @@
+import java.util.*;import java.io.*;
+public class Main{public static void main(String[] x)throws IOException{StreamTokenizer s=new StreamTokenizer(new BufferedReader(new InputStreamReader(System.in)));s.resetSyntax();s.wordChars(33,255);s.whitespaceChars(0,32);s.nextToken();int n=Integer.parseInt(s.sval);long p=0,q=0;for(int i=0;i<n;i++){s.nextToken();long v=Long.parseLong(s.sval);long t=Math.max(q,p+v);p=q;q=t;}System.out.println(q);}}

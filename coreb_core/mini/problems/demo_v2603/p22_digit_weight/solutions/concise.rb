@@ -1,0 +1,1 @@
+n,b=gets.split.map(&:to_i);p n.digits(b).sum
