@@ -18,3 +18,8 @@ def datasets_dir(root: Path | None = None) -> Path:
 
 def release_dir(release: str, root: Path | None = None) -> Path:
     return datasets_dir(root) / release
+
+
+def runs_dir(root: Path | None = None) -> Path:
+    """``data_cache/runs/<run_id>/``: ``hits.parquet`` and ``run.json`` (provenance) per run."""
+    return (root or cache_root()) / "runs"

@@ -1,0 +1,111 @@
+"""Evaluation speed at real scale: ours (everything) against the official procedure.
+
+Real scale: 11 runs x 2,601 queries (CoREB v2603 has 1,123 T2C + 278 C2C + 1,200 C2T) x top-100
+plus judged documents, on CoREB-mini scaled 6x (built into a temporary cache). Both sides start
+from runs already in memory, as the official runner does.
+
+- ours: all metric families (nDCG, Recall, P, MAP, MRR, hit rate) at k in {1,3,5,10,20,100},
+  under v2 and v1, C2C anchor exclusion, trap statistics, and the groupings by subtask, language,
+  anchor language and problem;
+- official: ``coreb_core.official.official_evaluate`` (pytrec_eval: map_cut, ndcg_cut, recall, P at
+  k in {1,3,5,10,100,1000}, the four metric families) per task.
+
+    .venv/bin/python bench/eval_bench.py
+"""
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from coreb_core.evaluate import analyse_many, evaluate  # noqa: E402
+from coreb_core.mini.build import build_release  # noqa: E402
+from coreb_core.official import official_evaluate  # noqa: E402
+from coreb_core.runs import concat_hits, hits_from_scores  # noqa: E402
+from coreb_core.schemes import V1, V2  # noqa: E402
+from coreb_core.store import Store  # noqa: E402
+
+REAL_QUERIES = {"t2c": 1123, "c2c": 278, "c2t": 1200}
+N_RUNS, TOP_K = 11, 100
+
+
+def make_runs(store: Store, rng: np.random.Generator):
+    runs: list[pd.DataFrame] = [[] for _ in range(N_RUNS)]
+    qrels_by_task = {}
+    want = dict(REAL_QUERIES)
+    available = dict(store.sql("SELECT task, count(*) FROM queries GROUP BY 1").fetchall())
+    short = sum(max(0, want[t] - available[t]) for t in want)  # move what a task lacks to the others
+    for t in sorted(want, key=lambda t: available[t] - want[t], reverse=True):
+        extra = min(short, available[t] - want[t]) if available[t] > want[t] else 0
+        want[t] = min(available[t], want[t] + extra)
+        short -= extra
+    for task, corpus in (("t2c", "code"), ("c2c", "code"), ("c2t", "text")):
+        qids = [r[0] for r in store.sql("SELECT query_id FROM queries WHERE task = ? ORDER BY 1", [task]).fetchall()]
+        qids = sorted(rng.choice(qids, size=want[task], replace=False).tolist())
+        docs = [r[0] for r in store.sql("SELECT doc_id FROM documents WHERE corpus = ? ORDER BY 1", [corpus]).fetchall()]
+        col = {d: i for i, d in enumerate(docs)}
+        qrels: dict[str, dict[str, int]] = {}
+        for q, d, r in store.sql("SELECT query_id, doc_id, relevance FROM qrels WHERE task = ?", [task]).fetchall():
+            qrels.setdefault(q, {})[d] = r
+        qrels = {q: qrels[q] for q in qids if q in qrels}
+        qrels_by_task[task] = qrels
+        for r in range(N_RUNS):
+            scores = rng.random((len(qids), len(docs)))
+            for i, q in enumerate(qids):  # judged documents score higher, more so for stronger runs
+                for d, g in qrels.get(q, {}).items():
+                    scores[i, col[d]] += rng.random() * (0.2 + 0.08 * r) * g
+            runs[r].append(hits_from_scores(task, qids, docs, scores, TOP_K, keep={q: list(qrels.get(q, {})) for q in qids}))
+    return [concat_hits(parts) for parts in runs], qrels_by_task
+
+
+def ours(store: Store, runs: dict[str, pd.DataFrame]) -> None:
+    analyse_many(store, runs, (V2, V1), traps=True,
+                 groupings=("task", "subtask", "language", "anchor_language", "problem"))
+
+
+def official(results: dict[str, dict[str, dict[str, float]]], qrels_by_task) -> None:
+    for task, res in results.items():
+        official_evaluate(qrels_by_task[task], res)
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        t0 = time.perf_counter()
+        name, _ = build_release("demo_v2603", root, scale=6)
+        print(f"built {name} in {time.perf_counter() - t0:.1f} s")
+        store = Store(name, root)
+        runs, qrels_by_task = make_runs(store, np.random.default_rng(0))
+        n_queries = runs[0].groupby(["task", "query_id"]).ngroups
+        dicts = []
+        for hits in runs:
+            per_task: dict[str, dict[str, dict[str, float]]] = {}
+            for t, q, d, s in hits[["task", "query_id", "doc_id", "score"]].itertuples(index=False):
+                per_task.setdefault(t, {}).setdefault(q, {})[d] = s
+            dicts.append(per_task)
+        print(f"{N_RUNS} runs x {n_queries:,} queries x top-{TOP_K} (+ judged), {sum(len(h) for h in runs):,} rows")
+        named = {f"run{i:02d}": hits for i, hits in enumerate(runs)}
+        ours(store, {"warm-up": runs[0]})  # builds the release index once (cached per Store)
+        t0 = time.perf_counter()
+        ours(store, named)
+        t_ours = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        for d in dicts:
+            official(d, qrels_by_task)
+        t_official = time.perf_counter() - t0
+        print(f"ours (6 families x 6 cutoffs, v2 + v1, traps, 4 groupings): {t_ours:.2f} s")
+        print(f"official procedure (pytrec_eval, 4 families x 6 cutoffs, v2): {t_official:.2f} s")
+        print(f"speed-up: {t_official / t_ours:.1f}x  (target >= 5x)")
+        verify = evaluate(store, runs[0], V2)
+        ref = official_evaluate(qrels_by_task["t2c"], dicts[0]["t2c"], [10], round_to=None)["NDCG@10"]
+        print(f"check: t2c nDCG@10 ours {verify[verify.task == 't2c'].ndcg_at_10.mean():.6f} official {ref:.6f}")
+
+
+if __name__ == "__main__":
+    main()

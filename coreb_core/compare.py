@@ -1,0 +1,128 @@
+"""Paired comparison of runs on the queries they share.
+
+Thin verbs over small numeric kernels: paired t-test, paired randomization (sign-flip) test,
+Holm correction across pairs, win/tie/loss, and bootstrap 95% intervals of a run's mean.
+
+Example:
+    >>> c = compare_pair(per_query_a, per_query_b, "ndcg_at_10")
+    >>> c.mean_delta, c.p_randomization, (c.wins, c.ties, c.losses)
+"""
+from __future__ import annotations
+
+from itertools import combinations
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+KEYS = ["task", "query_id"]
+TIE_TOLERANCE = 1e-12
+DEFAULT_PERMUTATIONS = 10_000
+DEFAULT_BOOTSTRAP = 10_000
+
+
+class PairComparison(NamedTuple):
+    a: str
+    b: str
+    metric: str
+    shared: int  # queries in both runs, the only ones compared
+    dropped_a: int  # queries only run a has
+    dropped_b: int
+    mean_a: float
+    mean_b: float
+    mean_delta: float  # mean of (a - b)
+    p_ttest: float
+    p_randomization: float
+    wins: int  # queries where a > b
+    ties: int
+    losses: int
+
+
+def paired_ttest(delta: np.ndarray) -> float:
+    """Two-sided paired t-test p-value; 1.0 when every difference is equal (no evidence)."""
+    if len(delta) < 2 or np.allclose(delta, delta[0], atol=TIE_TOLERANCE, rtol=0):
+        return 1.0 if len(delta) < 2 or abs(delta[0]) <= TIE_TOLERANCE else 0.0
+    return float(stats.ttest_1samp(delta, 0.0).pvalue)
+
+
+def randomization_test(delta: np.ndarray, n_permutations: int = DEFAULT_PERMUTATIONS, seed: int = 0) -> float:
+    """Two-sided paired randomization test: flip the sign of each difference at random.
+
+    p = (1 + #{|mean of flipped| >= |observed mean|}) / (1 + n_permutations)."""
+    if len(delta) == 0:
+        return 1.0
+    rng = np.random.default_rng(seed)
+    observed = abs(delta.mean())
+    extreme = 0
+    for start in range(0, n_permutations, 1000):
+        n = min(1000, n_permutations - start)
+        signs = rng.integers(0, 2, size=(n, len(delta)), dtype=np.int8) * 2 - 1
+        extreme += int(np.sum(np.abs(signs @ delta) / len(delta) >= observed - 1e-15))
+    return (1 + extreme) / (1 + n_permutations)
+
+
+def holm(p_values: list[float]) -> list[float]:
+    """Holm-Bonferroni adjusted p-values, in the input order."""
+    m = len(p_values)
+    order = np.argsort(p_values, kind="stable")
+    adjusted = np.empty(m)
+    running = 0.0
+    for i, idx in enumerate(order):
+        running = max(running, min(1.0, (m - i) * p_values[idx]))
+        adjusted[idx] = running
+    return adjusted.tolist()
+
+
+def bootstrap_ci(values: np.ndarray, n_resamples: int = DEFAULT_BOOTSTRAP, seed: int = 0,
+                 level: float = 0.95) -> tuple[float, float]:
+    """Percentile bootstrap interval of the mean over queries."""
+    values = np.asarray(values, dtype=np.float64)
+    if len(values) == 0:
+        return (float("nan"), float("nan"))
+    rng = np.random.default_rng(seed)
+    means = np.empty(n_resamples)
+    for start in range(0, n_resamples, 1000):
+        n = min(1000, n_resamples - start)
+        idx = rng.integers(0, len(values), size=(n, len(values)))
+        means[start:start + n] = values[idx].mean(axis=1)
+    alpha = (1 - level) / 2
+    return float(np.quantile(means, alpha)), float(np.quantile(means, 1 - alpha))
+
+
+def compare_pair(a: pd.DataFrame, b: pd.DataFrame, metric: str = "ndcg_at_10", name_a: str = "a",
+                 name_b: str = "b", n_permutations: int = DEFAULT_PERMUTATIONS, seed: int = 0) -> PairComparison:
+    """Compare two per-query tables (from ``evaluate``) on their shared queries."""
+    merged = a[KEYS + [metric]].merge(b[KEYS + [metric]], on=KEYS, suffixes=("_a", "_b"))
+    va, vb = merged[f"{metric}_a"].to_numpy(), merged[f"{metric}_b"].to_numpy()
+    delta = va - vb
+    return PairComparison(
+        name_a, name_b, metric, len(merged), len(a) - len(merged), len(b) - len(merged),
+        float(va.mean()) if len(va) else float("nan"), float(vb.mean()) if len(vb) else float("nan"),
+        float(delta.mean()) if len(delta) else float("nan"), paired_ttest(delta),
+        randomization_test(delta, n_permutations, seed),
+        int(np.sum(delta > TIE_TOLERANCE)), int(np.sum(np.abs(delta) <= TIE_TOLERANCE)),
+        int(np.sum(delta < -TIE_TOLERANCE)),
+    )
+
+
+def compare_runs(per_query: dict[str, pd.DataFrame], metric: str = "ndcg_at_10",
+                 n_permutations: int = DEFAULT_PERMUTATIONS, seed: int = 0) -> pd.DataFrame:
+    """Every pair of runs, with Holm-corrected p-values across the pairs."""
+    rows = [compare_pair(per_query[x], per_query[y], metric, x, y, n_permutations, seed)._asdict()
+            for x, y in combinations(per_query, 2)]
+    table = pd.DataFrame(rows, columns=PairComparison._fields)
+    if len(table):
+        table["p_ttest_holm"] = holm(table["p_ttest"].tolist())
+        table["p_randomization_holm"] = holm(table["p_randomization"].tolist())
+    return table
+
+
+def intervals(per_query: dict[str, pd.DataFrame], metric: str = "ndcg_at_10", seed: int = 0) -> pd.DataFrame:
+    """Mean and bootstrap 95% interval of ``metric`` per run."""
+    rows = []
+    for name, table in per_query.items():
+        low, high = bootstrap_ci(table[metric].to_numpy(), seed=seed)
+        rows.append({"run": name, "queries": len(table), "mean": float(table[metric].mean()), "ci_low": low,
+                     "ci_high": high})
+    return pd.DataFrame(rows)

@@ -1,0 +1,214 @@
+"""Runs: ranked lists in one canonical format, stored as parquet with provenance.
+
+A run holds, per (task, query), the top-K hits and additionally every judged document and the
+C2C anchor wherever they rank, so the position of each positive and trap is exact even beyond K.
+
+Columns of ``hits.parquet``: ``task, query_id, doc_id, rank, score, in_top_k``. Ranks are 1-based
+and follow score descending; equal scores are broken by doc id *descending*, which is trec_eval's
+(and so pytrec_eval's and the official CoREB evaluator's) rule. Any other rule would make our
+metrics differ from the official ones on runs with ties (BM25 has many). A query whose list is
+empty is kept as one row with ``doc_id`` NULL (it is still evaluated, scoring 0, as pytrec_eval does).
+
+Example:
+    >>> hits = hits_from_scores("t2c", ["q1"], ["d1", "d2", "d3"], np.array([[0.5, 0.9, 0.5]]), top_k=3)
+    >>> hits[["doc_id", "rank"]].values.tolist()
+    [['d2', 1], ['d3', 2], ['d1', 3]]
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import time
+import uuid
+from pathlib import Path
+from typing import Any, Iterable
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from coreb_core.errors import CorebError, DataError, DataProblem
+from coreb_core.paths import runs_dir
+
+HITS_SCHEMA = pa.schema([("task", pa.string()), ("query_id", pa.string()), ("doc_id", pa.string()),
+                         ("rank", pa.int32()), ("score", pa.float64()), ("in_top_k", pa.bool_())])
+DEFAULT_TOP_K = 100
+
+
+def hits_from_scores(task: str, query_ids: list[str], doc_ids: list[str], scores: np.ndarray, top_k: int = DEFAULT_TOP_K,
+                     keep: dict[str, Iterable[str]] | None = None) -> pd.DataFrame:
+    """Rank a dense score matrix (queries x documents) into run rows.
+
+    ``keep`` names, per query, documents to store wherever they rank (its judged documents and
+    its anchor)."""
+    doc_ids = np.asarray(doc_ids, dtype=object)
+    by_id = np.argsort(doc_ids, kind="stable")[::-1]
+    doc_sorted, s = doc_ids[by_id], np.asarray(scores, dtype=np.float64)[:, by_id]
+    # Stable sort of -score over doc-id-descending columns: score desc, then doc id desc (trec_eval).
+    order = np.argsort(-s, axis=1, kind="stable")
+    ranks = np.empty_like(order)
+    np.put_along_axis(ranks, order, np.arange(1, s.shape[1] + 1)[None, :].repeat(s.shape[0], 0), axis=1)
+    k = min(top_k, s.shape[1])
+    rows_q = np.repeat(np.arange(len(query_ids)), k)
+    rows_d = order[:, :k].ravel()
+    if keep:
+        col = {d: i for i, d in enumerate(doc_sorted)}
+        extra = [(qi, col[d]) for qi, q in enumerate(query_ids) for d in keep.get(q, ()) if d in col]
+        if extra:
+            eq, ed = np.array(extra).T
+            beyond = ranks[eq, ed] > k
+            rows_q = np.r_[rows_q, eq[beyond]]
+            rows_d = np.r_[rows_d, ed[beyond]]
+    r = ranks[rows_q, rows_d]
+    order = np.lexsort((r, rows_q))
+    rows_q, rows_d, r = rows_q[order], rows_d[order], r[order]
+    # Categorical columns: compact in memory and on disk, and nearly free to code in evaluation.
+    return pd.DataFrame({
+        "task": pd.Categorical.from_codes(np.zeros(len(r), dtype=np.int8), [task]),
+        "query_id": pd.Categorical.from_codes(rows_q, pd.Index(query_ids)),
+        "doc_id": pd.Categorical.from_codes(rows_d, pd.Index(doc_sorted)),
+        "rank": r.astype(np.int32), "score": s[rows_q, rows_d], "in_top_k": r <= k,
+    })
+
+
+def concat_hits(frames: list[pd.DataFrame]) -> pd.DataFrame:
+    """Concatenate run rows keeping the id columns categorical (plain ``pd.concat`` of categoricals
+    with different categories falls back to strings)."""
+    from pandas.api.types import union_categoricals
+
+    frames = [f for f in frames if len(f)]
+    if not frames:
+        return pd.DataFrame(columns=[f.name for f in HITS_SCHEMA])
+    out = pd.concat(frames, ignore_index=True)
+    for column in ("task", "query_id", "doc_id"):
+        parts = [f[column] if isinstance(f[column].dtype, pd.CategoricalDtype) else f[column].astype("category")
+                 for f in frames]
+        out[column] = pd.Series(union_categoricals(parts), index=out.index)
+    return out
+
+
+def hits_from_lists(task_of: dict[str, str], lists: dict[str, list[tuple[str, float]]], source: str) -> pd.DataFrame:
+    """Rank explicit (doc, score) lists, as read from TREC files or official predictions."""
+    problems: list[DataProblem] = []
+    records = []
+    for qid, pairs in lists.items():
+        task = task_of.get(qid)
+        if task is None:
+            problems.append(DataProblem(source, "-", "query_id", "query not in this release", qid))
+            continue
+        if not pairs:
+            records.append((task, qid, None, np.nan))
+        records += [(task, qid, d, s) for d, s in pairs]
+    if problems:
+        raise DataError(problems[:20])
+    frame = pd.DataFrame.from_records(records, columns=["task", "query_id", "doc_id", "score"])
+    frame = frame.sort_values(["task", "query_id", "score", "doc_id"], ascending=[True, True, False, False],
+                              kind="stable", ignore_index=True)
+    frame["rank"] = (frame.groupby(["task", "query_id"]).cumcount() + 1).astype("Int32")
+    frame.loc[frame["doc_id"].isna(), "rank"] = pd.NA
+    frame["in_top_k"] = frame["doc_id"].notna()
+    for column in ("task", "query_id", "doc_id"):
+        frame[column] = frame[column].astype("category")
+    return frame[["task", "query_id", "doc_id", "rank", "score", "in_top_k"]]
+
+
+# ---------------------------------------------------------------- storage
+
+def new_run_id(label: str, release: str) -> str:
+    safe = "".join(c if c.isalnum() or c in "-_." else "-" for c in label).strip("-")[:48] or "run"
+    return f"{safe}__{release}__{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:6]}"
+
+
+def write_run(hits: pd.DataFrame, meta: dict[str, Any], root: Path | None = None) -> str:
+    """Store a run atomically: written to a temp folder, renamed into place."""
+    run_id = meta["run_id"]
+    base = runs_dir(root)
+    base.mkdir(parents=True, exist_ok=True)
+    tmp = base / f".tmp-{run_id}"
+    tmp.mkdir()
+    try:
+        frame = hits[[f.name for f in HITS_SCHEMA]].copy()
+        for column in ("task", "query_id", "doc_id"):
+            frame[column] = frame[column].astype("category")  # dictionary-encoded on disk, categorical on read
+        frame["rank"] = frame["rank"].astype("Int32")
+        pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), tmp / "hits.parquet", compression="zstd")
+        (tmp / "run.json").write_text(json.dumps(meta, indent=2, sort_keys=True, default=str))
+        os.rename(tmp, base / run_id)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return run_id
+
+
+def run_path(run_id: str, root: Path | None = None) -> Path:
+    path = runs_dir(root) / run_id
+    if not (path / "hits.parquet").exists() or not (path / "run.json").exists():
+        raise CorebError(f"run {run_id!r} not found in {runs_dir(root)}")
+    return path
+
+
+def run_meta(run_id: str, root: Path | None = None) -> dict[str, Any]:
+    return json.loads((run_path(run_id, root) / "run.json").read_text())
+
+
+def list_runs(release: str | None = None, root: Path | None = None) -> list[dict[str, Any]]:
+    base = runs_dir(root)
+    if not base.is_dir():
+        return []
+    metas = []
+    for p in sorted(base.iterdir()):
+        if p.name.startswith(".") or not (p / "run.json").exists():
+            continue
+        meta = json.loads((p / "run.json").read_text())
+        if release is None or meta.get("release") == release:
+            metas.append(meta)
+    return metas
+
+
+def fingerprint(parts: Iterable[str]) -> str:
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(p.encode("utf-8"))
+        h.update(b"\0")
+    return h.hexdigest()[:16]
+
+
+def read_trec_run(path: Path, task_of: dict[str, str]) -> pd.DataFrame:
+    """Read ``qid Q0 docid rank score tag`` lines. The rank column is ignored (as trec_eval does);
+    ranks are re-derived from scores (descending, ties by doc id descending, as trec_eval)."""
+    problems: list[DataProblem] = []
+    lists: dict[str, list[tuple[str, float]]] = {}
+    seen: set[tuple[str, str]] = set()
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DataError([DataProblem(str(path), "-", "-", f"cannot read run file ({exc})")]) from None
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        parts = line.split()
+        if len(parts) != 6:
+            problems.append(DataProblem(str(path), number, "-", "expected 6 columns: qid Q0 docid rank score tag", line))
+            continue
+        qid, _, doc, _, score, _ = parts
+        try:
+            value = float(score)
+        except ValueError:
+            problems.append(DataProblem(str(path), number, "score", "not a number", score))
+            continue
+        if not np.isfinite(value):
+            problems.append(DataProblem(str(path), number, "score", "must be finite", score))
+            continue
+        if (qid, doc) in seen:
+            problems.append(DataProblem(str(path), number, "docid", "duplicate document for this query", doc))
+            continue
+        seen.add((qid, doc))
+        lists.setdefault(qid, []).append((doc, value))
+    if not lists and not problems:
+        problems.append(DataProblem(str(path), "-", "-", "file has no run lines"))
+    if problems:
+        raise DataError(problems[:20])
+    return hits_from_lists(task_of, lists, str(path))
