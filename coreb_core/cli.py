@@ -136,6 +136,49 @@ def _eval(args: argparse.Namespace) -> int:
     return 0
 
 
+@command("models")
+def _models(args: argparse.Namespace) -> int:
+    from coreb_core.models import registry_table
+
+    rows = registry_table()
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    print(f"{'id':<22} {'kind':<6} {'params':>8}  {'re-run':<6} name / prompt source")
+    for r in rows:
+        params = f"{r['params_b']:.2f}B" if r["params_b"] else "-"
+        print(f"{r['id']:<22} {r['kind']:<6} {params:>8}  {'yes' if r['re_runnable'] else 'no':<6} "
+              f"{r['name']}{'@' + r['revision'][:10] if r['revision'] else ''} — {r['prompt_source']}")
+    print("Also accepted: a local sentence-transformers folder, or a hub name org/model.")
+    return 0
+
+
+@command("run")
+def _run(args: argparse.Namespace) -> int:
+    from coreb_core.progress import TqdmProgress
+    from coreb_core.retrieval import rerank_run, run_retrieval
+
+    tasks = tuple(t.strip() for t in args.tasks.split(",") if t.strip())
+    bar = TqdmProgress(f"{args.model} on {args.release}")
+    try:
+        result = run_retrieval(args.model, args.release, tasks, args.device, args.batch_size, args.top_k, bar)
+    finally:
+        bar.close()
+    print(f"run {result.run_id}: encoded {result.texts_encoded} texts in {result.seconds:.1f} s")
+    for task, value in result.ndcg_at_10.items():
+        print(f"  {task} nDCG@10 (v2) {value:.4f}")
+    if args.rerank:
+        bar = TqdmProgress(f"rerank with {args.rerank}")
+        try:
+            reranked = rerank_run(result.run_id, args.rerank, args.rerank_depth, device=args.device, progress=bar)
+        finally:
+            bar.close()
+        print(f"run {reranked.run_id} (reranked top-{args.rerank_depth} of {result.run_id}) in {reranked.seconds:.1f} s")
+        for task, value in reranked.ndcg_at_10.items():
+            print(f"  {task} nDCG@10 (v2) {value:.4f}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m coreb_core", description="CoREB error-analysis toolkit")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -166,6 +209,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-anchor-exclusion", action="store_true", help="keep the C2C anchor in ranked lists (as MTEB)")
     p.add_argument("--by", choices=["subtask", "language", "anchor_language", "problem", "query"])
     p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("models", help="the model registry")
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("run", help="re-run retrieval for a model on a cached release (cached embeddings, exact search)")
+    p.add_argument("--model", required=True, help="registry id (see models), local sentence-transformers folder, or org/model")
+    p.add_argument("--release", required=True)
+    p.add_argument("--tasks", default="t2c,c2c,c2t")
+    p.add_argument("--device", default="auto", help="auto (cuda, then mps, then cpu), cpu, cuda, cuda:1, mps")
+    p.add_argument("--batch-size", type=int, default=64)
+    p.add_argument("--top-k", type=int, default=100)
+    p.add_argument("--rerank", default=None, help="a CrossEncoder folder or hub name to rerank the first stage")
+    p.add_argument("--rerank-depth", type=int, default=128)
 
     p = sub.add_parser("info", help="releases in the cache, row counts, positives and traps per task")
     p.add_argument("--json", action="store_true")

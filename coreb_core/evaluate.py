@@ -285,8 +285,8 @@ def evaluate(store: Store, hits: pd.DataFrame, scheme: Scheme = V2, anchor_exclu
 def trap_table(store: Store, hits: pd.DataFrame, anchor_exclusion: bool = True) -> pd.DataFrame:
     """Per query: where positives (rel=2) and traps (rel=1) sit, and what the traps cost.
 
-    first_positive_rank, first_trap_rank (NaN when none retrieved), traps_above_first_positive,
-    trap_above_positive, trap_at_1, traps_in_top_10, dcg_at_10 / idcg_at_10 / ndcg_at_10 under v2,
+    first_positive_rank, first_trap_rank (NaN when none retrieved), traps_above_first_positive
+    (0 for a query without positives), trap_above_positive, trap_at_1, traps_in_top_10, dcg_at_10 / idcg_at_10 / ndcg_at_10 under v2,
     ndcg_at_10_v1 and v1_minus_v2_ndcg_at_10 (what the traps cost relative to the binary view)."""
     return analyse(store, hits, (), anchor_exclusion, traps=True)["traps"]
 
@@ -299,7 +299,9 @@ def _trap_frame(index: ReleaseIndex, scored: np.ndarray, qidx: np.ndarray, rank:
     first_trap = np.full(n, np.inf)
     np.minimum.at(first_trap, qidx[grade == 1], rank[grade == 1])
     is_trap = (grade == 1) & np.isfinite(rank)
-    traps_above = np.bincount(qidx, weights=is_trap & (rank < first_pos[qidx]), minlength=n)
+    # Queries without any positive in their qrels (c2t_match label-0 pairs) have nothing to be above.
+    has_positive = np.bincount(qidx, weights=grade == 2, minlength=n) > 0
+    traps_above = np.bincount(qidx, weights=is_trap & (rank < first_pos[qidx]), minlength=n) * has_positive
     at_10 = {}
     for scheme in (V2, V1):  # reuse the scheme's metrics when the caller computed them already
         known = (computed or {}).get(str(scheme))

@@ -80,3 +80,35 @@ def official_c2c_without_anchor(predictions: dict[str, list[str]], qrels: dict[s
             mrr = next((1.0 / (i + 1) for i, d in enumerate(ids[:k]) if rel.get(d, 0) > 1), 0.0)
             per.setdefault(f"mrr_at_{k}", []).append(mrr)
     return {key: sum(v) / len(v) if v else 0.0 for key, v in per.items()}
+
+
+def official_dense_search(model, corpus: dict[str, str], queries: dict[str, str], top_k: int = 1000,
+                          batch_size: int = 128, corpus_chunk_size: int = 50000) -> dict[str, dict[str, float]]:
+    """``DenseRetrievalExactSearch.search`` of coreb_runner: encode every query and the whole corpus
+    (longest documents first, in chunks), cosine similarity with torch, top-k per query.
+    ``model`` is a SentenceTransformer (the runner's encode_queries / encode_corpus call its encode)."""
+    import heapq
+
+    import torch
+
+    query_ids = list(queries)
+    q = model.encode([queries[i] for i in query_ids], batch_size=batch_size, convert_to_tensor=True,
+                     show_progress_bar=False)
+    corpus_ids = sorted(corpus, key=lambda k: len(corpus[k]), reverse=True)
+    heaps: dict[str, list] = {qid: [] for qid in query_ids}
+    for start in range(0, len(corpus_ids), corpus_chunk_size):
+        ids = corpus_ids[start:start + corpus_chunk_size]
+        d = model.encode([corpus[i] for i in ids], batch_size=batch_size, convert_to_tensor=True,
+                         show_progress_bar=False)
+        scores = torch.nn.functional.normalize(q, dim=1) @ torch.nn.functional.normalize(d, dim=1).T
+        scores[torch.isnan(scores)] = -1
+        values, idx = torch.topk(scores, min(top_k + 1, scores.shape[1]), dim=1, largest=True, sorted=False)
+        for qi, qid in enumerate(query_ids):
+            for sub, score in zip(idx[qi].tolist(), values[qi].tolist()):
+                cid = ids[sub]
+                if cid != qid:
+                    if len(heaps[qid]) < top_k:
+                        heapq.heappush(heaps[qid], (score, cid))
+                    else:
+                        heapq.heappushpop(heaps[qid], (score, cid))
+    return {qid: {cid: s for s, cid in heap} for qid, heap in heaps.items()}

@@ -23,3 +23,8 @@ def release_dir(release: str, root: Path | None = None) -> Path:
 def runs_dir(root: Path | None = None) -> Path:
     """``data_cache/runs/<run_id>/``: ``hits.parquet`` and ``run.json`` (provenance) per run."""
     return (root or cache_root()) / "runs"
+
+
+def embeddings_dir(root: Path | None = None) -> Path:
+    """``data_cache/embeddings/<model identity>/shard-*.npz``: cached vectors, shared by all runs."""
+    return (root or cache_root()) / "embeddings"
