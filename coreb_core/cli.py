@@ -179,6 +179,47 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
+@command("import-results")
+def _import_results(args: argparse.Namespace) -> int:
+    from coreb_core.results import import_results
+
+    report = import_results(Path(args.path), args.release, args.task, args.model)
+    for line in report.skipped:
+        print(f"skipped: {line}", file=sys.stderr)
+    for run_id in report.runs:
+        print(f"run {run_id}")
+    problems = [s for s in report.skipped if not s.startswith("(note)")]
+    print(f"imported {report.imported} files ({report.rows} numbers, {len(report.runs)} runs); "
+          f"skipped {len(problems)} files")
+    return 0
+
+
+@command("results")
+def _results(args: argparse.Namespace) -> int:
+    from coreb_core.results import all_rows
+
+    rows = all_rows(include_published=not args.no_published)
+    if args.source_kind:
+        rows = [r for r in rows if r["source_kind"] == args.source_kind]
+    if args.json:
+        print(json.dumps(rows, indent=1, default=str))
+        return 0
+    for r in rows:
+        print(f"{r['source_kind']:<12} {str(r['model'])[:40]:<40} {str(r['task']):<20} {str(r['subset'])[:12]:<12} "
+              f"{r['label']:<26} {r['value']:.5f}  [{r['scheme']}]")
+    print(f"{len(rows)} numbers")
+    return 0
+
+
+@command("export")
+def _export(args: argparse.Namespace) -> int:
+    from coreb_core.export import export_run
+
+    path = export_run(args.run, args.format, Path(args.out))
+    print(f"exported {args.run} as {args.format} to {path}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m coreb_core", description="CoREB error-analysis toolkit")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -222,6 +263,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--top-k", type=int, default=100)
     p.add_argument("--rerank", default=None, help="a CrossEncoder folder or hub name to rerank the first stage")
     p.add_argument("--rerank-depth", type=int, default=128)
+
+    p = sub.add_parser("import-results", help="import MTEB result trees, official runner outputs, TREC runs, exported runs")
+    p.add_argument("path")
+    p.add_argument("--release", default=None, help="attach runs (TREC files, runner predictions) to this cached release")
+    p.add_argument("--task", choices=["t2c", "c2c", "c2t"], default=None)
+    p.add_argument("--model", default=None, help="model name for runner outputs and TREC runs (default: folder/file name)")
+
+    p = sub.add_parser("results", help="every stored number with its provenance (imported and published)")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--source-kind", choices=["mteb", "coreb-runner", "published"], default=None)
+    p.add_argument("--no-published", action="store_true")
+
+    p = sub.add_parser("export", help="export a run as TREC, official runner JSON, or an MTEB result")
+    p.add_argument("--run", required=True)
+    p.add_argument("--format", choices=["trec", "coreb", "mteb"], required=True)
+    p.add_argument("--out", required=True)
 
     p = sub.add_parser("info", help="releases in the cache, row counts, positives and traps per task")
     p.add_argument("--json", action="store_true")

@@ -28,3 +28,8 @@ def runs_dir(root: Path | None = None) -> Path:
 def embeddings_dir(root: Path | None = None) -> Path:
     """``data_cache/embeddings/<model identity>/shard-*.npz``: cached vectors, shared by all runs."""
     return (root or cache_root()) / "embeddings"
+
+
+def results_file(root: Path | None = None) -> Path:
+    """``data_cache/results/results.parquet``: every imported number, one row each."""
+    return (root or cache_root()) / "results" / "results.parquet"

@@ -90,8 +90,13 @@ def concat_hits(frames: list[pd.DataFrame]) -> pd.DataFrame:
     return out
 
 
-def hits_from_lists(task_of: dict[str, str], lists: dict[str, list[tuple[str, float]]], source: str) -> pd.DataFrame:
-    """Rank explicit (doc, score) lists, as read from TREC files or official predictions."""
+def hits_from_lists(task_of: dict[str, str], lists: dict[str, list[tuple]], source: str) -> pd.DataFrame:
+    """Rank explicit (doc, score) or (doc, score, rank) lists, as read from TREC files or official predictions.
+
+    The order is always score descending, ties by doc id descending (trec_eval). When the given ranks
+    agree with that order (strictly increasing, never below the position), they are kept: that is how
+    a run stored with judged documents far beyond its top-K ("rank 250" after "rank 100") survives an
+    export and re-import exactly."""
     problems: list[DataProblem] = []
     records = []
     for qid, pairs in lists.items():
@@ -100,14 +105,21 @@ def hits_from_lists(task_of: dict[str, str], lists: dict[str, list[tuple[str, fl
             problems.append(DataProblem(source, "-", "query_id", "query not in this release", qid))
             continue
         if not pairs:
-            records.append((task, qid, None, np.nan))
-        records += [(task, qid, d, s) for d, s in pairs]
+            records.append((task, qid, None, np.nan, np.nan))
+        records += [(task, qid, p[0], p[1], p[2] if len(p) > 2 else np.nan) for p in pairs]
     if problems:
         raise DataError(problems[:20])
-    frame = pd.DataFrame.from_records(records, columns=["task", "query_id", "doc_id", "score"])
+    frame = pd.DataFrame.from_records(records, columns=["task", "query_id", "doc_id", "score", "given"])
     frame = frame.sort_values(["task", "query_id", "score", "doc_id"], ascending=[True, True, False, False],
                               kind="stable", ignore_index=True)
-    frame["rank"] = (frame.groupby(["task", "query_id"]).cumcount() + 1).astype("Int32")
+    position = frame.groupby(["task", "query_id"]).cumcount() + 1
+    given = frame["given"]
+    step = given.groupby([frame["task"], frame["query_id"]]).diff()
+    consistent = (given >= position) & (step.isna() | (step > 0))
+    ok_query = consistent.groupby([frame["task"], frame["query_id"]]).transform("all") & given.notna()
+    frame["rank"] = np.where(ok_query, given, position).astype("int64")
+    frame["rank"] = frame["rank"].astype("Int32")
+    frame = frame.drop(columns="given")
     frame.loc[frame["doc_id"].isna(), "rank"] = pd.NA
     frame["in_top_k"] = frame["doc_id"].notna()
     for column in ("task", "query_id", "doc_id"):
@@ -177,8 +189,8 @@ def fingerprint(parts: Iterable[str]) -> str:
 
 
 def read_trec_run(path: Path, task_of: dict[str, str]) -> pd.DataFrame:
-    """Read ``qid Q0 docid rank score tag`` lines. The rank column is ignored (as trec_eval does);
-    ranks are re-derived from scores (descending, ties by doc id descending, as trec_eval)."""
+    """Read ``qid Q0 docid rank score tag`` lines. Order comes from the scores (descending, ties by doc
+    id descending, as trec_eval); the rank column is kept only where it agrees with that order."""
     problems: list[DataProblem] = []
     lists: dict[str, list[tuple[str, float]]] = {}
     seen: set[tuple[str, str]] = set()
@@ -193,7 +205,8 @@ def read_trec_run(path: Path, task_of: dict[str, str]) -> pd.DataFrame:
         if len(parts) != 6:
             problems.append(DataProblem(str(path), number, "-", "expected 6 columns: qid Q0 docid rank score tag", line))
             continue
-        qid, _, doc, _, score, _ = parts
+        qid, _, doc, rank, score, _ = parts
+        given = int(rank) if rank.isdigit() else None  # trec_eval ignores the column; we keep it when it fits
         try:
             value = float(score)
         except ValueError:
@@ -206,7 +219,7 @@ def read_trec_run(path: Path, task_of: dict[str, str]) -> pd.DataFrame:
             problems.append(DataProblem(str(path), number, "docid", "duplicate document for this query", doc))
             continue
         seen.add((qid, doc))
-        lists.setdefault(qid, []).append((doc, value))
+        lists.setdefault(qid, []).append((doc, value, given) if given is not None else (doc, value))
     if not lists and not problems:
         problems.append(DataProblem(str(path), "-", "-", "file has no run lines"))
     if problems:
