@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 OFFLINE := HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1
 
-.PHONY: run test install install-dev clean-cache
+.PHONY: run test bench-app install install-dev clean-cache
 
 $(VENV)/.runtime-installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -22,8 +22,21 @@ install-dev: $(VENV)/.dev-installed
 run: $(VENV)/.runtime-installed
 	$(PY) -m streamlit run app.py --server.address 127.0.0.1 --browser.gatherUsageStats false
 
-test: $(VENV)/.dev-installed
+# The suite includes tests/test_browser.py, which serves the app and opens every page in Debian's chromium
+# (never `playwright install`); it is installed here when missing. Screenshots: tests/artifacts/.
+CHROMIUM := /usr/bin/chromium
+SUDO := $(shell [ "$$(id -u)" = 0 ] || command -v sudo >/dev/null && [ "$$(id -u)" != 0 ] && echo sudo)
+
+$(CHROMIUM):
+	$(SUDO) apt-get update -qq
+	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+
+test: $(VENV)/.dev-installed $(CHROMIUM)
 	$(OFFLINE) $(PY) -m pytest -q tests
 
+# Median warm render time of every page on a 6x CoREB-mini with 11 runs (target: under 1 s).
+bench-app: $(VENV)/.dev-installed
+	$(OFFLINE) $(PY) bench/app_bench.py
+
 clean-cache:
-	rm -rf data_cache/coreb data_cache/runs data_cache/embeddings
+	rm -rf data_cache/coreb data_cache/runs data_cache/embeddings data_cache/results

@@ -1,23 +1,20 @@
 """CoREB error analysis: `streamlit run app.py`. Pages live in pages/; analysis lives in coreb_core."""
 import streamlit as st
 
+from coreb_core.defaults import ensure_defaults, needs_defaults
 from coreb_core.errors import CorebError
-from coreb_core.store import list_releases
+from pages.common import PAGE_SPECS
 
 st.set_page_config(page_title="CoREB error analysis", layout="wide")
 
-if not list_releases():
-    # First launch on a fresh clone: build the bundled CoREB-mini so every page has data.
-    from coreb_core.mini.build import build_demo
-
-    bar = st.progress(0.0, text="First launch: building the bundled CoREB-mini benchmark…")
+if needs_defaults():
+    # First launch on a fresh clone: CoREB-mini and two default runs, so every page has data.
+    bar = st.progress(0.0, text="First launch: building CoREB-mini and the default runs…")
     try:
-        build_demo(progress=lambda msg, frac: bar.progress(min(frac, 1.0), text=f"Building CoREB-mini — {msg}"))
+        ensure_defaults(progress=lambda msg, frac: bar.progress(min(max(frac, 0.0), 1.0), text=f"First launch — {msg}"))
     except CorebError as exc:
-        st.error(f"Could not build CoREB-mini: {exc}")
+        st.error(f"Could not prepare the bundled benchmark: {exc}")
     bar.empty()
 
-navigation = st.navigation([
-    st.Page("pages/data.py", title="Data", icon=":material/database:", default=True),
-])
-navigation.run()
+PAGES = [st.Page(p.script, title=p.title, icon=p.icon, url_path=p.url_path, default=p.default) for p in PAGE_SPECS]
+st.navigation(PAGES).run()

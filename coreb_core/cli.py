@@ -92,7 +92,7 @@ def _demo(args: argparse.Namespace) -> int:
 
 @command("eval")
 def _eval(args: argparse.Namespace) -> int:
-    from coreb_core.evaluate import GROUPINGS, aggregate, evaluate, load_hits, summary
+    from coreb_core.evaluate import aggregate, evaluate, load_hits, summary
     from coreb_core.runs import read_trec_run, run_meta
     from coreb_core.schemes import Scheme
     from coreb_core.store import Store

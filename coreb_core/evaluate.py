@@ -59,7 +59,7 @@ class ReleaseIndex:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self.queries = store.sql(f"""
+        self.queries = store.sql("""
             SELECT task, query_id, subtask, COALESCE(target_language, 'any') AS target_language,
                    anchor_language, problem_id, anchor_code_id FROM queries ORDER BY task, query_id""").df()
         self.query_pos = pd.Index(self.queries["query_id"])
@@ -211,6 +211,15 @@ class _QueryCodes(NamedTuple):
 
     def __deepcopy__(self, memo: dict) -> "_QueryCodes":
         return self
+
+    # pandas compares attrs when merging frames: identity keeps that cheap and unambiguous.
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __ne__(self, other: object) -> bool:
+        return self is not other
+
+    __hash__ = object.__hash__
 
 
 def _query_codes(index: ReleaseIndex, per_query: pd.DataFrame) -> np.ndarray:

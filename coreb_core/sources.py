@@ -147,7 +147,7 @@ def read_hub_copy(directory: Path, split: str | None) -> tuple[str, dict[str, Ra
     if split is None:
         if len(folders) != 1:
             raise DataError([DataProblem(str(directory), "-", "--split",
-                                         f"several releases present, pick one with --split", sorted(folders))])
+                                         "several releases present, pick one with --split", sorted(folders))])
         split = next(iter(folders))
     if split not in folders:
         raise DataError([DataProblem(str(directory), "-", "--split", "release folder not found", split)])

@@ -1,26 +1,115 @@
-"""Data page: the releases in the cache, their row counts and judgments per task."""
-import pandas as pd
+"""Data: statistics of every cached release and a read-only SQL console. Widgets only; the counts and
+the console are coreb_core.console."""
+import altair as alt
 import streamlit as st
 
+from coreb_core.console import EXAMPLE_QUERIES, SQL_ROW_CAP, SqlConsole, plain, release_statistics
 from coreb_core.errors import CorebError
-from coreb_core.store import info
+from coreb_core.paths import datasets_dir, release_dir
+from coreb_core.store import list_releases
+from pages.common import csv_download, sidebar, store
 
+state = sidebar()
+ss = st.session_state
 st.title("Data")
-try:
-    report = info()
-except CorebError as exc:
-    st.error(str(exc))
-    st.stop()
+st.caption(f"Releases cached in `{datasets_dir()}`. Counts are rows of the cached parquet; positives are "
+           "rel=2 judgments, traps rel=1, judged negatives rel=0 (the graded v2 qrels). No scoring scheme applies.")
 
-if not report["releases"]:
-    st.info(f"No release is cached in `{report['cache']}`. Build the bundled benchmark with "
-            "`python -m coreb_core demo`, or import the real CoREB with `python -m coreb_core import-data DIR`.")
-    st.stop()
 
-for release, data in report["releases"].items():
+@st.cache_data(show_spinner="Counting…", max_entries=16)
+def _stats(release: str, version: str):
+    return release_statistics(store(release))
+
+
+@st.cache_resource(show_spinner="Copying the release into the console…", max_entries=4)
+def _console(release: str, version: str) -> SqlConsole:
+    return SqlConsole(store(release))
+
+
+releases = list_releases()
+for release in releases:
     st.subheader(release)
+    try:
+        stats = _stats(release, str(release_dir(release).resolve()))
+    except CorebError as exc:
+        st.error(str(exc))
+        continue
+    source = f"Source: cached `{release}`"
     left, right = st.columns(2)
-    rows = pd.DataFrame({"config": list(data["rows"]), "rows": list(data["rows"].values())})
-    left.dataframe(rows, hide_index=True)
-    tasks = pd.DataFrame([{"task": t, **c} for t, c in data["tasks"].items()])
-    right.dataframe(tasks, hide_index=True)
+    with left:
+        st.dataframe(stats["rows"], hide_index=True)  # first dataframe of the page: rows per config
+        csv_download(stats["rows"], f"{release}-rows")
+        st.caption(f"{source} · rows per config.")
+    with right:
+        st.dataframe(stats["judgments"], hide_index=True)
+        csv_download(stats["judgments"], f"{release}-judgments")
+        st.caption(f"{source} · queries, positives (rel=2), traps (rel=1), judged negatives (rel=0) per task.")
+    sub_tab, doc_tab = st.tabs(["Queries per subtask", "Documents per language and verdict"])
+    with sub_tab:
+        sub = stats["subtasks"]
+        chart = alt.Chart(sub).mark_bar().encode(
+            x=alt.X("queries:Q", title="queries"), y=alt.Y("subtask:N", sort=None, title=None),
+            color=alt.Color("task:N", title="task"), tooltip=["task", "subtask", "queries"],
+        ).properties(height=14 * len(sub) + 40)
+        st.altair_chart(chart, width="stretch")
+        st.dataframe(sub, hide_index=True)
+        csv_download(sub, f"{release}-subtasks")
+        st.caption(f"{source} · queries per subtask.")
+    with doc_tab:
+        code, text = stats["code"], stats["text"]
+        chart = alt.Chart(code).mark_bar().encode(
+            x=alt.X("documents:Q", title="code documents"), y=alt.Y("language:N", title=None),
+            color=alt.Color("verdict:N", scale=alt.Scale(domain=["pass", "fail", "unknown"],
+                                                          range=["#4c78a8", "#e45756", "#bab0ac"])),
+            tooltip=["language", "verdict", "documents"],
+        ).properties(height=30 * code["language"].nunique() + 40)
+        st.altair_chart(chart, width="stretch")
+        c1, c2 = st.columns(2)
+        with c1:
+            st.dataframe(code, hide_index=True)
+            csv_download(code, f"{release}-code-documents")
+            st.caption(f"{source} · code corpus per language; verdict from meta.passed (measured by running tests).")
+        with c2:
+            st.dataframe(text, hide_index=True)
+            csv_download(text, f"{release}-text-documents")
+            st.caption(f"{source} · text corpus: problem descriptions and noise descriptions.")
+
+st.divider()
+st.header("SQL console")
+st.caption("One read-only SELECT (or WITH … SELECT) over a private in-memory copy of a release: the eight "
+           "config tables (code_corpus, text_corpus, text2code_queries, …, code2text_qrels), the views queries, "
+           "qrels, documents, judgments, and qrels_v1 where stored. No writes, no files, no network; at most "
+           f"{SQL_ROW_CAP:,} rows come back.")
+sql_release = st.selectbox("Release", releases, index=releases.index(state.release), key="sql_release")
+example = st.selectbox("Start from an example", list(EXAMPLE_QUERIES), key="sql_example")
+if ss.get("sql_example_shown") != example:
+    ss["sql_example_shown"] = example
+    ss["sql_text"] = EXAMPLE_QUERIES[example]
+sql = st.text_area("SQL", key="sql_text", height=140)
+if st.button("Run query", type="primary", key="sql_go"):
+    ss.pop("sql_result", None)
+    try:
+        console = _console(sql_release, str(release_dir(sql_release).resolve()))
+        result = console.query(sql)
+    except CorebError as exc:  # ConsoleError included: always one line
+        st.error(plain(str(exc)))
+    else:
+        ss["sql_result"] = (sql_release, result)
+
+if "sql_result" in ss:
+    shown_release, result = ss["sql_result"]
+    st.dataframe(result.frame, hide_index=True)
+    csv_download(result.frame, "sql-result")
+    cap = f" · capped at the first {SQL_ROW_CAP:,} rows" if result.truncated else ""
+    st.caption(f"Source: SQL console over cached `{shown_release}` · {len(result.frame):,} rows{cap} · "
+               f"{result.seconds * 1000:.0f} ms.")
+
+with st.expander("Tables and columns"):
+    try:
+        schema = _console(sql_release, str(release_dir(sql_release).resolve())).schema()
+    except CorebError as exc:
+        st.error(str(exc))
+    else:
+        st.dataframe(schema, hide_index=True)
+        csv_download(schema, f"{sql_release}-schema")
+        st.caption(f"Source: the console's copy of `{sql_release}`.")

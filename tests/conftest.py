@@ -52,3 +52,30 @@ def tiny_store(tmp_path):
     import_release(read_local(dump.write_parquet_folder(tmp_path / "tiny", dump.rows()))[2], "tiny", root)
     with Store("tiny", root) as store:
         yield store
+
+
+@pytest.fixture(scope="session")
+def app_cache(mini_cache) -> Path:
+    """The mini cache with the first-launch default runs (bm25, minilm on demo_v2603)."""
+    from coreb_core.defaults import DEFAULT_MODELS, DEFAULT_RELEASE
+    from coreb_core.retrieval import run_retrieval
+    from coreb_core.runs import list_runs
+
+    have = {m["model"] for m in list_runs(DEFAULT_RELEASE, mini_cache) if m.get("kind") == "retrieval"}
+    for model in DEFAULT_MODELS:
+        if model not in have:
+            run_retrieval(model, DEFAULT_RELEASE, root=mini_cache)
+    return mini_cache
+
+
+def app_test(page: str, cache: Path, params: dict | None = None, timeout: float = 120):
+    """AppTest of one page script with the app's cache and URL parameters."""
+    import os
+
+    from streamlit.testing.v1 import AppTest
+
+    os.environ["COREB_CACHE"] = str(cache)
+    at = AppTest.from_file(str(REPO / "pages" / page), default_timeout=timeout)
+    for k, v in (params or {}).items():
+        at.query_params[k] = v
+    return at

@@ -58,3 +58,15 @@ def test_compare_runs_applies_holm_across_pairs():
     assert t["p_ttest_holm"].tolist() == pytest.approx(holm(t["p_ttest"].tolist()))
     ci = intervals(runs).set_index("run")
     assert ci.loc["A", "mean"] == pytest.approx(1.7 / 3)
+
+
+def test_compare_pair_takes_evaluate_output_directly(tiny_store):
+    from coreb_core.evaluate import evaluate
+    from coreb_core.runs import hits_from_lists
+
+    task_of = dict(tiny_store.sql("SELECT query_id, task FROM queries").fetchall())
+    q1 = "q_t2c_canonical_retro_any_0001"
+    a = evaluate(tiny_store, hits_from_lists(task_of, {q1: [("code_v202601_00001", 1.0)]}, "a"))
+    b = evaluate(tiny_store, hits_from_lists(task_of, {q1: [("code_v202601_00003", 1.0)]}, "b"))
+    c = compare_pair(a, b, "ndcg_at_10", n_permutations=100)
+    assert c.shared == 1 and c.wins == 1 and c.mean_delta == pytest.approx(a["ndcg_at_10"].iloc[0])

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import os
 
 import numpy as np
 import pytest
@@ -24,8 +23,6 @@ def stored_run(mini_cache):
             qids = [r[0] for r in store.sql("SELECT query_id FROM queries WHERE task = ? ORDER BY 1", [task]).fetchall()]
             docs = [r[0] for r in store.sql("SELECT doc_id FROM documents WHERE corpus = ?", [corpus]).fetchall()]
             frames.append(hits_from_scores(task, qids, docs, rng.random((len(qids), len(docs))), top_k=20))
-        import pandas as pd
-
         hits = concat_hits(frames)
         run_id = new_run_id("random", "demo_v2603")
         write_run(hits, {"run_id": run_id, "release": "demo_v2603", "model": "random"}, mini_cache)

@@ -1,7 +1,6 @@
 """Evaluation engine: hand-checked micro fixtures, then parity with the official procedure."""
 from __future__ import annotations
 
-import json
 from math import log2
 
 import numpy as np

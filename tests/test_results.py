@@ -115,8 +115,6 @@ def _per_query(store: Store, hits) -> dict:
 
 
 def test_trec_round_trip_and_pytrec_eval_agreement(bm25_run, mini_cache, tmp_path):
-    from coreb_core.runs import read_trec_run
-
     out = export_run(bm25_run, "trec", tmp_path / "run.trec", mini_cache)
     report = import_results(out, release="demo_v2603", root=mini_cache)
     assert len(report.runs) == 1 and not report.skipped

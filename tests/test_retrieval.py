@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -124,15 +123,26 @@ def test_faiss_and_brute_force_rank_identically():
 # ------------------------------------------------------------------ real runs on CoREB-mini
 
 @pytest.fixture(scope="module")
-def minilm_runs(mini_cache):
+def private_cache(mini_cache, tmp_path_factory) -> Path:
+    """The built releases with an empty embedding cache and no runs, whatever ran before."""
+    import shutil
+
+    root = tmp_path_factory.mktemp("retrieval-cache")
+    shutil.copytree(mini_cache / "coreb", root / "coreb", symlinks=True)
+    return root
+
+
+@pytest.fixture(scope="module")
+def minilm_runs(private_cache):
     from coreb_core.retrieval import run_retrieval
 
-    cold = run_retrieval("minilm", "demo_v2603", root=mini_cache)
-    warm = run_retrieval("minilm", "demo_v2603", root=mini_cache)
+    cold = run_retrieval("minilm", "demo_v2603", root=private_cache)
+    warm = run_retrieval("minilm", "demo_v2603", root=private_cache)
     return cold, warm
 
 
-def test_second_identical_run_encodes_nothing_and_scores_the_same(minilm_runs, mini_cache):
+def test_second_identical_run_encodes_nothing_and_scores_the_same(minilm_runs, private_cache):
+    mini_cache = private_cache
     from coreb_core.evaluate import evaluate, load_hits
     from coreb_core.store import Store
 
@@ -151,7 +161,8 @@ def test_second_identical_run_encodes_nothing_and_scores_the_same(minilm_runs, m
     assert 0.1 < cold.ndcg_at_10["t2c"] < 0.9 and 0.1 < cold.ndcg_at_10["c2t"] < 0.9
 
 
-def test_run_keeps_every_judged_document_and_the_anchor(minilm_runs, mini_cache):
+def test_run_keeps_every_judged_document_and_the_anchor(minilm_runs, private_cache):
+    mini_cache = private_cache
     from coreb_core.evaluate import load_hits
     from coreb_core.store import Store
 

@@ -1,0 +1,179 @@
+"""Page render time at real scale: median warm render of every page of the app, against a 1 s target.
+
+Real scale: CoREB-mini scaled 6x (1,842 code documents, 720 texts and 2,880 queries, built into a temporary
+cache) with 11 runs on it: one real BM25 run (``run_retrieval``) and 10 synthetic runs made from the
+same BM25 score matrices (per-query normalised scores plus Gaussian noise of increasing strength, ranked
+and stored like any run: top-100 plus every judged document and anchor).
+
+Each page listed in app.py's PAGES is rendered with Streamlit's AppTest, with the URL parameters
+``release=<scaled release>`` and all 11 runs: once cold (the first render in this process; later pages
+find the scored runs already in ``st.cache_data``) and then ``--repeats`` warm renders, each a fresh
+session (as a user opening the page). The figure that counts is the median warm render.
+
+    .venv/bin/python bench/app_bench.py [--scale 6] [--repeats 5] [--cache DIR]
+"""
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
+
+N_SYNTHETIC = 10
+TARGET_S = 1.0
+
+
+def app_pages() -> list[tuple[str, str, str]]:
+    """(script, url_path, title) of every page of the app, in navigation order."""
+    from pages.common import PAGE_SPECS
+
+    return [(p.script, p.url_path, p.title) for p in PAGE_SPECS]
+
+
+def build(root: Path, scale: int) -> tuple[str, list[str]]:
+    """The scaled release and its 11 runs (1 BM25 + 10 synthetic); returns (release, run ids)."""
+    from coreb_core.mini.build import build_release
+    from coreb_core.retrieval import load_task, run_retrieval
+    from coreb_core.runs import concat_hits, hits_from_scores, new_run_id, write_run
+    from coreb_core.search import bm25_scores
+    from coreb_core.store import Store
+
+    t0 = time.perf_counter()
+    release, _ = build_release("demo_v2603", root, scale=scale)
+    t1 = time.perf_counter()
+    bm25 = run_retrieval("bm25", release, root=root)
+    t2 = time.perf_counter()
+    rng = np.random.default_rng(2603)
+    frames: list[list] = [[] for _ in range(N_SYNTHETIC)]
+    with Store(release, root) as store:
+        sizes = {}
+        for task in ("t2c", "c2c", "c2t"):
+            data = load_task(store, task)
+            sizes[task] = (len(data.query_ids), len(data.doc_ids))
+            base = bm25_scores(data.queries, data.docs)
+            base = base / np.maximum(base.max(axis=1, keepdims=True), 1e-9)  # per-query 0..1
+            for r in range(N_SYNTHETIC):
+                noise = rng.normal(0.0, 0.05 + 0.05 * r, size=base.shape)
+                frames[r].append(hits_from_scores(task, data.query_ids, data.doc_ids, base + noise, keep=data.keep))
+    run_ids = [bm25.run_id]
+    for r, parts in enumerate(frames):
+        model = f"synthetic-{r:02d}"
+        run_id = new_run_id(model, release)
+        write_run(concat_hits(parts), {"run_id": run_id, "release": release, "model": model, "kind": "synthetic",
+                                       "created": time.strftime("%Y-%m-%dT%H:%M:%S")}, root)
+        run_ids.append(run_id)
+    t3 = time.perf_counter()
+    queries = sum(q for q, _ in sizes.values())
+    print(f"{release}: {sizes['t2c'][1]:,} code docs, {sizes['c2t'][1]:,} text docs, {queries:,} queries "
+          f"(t2c {sizes['t2c'][0]:,}, c2c {sizes['c2c'][0]:,}, c2t {sizes['c2t'][0]:,})")
+    print(f"built in {t1 - t0:.1f} s; BM25 run {t2 - t1:.1f} s; {N_SYNTHETIC} synthetic runs {t3 - t2:.1f} s")
+    return release, run_ids
+
+
+def reuse(root: Path, scale: int) -> tuple[str, list[str]] | None:
+    """With --cache: the scaled release and its newest 11 runs when an earlier bench left them there."""
+    from coreb_core.runs import list_runs
+    from coreb_core.store import list_releases
+
+    release = f"demo_v2603_x{scale}"
+    if release not in list_releases(root):
+        return None
+    runs = sorted(list_runs(release, root), key=lambda m: m.get("created", ""))
+    if len(runs) < N_SYNTHETIC + 1:
+        return None
+    print(f"{release}: reusing the cache in {root} and its newest {N_SYNTHETIC + 1} runs")
+    return release, [m["run_id"] for m in runs[-(N_SYNTHETIC + 1):]]
+
+
+def _errors(at) -> list[str]:
+    errors = [str(e.value).splitlines()[0] if e.value else "exception" for e in at.exception]
+    return errors + [str(e.value).splitlines()[0] for e in at.error]
+
+
+def render(script: str, params: dict, timeout: float, reruns: int = 0) -> tuple[float, list[float], list[str]]:
+    """One fresh AppTest session of one page, then ``reruns`` reruns of that session (as after a widget
+    change that keeps the page): (first render seconds, rerun seconds, errors shown)."""
+    from streamlit.testing.v1 import AppTest
+
+    # AppTest's bare-mode warnings ("missing ScriptRunContext") would bury the table.
+    logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").setLevel(logging.ERROR)
+    at = AppTest.from_file(str(script), default_timeout=timeout)
+    for k, v in params.items():
+        at.query_params[k] = v
+    start = time.perf_counter()
+    at.run()
+    seconds = time.perf_counter() - start
+    errors = _errors(at)
+    again = []
+    for _ in range(reruns):
+        start = time.perf_counter()
+        at.run()
+        again.append(time.perf_counter() - start)
+        errors += [e for e in _errors(at) if e not in errors]
+    return seconds, again, errors
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--scale", type=int, default=6)
+    parser.add_argument("--repeats", type=int, default=5, help="warm renders per page")
+    parser.add_argument("--cache", type=Path, help="build into (or reuse) this cache folder instead of a temp one")
+    parser.add_argument("--timeout", type=float, default=600.0, help="seconds one render may take")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="coreb-app-bench-") as tmp:
+        root = args.cache or Path(tmp)
+        root.mkdir(parents=True, exist_ok=True)
+        os.environ["COREB_CACHE"] = str(root)  # the pages read the cache from here
+        os.chdir(REPO)
+        release, run_ids = reuse(root, args.scale) or build(root, args.scale)
+        params = {"release": release, "runs": run_ids}
+        pages = app_pages()
+        print(f"\n{len(run_ids)} runs; {args.repeats} warm renders per page, each a fresh AppTest session "
+              f"(a user opening the page); 'rerun' = {args.repeats} reruns of one session\n")
+        baseline = Path(tmp) / "baseline_page.py"
+        baseline.write_text("import streamlit as st\nst.title('baseline')\n")
+        print(f"{'page':<30} {'cold s':>7} {'warm median s':>14} {'min s':>6} {'max s':>6} {'rerun median s':>15}"
+              f"  target {TARGET_S:.0f} s")
+        rows, failed = [], []
+        for script, url_path, title in [(str(baseline), "", "AppTest baseline (1 title)")] + \
+                [(str(REPO / p), u, t) for p, u, t in pages]:
+            cold, _, errors = render(script, params, args.timeout)
+            warm = []
+            for _ in range(args.repeats):
+                seconds, _, more = render(script, params, args.timeout)
+                warm.append(seconds)
+                errors += [e for e in more if e not in errors]
+            _, reruns, more = render(script, params, args.timeout, reruns=args.repeats)
+            errors += [e for e in more if e not in errors]
+            median = statistics.median(warm)
+            name = f"{title} (/{url_path})" if url_path else title
+            verdict = "ok" if median < TARGET_S else "OVER"
+            if url_path:
+                rows.append((title, median))
+            print(f"{name:<30} {cold:7.2f} {median:14.3f} {min(warm):6.3f} {max(warm):6.2f} "
+                  f"{statistics.median(reruns):15.3f}  {verdict}")
+            if errors:
+                failed.append(title)
+                for e in errors:
+                    print(f"    error shown: {e}")
+        over = [t for t, m in rows if m >= TARGET_S]
+        print(f"\n{len(rows) - len(over)} of {len(rows)} pages under {TARGET_S:.0f} s warm"
+              + (f"; over: {', '.join(over)}" if over else "")
+              + (f"; pages showing errors: {', '.join(failed)}" if failed else ""))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,101 @@
+"""Compare runs: paired tests with Holm correction, win/tie/loss, bootstrap intervals, per-query Δ."""
+from itertools import combinations
+
+import altair as alt
+import streamlit as st
+
+from coreb_core.comparison_report import coverage, metric_columns, pair_deltas, pair_table, run_intervals, split_runs
+from coreb_core.errors import CorebError
+from pages.common import TASK_LABELS, csv_download, open_inspector, provenance, run_label, run_tables, runs_of, sidebar, store
+
+from coreb_core.paths import release_dir
+from pages.common import tables as cached_tables
+
+
+@st.cache_data(show_spinner="Running paired tests and bootstrap…", max_entries=64)
+def _tests(release: str, version: str, run_ids: tuple, scheme: str, anchor: bool, task: str, metric: str,
+           label_items: tuple):
+    """Paired tests and intervals are the page's slow part (10,000 resamples each): computed once per view."""
+    per_query = split_runs(cached_tables(release, version, run_ids, scheme, anchor)[scheme], task, list(run_ids))
+    labels_ = dict(label_items)
+    return pair_table(per_query, metric, labels=labels_), run_intervals(per_query, metric, labels=labels_)
+
+
+state = sidebar()
+st.title("Compare runs")
+
+runs = runs_of(state.release)
+labels = {r: run_label(m) for r, m in runs.items()}
+if len(runs) < 2:
+    st.info("Comparing needs at least two stored runs of this release. Add one on Run retrieval.")
+    st.stop()
+
+left, right = st.columns([3, 1])
+default = [r for r in state.run_ids if r in runs]
+picked = left.multiselect("Runs to compare", list(runs), default=default if len(default) >= 2 else list(runs)[-2:],
+                          format_func=labels.get, key="compare_runs")
+if len(picked) < 2:
+    st.info("Pick two or more runs.")
+    st.stop()
+
+try:
+    tables = run_tables(state._replace(run_ids=list(picked)))
+except CorebError as exc:
+    st.error(str(exc))
+    st.stop()
+per_query_all = tables[str(state.scheme)]
+metrics = metric_columns(per_query_all)
+metric = right.selectbox("Metric", metrics, index=metrics.index("ndcg_at_10") if "ndcg_at_10" in metrics else 0,
+                         key="compare_metric")
+per_query = split_runs(per_query_all, state.task, picked)
+
+cover = coverage(per_query)
+source = provenance(state, f"{TASK_LABELS[state.task]} · `{metric}`")
+st.caption(f"{cover['shared']} queries are in every picked run and {cover['dropped']} of {cover['any']} were "
+           "dropped (not shared by all). Each pair below is compared on the queries both of its runs share.")
+
+st.subheader("Pairs: mean Δ = a − b, paired tests (Holm-corrected across pairs), win/tie/loss of a")
+pairs, ci = _tests(state.release, str(release_dir(state.release).resolve()), tuple(picked), str(state.scheme),
+                   state.anchor_exclusion, state.task, metric, tuple(sorted(labels.items())))
+st.caption(source + " · two-sided paired t-test and paired randomization test (10,000 sign flips, seed 0)")
+st.dataframe(pairs, hide_index=True, column_config={
+    c: st.column_config.NumberColumn(format="%.4f") for c in ("mean_a", "mean_b", "mean_delta")} | {
+    c: st.column_config.NumberColumn(format="%.2e") for c in
+    ("p_ttest", "p_randomization", "p_ttest_holm", "p_randomization_holm")}, key="compare_pairs")
+csv_download(pairs, f"compare_pairs_{state.release}_{state.task}_{metric}")
+
+st.subheader("Per run: mean and bootstrap 95% interval")
+st.caption(source + " · percentile bootstrap over queries (10,000 resamples, seed 0), each run on its own queries")
+st.dataframe(ci, hide_index=True, column_config={c: st.column_config.NumberColumn(format="%.4f") for c in
+                                                 ("mean", "ci_low", "ci_high")}, key="compare_ci")
+csv_download(ci, f"compare_intervals_{state.release}_{state.task}_{metric}")
+if len(ci):
+    base = alt.Chart(ci).encode(y=alt.Y("label:N", title=None))
+    chart = (base.mark_rule().encode(x=alt.X("ci_low:Q", title=f"{metric} (95% interval)"), x2="ci_high:Q")
+             + base.mark_point(filled=True, size=80).encode(
+                 x="mean:Q", tooltip=["label:N", "queries:Q", alt.Tooltip("mean:Q", format=".4f"),
+                                      alt.Tooltip("ci_low:Q", format=".4f"), alt.Tooltip("ci_high:Q", format=".4f")]))
+    st.altair_chart(chart, width="stretch")
+
+st.subheader("Per-query Δ for one pair")
+pair_options = list(combinations(picked, 2))
+a, b = st.selectbox("Pair (a − b)", pair_options, format_func=lambda p: f"{labels[p[0]]}  −  {labels[p[1]]}",
+                    key="compare_pair")
+deltas = pair_deltas(per_query, a, b, metric, store=store(state.release))
+st.caption(source + f" · {len(deltas)} queries shared by the pair")
+hist = alt.Chart(deltas).mark_bar().encode(
+    x=alt.X("delta:Q", bin=alt.Bin(maxbins=40), title=f"Δ {metric} (a − b)"),
+    y=alt.Y("count():Q", title="queries"),
+    color=alt.Color("outcome:N", title="a", scale=alt.Scale(domain=["win", "tie", "loss"],
+                                                             range=["#2e7d32", "#9e9e9e", "#c62828"])),
+    tooltip=["outcome:N", "count():Q"],
+)
+st.altair_chart(hist, width="stretch")
+st.caption("Queries sorted by Δ (largest first). Select a row to open it in the inspector.")
+chosen = st.dataframe(deltas, hide_index=True, on_select="rerun", selection_mode="single-row", key="compare_deltas",
+                      column_config={c: st.column_config.NumberColumn(format="%.4f") for c in
+                                     (f"{metric} (a)", f"{metric} (b)", "delta")})
+csv_download(deltas, f"compare_deltas_{state.release}_{state.task}_{metric}")
+rows = chosen.selection.rows if chosen is not None else []
+if rows:
+    open_inspector(state._replace(run_ids=list(picked)), str(deltas.iloc[rows[0]]["query_id"]))

@@ -1,0 +1,124 @@
+"""Overview: our runs, imported results and published figures side by side; heatmaps and charts of
+our runs. Layout only: every frame comes from coreb_core.leaderboard."""
+import altair as alt
+import streamlit as st
+
+from coreb_core.errors import CorebError
+from coreb_core.evaluate import load_hits
+from coreb_core.leaderboard import (DEFAULT_PUBLISHED, LANGUAGE_ORDER, PUBLISHED_TASK_SOURCES, c2c_language_pairs,
+                                    group_heatmap, leaderboard, parameter_efficiency, t2c_language_gradient)
+from coreb_core.results import all_rows
+from pages.common import csv_download, provenance, run_label, run_tables, runs_of, sidebar, store
+
+state = sidebar()
+st.title("Overview")
+
+metas = runs_of(state.release)
+if not state.run_ids:
+    st.info("Choose one or more runs in the sidebar (or create one on Run retrieval).")
+    st.stop()
+try:
+    tables = run_tables(state)
+    result_rows = all_rows()
+except CorebError as exc:
+    st.error(str(exc))
+    st.stop()
+labels = {r: run_label(metas[r]) for r in state.run_ids if r in metas}
+scheme = str(state.scheme)
+
+
+def heatmap(frame, x: str, y: str, title_x: str, title_y: str, legend: str, x_sort=None, tooltip=()):
+    base = alt.Chart(frame).encode(
+        x=alt.X(f"{x}:N", title=title_x, sort=x_sort), y=alt.Y(f"{y}:N", title=title_y))
+    rect = base.mark_rect().encode(color=alt.Color("value:Q", title=legend, scale=alt.Scale(scheme="viridis")),
+                                   tooltip=list(tooltip))
+    text = base.mark_text(fontSize=10).encode(
+        text=alt.Text("value:Q", format=".1f"),
+        color=alt.condition(alt.datum.value > 50, alt.value("black"), alt.value("white")))
+    return rect + text
+
+
+# ------------------------------------------------------------------ leaderboard
+st.subheader("Leaderboard: nDCG@10 ×100 per task")
+left, right = st.columns([3, 1])
+sources = left.multiselect("Published sources", list(PUBLISHED_TASK_SOURCES), default=list(DEFAULT_PUBLISHED),
+                           format_func=PUBLISHED_TASK_SOURCES.get, key="ov_sources")
+with_imported = right.toggle("Imported results", value=True, key="ov_imported",
+                             help="MTEB trees and official-runner outputs brought in with import-results.")
+board = leaderboard(tables[f"{scheme}:task"], metas, scheme, state.release, result_rows, sources, with_imported)
+st.dataframe(board, hide_index=True, width="stretch", column_config={
+    "t2c": st.column_config.NumberColumn("T2C", format="%.1f"),
+    "c2c": st.column_config.NumberColumn("C2C", format="%.1f"),
+    "c2t": st.column_config.NumberColumn("C2T", format="%.1f"),
+    "overall": st.column_config.NumberColumn("Overall", format="%.1f", help="Plain mean of the three tasks "
+                                             "(our runs, imported); the source's own average (published)."),
+})
+st.caption(provenance(state, "our rows: this app's evaluator on this release; imported rows: their own scheme "
+                             "(MTEB: positives only, no anchor exclusion); published rows: real CoREB, labelled by "
+                             "paper table / project page / README. Figures on different releases are not comparable."))
+csv_download(board, "leaderboard")
+
+# ------------------------------------------------------------------ heatmaps
+st.subheader("Our runs by subtask and by language")
+for by, title in (("subtask", "Subtask"), ("language", "Task · target language")):
+    frame = group_heatmap(tables[f"{scheme}:{by}"], by, labels)
+    st.altair_chart(heatmap(frame, "cell", "run_label", title, "Run", "nDCG@10 ×100",
+                            tooltip=("run_label", "task", by, "queries", "value"))
+                    .properties(title=f"nDCG@10 ×100 by {by}", height=max(80, 40 * len(labels))),
+                    width="stretch")
+    st.caption(provenance(state, f"mean nDCG@10 per {by} over the evaluated queries"
+                                 + ("; C2C has no target language ('any')" if by == "language" else "")))
+    csv_download(frame.drop(columns=["cell"]), f"ndcg10_by_{by}")
+
+# ------------------------------------------------------------------ C2C language pairs
+first = state.run_ids[0]
+st.subheader("C2C: anchor language → language of the positives")
+k = st.select_slider("Cutoff k", options=[1, 3, 5, 10, 20, 100], value=10, key="ov_k")
+try:
+    pairs = c2c_language_pairs(store(state.release), load_hits(first), state.anchor_exclusion, k)
+except CorebError as exc:
+    st.error(str(exc))
+    pairs = None
+if pairs is not None and len(pairs):
+    st.altair_chart(heatmap(pairs, "target_language", "anchor_language", "Target language (positives)",
+                            "Anchor language (query code)", f"Recall@{k} ×100", x_sort=list(LANGUAGE_ORDER),
+                            tooltip=("anchor_language", "target_language", "queries", "positives", "found", "value"))
+                    .properties(title=f"Recall@{k} of positives per language pair: {labels.get(first, first)}"),
+                    width="stretch")
+    st.caption(provenance(state, f"run {first}; positives = rel=2 of the graded qrels whatever the scheme; per pair "
+                                 f"the mean over C2C queries of the share of their positives in that language "
+                                 f"ranked ≤ {k}"))
+    csv_download(pairs, "c2c_language_pairs")
+elif pairs is not None:
+    st.info("The first selected run has no C2C queries.")
+
+# ------------------------------------------------------------------ parameter efficiency
+st.subheader("Parameter efficiency")
+points = parameter_efficiency(result_rows, board, metas)
+if len(points):
+    chart = alt.Chart(points).mark_point(size=90, filled=True).encode(
+        x=alt.X("params_b:Q", title="Parameters (billions, symlog)", scale=alt.Scale(type="symlog", constant=0.1)),
+        y=alt.Y("overall:Q", title="Overall nDCG@10 ×100"),
+        color=alt.Color("kind:N", title="Source"), shape=alt.Shape("kind:N"),
+        tooltip=["model", "kind", "params_b", "overall", "source", "scheme"])
+    labels_layer = chart.mark_text(align="left", dx=7, fontSize=10).encode(text="model:N")
+    st.altair_chart((chart + labels_layer).properties(height=360), width="stretch")
+    st.caption(provenance(state, "published points: project page 1a0d779 (real CoREB v202603, overall nDCG@10 as "
+                                 "printed); our points: runs whose model spec records params_b, overall = plain mean "
+                                 "of the three tasks on this release"))
+    csv_download(points, "parameter_efficiency")
+
+# ------------------------------------------------------------------ T2C language gradient
+st.subheader("T2C by target language")
+no_search = st.toggle("Exclude the search subtask (as the paper's average)", value=True, key="ov_nosearch")
+gradient = t2c_language_gradient(store(state.release), tables[scheme], result_rows, labels, no_search)
+if len(gradient):
+    line = alt.Chart(gradient).mark_line(point=True).encode(
+        x=alt.X("language:N", sort=list(LANGUAGE_ORDER), title="Target language (language constraint)"),
+        y=alt.Y("value:Q", title="T2C nDCG@10 ×100"), color=alt.Color("series:N", title="Series"),
+        strokeDash=alt.StrokeDash("kind:N", title="Source"),
+        tooltip=["series", "kind", "language", "value", "queries", "source"])
+    st.altair_chart(line.properties(height=320), width="stretch")
+    st.caption(provenance(state, "published: paper, average over models, search excluded (ruby/go printed only as "
+                                 "a range 38.3–38.7, so not plotted); our runs: mean nDCG@10 per target language"))
+    csv_download(gradient, "t2c_by_language")

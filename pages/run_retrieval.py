@@ -1,0 +1,187 @@
+"""Run retrieval: re-run a model on a cached release, and import datasets and results. Widgets only;
+the work is coreb_core.retrieval, coreb_core.console, coreb_core.results."""
+import time
+from pathlib import Path
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from coreb_core.console import (cuda_status, error_lines, import_dataset, import_uploaded_dataset,
+                                import_uploaded_results, model_table, ndcg_frame, plain, progress_text)
+from coreb_core.errors import CorebError
+from coreb_core.results import import_results
+from coreb_core.retrieval import run_retrieval
+from coreb_core.runs import DEFAULT_TOP_K
+from coreb_core.schema import TASKS
+from coreb_core.store import list_releases
+from pages.common import TASK_LABELS, csv_download, sidebar
+
+state = sidebar()
+ss = st.session_state
+st.title("Run retrieval")
+st.caption("Encode a release with a model (vectors are cached, so a re-run only encodes what changed), search "
+           "exactly, store the run with its provenance and score it. The new run appears in the sidebar of every "
+           "page at once.")
+
+
+@st.cache_resource(show_spinner=False)
+def _cuda() -> tuple[bool, str]:
+    return cuda_status()
+
+
+models = model_table()
+LOCAL = "local folder…"
+left, right = st.columns(2)
+with left:
+    choice = st.selectbox("Model", list(models["id"]) + [LOCAL], key="run_model",
+                          format_func=lambda m: m if m == LOCAL or models.set_index("id").loc[m, "re_runnable"]
+                          else f"{m} (API-only, cannot be re-run)")
+    blocked = None
+    if choice == LOCAL:
+        model = st.text_input("Local sentence-transformers folder (path on the server)", key="run_local_path").strip()
+        if not model:
+            blocked = "Give the path of a sentence-transformers folder (it holds modules.json or config.json)."
+    else:
+        model = choice
+        row = models.set_index("id").loc[choice]
+        if not row["re_runnable"]:
+            blocked = f"{choice}: {row['why_not']}."
+            st.info(blocked)
+    with st.expander("The model registry"):
+        st.dataframe(models, hide_index=True)
+        csv_download(models, "model-registry")
+        st.caption("Source: coreb_core.models registry (hub name, revision and prompts of each model).")
+    releases = list_releases()
+    release = st.selectbox("Release", releases, index=releases.index(state.release), key="run_release")
+    tasks = st.multiselect("Tasks", list(TASKS), default=list(TASKS), key="run_tasks", format_func=TASK_LABELS.get)
+with right:
+    device = st.radio("Device", ["auto", "cpu", "cuda"], horizontal=True, key="run_device")
+    has_cuda, cuda_line = _cuda()
+    st.caption(("✅ " if has_cuda else "") + cuda_line)
+    batch_size = st.number_input("Batch size", 1, 4096, 64, key="run_batch")
+    top_k = st.number_input("Top-k stored per query", 10, 10_000, DEFAULT_TOP_K, key="run_top_k",
+                            help="Judged documents and the C2C anchor are stored wherever they rank.")
+if not tasks:
+    blocked = blocked or "Choose at least one task."
+
+if "run_pending" in ss:
+    # The previous script run started a retrieval that never reached its end: Cancel (or leaving the
+    # page) stopped it. write_run renames a finished temp folder into place, so nothing was stored.
+    stopped = ss.pop("run_pending")
+    st.warning(f"The run of {plain(stopped)} was stopped before it finished. Runs are written atomically "
+               "(a temporary folder renamed into place at the end), so nothing half-written was kept.")
+
+clicked = st.button("Run", type="primary", disabled=blocked is not None, key="run_go")
+if clicked:
+    ss["run_pending"] = model
+    st.button("Cancel", key="run_cancel", help="Stops the run (the page reruns). Nothing half-written is kept: "
+                                                "a run is stored only when it is complete.")
+    bar = st.progress(0.0, text="starting…")
+    start = time.perf_counter()
+
+    def report(message: str, fraction: float) -> None:
+        fraction = min(max(fraction, 0.0), 1.0)
+        bar.progress(fraction, text=progress_text(message, time.perf_counter() - start, fraction))
+
+    try:
+        result = run_retrieval(model, release, tuple(t for t in TASKS if t in tasks), device, int(batch_size),
+                               int(top_k), progress=report)
+    except CorebError as exc:
+        ss.pop("run_pending", None)
+        bar.empty()
+        for line in error_lines(exc):
+            st.error(plain(line))
+    else:
+        ss.pop("run_pending", None)
+        bar.empty()
+        ss["run_last"] = {"run_id": result.run_id, "release": release, "ndcg": result.ndcg_at_10,
+                          "seconds": result.seconds, "encoded": result.texts_encoded}
+
+last = ss.get("run_last")
+if last:
+    st.header("Last run")
+    st.code(last["run_id"], language=None)
+    st.caption(f"{last['seconds']:.1f} s, {last['encoded']} texts encoded (the rest came from the vector cache). "
+               "It is now listed under Runs in the sidebar.")
+    scores = ndcg_frame(last["ndcg"])
+    chart = alt.Chart(scores).mark_bar().encode(
+        x=alt.X("ndcg_at_10:Q", title="nDCG@10", scale=alt.Scale(domain=[0, 1])),
+        y=alt.Y("task:N", sort=list(TASKS), title=None),
+        tooltip=["task", alt.Tooltip("ndcg_at_10:Q", format=".4f")]).properties(height=40 + 30 * len(scores))
+    st.altair_chart(chart, width="stretch")
+    st.dataframe(scores, hide_index=True, column_config={"ndcg_at_10": st.column_config.NumberColumn(format="%.4f")})
+    csv_download(scores, f"ndcg-{last['run_id']}")
+    st.caption(f"Source: this run on `{last['release']}` · scheme `v2` (official) · C2C anchor excluded · "
+               "mean over each task's evaluated queries.")
+
+st.divider()
+st.header("Import a dataset")
+st.caption("A local copy of CoREB: a hub copy (release_v26XX/<config>-…parquet), a folder of <config>.parquet, "
+           "or the official runner's JSONL files. Everything is validated before anything is written; on any "
+           "problem the cache stays exactly as it was.")
+ds_name = st.text_input("Release name in the cache", key="ds_release",
+                        help="Letters, digits, '_', '-', '.'. Optional for a hub copy (its folder names the release).")
+ds_split = st.text_input("Hub release folder to read (a hub copy with several releases)", key="ds_split")
+folder_tab, upload_tab = st.tabs(["Folder on the server", "Upload files"])
+with folder_tab:
+    ds_path = st.text_input("Folder path", key="ds_path")
+    ds_go = st.button("Import folder", key="ds_go", disabled=not ds_path.strip())
+with upload_tab:
+    ds_files = st.file_uploader("The eight config files (parquet or JSONL)", accept_multiple_files=True, key="ds_files")
+    ds_up = st.button("Import uploaded files", key="ds_up", disabled=not ds_files)
+if ds_go or ds_up:
+    try:
+        with st.spinner("Validating and importing…"):
+            if ds_go:
+                name, counts = import_dataset(ds_path.strip(), ds_name, ds_split)
+            else:
+                name, counts = import_uploaded_dataset([(f.name, f.getvalue()) for f in ds_files], ds_name, ds_split)
+    except CorebError as exc:
+        for line in error_lines(exc):
+            st.error(plain(line))
+    else:
+        st.success(f"Imported release {plain(name)}: it is now in the Release list of the sidebar.")
+        imported = pd.DataFrame(list(counts.items()), columns=["config", "rows"])
+        st.dataframe(imported, hide_index=True)
+        csv_download(imported, f"imported-{name}")
+        st.caption("Source: the imported files, rows per config as read.")
+
+st.header("Import results")
+st.caption("MTEB results trees, official runner output (<task>.json, <task>_predictions.json), TREC run files "
+           "or runs exported by this project. Ranked lists become runs re-scored here under every scheme; "
+           "a bad file is skipped with its reason and the rest still imports.")
+c1, c2, c3 = st.columns(3)
+res_release = c1.selectbox("Release the ranked lists belong to", [""] + releases, key="res_release",
+                           format_func=lambda r: r or "(none: metrics files only)")
+res_task = c2.selectbox("Task of a TREC file", [""] + list(TASKS), key="res_task",
+                        format_func=lambda t: t or "(all tasks in the file)")
+res_model = c3.text_input("Model label (optional)", key="res_model")
+path_tab, files_tab = st.tabs(["Path on the server", "Upload files"])
+with path_tab:
+    res_path = st.text_input("File or folder path", key="res_path")
+    res_go = st.button("Import path", key="res_go", disabled=not res_path.strip())
+with files_tab:
+    res_files = st.file_uploader("Result files", accept_multiple_files=True, key="res_files")
+    res_up = st.button("Import uploaded results", key="res_up", disabled=not res_files)
+if res_go or res_up:
+    try:
+        with st.spinner("Importing…"):
+            if res_go:
+                report_ = import_results(Path(res_path.strip()).expanduser(), res_release or None, res_task or None,
+                                         res_model.strip() or None)
+            else:
+                report_ = import_uploaded_results([(f.name, f.getvalue()) for f in res_files], res_release,
+                                                  res_task, res_model.strip())
+    except CorebError as exc:
+        for line in error_lines(exc):
+            st.error(plain(line))
+    else:
+        st.success(f"Imported {report_.imported} file(s): {report_.rows} number(s) stored, "
+                   f"{len(report_.runs)} run(s) created.")
+        if report_.runs:
+            created = pd.DataFrame({"run_id": report_.runs})
+            st.dataframe(created, hide_index=True)
+            csv_download(created, "imported-runs")
+        for line in report_.skipped:
+            st.error(plain(line))

@@ -1,0 +1,157 @@
+"""Model selection: choose tasks, languages and a parameter budget; get a ranked, evidenced
+recommendation. Layout only: the analysis is coreb_core.selection."""
+import altair as alt
+import streamlit as st
+
+from coreb_core.errors import CorebError
+from coreb_core.leaderboard import TASKS
+from coreb_core.results import all_rows
+from coreb_core.selection import (LANGUAGES, PUBLISHED_ONLY, recommend, recommend_published, summary_markdown,
+                                  winner_sentence)
+from pages.common import TASK_LABELS, csv_download, provenance, run_tables, runs_of, sidebar, store
+
+from coreb_core.paths import release_dir
+from pages.common import tables as cached_tables
+
+
+@st.cache_data(show_spinner="Ranking runs (bootstrap intervals)…", max_entries=64)
+def _recommend(release: str, version: str, run_ids: tuple, scheme: str, anchor: bool, tasks: tuple,
+               languages: tuple, budget, average: str):
+    """The bootstrap behind the recommendation is the page's slow part: computed once per choice."""
+    tables = cached_tables(release, version, run_ids, scheme, anchor)
+    return recommend(store(release), tables[scheme], tables["traps"], runs_of(release), list(tasks), list(languages),
+                     budget, average)
+
+
+state = sidebar()
+st.title("Model selection")
+
+ss = st.session_state
+
+
+def _url_list(name: str, allowed: tuple[str, ...]) -> list[str]:
+    raw = st.query_params.get(name)
+    values = [v for v in (raw or "").split(",") if v in allowed]
+    return values or list(allowed)
+
+
+def _url_budget() -> float | None:
+    try:
+        value = float(st.query_params.get("budget", ""))
+    except ValueError:
+        return None
+    return value if value >= 0 else None
+
+
+printable = st.toggle("Printable one-page view", key="sel_print", value=st.query_params.get("print") == "1",
+                      help="Hides the controls and lays the evidence out compactly; print it from the browser.")
+if printable:
+    tasks, languages, budget = _url_list("sel_tasks", TASKS), _url_list("sel_langs", LANGUAGES), _url_budget()
+    average = "queries" if st.query_params.get("avg") == "queries" else "tasks"
+else:
+    for key, name, allowed in (("sel_tasks", "sel_tasks", TASKS), ("sel_langs", "sel_langs", LANGUAGES)):
+        if key not in ss:
+            ss[key] = _url_list(name, allowed)
+    if "sel_limit" not in ss:
+        ss.sel_limit = _url_budget() is not None
+        ss.sel_budget = _url_budget() if _url_budget() is not None else 1.0
+    if "sel_avg" not in ss:
+        ss.sel_avg = "queries" if st.query_params.get("avg") == "queries" else "tasks"
+    c1, c2 = st.columns(2)
+    tasks = c1.multiselect("Tasks that matter", list(TASKS), key="sel_tasks", format_func=TASK_LABELS.get)
+    languages = c2.multiselect("Languages that matter", list(LANGUAGES), key="sel_langs",
+                               help="T2C: the language constraint ('any' = unconstrained queries). C2C and C2T: the "
+                                    "language of the query code.")
+    c3, c4, c5 = st.columns([1, 1, 2])
+    limit = c3.toggle("Limit parameters", key="sel_limit")
+    budget_value = c4.number_input("Budget (billions)", min_value=0.0, step=0.5, format="%.4g", key="sel_budget",
+                                   disabled=not limit)
+    budget = float(budget_value) if limit else None
+    average = c5.radio("Average", ["tasks", "queries"], key="sel_avg", horizontal=True,
+                       format_func={"tasks": "mean of task means (paper)", "queries": "query-weighted"}.get)
+params = {"sel_tasks": ",".join(tasks), "sel_langs": ",".join(languages), "avg": average,
+          "print": "1" if printable else "0"}
+params = {k: v for k, v in params.items() if v}
+keep = {k: v for k, v in st.query_params.to_dict().items() if k not in ("sel_tasks", "sel_langs", "avg", "print",
+                                                                          "budget", "runs")}
+st.query_params.from_dict({**keep, **params, "runs": state.run_ids,
+                           **({"budget": f"{budget:g}"} if budget is not None else {})})
+
+if not tasks or not languages:
+    st.warning("Choose at least one task and one language.")
+    st.stop()
+if not state.run_ids:
+    st.info("Choose one or more runs in the sidebar (or create one on Run retrieval).")
+    st.stop()
+try:
+    tables = run_tables(state)
+    scheme = str(state.scheme)
+    metas = runs_of(state.release)
+    rec = _recommend(state.release, str(release_dir(state.release).resolve()), tuple(state.run_ids), scheme,
+                     state.anchor_exclusion, tuple(tasks), tuple(languages), budget, average)
+    published, published_excluded = recommend_published(all_rows(), tasks, languages, budget)
+except CorebError as exc:
+    st.error(str(exc))
+    st.stop()
+
+sentence = winner_sentence(rec, scheme)
+summary = summary_markdown(rec, published, scheme, state.release)
+columns = {"mean_ndcg_at_10": st.column_config.NumberColumn("mean nDCG@10 ×100", format="%.1f"),
+           "ci_low": st.column_config.NumberColumn("95% CI low", format="%.1f"),
+           "ci_high": st.column_config.NumberColumn("95% CI high", format="%.1f"),
+           "trap_share": st.column_config.NumberColumn("trap above 1st positive (%)", format="%.1f"),
+           "params_b": st.column_config.NumberColumn("params (B)", format="%.4g"),
+           "t2c": st.column_config.NumberColumn("T2C", format="%.1f"),
+           "c2c": st.column_config.NumberColumn("C2C", format="%.1f"),
+           "c2t": st.column_config.NumberColumn("C2T", format="%.1f")}
+
+st.subheader("Recommendation")
+with st.container(border=True):
+    st.text(sentence)
+st.caption(provenance(state, "mean nDCG@10 ×100 over the chosen queries; 95% percentile bootstrap interval over "
+                             "queries (10,000 resamples); trap share from the graded qrels (rel=1 above the first "
+                             "rel=2)"))
+if printable:
+    st.dataframe(rec.ranked.drop(columns=["evidence"]), hide_index=True, width="stretch",
+                 column_config=columns)
+    if len(rec.excluded):
+        st.dataframe(rec.excluded, hide_index=True, width="stretch")
+    st.caption(f"Published models ({PUBLISHED_ONLY}: real CoREB v202603, not this release; no interval)")
+    st.dataframe(published.drop(columns=["evidence"]), hide_index=True, width="stretch",
+                 column_config=columns)
+    st.download_button("Download summary (markdown)", summary.encode("utf-8"), file_name="coreb_selection.md",
+                       mime="text/markdown", key="sel-summary")
+    csv_download(rec.ranked, "selection_ranked")
+    csv_download(published, "selection_published")
+    st.stop()
+
+st.subheader("Our runs, ranked")
+st.dataframe(rec.ranked, hide_index=True, width="stretch", column_config=columns)
+csv_download(rec.ranked, "selection_ranked")
+if len(rec.ranked):
+    ci = rec.ranked.assign(label=rec.ranked["rank"].astype(str) + ". " + rec.ranked["model"].astype(str))
+    base = alt.Chart(ci).encode(y=alt.Y("label:N", sort=list(ci["label"]), title=None))
+    bars = base.mark_rule(strokeWidth=3).encode(x=alt.X("ci_low:Q", title="mean nDCG@10 ×100 (95% CI)"),
+                                                x2="ci_high:Q", tooltip=["model", "run", "mean_ndcg_at_10",
+                                                                         "ci_low", "ci_high", "queries"])
+    dots = base.mark_point(size=80, filled=True).encode(x="mean_ndcg_at_10:Q")
+    st.altair_chart((bars + dots).properties(height=40 * len(ci) + 40, title="Our runs on the chosen slices"),
+                    width="stretch")
+    st.caption(provenance(state, "bars: bootstrap 95% interval; dots: mean"))
+if len(rec.excluded):
+    st.caption("Left out of the ranking")
+    st.dataframe(rec.excluded, hide_index=True, width="stretch")
+    csv_download(rec.excluded, "selection_excluded")
+
+st.subheader(f"Published models ({PUBLISHED_ONLY})")
+st.caption("Real CoREB v202603 as printed (paper Table 3; Table 15 for C2C by anchor language), not this release: "
+           "no per-query data, so no interval and no trap share; parameters from the project page.")
+st.dataframe(published, hide_index=True, width="stretch", column_config=columns)
+csv_download(published, "selection_published")
+if len(published_excluded):
+    with st.expander(f"{len(published_excluded)} published models left out"):
+        st.dataframe(published_excluded.drop(columns=["run"]), hide_index=True, width="stretch")
+        csv_download(published_excluded, "selection_published_excluded")
+
+st.download_button("Download summary (markdown)", summary.encode("utf-8"), file_name="coreb_selection.md",
+                   mime="text/markdown", key="sel-summary")

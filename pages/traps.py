@@ -1,0 +1,75 @@
+"""Trap analysis: how often rel=1 hard negatives beat the positives, per run and query group."""
+import altair as alt
+import streamlit as st
+
+from coreb_core.errors import CorebError
+from coreb_core.trap_report import LEVELS, MEASURES, trap_breakdown, worst_queries
+from pages.common import TASK_LABELS, csv_download, open_inspector, provenance, run_label, run_tables, runs_of, \
+    sidebar, store
+
+state = sidebar()
+st.title("Trap analysis")
+st.caption("Traps are rel=1 hard negatives: failing solutions of the same problem, correct solutions that break "
+           "the subtask's constraint, or (C2T) noise descriptions. Shares are over the evaluated queries of each "
+           "group; a query without a positive counts as no trap above a positive.")
+if not state.run_ids:
+    st.info("Choose at least one run in the sidebar.")
+    st.stop()
+
+runs = runs_of(state.release)
+labels = {rid: run_label(runs[rid]) for rid in state.run_ids if rid in runs}
+level = st.radio("Group by", list(LEVELS), horizontal=True, key="trap_level")
+try:
+    traps = run_tables(state)["traps"]
+    table = trap_breakdown(store(state.release), traps, state.task, level)
+except CorebError as exc:
+    st.error(str(exc))
+    st.stop()
+
+st.subheader(f"{TASK_LABELS[state.task]}: traps per run and {level}")
+st.caption(provenance(state, "trap measures use the release's graded qrels (rel=2 positive, rel=1 trap)"))
+if table.empty:
+    st.info("The chosen runs score no query of this task.")
+    st.stop()
+
+measure = st.selectbox("Chart measure", list(MEASURES), format_func=MEASURES.get, key="trap_measure")
+chart_data = table.assign(run_label=table["run"].map(labels).fillna(table["run"]))
+tooltip = ["run_label", "task", "group", "queries", alt.Tooltip("share_trap_above_positive", format=".1%"),
+           alt.Tooltip("traps_in_top_10_per_query", format=".2f"), alt.Tooltip("share_trap_at_1", format=".1%"),
+           alt.Tooltip("ndcg_at_10", format=".3f")]
+value_format = ".2f" if measure == "traps_in_top_10_per_query" else ".0%"
+if level == "task":
+    chart = alt.Chart(chart_data).mark_bar().encode(
+        x=alt.X(f"{measure}:Q", title=MEASURES[measure], axis=alt.Axis(format=value_format)),
+        y=alt.Y("run_label:N", title="run"), color=alt.Color("run_label:N", legend=None), tooltip=tooltip)
+else:
+    chart = alt.Chart(chart_data).mark_rect().encode(
+        x=alt.X("run_label:N", title="run", axis=alt.Axis(labelAngle=-20, labelLimit=260)),
+        y=alt.Y("group:N", title=level, sort="ascending"),
+        color=alt.Color(f"{measure}:Q", title=MEASURES[measure], scale=alt.Scale(scheme="orangered"),
+                        legend=alt.Legend(format=value_format)),
+        tooltip=tooltip).properties(height=max(160, 22 * chart_data["group"].nunique()))
+st.altair_chart(chart.properties(title=f"{MEASURES[measure]} · {state.release} · {state.task}"),
+                width="stretch")
+st.dataframe(table, hide_index=True, width="stretch", column_config={
+    "share_trap_above_positive": st.column_config.NumberColumn("trap above 1st positive", format="percent"),
+    "traps_in_top_10_per_query": st.column_config.NumberColumn("traps in top 10 / query", format="%.2f"),
+    "share_trap_at_1": st.column_config.NumberColumn("trap at rank 1", format="percent"),
+    "ndcg_at_10": st.column_config.NumberColumn("nDCG@10 (v2)", format="%.3f")})
+csv_download(table, f"traps_{state.release}_{state.task}_{level.replace(' × ', '_x_').replace(' ', '_')}")
+
+st.subheader("Worst queries")
+st.caption("Most traps above the first positive, then lowest nDCG@10 (v2). Select a row to open it in the "
+           "query inspector.")
+left, right = st.columns([3, 1])
+only_run = left.selectbox("Run", [None] + list(labels), format_func=lambda r: "all chosen runs" if r is None
+                          else labels[r], key="trap_worst_run")
+limit = right.number_input("Rows", min_value=5, max_value=500, value=25, step=5, key="trap_worst_limit")
+worst = worst_queries(store(state.release), traps, state.task, only_run, int(limit))
+st.caption(provenance(state, "nDCG@10 under v2, ranks as scored"))
+event = st.dataframe(worst, hide_index=True, width="stretch", on_select="rerun",
+                     selection_mode="single-row", key="trap_worst_table", column_config={
+                         "ndcg_at_10": st.column_config.NumberColumn("nDCG@10 (v2)", format="%.3f")})
+csv_download(worst, f"trap_worst_{state.release}_{state.task}")
+if event.selection.rows:
+    open_inspector(state, worst["query_id"].iloc[event.selection.rows[0]])
