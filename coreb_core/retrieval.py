@@ -68,8 +68,8 @@ def corpus_fingerprint(store: Store) -> str:
 class _Encoder:
     """Loads the model on first need only: a fully cached run never imports sentence-transformers."""
 
-    def __init__(self, spec: ModelSpec, device: str, progress: Progress) -> None:
-        self.spec, self.device, self.progress = spec, device, progress
+    def __init__(self, spec: ModelSpec, device: str, progress: Progress, loader=load_dense) -> None:
+        self.spec, self.device, self.progress, self.loader = spec, device, progress, loader
         self.model = None
         self.load_seconds = 0.0
 
@@ -77,7 +77,7 @@ class _Encoder:
         if self.model is None:
             self.progress(f"loading {self.spec.id} on {self.device}", 0.0)
             start = time.perf_counter()
-            self.model = load_dense(self.spec, self.device)
+            self.model = self.loader(self.spec, self.device)
             self.load_seconds = time.perf_counter() - start
         return self.model
 
@@ -113,8 +113,10 @@ def _pool_factory(device: str):
 
 def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = ("t2c", "c2c", "c2t"), device: str = "auto",
                   batch_size: int = 64, top_k: int = DEFAULT_TOP_K, progress: Progress = silent,
-                  root: Path | None = None) -> RetrievalResult:
-    """Encode (or fetch from the cache), search exactly, store the run with provenance, score it (v2)."""
+                  root: Path | None = None, model_loader=load_dense) -> RetrievalResult:
+    """Encode (or fetch from the cache), search exactly, store the run with provenance, score it (v2).
+    ``model_loader(spec, device)`` loads the encoder when something must be encoded (the app passes a
+    cached one, so a model is loaded once per server)."""
     start = time.perf_counter()
     spec = resolve(model)
     if spec.kind == "api":
@@ -127,7 +129,7 @@ def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = ("t2c", "c2
     store = Store(release, root)
     used_device = pick_device(device) if spec.kind == "dense" else "cpu"
     precision = precision_for(spec, used_device)
-    encoder = _Encoder(spec, used_device, progress)
+    encoder = _Encoder(spec, used_device, progress, model_loader)
     cache = EmbeddingCache(spec.identity(precision), root) if spec.kind == "dense" else None
     frames, prompts, encoded, timings = [], {}, 0, {"encode": 0.0, "search": 0.0}
     for n, task in enumerate(tasks):

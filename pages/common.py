@@ -143,6 +143,15 @@ def sidebar(multi_run: bool = True) -> State:
     return State(release, Scheme.parse(scheme), list(run_ids), task, anchor)
 
 
+def show_error(exc: BaseException) -> None:
+    """An error the user caused, one box per line, its text shown literally (ids and paths may hold
+    Markdown characters)."""
+    from coreb_core.console import plain
+
+    for line in str(exc).splitlines() or [type(exc).__name__]:
+        st.error(plain(line))
+
+
 def open_inspector(state: State, query_id: str) -> None:
     st.switch_page("pages/inspector.py", query_params={
         "release": state.release, "scheme": str(state.scheme), "task": state.task, "runs": state.run_ids,

@@ -7,7 +7,7 @@ from coreb_core.console import EXAMPLE_QUERIES, SQL_ROW_CAP, SqlConsole, plain, 
 from coreb_core.errors import CorebError
 from coreb_core.paths import datasets_dir, release_dir
 from coreb_core.store import list_releases
-from pages.common import csv_download, sidebar, store
+from pages.common import show_error, csv_download, sidebar, store
 
 state = sidebar()
 ss = st.session_state
@@ -32,7 +32,7 @@ for release in releases:
     try:
         stats = _stats(release, str(release_dir(release).resolve()))
     except CorebError as exc:
-        st.error(str(exc))
+        show_error(exc)
         continue
     source = f"Source: cached `{release}`"
     left, right = st.columns(2)
@@ -108,7 +108,7 @@ with st.expander("Tables and columns"):
     try:
         schema = _console(sql_release, str(release_dir(sql_release).resolve())).schema()
     except CorebError as exc:
-        st.error(str(exc))
+        show_error(exc)
     else:
         st.dataframe(schema, hide_index=True)
         csv_download(schema, f"{sql_release}-schema")

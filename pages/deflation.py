@@ -6,7 +6,7 @@ from coreb_core.deflation import (COMPUTED, FILE, WHY_V2_DEFLATES, deflation_tab
                                   top_drop_queries)
 from coreb_core.errors import CorebError
 from coreb_core.schemes import Scheme
-from pages.common import TASK_LABELS, csv_download, open_inspector, run_label, run_tables, runs_of, sidebar, store
+from pages.common import show_error, TASK_LABELS, csv_download, open_inspector, run_label, run_tables, runs_of, sidebar, store
 
 state = sidebar()
 st.title("Qrel deflation")
@@ -25,7 +25,7 @@ try:
     has_file = "v1" in release_store.extra_qrels
     tables = dict(run_tables(state._replace(scheme=Scheme.parse("file:v1")) if has_file else state))
 except CorebError as exc:
-    st.error(str(exc))
+    show_error(exc)
     st.stop()
 
 runs = runs_of(state.release)

@@ -7,7 +7,7 @@ from coreb_core.evaluate import load_hits
 from coreb_core.inspection import (candidates, document_language, document_text, facet_values, judged_positions,
                                    outranking_pairs, query_details, query_hits, ranked_list, unified_diff)
 from coreb_core.runs import run_path
-from pages.common import TASK_LABELS, csv_download, provenance, run_label, run_tables, runs_of, sidebar, store
+from pages.common import show_error, TASK_LABELS, csv_download, provenance, run_label, run_tables, runs_of, sidebar, store
 
 MAX_RUNS = 3
 LIST_COLUMNS = ["rank", "grade", "doc_id", "score", "pass_fail", "tests", "language", "model", "problem_id", "text"]
@@ -31,7 +31,7 @@ labels = {rid: run_label(runs[rid]) for rid in state.run_ids if rid in runs}
 try:
     tables = run_tables(state) if state.run_ids else {}
 except CorebError as exc:
-    st.error(str(exc))
+    show_error(exc)
     st.stop()
 
 # ------------------------------------------------------------------ find a query
@@ -61,7 +61,7 @@ with st.expander("Find a query", expanded=url_query is None):
         found = candidates(s, state.task, text, subtask, language, traps=tables.get("traps"), trap_run=trap_run,
                            per_query=tables.get(str(state.scheme)), delta_runs=delta_runs)
     except CorebError as exc:
-        st.error(str(exc))
+        show_error(exc)
         st.stop()
     st.caption(f"{len(found)} queries of {state.task}" +
                (f" · Δ = nDCG@10 (scheme {state.scheme}) of run a − run b" if delta_runs else "") +
@@ -85,7 +85,7 @@ st.query_params["query"] = query_id
 try:
     q = query_details(s, query_id)
 except CorebError as exc:
-    st.error(str(exc))
+    show_error(exc)
     st.stop()
 
 # ------------------------------------------------------------------ the query and its problem
@@ -147,7 +147,7 @@ diff_run = st.selectbox("Run", list(rows_by_run), key="insp_diff_run")
 try:
     pairs = outranking_pairs(positions, diff_run)
 except CorebError as exc:
-    st.error(str(exc))
+    show_error(exc)
     st.stop()
 if pairs.empty:
     st.info("In this run no trap ranks above a positive of this query.")

@@ -8,7 +8,7 @@ from coreb_core.evaluate import load_hits
 from coreb_core.leaderboard import (DEFAULT_PUBLISHED, LANGUAGE_ORDER, PUBLISHED_TASK_SOURCES, c2c_language_pairs,
                                     group_heatmap, leaderboard, parameter_efficiency, t2c_language_gradient)
 from coreb_core.results import all_rows
-from pages.common import csv_download, provenance, run_label, run_tables, runs_of, sidebar, store
+from pages.common import show_error, csv_download, provenance, run_label, run_tables, runs_of, sidebar, store
 
 state = sidebar()
 st.title("Overview")
@@ -21,7 +21,7 @@ try:
     tables = run_tables(state)
     result_rows = all_rows()
 except CorebError as exc:
-    st.error(str(exc))
+    show_error(exc)
     st.stop()
 labels = {r: run_label(metas[r]) for r in state.run_ids if r in metas}
 scheme = str(state.scheme)
@@ -77,7 +77,7 @@ k = st.select_slider("Cutoff k", options=[1, 3, 5, 10, 20, 100], value=10, key="
 try:
     pairs = c2c_language_pairs(store(state.release), load_hits(first), state.anchor_exclusion, k)
 except CorebError as exc:
-    st.error(str(exc))
+    show_error(exc)
     pairs = None
 if pairs is not None and len(pairs):
     st.altair_chart(heatmap(pairs, "target_language", "anchor_language", "Target language (positives)",

@@ -17,6 +17,15 @@ from coreb_core.schema import TASKS
 from coreb_core.store import list_releases
 from pages.common import TASK_LABELS, csv_download, sidebar
 
+
+@st.cache_resource(show_spinner=False, max_entries=4)
+def _model(spec, device: str):
+    """Encoders load once per server and are shared by every session (loading takes seconds to minutes)."""
+    from coreb_core.models import load_dense
+
+    return load_dense(spec, device)
+
+
 state = sidebar()
 ss = st.session_state
 st.title("Run retrieval")
@@ -86,7 +95,7 @@ if clicked:
 
     try:
         result = run_retrieval(model, release, tuple(t for t in TASKS if t in tasks), device, int(batch_size),
-                               int(top_k), progress=report)
+                               int(top_k), progress=report, model_loader=_model)
     except CorebError as exc:
         ss.pop("run_pending", None)
         bar.empty()

@@ -4,7 +4,7 @@ import streamlit as st
 
 from coreb_core.errors import CorebError
 from coreb_core.trap_report import LEVELS, MEASURES, trap_breakdown, worst_queries
-from pages.common import TASK_LABELS, csv_download, open_inspector, provenance, run_label, run_tables, runs_of, \
+from pages.common import show_error, TASK_LABELS, csv_download, open_inspector, provenance, run_label, run_tables, runs_of, \
     sidebar, store
 
 state = sidebar()
@@ -23,7 +23,7 @@ try:
     traps = run_tables(state)["traps"]
     table = trap_breakdown(store(state.release), traps, state.task, level)
 except CorebError as exc:
-    st.error(str(exc))
+    show_error(exc)
     st.stop()
 
 st.subheader(f"{TASK_LABELS[state.task]}: traps per run and {level}")
