@@ -131,11 +131,12 @@ csv_download(rec.ranked, "selection_ranked")
 if len(rec.ranked):
     ci = rec.ranked.assign(label=rec.ranked["rank"].astype(str) + ". " + rec.ranked["model"].astype(str))
     base = alt.Chart(ci).encode(y=alt.Y("label:N", sort=list(ci["label"]), title=None))
-    bars = base.mark_rule(strokeWidth=3).encode(x=alt.X("ci_low:Q", title="mean nDCG@10 ×100 (95% CI)"),
+    bars = base.mark_rule(strokeWidth=3).encode(x=alt.X("ci_low:Q", title="mean nDCG@10 ×100 (95% CI)",
+                                                      scale=alt.Scale(zero=False)),
                                                 x2="ci_high:Q", tooltip=["model", "run", "mean_ndcg_at_10",
                                                                          "ci_low", "ci_high", "queries"])
     dots = base.mark_point(size=80, filled=True).encode(x="mean_ndcg_at_10:Q")
-    st.altair_chart((bars + dots).properties(height=40 * len(ci) + 40, title="Our runs on the chosen slices"),
+    st.altair_chart((bars + dots).properties(height=alt.Step(36), title="Our runs on the chosen slices"),
                     width="stretch")
     st.caption(provenance(state, "bars: bootstrap 95% interval; dots: mean"))
 if len(rec.excluded):
