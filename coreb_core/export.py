@@ -66,6 +66,7 @@ def _official_metrics(per_query: pd.DataFrame) -> dict:
 def export_coreb(run_id: str, out: Path, root: Path | None = None) -> Path:
     meta = run_meta(run_id, root)
     hits = _ranked(run_id, root)
+    stored = load_hits(run_id, root)
     with Store(meta["release"], root) as store:
         for task, group in hits.groupby("task"):
             long = TASKS[task].long_name
@@ -73,8 +74,7 @@ def export_coreb(run_id: str, out: Path, root: Path | None = None) -> Path:
                                for d, s, r in zip(g["doc_id"], g["score"], g["rank"])]
                            for q, g in group.groupby("query_id", sort=True)}
             _atomic_write(out / f"{long}_predictions.json", json.dumps(predictions))
-            per_query = evaluate(store, load_hits(run_id, root).pipe(lambda h: h[h["task"].astype(str) == task]),
-                                 V2, ks=OFFICIAL_K)
+            per_query = evaluate(store, stored[stored["task"].astype(str) == task], V2, ks=OFFICIAL_K)
             _atomic_write(out / f"{long}.json", json.dumps(_official_metrics(per_query), indent=4))
     return out
 

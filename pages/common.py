@@ -67,13 +67,25 @@ def run_label(meta: dict) -> str:
     return f"{meta.get('model', '?')}{kind} · {when} · …{meta['run_id'][-6:]}"
 
 
+@st.cache_resource(show_spinner=False, max_entries=32)
+def _hits(run_id: str, folder: str) -> pd.DataFrame:
+    return load_hits(run_id)
+
+
+def hits(run_id: str) -> pd.DataFrame:
+    """A run's stored hits, read once per server and shared read-only (runs are written once, atomically)."""
+    from coreb_core.runs import run_path
+
+    return _hits(run_id, str(run_path(run_id)))
+
+
 @st.cache_data(show_spinner="Scoring runs…", max_entries=32)
 def tables(release: str, version: str, run_ids: tuple[str, ...], scheme: str, anchor_exclusion: bool
            ) -> dict[str, pd.DataFrame]:
     """analyse_many for the chosen runs: per-query metrics under the scheme and v1/v2, traps, groupings."""
     schemes = tuple(dict.fromkeys([Scheme.parse(scheme), V2, V1]))
-    hits = {rid: load_hits(rid) for rid in run_ids}
-    return analyse_many(store(release), hits, schemes, anchor_exclusion, traps=True, groupings=GROUPINGS)
+    return analyse_many(store(release), {rid: hits(rid) for rid in run_ids}, schemes, anchor_exclusion, traps=True,
+                        groupings=GROUPINGS)
 
 
 def run_tables(state: State) -> dict[str, pd.DataFrame]:

@@ -6,7 +6,8 @@ import streamlit as st
 
 from coreb_core.comparison_report import coverage, metric_columns, pair_deltas, pair_table, run_intervals, split_runs
 from coreb_core.errors import CorebError
-from pages.common import show_error, TASK_LABELS, csv_download, open_inspector, provenance, run_label, run_tables, runs_of, sidebar, store
+from pages.common import (TASK_LABELS, csv_download, open_inspector, provenance, run_label, run_tables, runs_of,
+                          show_error, sidebar, store)
 
 from coreb_core.paths import release_dir
 from pages.common import tables as cached_tables

@@ -7,7 +7,7 @@ from coreb_core.console import EXAMPLE_QUERIES, SQL_ROW_CAP, SqlConsole, plain, 
 from coreb_core.errors import CorebError
 from coreb_core.paths import datasets_dir, release_dir
 from coreb_core.store import list_releases
-from pages.common import show_error, csv_download, sidebar, store
+from pages.common import csv_download, show_error, sidebar, store
 
 state = sidebar()
 ss = st.session_state

@@ -6,7 +6,8 @@ from coreb_core.deflation import (COMPUTED, FILE, WHY_V2_DEFLATES, deflation_tab
                                   top_drop_queries)
 from coreb_core.errors import CorebError
 from coreb_core.schemes import Scheme
-from pages.common import show_error, TASK_LABELS, csv_download, open_inspector, run_label, run_tables, runs_of, sidebar, store
+from pages.common import (TASK_LABELS, csv_download, open_inspector, run_label, run_tables, runs_of, show_error,
+                          sidebar, store)
 
 state = sidebar()
 st.title("Qrel deflation")

@@ -3,24 +3,13 @@ import pandas as pd
 import streamlit as st
 
 from coreb_core.errors import CorebError
-from coreb_core.evaluate import load_hits
 from coreb_core.inspection import (candidates, document_language, document_text, facet_values, judged_positions,
                                    outranking_pairs, query_details, query_hits, ranked_list, unified_diff)
-from coreb_core.runs import run_path
-from pages.common import show_error, TASK_LABELS, csv_download, provenance, run_label, run_tables, runs_of, sidebar, store
+from pages.common import (TASK_LABELS, csv_download, hits, provenance, run_label, run_tables, runs_of, show_error,
+                          sidebar, store)
 
 MAX_RUNS = 3
 LIST_COLUMNS = ["rank", "grade", "doc_id", "score", "pass_fail", "tests", "language", "model", "problem_id", "text"]
-
-
-@st.cache_resource(show_spinner=False, max_entries=16)
-def _hits(run_id: str, path: str) -> pd.DataFrame:
-    """A run's stored hits, shared read-only (runs are written once, atomically)."""
-    return load_hits(run_id)
-
-
-def hits_of(run_id: str) -> pd.DataFrame:
-    return _hits(run_id, str(run_path(run_id)))
 
 
 state = sidebar()
@@ -119,7 +108,7 @@ if len(shown) > MAX_RUNS:
 top = st.slider("Top", min_value=1, max_value=100, value=10, key="insp_top")
 st.caption(provenance(state, "grades from the graded qrels; ranks as scored (query id dropped"
                              + (", C2C anchor dropped" if state.anchor_exclusion else "") + ")"))
-rows_by_run = {labels[r]: query_hits(hits_of(r), q.query_id) for r in shown}
+rows_by_run = {labels[r]: query_hits(hits(r), q.query_id) for r in shown}
 columns = st.columns(max(len(shown), 1))
 for column, rid in zip(columns, shown):
     with column:

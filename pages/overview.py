@@ -4,11 +4,10 @@ import altair as alt
 import streamlit as st
 
 from coreb_core.errors import CorebError
-from coreb_core.evaluate import load_hits
 from coreb_core.leaderboard import (DEFAULT_PUBLISHED, LANGUAGE_ORDER, PUBLISHED_TASK_SOURCES, c2c_language_pairs,
                                     group_heatmap, leaderboard, parameter_efficiency, t2c_language_gradient)
 from coreb_core.results import all_rows
-from pages.common import show_error, csv_download, provenance, run_label, run_tables, runs_of, sidebar, store
+from pages.common import csv_download, hits, provenance, run_label, run_tables, runs_of, show_error, sidebar, store
 
 state = sidebar()
 st.title("Overview")
@@ -75,7 +74,7 @@ first = state.run_ids[0]
 st.subheader("C2C: anchor language → language of the positives")
 k = st.select_slider("Cutoff k", options=[1, 3, 5, 10, 20, 100], value=10, key="ov_k")
 try:
-    pairs = c2c_language_pairs(store(state.release), load_hits(first), state.anchor_exclusion, k)
+    pairs = c2c_language_pairs(store(state.release), hits(first), state.anchor_exclusion, k)
 except CorebError as exc:
     show_error(exc)
     pairs = None

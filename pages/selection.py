@@ -8,7 +8,7 @@ from coreb_core.leaderboard import TASKS
 from coreb_core.results import all_rows
 from coreb_core.selection import (LANGUAGES, PUBLISHED_ONLY, recommend, recommend_published, summary_markdown,
                                   winner_sentence)
-from pages.common import show_error, TASK_LABELS, csv_download, provenance, run_tables, runs_of, sidebar, store
+from pages.common import TASK_LABELS, csv_download, provenance, run_tables, runs_of, show_error, sidebar, store
 
 from coreb_core.paths import release_dir
 from pages.common import tables as cached_tables

@@ -4,8 +4,8 @@ import streamlit as st
 
 from coreb_core.errors import CorebError
 from coreb_core.trap_report import LEVELS, MEASURES, trap_breakdown, worst_queries
-from pages.common import show_error, TASK_LABELS, csv_download, open_inspector, provenance, run_label, run_tables, runs_of, \
-    sidebar, store
+from pages.common import (TASK_LABELS, csv_download, open_inspector, provenance, run_label, run_tables, runs_of,
+                          show_error, sidebar, store)
 
 state = sidebar()
 st.title("Trap analysis")
