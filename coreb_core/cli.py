@@ -131,8 +131,9 @@ def _eval(args: argparse.Namespace) -> int:
               f"Recall@10 {m['recall_at_10']:.4f}  MRR@10 {m['mrr_at_10']:.4f}")
     o = report["overall_mean_of_tasks"]
     if o:
-        print(f"  overall (mean of tasks) nDCG@10 {o['ndcg_at_10']:.4f}; "
-              f"query-weighted {report['overall_query_weighted']['ndcg_at_10']:.4f}")
+        print(f"  overall nDCG@10: query-weighted (as paper Table 3) "
+              f"{report['overall_query_weighted']['ndcg_at_10']:.4f}; mean of tasks (as the README's Avg) "
+              f"{o['ndcg_at_10']:.4f}")
     return 0
 
 
@@ -246,7 +247,7 @@ def build_parser() -> argparse.ArgumentParser:
     src.add_argument("--run", help="a stored run id")
     src.add_argument("--run-file", help="a TREC run file: qid Q0 docid rank score tag")
     p.add_argument("--task", choices=["t2c", "c2c", "c2t"])
-    p.add_argument("--scheme", default="v2", help="v2 (official, default), v1, trec, or file:<name> (e.g. file:v1)")
+    p.add_argument("--scheme", default="v2", help="v2 (official, default), v1 (CoREB v1 rules rebuilt from v2), traps_as_hits (sensitivity view), trec, or file:<name> (e.g. file:v1)")
     p.add_argument("--no-anchor-exclusion", action="store_true", help="keep the C2C anchor in ranked lists (as MTEB)")
     p.add_argument("--by", choices=["subtask", "language", "anchor_language", "problem", "query"])
     p.add_argument("--json", action="store_true")

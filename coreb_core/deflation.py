@@ -1,35 +1,64 @@
-"""Qrel deflation: how much a run's score falls from the binary v1 view to the official v2 scoring.
+"""Qrel deflation: how much CoREB's retired binary v1 qrels overstate a run against the official v2.
 
-Under v1 every judged document (rel >= 1) is relevant, so a trap (rel=1: a failing or
-constraint-breaking solution of the same problem, or a noise description) counts as a hit. Under v2
-only rel=2 positives earn gain: traps earn nothing and push the positives down. The drop v1 -> v2
-measures how much a run relies on documents that look right but are not.
+v1 is rebuilt from the v2 release by its own rules (scheme ``v1``, see ``coreb_core.schemes``):
+T2C counts every solution of the problem in the query's language constraint, failing ones too;
+C2C's v1 positives are exactly the v2 positives; C2T's v1 text corpus had no noise descriptions,
+so they leave the ranked list. Where a release also stores real v1 qrel files (``file:v1``), they
+are compared with v2 on the queries both have. The seed article's "nDCG@10 fell 10-15 points from
+v1 to v2 for nearly every model" is this quantity measured on the real release.
 
-Everything here reads the tables of ``coreb_core.evaluate.analyse_many`` (group means
-``"<scheme>:<by>"`` and the per-query ``"traps"`` frame); no metric is recomputed.
+Everything here reads the per-query tables of ``coreb_core.evaluate.analyse_many``; no metric is
+recomputed, only averaged over the queries both schemes score.
 
 Example:
-    >>> tables = analyse_many(store, {"bm25": hits}, (V2, V1, Scheme.parse("file:v1")), traps=True,
-    ...                       groupings=("task", "subtask"))
-    >>> deflation_table(tables, "task")[["run", "task", "v1_source", "v1", "v2", "drop"]]
+    >>> tables = analyse_many(store, {"bm25": hits}, (V2, V1, Scheme.parse("file:v1")), traps=True)
+    >>> deflation_table(store, tables, "task")[["run", "task", "v1_source", "queries", "v1", "v2", "drop"]]
     >>> top_drop_queries(tables["traps"], "t2c", per_run=5)
 """
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Mapping, NamedTuple
 
 import numpy as np
 import pandas as pd
 
+from coreb_core.evaluate import aggregate
 from coreb_core.schemes import DESCRIPTIONS
 from coreb_core.store import Store
 
 METRIC = "ndcg_at_10"
-COMPUTED = "v1 (computed from v2 qrels)"
+COMPUTED = "v1 rules (rebuilt from the v2 release)"
 FILE = "v1 (stored v1 qrel files)"
 V1_SOURCES = {"v1": COMPUTED, "file:v1": FILE}
-WHY_V2_DEFLATES = ("v2 deflates scores because traps (rel=1) earn no gain under v2, while under v1 they count "
-                   "as hits, and every trap ranked above a positive also pushes that positive down.")
+WHY_V2_DEFLATES = ("v2 scores lower than v1 because v1 counted as hits, or did not rank at all, documents that v2 "
+                   "treats as traps: the problem's failing solutions on T2C, and on C2T the noise descriptions, "
+                   "which v1's text corpus did not have. Under v2 they earn nothing and push the positives down.")
+# Where the v1 - v2 difference comes from, task by task (the rules above, in one sentence each).
+WHERE_IT_COMES_FROM = {
+    "t2c": "T2C: v1 counts every solution of the problem in the query's language as a hit, failing ones too; "
+           "v2 counts only verified-correct ones (failing solutions are traps or unjudged).",
+    "c2c": "C2C: no difference by rule: v1's positives were already the verified-correct solutions, the v2 "
+           "positives, so any non-zero gap here would be an error.",
+    "c2t": "C2T: the noise descriptions did not exist in v1's text corpus: without them in the ranking the "
+           "original description rises, and c2t_match label-0 pairs score 0 under both.",
+}
+ARTICLE_CLAIM = ("The seed article's \"from v1 to v2 nearly every model's nDCG@10 fell by 10–15 points\" is this "
+                 "same quantity (v1 rules minus v2) measured on the real release, not on CoREB-mini.")
+
+
+class Deflation(NamedTuple):
+    """One run on one task: nDCG@10 under the v1 rules and under v2, on the same queries."""
+
+    run: str
+    task: str
+    v1: float
+    v2: float
+    queries: int
+
+    @property
+    def overstatement(self) -> float:
+        """v1 - v2 (a fraction; x100 for points)."""
+        return self.v1 - self.v2
 
 
 def scheme_definitions() -> pd.DataFrame:
@@ -42,45 +71,35 @@ def scheme_definitions() -> pd.DataFrame:
                          "definition": [DESCRIPTIONS["v2"], DESCRIPTIONS["v1"], DESCRIPTIONS["file"]]})
 
 
-def _means(tables: Mapping[str, pd.DataFrame], scheme: str, by: str) -> pd.DataFrame | None:
-    frame = tables.get(f"{scheme}:{by}")
-    if frame is None:
-        return None
-    keys = ["run", "task"] + ([by] if by != "task" else [])
-    out = frame[keys + ["queries", METRIC]].copy()
-    out["run"] = out["run"].astype(str)
-    return out
-
-
-def deflation_table(tables: Mapping[str, pd.DataFrame], by: str = "task", task: str | None = None,
+def deflation_table(store: Store, tables: Mapping[str, pd.DataFrame], by: str = "task", task: str | None = None,
                     labels: Mapping[str, str] | None = None) -> pd.DataFrame:
     """v1 against v2 nDCG@10 per run and task (``by="task"``) or per task and ``by`` group.
 
-    One row per run, task, (group) and v1 source: ``COMPUTED`` (scheme v1 on the v2 qrels, table
-    ``"v1:<by>"``) and, when ``tables`` holds ``"file:v1:<by>"``, ``FILE`` (the release's real v1
-    qrels). Columns: run, [label], task, [by], v1_source, queries_v1, v1, queries_v2, v2,
-    drop (= v1 - v2) and relative_drop (= drop / v1, NaN when v1 is 0). ``task`` keeps one task.
+    One row per run, task, (group) and v1 source: ``COMPUTED`` (scheme ``v1``, per-query table
+    ``tables["v1"]``) and, when ``tables`` holds ``"file:v1"``, ``FILE`` (the release's stored v1
+    qrels). Both are averaged over the queries that v1 source and v2 both score (``queries``);
+    ``queries_v2`` is every query v2 scores in the group. drop = v1 - v2, relative_drop = drop / v1
+    (NaN when v1 is 0). ``task`` keeps one task.
 
-    >>> t = deflation_table(tables, "task")
+    >>> t = deflation_table(store, tables, "task")
     >>> t.loc[t.v1_source == COMPUTED, "drop"]  # v1 - v2 per run and task
     """
-    v2 = _means(tables, "v2", by)
-    if v2 is None:
-        raise KeyError(f"tables lack 'v2:{by}': call analyse_many with groupings=({by!r},) and scheme v2")
+    if "v2" not in tables:
+        raise KeyError("tables lack 'v2': call analyse_many with scheme v2")
     keys = ["run", "task"] + ([by] if by != "task" else [])
-    v2 = v2.rename(columns={"queries": "queries_v2", METRIC: "v2"})
+    v2 = _plain(tables["v2"], METRIC)
+    totals = aggregate(store, v2, by).rename(columns={"queries": "queries_v2"})[keys + ["queries_v2"]]
     parts = []
     for scheme, source in V1_SOURCES.items():
-        v1 = _means(tables, scheme, by)
-        if v1 is None:
+        if scheme not in tables:
             continue
-        v1 = v1.rename(columns={"queries": "queries_v1", METRIC: "v1"})
-        merged = v1.merge(v2, on=keys, how="inner")
-        merged.insert(len(keys), "v1_source", source)
-        parts.append(merged)
-    columns = keys + ["v1_source", "queries_v1", "v1", "queries_v2", "v2"]
-    out = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=columns)
-    out = out[columns]
+        v1 = _plain(tables[scheme], METRIC).rename(columns={METRIC: "v1"}).drop(columns="task")
+        both = v2.rename(columns={METRIC: "v2"}).merge(v1, on=["run", "query_id"], how="inner")
+        means = aggregate(store, both, by)
+        means.insert(len(keys), "v1_source", source)
+        parts.append(means.merge(totals, on=keys, how="left"))
+    columns = keys + ["v1_source", "queries", "queries_v2", "v1", "v2"]
+    out = pd.concat(parts, ignore_index=True)[columns] if parts else pd.DataFrame(columns=columns)
     if task is not None:
         out = out[out["task"] == task]
     out["drop"] = out["v1"] - out["v2"]
@@ -88,25 +107,44 @@ def deflation_table(tables: Mapping[str, pd.DataFrame], by: str = "task", task: 
     out["v1_source"] = pd.Categorical(out["v1_source"], [COMPUTED, FILE])
     out = out.sort_values(keys[1:] + ["run", "v1_source"], kind="stable").reset_index(drop=True)
     out["v1_source"] = out["v1_source"].astype(str)
+    out["queries"] = out["queries"].astype(int)
     if labels is not None:
         out.insert(1, "label", out["run"].map(lambda r: labels.get(r, r)))
     return out
 
 
+def _plain(per_query: pd.DataFrame, metric: str) -> pd.DataFrame:
+    """run, task, query_id (as strings) and one metric of a per-query table."""
+    return pd.DataFrame({"run": per_query["run"].astype(str), "task": per_query["task"].astype(str),
+                         "query_id": per_query["query_id"].astype(str), metric: per_query[metric].to_numpy()})
+
+
+def headline(deflation: pd.DataFrame) -> list[Deflation]:
+    """The page's answer, from a per-task ``deflation_table``: v1 rules against v2 per run and task.
+
+    >>> [d.overstatement for d in headline(deflation_table(store, tables))]
+    """
+    rows = deflation[deflation["v1_source"] == COMPUTED]
+    return [Deflation(str(r.run), str(r.task), float(r.v1), float(r.v2), int(r.queries)) for r in rows.itertuples()]
+
+
 def slope_data(deflation: pd.DataFrame) -> pd.DataFrame:
     """Long form of a per-task ``deflation_table`` for a slope chart: one line per run, task and
-    v1 source, from its v1 point (``scheme`` "v1") to its v2 point (``scheme`` "v2").
+    v1 source, from its v1 point (``scheme`` "v1") to its v2 point (``scheme`` "v2"), both on the
+    queries that v1 source and v2 share.
 
     >>> slope_data(deflation_table(tables))[["run", "task", "v1_source", "scheme", "ndcg_at_10"]]
     """
     keep = [c for c in ("run", "label", "task", "v1_source") if c in deflation]
-    v1 = deflation[keep + ["v1", "queries_v1"]].rename(columns={"v1": METRIC, "queries_v1": "queries"})
+    v1 = deflation[keep + ["v1", "queries"]].rename(columns={"v1": METRIC})
     v1.insert(len(keep), "scheme", "v1")
-    v2 = deflation[keep + ["v2", "queries_v2"]].rename(columns={"v2": METRIC, "queries_v2": "queries"})
+    v2 = deflation[keep + ["v2", "queries"]].rename(columns={"v2": METRIC})
     v2.insert(len(keep), "scheme", "v2")
     out = pd.concat([v1, v2], ignore_index=True)
     out["line"] = out["run"].astype(str) + " · " + out["task"].astype(str) + " · " + out["v1_source"]
-    return out.sort_values(["task", "run", "v1_source", "scheme"], kind="stable").reset_index(drop=True)
+    source_order = {COMPUTED: 0, FILE: 1}
+    return out.sort_values(["task", "run", "v1_source", "scheme"], kind="stable",
+                           key=lambda c: c.map(source_order) if c.name == "v1_source" else c).reset_index(drop=True)
 
 
 def top_drop_queries(traps: pd.DataFrame, task: str, per_run: int = 10, store: Store | None = None,

@@ -12,6 +12,8 @@ Official semantics reproduced (``coreb_runner`` EvaluateRetrieval.evaluate + the
   dropped too unless ``anchor_exclusion=False`` — documents below a dropped hit move up one rank;
 - ``c2t_match`` queries are evaluated like every other query: a label-0 pair has no positive, so
   under v2 it scores 0 on every metric, exactly as pytrec_eval scores a query without relevant docs.
+- schemes that rebuild CoREB v1 (``v1``, ``file:v1``) also drop every noise description from C2T
+  lists (the v1 text corpus had none); documents below move up, as for the anchor.
 
 Example:
     >>> per_query = evaluate(store, load_hits(run_id), V2)
@@ -72,6 +74,10 @@ class ReleaseIndex:
         self.anchor = self._doc_codes(self.queries["anchor_code_id"].where(self.queries["task"] == "c2c"))
         self.self_doc = self._doc_codes(self.queries["query_id"])  # a query id that is also a doc id
         self.has_self_doc = bool((self.self_doc >= 0).any())
+        self.c2t_query = (self.queries["task"] == "c2t").to_numpy()
+        noise = store.sql("SELECT doc_id FROM documents WHERE is_noise").df()["doc_id"]
+        self.noise_doc = np.zeros(self.n_docs, dtype=bool)
+        self.noise_doc[self.docs.get_indexer(noise)] = True
         self._judged: dict[str, Judged] = {}
         self._ideal: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
 
@@ -144,17 +150,29 @@ def load_hits(run_id: str, root: Path | None = None) -> pd.DataFrame:
 
 
 def qrels_view(store: Store, scheme: Scheme) -> str:
-    if scheme.name != "file":
-        return "qrels"
-    if scheme.qrels_file not in store.extra_qrels:
+    """The Store view of ``scheme``'s judgments; a loud error when a stored qrels file is missing."""
+    if scheme.name == "file" and scheme.qrels_file not in store.extra_qrels:
         raise CorebError(f"release {store.release} has no stored qrels '{scheme.qrels_file}' "
                          f"(available: {', '.join(store.extra_qrels) or 'none'})")
-    return f"qrels_{scheme.qrels_file}"
+    return scheme.qrels_view
 
 
-def judged_ranks(index: ReleaseIndex, run: CodedRun, view: str = "qrels", anchor_exclusion: bool = True
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Evaluated query codes and, per judged pair of those queries, (query position, rank or inf, grade)."""
+def _dropped_above(drop_q: np.ndarray, drop_rank: np.ndarray, q: np.ndarray, rank: np.ndarray) -> np.ndarray:
+    """For each (q, rank): how many dropped hits of the same query sit above that rank."""
+    if len(drop_q) == 0:
+        return np.zeros(len(q))
+    span = float(max(drop_rank.max(), np.where(np.isfinite(rank), rank, 0).max(initial=0))) + 2.0
+    keys = np.sort(drop_q * span + drop_rank)  # exact in float64 for any realistic query count and depth
+    below = q * span + np.minimum(rank, span - 1.0)
+    return (np.searchsorted(keys, below, "left") - np.searchsorted(keys, q * span, "left")).astype(np.float64)
+
+
+def judged_ranks(index: ReleaseIndex, run: CodedRun, view: str = "qrels", anchor_exclusion: bool = True,
+                 drop_noise: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Evaluated query codes and, per judged pair of those queries, (query position, rank or inf, grade).
+
+    Ranks are the evaluator's: the query's own id, the C2C anchor (``anchor_exclusion``) and, with
+    ``drop_noise``, every noise description in a C2T list leave the list, and hits below move up."""
     j = index.judged(view)
     scored = np.flatnonzero(run.in_run & j.has_qrels)
     hq, hd, hr = run.qcode, run.dcode, run.rank
@@ -168,14 +186,20 @@ def judged_ranks(index: ReleaseIndex, run: CodedRun, view: str = "qrels", anchor
     pos = np.searchsorted(j.keys, hkeys[judged_rows])
     rank = np.full(len(j.keys), np.inf)
     rank[pos] = hr[judged_rows]
-    # Dropped hits: the query's own id, and the C2C anchor. Lower ranks move up past them.
+    # Dropped hits: the query's own id, the C2C anchor, C2T noise texts. Lower ranks move up past
+    # them; every shift is counted on the original ranks, so the steps compose.
     jq, jd = j.qcode, j.keys - j.qcode.astype(np.int64) * index.n_docs
+    original = rank
     excluded = ([index.self_doc] if index.has_self_doc else []) + ([index.anchor] if anchor_exclusion else [])
     for doc_of_query in excluded:
         hit = doc_of_query[hq] == hd
         dropped_rank = np.full(index.n_queries, np.inf)
         np.minimum.at(dropped_rank, hq[hit], hr[hit])
-        rank = np.where(doc_of_query[jq] == jd, np.inf, rank - (dropped_rank[jq] < rank))
+        rank = np.where(doc_of_query[jq] == jd, np.inf, rank - (dropped_rank[jq] < original))
+    if drop_noise:
+        noise_hit = index.noise_doc[hd] & index.c2t_query[hq] & np.isfinite(hr)
+        rank = rank - _dropped_above(hq[noise_hit], hr[noise_hit], jq, original)
+        rank = np.where(index.noise_doc[jd] & index.c2t_query[jq], np.inf, rank)
     keep = run.in_run[jq]
     position = np.full(index.n_queries, -1)
     position[scored] = np.arange(len(scored))
@@ -234,13 +258,17 @@ def analyse_many(store: Store, runs: dict[str, pd.DataFrame], schemes=(V2,), anc
     """Evaluate several runs at once: ``{str(scheme): per_query, "traps": trap_table,
     "<scheme>:<by>": group means}``, each with a leading ``run`` column. Each run is coded and joined
     once per qrels view; the metric kernels then run once over all runs together."""
+    if traps and 10 not in ks:
+        raise ValueError("the trap table reports nDCG@10: keep 10 among the cutoffs")
     index = release_index(store)
     coded = [index.code_run(h) for h in runs.values()]
     names = np.asarray(list(runs), dtype=object)
-    views = {qrels_view(store, s) for s in schemes} | ({"qrels"} if traps else set())
-    joined: dict[str, tuple[np.ndarray, ...]] = {}
+    # The trap table reads v2 and v1 per query, so they are computed whenever traps are asked for.
+    computed_schemes = tuple(dict.fromkeys(tuple(schemes) + ((V2, V1) if traps else ())))
+    views = {_join_key(store, s) for s in computed_schemes} | ({("qrels", False)} if traps else set())
+    joined: dict[tuple[str, bool], tuple[np.ndarray, ...]] = {}
     for view in sorted(views):
-        parts = [judged_ranks(index, c, view, anchor_exclusion) for c in coded]
+        parts = [judged_ranks(index, c, view[0], anchor_exclusion, drop_noise=view[1]) for c in coded]
         offsets = np.cumsum([0] + [len(p[0]) for p in parts])
         joined[view] = (
             np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, dtype=np.int64),
@@ -251,13 +279,14 @@ def analyse_many(store: Store, runs: dict[str, pd.DataFrame], schemes=(V2,), anc
         )
     out: dict[str, pd.DataFrame] = {}
     computed: dict[str, dict[str, np.ndarray]] = {}
-    for scheme in schemes:
-        view = qrels_view(store, scheme)
+    for scheme in computed_schemes:
+        view = _join_key(store, scheme)
         scored, run_names, qpos, rank, grade = joined[view]
-        n_rel, idcg = index.ideal(view, scheme, ks)
+        n_rel, idcg = index.ideal(view[0], scheme, ks)
         metrics = per_query_metrics(qpos, rank, grade, len(scored), scheme, ks, ideal=(n_rel[scored], idcg[scored]))
-        if view == "qrels":
-            computed[str(scheme)] = metrics
+        computed[str(scheme)] = metrics
+        if scheme not in schemes:
+            continue
         names = metric_names(ks)
         out[str(scheme)] = _frame(index, scored, {n: metrics[n] for n in names}, run_names)
         if groupings:
@@ -266,9 +295,16 @@ def analyse_many(store: Store, runs: dict[str, pd.DataFrame], schemes=(V2,), anc
                 out[f"{scheme}:{by}"] = _group_means(index, scored, run_names.codes, run_names.categories, matrix,
                                                      names, by)
     if traps:
-        scored, run_names, qpos, rank, grade = joined["qrels"]
+        scored, run_names, qpos, rank, grade = joined[("qrels", False)]
+        if not np.array_equal(joined[_join_key(store, V1)][0], scored):
+            raise CorebError("internal: the v1 view scores other queries than v2")
         out["traps"] = _trap_frame(index, scored, qpos, rank, grade, run_names, computed)
     return out
+
+
+def _join_key(store: Store, scheme: Scheme) -> tuple[str, bool]:
+    """What a run is joined against: the scheme's qrels view and whether C2T noise texts drop."""
+    return qrels_view(store, scheme), scheme.drops_noise_texts
 
 
 def analyse(store: Store, hits: pd.DataFrame, schemes=(V2,), anchor_exclusion: bool = True, ks=KS,
@@ -296,12 +332,12 @@ def trap_table(store: Store, hits: pd.DataFrame, anchor_exclusion: bool = True) 
 
     first_positive_rank, first_trap_rank (NaN when none retrieved), traps_above_first_positive
     (0 for a query without positives), trap_above_positive, trap_at_1, traps_in_top_10, dcg_at_10 / idcg_at_10 / ndcg_at_10 under v2,
-    ndcg_at_10_v1 and v1_minus_v2_ndcg_at_10 (what the traps cost relative to the binary view)."""
+    ndcg_at_10_v1 (scheme v1: CoREB's v1 rules) and v1_minus_v2_ndcg_at_10 (how much v1 overstates v2)."""
     return analyse(store, hits, (), anchor_exclusion, traps=True)["traps"]
 
 
 def _trap_frame(index: ReleaseIndex, scored: np.ndarray, qidx: np.ndarray, rank: np.ndarray, grade: np.ndarray,
-                run_names: np.ndarray | None = None, computed: dict | None = None) -> pd.DataFrame:
+                run_names: np.ndarray | None, computed: dict[str, dict[str, np.ndarray]]) -> pd.DataFrame:
     n = len(scored)
     first_pos = np.full(n, np.inf)
     np.minimum.at(first_pos, qidx[grade == 2], rank[grade == 2])
@@ -311,15 +347,7 @@ def _trap_frame(index: ReleaseIndex, scored: np.ndarray, qidx: np.ndarray, rank:
     # Queries without any positive in their qrels (c2t_match label-0 pairs) have nothing to be above.
     has_positive = np.bincount(qidx, weights=grade == 2, minlength=n) > 0
     traps_above = np.bincount(qidx, weights=is_trap & (rank < first_pos[qidx]), minlength=n) * has_positive
-    at_10 = {}
-    for scheme in (V2, V1):  # reuse the scheme's metrics when the caller computed them already
-        known = (computed or {}).get(str(scheme))
-        if known is not None and "dcg_at_10" in known:
-            at_10[str(scheme)] = known
-        else:
-            n_rel, idcg = index.ideal("qrels", scheme, (10,))
-            at_10[str(scheme)] = per_query_metrics(qidx, rank, grade, n, scheme, (10,), ideal=(n_rel[scored], idcg[scored]))
-    v2, v1 = at_10["v2"], at_10["v1"]
+    v2, v1 = computed["v2"], computed["v1"]  # analyse_many computes both whenever traps are asked for
     return _frame(index, scored, {
         "first_positive_rank": np.where(np.isfinite(first_pos), first_pos, np.nan),
         "first_trap_rank": np.where(np.isfinite(first_trap), first_trap, np.nan),

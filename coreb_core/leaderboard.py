@@ -7,7 +7,7 @@ and every row carries the source and scheme it comes from.
 Example:
     >>> tables = analyse_many(store, {rid: load_hits(rid)}, (V2,), groupings=("task",))
     >>> board = leaderboard(tables["v2:task"], {rid: run_meta(rid)}, "v2", "demo_v2603", all_rows())
-    >>> board.loc[board["kind"] == "our run", ["model", "t2c", "c2c", "c2t", "overall"]]
+    >>> board.loc[board["kind"] == "our run", ["model", "t2c", "c2c", "c2t", "overall_query_weighted"]]
 """
 from __future__ import annotations
 
@@ -19,11 +19,12 @@ import pandas as pd
 
 from coreb_core.errors import CorebError
 from coreb_core.evaluate import aggregate, judged_ranks, release_index
+from coreb_core.published import QUERY_WEIGHTED, TASK_MEAN
 from coreb_core.store import Store
 
 TASKS = ("t2c", "c2c", "c2t")
 LANGUAGE_ORDER = ("any", "python", "java", "cpp", "go", "ruby")
-BOARD_COLUMNS = ["kind", "model", "source", "scheme", "release", "t2c", "c2c", "c2t", "overall", "run"]
+BOARD_COLUMNS = ["kind", "model", "source", "scheme", "release", "t2c", "c2c", "c2t", QUERY_WEIGHTED, TASK_MEAN, "run"]
 # The per-task retrieval tables among the published figures (Table 3/14, project page, README).
 PUBLISHED_TASK_SOURCES = {
     "published:paper_table3_v202603_retrieval": "paper Table 3 (release v202603)",
@@ -66,16 +67,21 @@ def run_params(meta: dict) -> float | None:
 
 def our_task_rows(task_means: pd.DataFrame, metas: dict[str, dict], scheme: str, release: str,
                   metric: str = "ndcg_at_10") -> pd.DataFrame:
-    """Our runs, one row each, from the ``"<scheme>:task"`` table of analyse_many. ``overall`` is
-    the plain mean of the three tasks (the paper's average), only when the run has all three."""
+    """Our runs, one row each, from the ``"<scheme>:task"`` table of analyse_many, with both overall
+    kinds, only when the run has all three tasks: ``overall_query_weighted`` (mean over every
+    evaluated query, as paper Table 3) and ``overall_task_mean`` (plain mean of tasks, as the README)."""
     rows = []
     for run, group in task_means.groupby("run", observed=True, sort=False):
         values = dict(zip(group["task"].astype(str), group[metric]))
+        counts = dict(zip(group["task"].astype(str), group["queries"]))
         meta = metas.get(str(run), {})
-        overall = np.mean([values[t] for t in TASKS]) if all(t in values for t in TASKS) else np.nan
+        complete = all(t in values for t in TASKS)
+        weighted = sum(values[t] * counts[t] for t in TASKS) / sum(counts[t] for t in TASKS) if complete else np.nan
+        mean = np.mean([values[t] for t in TASKS]) if complete else np.nan
         rows.append({"kind": "our run", "model": meta.get("model", str(run)), "source": f"our run {run}",
                      "scheme": f"{scheme} (this app's evaluator)", "release": release,
-                     **{t: x100(values.get(t)) for t in TASKS}, "overall": x100(overall), "run": str(run)})
+                     **{t: x100(values.get(t)) for t in TASKS}, QUERY_WEIGHTED: x100(weighted),
+                     TASK_MEAN: x100(mean), "run": str(run)})
     return pd.DataFrame(rows, columns=BOARD_COLUMNS)
 
 
@@ -83,7 +89,8 @@ def imported_task_rows(rows: Iterable[dict]) -> pd.DataFrame:
     """Imported retrieval results (MTEB trees, official runner outputs), nDCG@10 per task.
 
     Uses ``ndcg_at_10`` (else the retrieval task's ``main_score``) of the ``test`` split and the
-    ``default`` subset; one row per (source kind, model, revision, source folder)."""
+    ``default`` subset; one row per (source kind, model, revision, source folder). Only the mean of
+    tasks is given: their per-task query counts are not the release's (MTEB leaves label-0 pairs out)."""
     frame = pd.DataFrame([r for r in rows if r.get("source_kind") in ("mteb", "coreb-runner")])
     if frame.empty:
         return pd.DataFrame(columns=BOARD_COLUMNS)
@@ -102,13 +109,15 @@ def imported_task_rows(rows: Iterable[dict]) -> pd.DataFrame:
         label = f"{model}@{revision[:10]}" if revision else model
         out.append({"kind": "imported", "model": label, "source": source, "scheme": scheme,
                     "release": ",".join(sorted(set(g["dataset_revision"]) - {""})) or None,
-                    **{t: x100(values.get(t)) for t in TASKS}, "overall": x100(overall), "run": None})
+                    **{t: x100(values.get(t)) for t in TASKS}, QUERY_WEIGHTED: np.nan, TASK_MEAN: x100(overall),
+                    "run": None})
     return pd.DataFrame(out, columns=BOARD_COLUMNS)
 
 
 def published_task_rows(rows: Iterable[dict], sources: Iterable[str] = DEFAULT_PUBLISHED) -> pd.DataFrame:
     """Published per-task nDCG@10 (paper Table 3/14, project page, README), one row per model and
-    source; ``overall`` is the source's own average where it prints one."""
+    source; each source's own overall sits in the column of its kind (Table 3/14 and the project page
+    are query-weighted, the README's Avg a mean of tasks)."""
     wanted = set(sources)
     frame = pd.DataFrame([r for r in rows if r.get("source") in wanted and r.get("metric") == "ndcg_at_10"])
     if frame.empty:
@@ -120,7 +129,8 @@ def published_task_rows(rows: Iterable[dict], sources: Iterable[str] = DEFAULT_P
         values = dict(zip(g["task"], g["value"]))
         out.append({"kind": "published", "model": model, "source": source_label(source),
                     "scheme": g["scheme"].iloc[0], "release": g["dataset_revision"].iloc[0],
-                    **{t: x100(values.get(t)) for t in TASKS}, "overall": x100(values.get("overall")), "run": None})
+                    **{t: x100(values.get(t)) for t in TASKS}, QUERY_WEIGHTED: x100(values.get(QUERY_WEIGHTED)),
+                    TASK_MEAN: x100(values.get(TASK_MEAN)), "run": None})
     return pd.DataFrame(out, columns=BOARD_COLUMNS)
 
 
@@ -199,8 +209,8 @@ def c2c_language_pairs(store: Store, hits: pd.DataFrame, anchor_exclusion: bool 
 
 
 def parameter_efficiency(result_rows: Iterable[dict], board: pd.DataFrame, metas: dict[str, dict]) -> pd.DataFrame:
-    """Published parameter-efficiency points (project page 1a0d779: params, overall nDCG@10) and our
-    runs whose model spec records ``params_b`` (overall = plain mean of our three task means)."""
+    """Published parameter-efficiency points (project page 1a0d779: params, Table 3's query-weighted
+    overall nDCG@10) and our runs whose model spec records ``params_b``, with the same kind of overall."""
     rows = [r for r in result_rows if r.get("source") == EFFICIENCY_SOURCE]
     points: dict[str, dict] = {}
     for r in rows:
@@ -214,9 +224,9 @@ def parameter_efficiency(result_rows: Iterable[dict], board: pd.DataFrame, metas
     ours = board[board["kind"] == "our run"] if len(board) else board
     for _, row in ours.iterrows():
         params = run_params(metas.get(row["run"], {}))
-        if params is not None and not pd.isna(row["overall"]):
+        if params is not None and not pd.isna(row[QUERY_WEIGHTED]):
             out.append({"model": row["model"], "source": row["source"], "kind": "our run", "scheme": row["scheme"],
-                        "params_b": params, "overall": row["overall"]})
+                        "params_b": params, "overall": row[QUERY_WEIGHTED]})
     return pd.DataFrame(out, columns=["model", "kind", "params_b", "overall", "source", "scheme"])
 
 

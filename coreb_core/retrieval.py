@@ -42,17 +42,23 @@ class TaskData(NamedTuple):
     doc_ids: list[str]
     docs: list[str]
     keep: dict[str, list[str]]  # per query: judged documents and the anchor, stored wherever they rank
+    counted: np.ndarray | None  # per document: counts toward top-k (C2T: not a noise text), else None
 
 
 def load_task(store: Store, task: str) -> TaskData:
     q = store.sql("SELECT query_id, query, anchor_code_id FROM queries WHERE task = ? ORDER BY query_id", [task]).df()
-    d = store.sql("SELECT doc_id, content FROM documents WHERE corpus = ? ORDER BY doc_id", [CORPUS_OF[task]]).df()
+    d = store.sql("SELECT doc_id, content, is_noise FROM documents WHERE corpus = ? ORDER BY doc_id",
+                  [CORPUS_OF[task]]).df()
     judged = store.sql("SELECT query_id, doc_id FROM qrels WHERE task = ?", [task]).df()
     keep = judged.groupby("query_id")["doc_id"].apply(list).to_dict()
     for qid, anchor in zip(q["query_id"], q["anchor_code_id"]):
         if isinstance(anchor, str):
             keep.setdefault(qid, []).append(anchor)
-    return TaskData(q["query_id"].tolist(), q["query"].tolist(), d["doc_id"].tolist(), d["content"].tolist(), keep)
+    # C2T lists run deep enough to hold top-k texts once the noise texts are dropped (the v1 view).
+    noise = d["is_noise"].to_numpy(dtype=bool)
+    counted = ~noise if task == "c2t" and noise.any() else None
+    return TaskData(q["query_id"].tolist(), q["query"].tolist(), d["doc_id"].tolist(), d["content"].tolist(), keep,
+                    counted)
 
 
 def corpus_fingerprint(store: Store) -> str:
@@ -155,7 +161,7 @@ def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = ("t2c", "c2
             timings["search"] += time.perf_counter() - t1
         from coreb_core.runs import hits_from_scores
 
-        frames.append(hits_from_scores(task, data.query_ids, data.doc_ids, scores, top_k, data.keep))
+        frames.append(hits_from_scores(task, data.query_ids, data.doc_ids, scores, top_k, data.keep, data.counted))
         step("searched", 1.0)
     hits = concat_hits(frames)
     run_id = new_run_id(spec.id, release)

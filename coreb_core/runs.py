@@ -39,11 +39,13 @@ DEFAULT_TOP_K = 100
 
 
 def hits_from_scores(task: str, query_ids: list[str], doc_ids: list[str], scores: np.ndarray, top_k: int = DEFAULT_TOP_K,
-                     keep: dict[str, Iterable[str]] | None = None) -> pd.DataFrame:
+                     keep: dict[str, Iterable[str]] | None = None, counted: np.ndarray | None = None) -> pd.DataFrame:
     """Rank a dense score matrix (queries x documents) into run rows.
 
     ``keep`` names, per query, documents to store wherever they rank (its judged documents and
-    its anchor)."""
+    its anchor). ``counted`` (a bool per document) stretches each stored prefix until it holds
+    ``top_k`` counted documents: C2T lists pass "not a noise text", so that the v1 view, which drops
+    noise texts, still has an exact top ``top_k`` after the drop."""
     doc_ids = np.asarray(doc_ids, dtype=object)
     by_id = np.argsort(doc_ids, kind="stable")[::-1]
     doc_sorted, s = doc_ids[by_id], np.asarray(scores, dtype=np.float64)[:, by_id]
@@ -52,14 +54,19 @@ def hits_from_scores(task: str, query_ids: list[str], doc_ids: list[str], scores
     ranks = np.empty_like(order)
     np.put_along_axis(ranks, order, np.arange(1, s.shape[1] + 1)[None, :].repeat(s.shape[0], 0), axis=1)
     k = min(top_k, s.shape[1])
-    rows_q = np.repeat(np.arange(len(query_ids)), k)
-    rows_d = order[:, :k].ravel()
+    depth = np.full(len(query_ids), k)
+    if counted is not None and len(query_ids):
+        seen = np.cumsum(np.asarray(counted, dtype=bool)[by_id][order], axis=1)
+        reached = seen >= top_k
+        depth = np.maximum(depth, np.where(reached.any(axis=1), reached.argmax(axis=1) + 1, s.shape[1]))
+    rows_q, cols = np.nonzero(np.arange(s.shape[1])[None, :] < depth[:, None])
+    rows_d = order[rows_q, cols]
     if keep:
         col = {d: i for i, d in enumerate(doc_sorted)}
         extra = [(qi, col[d]) for qi, q in enumerate(query_ids) for d in keep.get(q, ()) if d in col]
         if extra:
             eq, ed = np.array(extra).T
-            beyond = ranks[eq, ed] > k
+            beyond = ranks[eq, ed] > depth[eq]
             rows_q = np.r_[rows_q, eq[beyond]]
             rows_d = np.r_[rows_d, ed[beyond]]
     r = ranks[rows_q, rows_d]

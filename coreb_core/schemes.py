@@ -1,4 +1,5 @@
-"""Relevance schemes: how grades turn into gains and into "relevant".
+"""Relevance schemes: which qrels decide "relevant", how grades turn into gains, and which
+documents leave the ranked list before scoring.
 
 A scheme is a small hashable value with one canonical string (label, cache key and URL value),
 in the style of ``ir_measures`` measures.
@@ -6,15 +7,21 @@ in the style of ``ir_measures`` measures.
 - ``v2``   official CoREB: gain 1 for rel=2, 0 for rel=1 (traps only push positives down);
            relevant iff rel >= 2. nDCG here equals pytrec_eval on qrels rewritten ``rel if rel>=2 else 0``
            (a gain of 2 over an ideal of 2s is the same ratio as 1 over 1s).
-- ``v1``   binary view of the same qrels: gain 1 and relevant iff rel >= 1 (traps count as hits,
-           like the retired v1 qrels that listed every same-problem document).
+- ``v1``   CoREB's retired binary qrels, rebuilt from a v2 release by their own rules (paper App. A.4/A.8):
+           T2C every solution of the query's problem inside its language constraint, passing or failing;
+           C2C the v2 positives; C2T the v2 positives, and the noise descriptions (added to the corpus only
+           in v2) leave every C2T ranked list first. Gain 1, averaged over the v2 queries.
+- ``traps_as_hits`` a sensitivity view of the v2 qrels: every judged document (rel >= 1) counts as a
+           hit, traps included. Not v1: it is what the score would be if traps were right answers.
 - ``trec`` pytrec_eval's default on the graded qrels: gain = grade, relevant iff rel >= 1.
-- ``file:<name>`` qrels read from a file (e.g. CoREB-mini's ``text2code_qrels_v1.parquet``),
-           scored binary: gain 1 and relevant iff rel >= 1.
+- ``file:<name>`` qrels read from a file (e.g. CoREB-mini's ``text2code_qrels_v1.parquet``), scored
+           binary; ``file:v1`` drops the noise descriptions from C2T lists like ``v1``.
 
 Example:
     >>> Scheme.parse("v2").gain(np.array([0, 1, 2]))
     array([0., 0., 1.])
+    >>> Scheme.parse("v1").qrels_view, Scheme.parse("v1").drops_noise_texts
+    ('qrels_v1_rules', True)
 """
 from __future__ import annotations
 
@@ -23,15 +30,26 @@ from typing import NamedTuple
 import numpy as np
 
 DESCRIPTIONS = {
-    "v2": "Official CoREB (graded v2 qrels): only rel=2 positives count; rel=1 traps earn nothing and push positives down.",
-    "v1": "Binary view of the v2 qrels, like the retired v1 qrels: every judged same-problem document (rel≥1) counts as relevant.",
+    "v2": "Official CoREB (graded v2 qrels): only rel=2 positives count; rel=1 traps earn nothing and push "
+          "positives down.",
+    "v1": "CoREB's retired binary qrels, rebuilt by their own rules: T2C every solution of the problem in the "
+          "query's language constraint (failing ones too); C2C the v2 positives; C2T the v2 positives with the "
+          "noise descriptions (new in v2) removed from the ranked list.",
+    "traps_as_hits": "Sensitivity view, not v1: the v2 qrels with every judged document (rel≥1, traps too) "
+                     "counted as a hit.",
     "trec": "pytrec_eval's default on the graded qrels: gain = grade (trap 1, positive 2), relevant iff rel≥1.",
-    "file": "Qrels read from a file (e.g. CoREB-mini's real v1 qrels), scored binary: relevant iff rel≥1.",
+    "file": "Qrels read from a stored file (e.g. CoREB-mini's real v1 qrels), scored binary: relevant iff rel≥1; "
+            "file:v1 also removes noise descriptions from C2T lists, as the v1 text corpus had none.",
 }
+
+# Shown wherever C2T numbers are: the 190 label-0 pairs of v2603 (a code and a non-matching text) have no
+# positive, so they score 0 under the official evaluator and pull C2T down; MTEB leaves them out.
+C2T_LABEL0_NOTE = ("C2T includes the c2t_match label-0 pairs (code with a non-matching text, no positive): they "
+                   "score 0 under the official evaluator; MTEB's C2T leaves them out.")
 
 
 class Scheme(NamedTuple):
-    name: str  # "v2" | "v1" | "trec" | "file"
+    name: str  # "v2" | "v1" | "traps_as_hits" | "trec" | "file"
     min_relevant: int  # grade at or above which a document is relevant
     graded_gain: bool  # gain = grade (True) or gain = 1 for relevant documents (False)
     qrels_file: str | None = None  # for "file": which stored qrels (e.g. "v1")
@@ -42,6 +60,18 @@ class Scheme(NamedTuple):
     @property
     def description(self) -> str:
         return DESCRIPTIONS[self.name]
+
+    @property
+    def qrels_view(self) -> str:
+        """The Store view holding this scheme's judgments."""
+        if self.name == "file":
+            return f"qrels_{self.qrels_file}"
+        return "qrels_v1_rules" if self.name == "v1" else "qrels"
+
+    @property
+    def drops_noise_texts(self) -> bool:
+        """True when C2T ranked lists lose every noise description before scoring (v1 had none)."""
+        return self.name == "v1" or (self.name == "file" and self.qrels_file == "v1")
 
     def gain(self, grades: np.ndarray) -> np.ndarray:
         grades = np.asarray(grades, dtype=np.float64)
@@ -59,10 +89,11 @@ class Scheme(NamedTuple):
             return SCHEMES[text]
         if text.startswith("file:") and len(text) > 5:
             return Scheme("file", 1, False, text[5:])
-        raise ValueError(f"unknown scheme {text!r}; use v2, v1, trec or file:<qrels name>")
+        raise ValueError(f"unknown scheme {text!r}; use v2, v1, traps_as_hits, trec or file:<qrels name>")
 
 
 V2 = Scheme("v2", 2, False)
-V1 = Scheme("v1", 1, False)
+V1 = Scheme("v1", 1, False)  # on the rebuilt v1 view: relevant pairs have grade 1, other v2 pairs grade 0
+TRAPS_AS_HITS = Scheme("traps_as_hits", 1, False)
 TREC = Scheme("trec", 1, True)
-SCHEMES = {"v2": V2, "v1": V1, "trec": TREC}
+SCHEMES = {"v2": V2, "v1": V1, "traps_as_hits": TRAPS_AS_HITS, "trec": TREC}

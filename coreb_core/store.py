@@ -81,6 +81,25 @@ CREATE VIEW documents AS
          COALESCE(TRY_CAST(json_extract(meta, '$.is_noise_sample') AS BOOLEAN), FALSE), meta
   FROM text_corpus;
 
+-- CoREB's v1 (binary) qrels rebuilt from this v2 release by the v1 rules (paper App. A.4/A.8):
+-- T2C every solution of the query's problem inside its language constraint, passing or failing;
+-- C2C and C2T the v2 positives (C2T noise texts are dropped from the ranking by the evaluator).
+-- Relevant pairs get grade 1; every other v2-judged pair stays with grade 0, so the v1 view is
+-- averaged over exactly the v2 queries.
+CREATE VIEW qrels_v1_rules AS
+  WITH relevant AS (
+    SELECT 't2c' AS task, q.query_id, d.doc_id
+    FROM queries q JOIN documents d
+      ON d.corpus = 'code' AND d.problem_id = q.problem_id
+         AND (q.target_language IS NULL OR d.language = q.target_language)
+    WHERE q.task = 't2c' AND q.query_id IN (SELECT query_id FROM qrels WHERE task = 't2c')
+    UNION
+    SELECT task, query_id, doc_id FROM qrels WHERE task IN ('c2c', 'c2t') AND relevance = 2
+  )
+  SELECT task, query_id, doc_id, 1 AS relevance FROM relevant
+  UNION ALL
+  SELECT r.task, r.query_id, r.doc_id, 0 FROM qrels r ANTI JOIN relevant v USING (query_id, doc_id);
+
 CREATE VIEW judgments AS
   SELECT r.task, r.query_id, q.subtask, q.problem_id AS query_problem_id, r.doc_id, r.relevance,
          CASE r.relevance WHEN 2 THEN 'positive' WHEN 1 THEN 'trap' ELSE 'judged_negative' END AS grade,

@@ -10,7 +10,7 @@ import streamlit as st
 from coreb_core.evaluate import analyse_many, load_hits
 from coreb_core.paths import release_dir
 from coreb_core.runs import list_runs
-from coreb_core.schemes import DESCRIPTIONS, V1, V2, Scheme
+from coreb_core.schemes import C2T_LABEL0_NOTE, DESCRIPTIONS, V1, V2, Scheme
 from coreb_core.store import Store, list_releases
 
 class PageSpec(NamedTuple):
@@ -128,7 +128,7 @@ def sidebar(multi_run: bool = True) -> State:
         wanted = _param("release", "demo_v2603")
         ss.release = wanted if wanted in releases else releases[-1]
     release = st.sidebar.selectbox("Release", releases, key="release")
-    schemes = ["v2", "v1", "trec"] + [f"file:{n}" for n in store(release).extra_qrels]
+    schemes = ["v2", "v1", "traps_as_hits", "trec"] + [f"file:{n}" for n in store(release).extra_qrels]
     if "scheme" not in ss or ss.scheme not in schemes:
         wanted = _param("scheme", "v2")
         ss.scheme = wanted if wanted in schemes else "v2"
@@ -149,6 +149,7 @@ def sidebar(multi_run: bool = True) -> State:
     anchor = st.sidebar.toggle("C2C anchor exclusion", key="anchor",
                                help="As the official runner: drop each C2C query's anchor from its ranked list "
                                     "(MTEB keeps it). Documents below it move up one rank.")
+    st.sidebar.caption(C2T_LABEL0_NOTE)
     params = {"release": release, "scheme": scheme, "task": task, "anchor": "1" if anchor else "0", "runs": run_ids}
     keep = {k: v for k, v in st.query_params.to_dict().items() if k not in params and k != "runs"}
     st.query_params.from_dict({**keep, **params})

@@ -1,20 +1,16 @@
-"""Qrel deflation: v1 against v2 nDCG@10 per run, task and subtask, and the queries behind each drop."""
+"""Qrel deflation: how much CoREB's v1 rules overstate each run against v2, per task and subtask, and why."""
 import altair as alt
 import streamlit as st
 
-from coreb_core.deflation import (COMPUTED, FILE, WHY_V2_DEFLATES, deflation_table, scheme_definitions, slope_data,
-                                  top_drop_queries)
+from coreb_core.deflation import (ARTICLE_CLAIM, COMPUTED, FILE, WHERE_IT_COMES_FROM, WHY_V2_DEFLATES,
+                                  deflation_table, headline, scheme_definitions, slope_data, top_drop_queries)
 from coreb_core.errors import CorebError
-from coreb_core.schemes import Scheme
-from pages.common import (TASK_LABELS, csv_download, open_inspector, run_label, run_tables, runs_of, show_error,
-                          sidebar, store)
+from coreb_core.schemes import C2T_LABEL0_NOTE, Scheme
+from pages.common import (TASK_LABELS, csv_download, open_inspector, run_label, run_tables, runs_of,
+                          show_error, sidebar, store)
 
 state = sidebar()
 st.title("Qrel deflation")
-st.caption("How much each run's nDCG@10 falls from the binary v1 view to the official graded v2 scoring.")
-
-st.dataframe(scheme_definitions(), hide_index=True)
-st.write(WHY_V2_DEFLATES)
 
 if not state.run_ids:
     st.info("Pick one or more runs in the sidebar.")
@@ -31,14 +27,29 @@ except CorebError as exc:
 
 runs = runs_of(state.release)
 labels = {r: run_label(runs[r]) if r in runs else r for r in state.run_ids}
-source = (f"Source: our runs on `{state.release}` · nDCG@10 under scheme `v1` (computed from the v2 qrels)"
-          + (", `file:v1` (the release's stored v1 qrel files)" if has_file else "") + f" and `v2` (official) · {anchor}")
+by_task = deflation_table(release_store, tables, "task", labels=labels)
+
+# The answer first: per run and task, how much the v1 rules overstate v2 (x100, one decimal).
+for finding in headline(by_task):
+    st.markdown(f"**{labels.get(finding.run, finding.run)} · {finding.task.upper()}**: v1 rules score "
+                f"{finding.v1 * 100:.1f}, v2 scores {finding.v2 * 100:.1f}: v1 overstates by "
+                f"**{finding.overstatement * 100:.1f} points** ({finding.queries} queries).")
+for task in ("t2c", "c2c", "c2t"):
+    if task in set(by_task["task"]):
+        st.write(WHERE_IT_COMES_FROM[task])
+st.caption(ARTICLE_CLAIM + " " + C2T_LABEL0_NOTE)
+
+source = (f"Source: our runs on `{state.release}` · nDCG@10 under scheme `v1` (CoREB's v1 rules, rebuilt from the "
+          f"v2 release)" + (", `file:v1` (the release's stored v1 qrel files, compared on the queries both have)"
+                            if has_file else "") + f" and `v2` (official) · {anchor}")
+with st.expander("How each view is defined"):
+    st.dataframe(scheme_definitions(), hide_index=True)
+    st.write(WHY_V2_DEFLATES)
 if not has_file:
-    st.info("This release stores no real v1 qrel files, so only the v1 view computed from the v2 qrels is shown.")
+    st.info("This release stores no real v1 qrel files, so only the v1 rules rebuilt from the v2 release are shown.")
 
 st.subheader("Per run and task")
-by_task = deflation_table(tables, "task", labels=labels)
-st.caption(source + " · drop = v1 − v2, relative_drop = drop / v1")
+st.caption(source + " · queries = scored by both · drop = v1 − v2, relative_drop = drop / v1")
 st.dataframe(by_task, hide_index=True,
              column_config={c: st.column_config.NumberColumn(format="%.4f") for c in
                             ("v1", "v2", "drop", "relative_drop")})
@@ -58,7 +69,7 @@ st.altair_chart(chart)
 st.caption(source + " · one line per run, task and v1 source")
 
 st.subheader(f"Per subtask: {TASK_LABELS[state.task]}")
-by_subtask = deflation_table(tables, "subtask", task=state.task, labels=labels)
+by_subtask = deflation_table(release_store, tables, "subtask", task=state.task, labels=labels)
 st.caption(source)
 st.dataframe(by_subtask, hide_index=True,
              column_config={c: st.column_config.NumberColumn(format="%.4f") for c in
@@ -66,20 +77,20 @@ st.dataframe(by_subtask, hide_index=True,
 csv_download(by_subtask, f"deflation_by_subtask_{state.release}_{state.task}")
 if len(by_subtask):
     bars = alt.Chart(by_subtask[by_subtask["v1_source"] == COMPUTED]).mark_bar().encode(
-        x=alt.X("drop:Q", title="v1 − v2 nDCG@10 (computed v1)"),
+        x=alt.X("drop:Q", title="v1 − v2 nDCG@10 (v1 rules)"),
         y=alt.Y("subtask:N", title=None),
         yOffset="label:N",
         color=alt.Color("label:N", title="run"),
         tooltip=["label:N", "subtask:N", alt.Tooltip("v1:Q", format=".4f"), alt.Tooltip("v2:Q", format=".4f"),
-                 alt.Tooltip("drop:Q", format=".4f"), "queries_v2:Q"],
+                 alt.Tooltip("drop:Q", format=".4f"), "queries:Q"],
     )
     st.altair_chart(bars, width="stretch")
 
 st.subheader(f"Queries behind the drop: {TASK_LABELS[state.task]}")
 per_run = st.slider("Queries per run", 1, 50, 10, key="deflation_per_run")
 top = top_drop_queries(tables["traps"], state.task, per_run, store=release_store, labels=labels)
-st.caption(f"Source: our runs on `{state.release}` · per-query nDCG@10 under `v1` (computed from the v2 qrels) and `v2` · {anchor}"
-           + " · per query v1 − v2 nDCG@10 (computed v1); contribution = its part of the run's mean drop; "
+st.caption(f"Source: our runs on `{state.release}` · per-query nDCG@10 under `v1` (v1 rules) and `v2` · {anchor}"
+           + " · per query v1 − v2 nDCG@10; contribution = its part of the run's mean drop; "
              "share_of_drop = its part of the run's total drop on the task. Select a row to open the inspector.")
 if top.empty:
     st.info("No query of this task scores higher under v1 than under v2 for the chosen runs.")

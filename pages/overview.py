@@ -6,7 +6,9 @@ import streamlit as st
 from coreb_core.errors import CorebError
 from coreb_core.leaderboard import (DEFAULT_PUBLISHED, LANGUAGE_ORDER, PUBLISHED_TASK_SOURCES, c2c_language_pairs,
                                     group_heatmap, leaderboard, parameter_efficiency, t2c_language_gradient)
+from coreb_core.published import QUERY_WEIGHTED, TASK_MEAN
 from coreb_core.results import all_rows
+from coreb_core.schemes import C2T_LABEL0_NOTE
 from pages.common import csv_download, hits, provenance, run_label, run_tables, runs_of, show_error, sidebar, store
 
 state = sidebar()
@@ -49,12 +51,18 @@ st.dataframe(board, hide_index=True, width="stretch", column_config={
     "t2c": st.column_config.NumberColumn("T2C", format="%.1f"),
     "c2c": st.column_config.NumberColumn("C2C", format="%.1f"),
     "c2t": st.column_config.NumberColumn("C2T", format="%.1f"),
-    "overall": st.column_config.NumberColumn("Overall", format="%.1f", help="Plain mean of the three tasks "
-                                             "(our runs, imported); the source's own average (published)."),
+    QUERY_WEIGHTED: st.column_config.NumberColumn(
+        "Overall (query-weighted)", format="%.1f",
+        help="Mean over every query of the release: the kind paper Table 3/14 and the project page print "
+             "(task weights = query counts, e.g. T2C 1,123 · C2T 1,200 · C2C 278 on v2603)."),
+    TASK_MEAN: st.column_config.NumberColumn(
+        "Overall (mean of tasks)", format="%.1f",
+        help="Plain mean of T2C, C2C and C2T: the kind the README's Avg prints."),
 })
 st.caption(provenance(state, "our rows: this app's evaluator on this release; imported rows: their own scheme "
-                             "(MTEB: positives only, no anchor exclusion); published rows: real CoREB, labelled by "
-                             "paper table / project page / README. Figures on different releases are not comparable."))
+                             "(MTEB: positives only, no anchor exclusion, C2T without label-0 pairs); published rows: "
+                             "real CoREB, labelled by paper table / project page / README, each overall in the column "
+                             "of its kind. Figures on different releases are not comparable. " + C2T_LABEL0_NOTE))
 csv_download(board, "leaderboard")
 
 # ------------------------------------------------------------------ heatmaps
@@ -97,14 +105,14 @@ points = parameter_efficiency(result_rows, board, metas)
 if len(points):
     chart = alt.Chart(points).mark_point(size=90, filled=True).encode(
         x=alt.X("params_b:Q", title="Parameters (billions, symlog)", scale=alt.Scale(type="symlog", constant=0.1)),
-        y=alt.Y("overall:Q", title="Overall nDCG@10 ×100"),
+        y=alt.Y("overall:Q", title="Overall nDCG@10 ×100 (query-weighted)"),
         color=alt.Color("kind:N", title="Source"), shape=alt.Shape("kind:N"),
         tooltip=["model", "kind", "params_b", "overall", "source", "scheme"])
     labels_layer = chart.mark_text(align="left", dx=7, fontSize=10).encode(text="model:N")
     st.altair_chart((chart + labels_layer).properties(height=360), width="stretch")
-    st.caption(provenance(state, "published points: project page 1a0d779 (real CoREB v202603, overall nDCG@10 as "
-                                 "printed); our points: runs whose model spec records params_b, overall = plain mean "
-                                 "of the three tasks on this release"))
+    st.caption(provenance(state, "published points: project page 1a0d779 (real CoREB v202603, the query-weighted "
+                                 "overall nDCG@10 of paper Table 3); our points: runs whose model spec records "
+                                 "params_b, overall query-weighted the same way on this release"))
     csv_download(points, "parameter_efficiency")
 
 # ------------------------------------------------------------------ T2C language gradient

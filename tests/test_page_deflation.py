@@ -6,45 +6,58 @@ import pandas as pd
 import pytest
 from conftest import app_test
 
-from coreb_core.deflation import COMPUTED, FILE, deflation_table, scheme_definitions, slope_data, top_drop_queries
+from coreb_core.deflation import (COMPUTED, FILE, WHERE_IT_COMES_FROM, deflation_table, headline,
+                                  scheme_definitions, slope_data, top_drop_queries)
 from coreb_core.schemes import DESCRIPTIONS
 
 RELEASE = "demo_v2603"
 
 
-def means(scheme_values: dict[tuple[str, str], tuple[int, float]]) -> pd.DataFrame:
-    rows = [{"run": r, "task": t, "queries": n, "ndcg_at_10": v} for (r, t), (n, v) in scheme_values.items()]
-    return pd.DataFrame(rows)
+Q1, Q2 = "q_t2c_canonical_retro_any_0001", "q_t2c_search_python_0002"
+QT, QM = "q_c2t_full_retro_any_0001", "q_c2t_match_0002"
 
 
-HAND = {
-    "v2:task": means({("A", "t2c"): (4, 0.25), ("A", "c2t"): (2, 0.5), ("B", "t2c"): (4, 0.0)}),
-    "v1:task": means({("A", "t2c"): (4, 0.75), ("A", "c2t"): (2, 0.25), ("B", "t2c"): (4, 0.0)}),
-    "file:v1:task": means({("A", "t2c"): (3, 0.5), ("A", "c2t"): (1, 1.0), ("B", "t2c"): (3, 0.5)}),
+def per_query(values: dict[tuple[str, str], float]) -> pd.DataFrame:
+    task = {Q1: "t2c", Q2: "t2c", QT: "c2t", QM: "c2t"}
+    return pd.DataFrame([{"run": r, "task": task[q], "query_id": q, "ndcg_at_10": v} for (r, q), v in values.items()])
+
+
+HAND = {  # per-query nDCG@10 of runs A and B on the tiny dump's queries
+    "v2": per_query({("A", Q1): 0.25, ("A", Q2): 0.75, ("A", QT): 0.5, ("A", QM): 0.0, ("B", Q1): 0.0, ("B", Q2): 0.0}),
+    "v1": per_query({("A", Q1): 0.75, ("A", Q2): 0.75, ("A", QT): 0.25, ("A", QM): 0.0, ("B", Q1): 0.0,
+                     ("B", Q2): 0.0}),
+    # stored v1 qrels judge fewer queries: compared with v2 on the queries both have
+    "file:v1": per_query({("A", Q1): 0.5, ("A", QT): 1.0, ("B", Q1): 0.5}),
 }
 
 
-def test_deflation_table_by_hand():
-    t = deflation_table(HAND, "task", labels={"A": "model A"})
-    assert list(t.columns) == ["run", "label", "task", "v1_source", "queries_v1", "v1", "queries_v2", "v2", "drop",
+def test_deflation_table_by_hand(tiny_store):
+    t = deflation_table(tiny_store, HAND, "task", labels={"A": "model A"})
+    assert list(t.columns) == ["run", "label", "task", "v1_source", "queries", "queries_v2", "v1", "v2", "drop",
                                "relative_drop"]
-    # sorted by task, then run, computed v1 before file v1
+    # sorted by task, then run, v1 rules before file v1
     assert list(zip(t["task"], t["run"], t["v1_source"])) == [
         ("c2t", "A", COMPUTED), ("c2t", "A", FILE), ("t2c", "A", COMPUTED), ("t2c", "A", FILE),
         ("t2c", "B", COMPUTED), ("t2c", "B", FILE)]
-    assert t["drop"].tolist() == pytest.approx([-0.25, 0.5, 0.5, 0.25, 0.0, 0.5])
-    assert t["relative_drop"].tolist()[:4] == pytest.approx([-1.0, 0.5, 2 / 3, 0.5])
+    assert t["v1"].tolist() == pytest.approx([0.125, 1.0, 0.75, 0.5, 0.0, 0.5])
+    assert t["v2"].tolist() == pytest.approx([0.25, 0.5, 0.5, 0.25, 0.0, 0.0])  # file rows: v2 on shared queries
+    assert t["drop"].tolist() == pytest.approx([-0.125, 0.5, 0.25, 0.25, 0.0, 0.5])
+    assert t["relative_drop"].tolist()[:4] == pytest.approx([-1.0, 0.5, 1 / 3, 0.5])
     assert np.isnan(t["relative_drop"].iloc[4])  # v1 = 0: no relative drop
-    assert t["queries_v1"].tolist() == [2, 1, 4, 3, 4, 3]
+    assert t["queries"].tolist() == [2, 1, 2, 1, 2, 1]
+    assert t["queries_v2"].tolist() == [2, 2, 2, 2, 2, 2]
     assert t["label"].tolist() == ["model A"] * 4 + ["B", "B"]
-    only = deflation_table({k: v for k, v in HAND.items() if not k.startswith("file")}, "task", task="t2c")
+    only = deflation_table(tiny_store, {k: v for k, v in HAND.items() if k != "file:v1"}, "task", task="t2c")
     assert set(only["v1_source"]) == {COMPUTED} and len(only) == 2
+    found = headline(t)
+    assert [(d.run, d.task, d.queries) for d in found] == [("A", "c2t", 2), ("A", "t2c", 2), ("B", "t2c", 2)]
+    assert found[1].overstatement == pytest.approx(0.25)
 
 
-def test_slope_data_by_hand():
-    s = slope_data(deflation_table(HAND, "task", task="c2t"))
+def test_slope_data_by_hand(tiny_store):
+    s = slope_data(deflation_table(tiny_store, HAND, "task", task="c2t"))
     assert s[["scheme", "v1_source", "ndcg_at_10", "queries"]].values.tolist() == [
-        ["v1", COMPUTED, 0.25, 2], ["v2", COMPUTED, 0.5, 2], ["v1", FILE, 1.0, 1], ["v2", FILE, 0.5, 2]]
+        ["v1", COMPUTED, 0.125, 2], ["v2", COMPUTED, 0.25, 2], ["v1", FILE, 1.0, 1], ["v2", FILE, 0.5, 1]]
     assert s["line"].nunique() == 2
 
 
@@ -120,12 +133,23 @@ def test_page_v1_at_least_v2_for_minilm_on_t2c(app_cache):
     assert set(file_rows["task"]) == {"t2c", "c2c", "c2t"} and set(file_rows["run"]) == {runs["bm25"], minilm}
     f = file_rows[(file_rows["run"] == minilm) & (file_rows["task"] == "t2c")]
     assert float(f["v1"].iloc[0]) == pytest.approx(exp_file["ndcg_at_10"].mean(), abs=1e-12)
-    assert int(f["queries_v1"].iloc[0]) == len(exp_file)
+    assert int(f["queries"].iloc[0]) == len(exp_file)
+
+    # the page opens with the answer: "v1 rules score X, v2 scores Y: v1 overstates by Z points", x100
+    sentence = next(m.value for m in at.markdown if "overstates by" in m.value and "T2C" in m.value
+                    and m.value.startswith("**minilm"))
+    assert f"v1 rules score {v1 * 100:.1f}, v2 scores {v2 * 100:.1f}" in sentence
+    assert f"overstates by **{(v1 - v2) * 100:.1f} points**" in sentence
+    texts = [m.value for m in at.markdown]
+    assert all(WHERE_IT_COMES_FROM[t] in texts for t in ("t2c", "c2c", "c2t"))
+    assert any("10–15 points" in c.value for c in at.caption)
+    # C2C: no difference by rule
+    c2c = by_task[(by_task["task"] == "c2c") & (by_task["v1_source"] == COMPUTED)]
+    assert (c2c["drop"].abs() < 1e-12).all() and len(c2c) == 2
 
     # the definitions are on the page
     defs = _table(at, "scheme", "definition")
     assert defs["definition"].tolist()[0] == DESCRIPTIONS["v2"]
-    assert any("traps" in m.value and "no gain" in m.value for m in at.markdown)
     assert len(at.get("download_button")) >= 3
 
 

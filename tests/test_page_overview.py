@@ -15,7 +15,7 @@ def _runs(cache):
 
 
 def _board(at) -> pd.DataFrame:
-    return next(d.value for d in at.dataframe if "overall" in d.value.columns and "kind" in d.value.columns)
+    return next(d.value for d in at.dataframe if "overall_query_weighted" in d.value.columns)
 
 
 def test_overview_shows_bm25_t2c_as_evaluate_and_both_published_c2t(app_cache):
@@ -33,7 +33,9 @@ def test_overview_shows_bm25_t2c_as_evaluate_and_both_published_c2t(app_cache):
     row = board[board["run"] == bm25].iloc[0]
     assert row["t2c"] == round(ours["t2c"]["ndcg_at_10"] * 100, 1) == 32.0
     assert row["c2c"] == round(ours["c2c"]["ndcg_at_10"] * 100, 1)
-    assert row["overall"] == round(np.mean([ours[t]["ndcg_at_10"] for t in ("t2c", "c2c", "c2t")]) * 100, 1)
+    assert row["overall_task_mean"] == round(np.mean([ours[t]["ndcg_at_10"] for t in ("t2c", "c2c", "c2t")]) * 100, 1)
+    weighted = sum(ours[t]["ndcg_at_10"] * ours[t]["queries"] for t in ours) / sum(ours[t]["queries"] for t in ours)
+    assert row["overall_query_weighted"] == round(weighted * 100, 1) != row["overall_task_mean"]
     assert row["scheme"].startswith("v2")
     c2llm = board[(board["model"] == "C2LLM-7B") & (board["kind"] == "published")]
     by_source = dict(zip(c2llm["source"], c2llm["c2t"]))
@@ -96,9 +98,11 @@ def test_leaderboard_units_and_published_rows():
     assert source_label("published:readme_v202603_ndcg10") == "README (release v202603)"
     rows = published_task_rows(published_rows())
     c2llm = rows[rows["model"] == "C2LLM-7B"].set_index("source")
-    assert c2llm.loc["paper Table 3 (release v202603)", ["t2c", "c2c", "c2t", "overall"]].tolist() == [
-        44.3, 65.9, 79.5, 62.9]
-    assert c2llm.loc["README (release v202603)", "overall"] == 62.3
+    table3 = c2llm.loc["paper Table 3 (release v202603)"]
+    assert table3[["t2c", "c2c", "c2t", "overall_query_weighted"]].tolist() == [44.3, 65.9, 79.5, 62.9]
+    assert np.isnan(table3["overall_task_mean"])  # Table 3 prints no plain mean: never put one in its column
+    readme = c2llm.loc["README (release v202603)"]
+    assert readme["overall_task_mean"] == 62.3 and np.isnan(readme["overall_query_weighted"])
     assert set(rows["scheme"]) == {"v2 (paper)", "v2 (project page)", "v2 (README)"}
 
 
@@ -129,3 +133,45 @@ def test_parameter_efficiency_and_t2c_gradient(app_cache):
     m = m[(m["run"] == bm25) & ~m["subtask"].str.startswith("t2c_search") & (m["lang"] == "java")]
     got = grad[(grad["series"] == bm25) & (grad["language"] == "java")].iloc[0]
     assert got["value"] == round(m["ndcg_at_10"].mean() * 100, 1) and got["queries"] == len(m)
+
+
+@pytest.mark.parametrize("table, release", [("paper_table3_v202603_retrieval", "v202603"),
+                                            ("paper_table14_v202602_retrieval", "v202602"),
+                                            ("page_b312b5b_v202603_retrieval", "v202603")])
+def test_published_overall_is_query_weighted(table, release):
+    """Table 3's (and Table 14's, the page's) Overall = per-task values weighted by the release's query counts."""
+    from coreb_core.published import OVERALL_QUERY_COUNTS, published_figures, query_weighted_overall
+
+    counts = OVERALL_QUERY_COUNTS[release]
+    for model, v in published_figures()[table].items():
+        for metric in ("ndcg10", "recall10"):
+            tasks = {t: v[f"{t}_{metric}"] for t in ("t2c", "c2c", "c2t")}
+            assert query_weighted_overall(tasks, counts) == pytest.approx(v[f"overall_{metric}"], abs=0.001), \
+                (model, metric)
+            # the plain mean of tasks is a different quantity: it misses Table 3 for some model by far more
+    means = [abs(np.mean([v[f"{t}_ndcg10"] for t in ("t2c", "c2c", "c2t")]) - v["overall_ndcg10"])
+             for v in published_figures()[table].values()]
+    assert max(means) > 0.02
+
+
+def test_readme_avg_is_the_mean_of_tasks():
+    from coreb_core.published import published_figures
+
+    for model, v in published_figures()["readme_v202603_ndcg10"].items():
+        assert np.mean([v["t2c"], v["c2c"], v["c2t"]]) == pytest.approx(v["avg_simple_mean"], abs=0.001), model
+
+
+def test_undated_published_tables_carry_their_release():
+    from coreb_core.published import published_rows
+
+    rows = published_rows()
+    for source in ("published:page_1a0d779_parameter_efficiency",
+                   "published:paper_t2c_by_language_avg_over_models_excl_search"):
+        assert {r["dataset_revision"] for r in rows if r["source"] == source} == {"v202603"}
+    # the efficiency table's overall is Table 3's query-weighted Overall, model for model
+    table3 = {r["model"]: r["value"] for r in rows if r["source"] == "published:paper_table3_v202603_retrieval"
+              and r["task"] == "overall_query_weighted" and r["metric"] == "ndcg_at_10"}
+    page = {r["model"]: r["value"] for r in rows if r["source"] == "published:page_1a0d779_parameter_efficiency"
+            and r["metric"] == "ndcg_at_10"}
+    shared = {"C2LLM-7B", "C2LLM-0.5B", "F2LLM-4B"} & set(table3) & set(page)
+    assert shared and all(page[m] == table3[m] for m in shared)
