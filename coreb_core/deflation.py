@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from coreb_core.evaluate import aggregate
+from coreb_core.schema import TASKS
 from coreb_core.schemes import DESCRIPTIONS
 from coreb_core.store import Store
 
@@ -125,7 +126,9 @@ def headline(deflation: pd.DataFrame) -> list[Deflation]:
     >>> [d.overstatement for d in headline(deflation_table(store, tables))]
     """
     rows = deflation[deflation["v1_source"] == COMPUTED]
-    return [Deflation(str(r.run), str(r.task), float(r.v1), float(r.v2), int(r.queries)) for r in rows.itertuples()]
+    found = [Deflation(str(r.run), str(r.task), float(r.v1), float(r.v2), int(r.queries)) for r in rows.itertuples()]
+    order = {task: i for i, task in enumerate(TASKS)}  # T2C, C2C, C2T as the paper lists them
+    return sorted(found, key=lambda d: order.get(d.task, len(order)))
 
 
 def slope_data(deflation: pd.DataFrame) -> pd.DataFrame:
