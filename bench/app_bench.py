@@ -1,7 +1,7 @@
 """Page render time at real scale: median warm render of every page of the app, against a 1 s target.
 
-Real scale: CoREB-mini scaled 6x (1,842 code documents, 720 texts and 2,880 queries, built into a temporary
-cache) with 11 runs on it: one real BM25 run (``run_retrieval``) and 10 synthetic runs made from the
+Real scale: CoREB-mini scaled 6x (1,842 code documents, 720 texts and 7,200 queries, built into a temporary
+cache; the real release has 1,744 code documents and 2,601 queries) with 11 runs on it: one real BM25 run (``run_retrieval``) and 10 synthetic runs made from the
 same BM25 score matrices (per-query normalised scores plus Gaussian noise of increasing strength, ranked
 and stored like any run: top-100 plus every judged document and anchor).
 

@@ -14,7 +14,7 @@ HUB_RELEASES = ("release_v2602", "release_v2603")
 
 LANGUAGES = ("python", "java", "cpp", "go", "ruby")
 GRADES = (0, 1, 2)
-POSITIVE = 2  # rel=2: verified-correct solution / original description
+POSITIVE = 2  # rel=2: verified-correct solution (T2C search in coreb 0.1.0: any solution) / original description
 TRAP = 1  # rel=1: hard negative of the same problem
 
 

@@ -112,10 +112,10 @@ def test_page_matches_compare_pair(app_cache, expected):
     assert {row["a"], row["b"]} == {bm25, minilm}
     name = {bm25: "bm25", minilm: "minilm"}
     c = compare_pair(per[name[row["a"]]], per[name[row["b"]]], "ndcg_at_10")
-    assert c.shared == 216 and c.mean_delta != 0
+    assert c.shared == 720 and c.mean_delta != 0  # every T2C query of demo_v2603: 24 problems x 30
     assert row["mean_delta"] == pytest.approx(c.mean_delta, abs=1e-12)
     assert (row["wins"], row["ties"], row["losses"]) == (c.wins, c.ties, c.losses)
-    assert (row["shared"], row["dropped_a"], row["dropped_b"]) == (216, 0, 0)
+    assert (row["shared"], row["dropped_a"], row["dropped_b"]) == (720, 0, 0)
     assert row["p_ttest"] == pytest.approx(c.p_ttest) and row["p_randomization"] == pytest.approx(c.p_randomization)
     assert row["p_ttest_holm"] == pytest.approx(c.p_ttest)  # one pair: Holm changes nothing
 
@@ -126,11 +126,11 @@ def test_page_matches_compare_pair(app_cache, expected):
             exp_ci.loc[rid, ["mean", "ci_low", "ci_high"]].tolist())
 
     deltas = _table(at, "delta", "outcome")
-    assert len(deltas) == 216
+    assert len(deltas) == 720
     assert deltas["delta"].is_monotonic_decreasing
     assert deltas["delta"].mean() == pytest.approx(c.mean_delta)
     assert (deltas["outcome"] == "win").sum() == c.wins
-    assert any("216 queries are in every picked run and 0 of 216 were dropped" in x.value for x in at.caption)
+    assert any("720 queries are in every picked run and 0 of 720 were dropped" in x.value for x in at.caption)
     assert any("scheme `v2`" in x.value for x in at.caption)
     assert len(at.get("download_button")) == 3
 
@@ -149,7 +149,7 @@ def test_page_other_metric_and_task(app_cache, expected):
 
     at = app_test("compare.py", app_cache, {"task": "c2c", "release": RELEASE, "runs": [bm25, minilm]}).run()
     assert not at.exception
-    assert _table(at, "mean_delta").iloc[0]["shared"] == 72
+    assert _table(at, "mean_delta").iloc[0]["shared"] == 144  # C2C: 24 problems x 6
 
 
 def test_page_needs_two_runs(app_cache):

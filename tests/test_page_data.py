@@ -26,11 +26,11 @@ def console(mini_cache):
 def test_console_select_counts(console, mini_cache):
     with Store("demo_v2603", mini_cache) as store:
         expected = store.sql("SELECT count(*) FROM judgments WHERE task = 't2c' AND relevance = 1").fetchone()[0]
-    assert expected == 633
+    assert expected == 1934  # parquet count; 3 per query but none for search_any and fewer where pools are small
     result = console.query("WITH j AS (SELECT * FROM judgments WHERE task = 't2c') "
                            "SELECT count(*) AS n FROM j WHERE relevance = 1;")
-    assert result.frame["n"].tolist() == [633] and not result.truncated
-    assert console.query("SELECT count(*) AS n FROM qrels_v1 WHERE task = 't2c'").frame["n"].tolist() == [1294]
+    assert result.frame["n"].tolist() == [1934] and not result.truncated
+    assert console.query("SELECT count(*) AS n FROM qrels_v1 WHERE task = 't2c'").frame["n"].tolist() == [3070]
     assert console.query("SELECT count(*) AS n FROM code_corpus").frame["n"].tolist() == [307]
 
 
@@ -80,9 +80,11 @@ def test_release_statistics(mini_cache):
         assert dict(zip(stats["rows"]["config"], stats["rows"]["rows"])) == store.row_counts()
         jc = store.judgment_counts()
     assert stats["judgments"].set_index("task").loc["t2c"].to_dict() == jc["t2c"]
-    assert jc["t2c"] == {"queries": 216, "positives": 1008, "traps": 633, "judged_negatives": 0}
+    # 24 problems x 30 queries; positives: 4 retro queries x 10 passing per problem + 6 search queries per
+    # solution (its _any and its language, for each of 3 searches) x 307 solutions
+    assert jc["t2c"] == {"queries": 720, "positives": 24 * 40 + 6 * 307, "traps": 1934, "judged_negatives": 0}
     sub = stats["subtasks"].set_index("subtask")["queries"]
-    assert len(sub) == 34 and sub.sum() == 216 + 72 + 192 and sub["c2t_match"] == 48
+    assert len(sub) == 34 and sub.sum() == 720 + 144 + 336 and sub["c2t_match"] == 48
     code = stats["code"].groupby("verdict")["documents"].sum().to_dict()
     assert code == {"pass": 240, "fail": 67}
     assert stats["code"].set_index(["language", "verdict"]).loc[("python", "fail"), "documents"] == 24
@@ -100,8 +102,8 @@ def test_data_page_statistics(app_cache):
     first = at.dataframe[0].value
     assert dict(zip(first["config"], first["rows"])) == rows
     judged = at.dataframe[1].value.set_index("task")
-    assert judged.loc["c2t", "traps"] == jc["c2t"]["traps"] == 456
-    assert judged.loc["c2c", "positives"] == jc["c2c"]["positives"] == 216
+    assert judged.loc["c2t", "traps"] == jc["c2t"]["traps"] == 288 * 3 + 24  # retro: 3 noise; match: label 0
+    assert judged.loc["c2c", "positives"] == jc["c2c"]["positives"] == 24 * (1 + 10 + 4)  # mono, cross_lang 4+3+2+1, cross_model
     assert len(at.get("vega_lite_chart")) == 4  # two altair charts per release
     assert any("rel=2" in c.value for c in at.caption)
 
@@ -115,7 +117,7 @@ def test_data_page_sql_console(app_cache):
     with Store("demo_v2603", app_cache) as store:
         expected = store.sql("SELECT count(*) FROM qrels WHERE task = 'c2t' AND relevance = 1").fetchone()[0]
     frames = [d.value for d in at.dataframe if list(d.value.columns) == ["n"]]
-    assert frames and frames[0]["n"].tolist() == [expected] == [456]
+    assert frames and frames[0]["n"].tolist() == [expected] == [888]
     assert any("SQL console over cached `demo_v2603` · 1 rows" in c.value for c in at.caption)
 
 

@@ -125,7 +125,7 @@ def test_page_v1_at_least_v2_for_minilm_on_t2c(app_cache):
     exp_v1, exp_v2, exp_file = (f[f["task"] == "t2c"] for f in (exp_v1, exp_v2, exp_file))
     assert v1 == pytest.approx(exp_v1["ndcg_at_10"].mean(), abs=1e-12)
     assert v2 == pytest.approx(exp_v2["ndcg_at_10"].mean(), abs=1e-12)
-    assert int(row["queries_v2"].iloc[0]) == len(exp_v2) == 216
+    assert int(row["queries_v2"].iloc[0]) == len(exp_v2) == 720
     assert float(row["drop"].iloc[0]) == pytest.approx(v1 - v2)
 
     # the real-file v1 row exists for demo_v2603, and equals scheme file:v1 evaluated directly

@@ -182,7 +182,7 @@ def test_trap_filter_and_diff(app_cache):
     runs = _default_runs(app_cache)
     at = app_test("inspector.py", app_cache, {"task": "t2c", "runs": [runs["bm25"]]}).run()
     assert not at.exception
-    assert len(at.dataframe[0].value) == 216
+    assert len(at.dataframe[0].value) == 720  # every T2C query of demo_v2603
     at.radio(key="insp_mode").set_value("trap above positive in a run").run()
     assert not at.exception
     with Store("demo_v2603", app_cache) as store:

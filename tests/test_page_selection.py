@@ -97,7 +97,7 @@ def test_recommend_and_published_units(app_cache):
     per = tables["v2"].query("task == 't2c'")
     traps = tables["traps"].query("task == 't2c'")
     anyq = per["query_id"].astype(str).str.contains("_any_")
-    assert row["queries"] == 72 == anyq[per["run"] == bm25].sum()
+    assert row["queries"] == 120 == anyq[per["run"] == bm25].sum()  # T2C _any: 24 canonical + 24 full + 72 search
     assert row["mean_ndcg_at_10"] == round(per[(per["run"] == bm25) & anyq]["ndcg_at_10"].mean() * 100, 1)
     t_any = traps["query_id"].astype(str).str.contains("_any_")
     assert row["trap_share"] == round(traps[(traps["run"] == bm25) & t_any]["trap_above_positive"].mean() * 100, 1)

@@ -5,18 +5,33 @@ a normal cached release (``data_cache/coreb/<release>/<config>.parquet``) plus b
 (``<task>_qrels_v1.parquet``) beside the graded v2 ones. Everything is derived with a RNG seeded by
 the release name, so the same inputs give the same bytes.
 
-Rules mirrored from ``coreb_runner.runners.query_corpus_dataset_maker`` (official generator):
-- T2C positives: verified-correct solutions of the problem (language-constrained for ``_<lang>``);
-  traps (rel=1, at most 3, sampled): failed solutions (constraint-matching first), then correct
-  solutions that break the constraint.
-- C2C: the anchor is a corpus document (``meta.anchor_code_id``) and never a positive; mono_lang =
-  the other model's Python, cross_lang = the same model in other languages, cross_model = the other
-  model in other languages; traps as for T2C.
-- C2T positives: the problem's description; traps: three of its four noise descriptions.
-- c2t_match: a (code, text) pair per label. The official generator writes label 1 as relevance 1
-  and label 0 as 0; the released v2 qrels keep grades in {1, 2}, so here label 1 -> rel 2 (the
-  matching text) and label 0 -> rel 1 (a judged non-match: the query has no positive, which the
-  official evaluator scores as 0 on every metric).
+Rules of ``coreb_runner/runners/query_corpus_dataset_maker.py`` (coreb 0.1.0, the official generator).
+"Passing" = ``meta.passed``; the claude/gemini roles are ``CLAUDE_ROLE`` / ``GEMINI_ROLE`` below.
+- T2C ``canonical_retro`` / ``full_retro``: per problem with a passing solution, one ``_any`` query
+  (positives: every passing solution) and one ``_<lang>`` query per language that has a passing
+  solution (positives: the passing solutions in that language).
+- T2C ``search``: each of the problem's search queries gives one ``_any`` query and one ``_<lang>``
+  query per language with a passing solution; positives are *every* solution in the constraint,
+  failing ones too (0.1.0 ``_create_text2code_entries``; the paper says verified-correct).
+- T2C traps (rel=1), pooled tier by tier while the pool holds fewer than 3, then 3 drawn from the pool:
+  failing solutions in the constraint; any failing solution; passing solutions that are not positives.
+- C2C (passing solutions only): mono_lang = the first gemini-role Python solution -> every claude-role
+  Python one; cross_lang = each claude-role solution -> the claude-role solutions in other languages
+  with a greater code id (no query when there is none); cross_model = each gemini-role Python solution
+  -> every claude-role non-Python one. The anchor is a corpus document (``meta.anchor_code_id``).
+  Traps as for T2C, first tier: failing solutions in another language than the anchor (cross_lang),
+  of the other model in Python (mono_lang), of the other model in another language (cross_model).
+- C2T ``_any``: per problem, anchor = the first claude-role Python solution, else the first Python one,
+  else the first passing one; ``_<lang>``: for problems passing in 2+ languages, one query per such
+  language, anchor its first passing solution there. Positive: the description; traps: three of its
+  four noise descriptions.
+- c2t_match: one (code, text) pair per label per problem, anchor as for C2T ``_any``; label 0 pairs
+  with a random other problem's description. The official generator writes one pair per text variant
+  (full and canonical, the same text_id, so the same retrieval query twice); CoREB-mini keeps the full
+  one. Official relevance is 1 for label 1 and 0 for label 0; the released v2 qrels keep grades in
+  {1, 2}, so here label 1 -> rel 2 (the matching text) and label 0 -> rel 1 (a judged non-match: the
+  query has no positive, which the official evaluator scores as 0 on every metric).
+"First" means lowest code id, i.e. corpus order, as in the official generator.
 """
 from __future__ import annotations
 
@@ -32,17 +47,16 @@ import pyarrow as pa
 
 from coreb_core.ingest import import_release
 from coreb_core.mini.judge import LANGUAGE_BY_SUFFIX, Verdict, judge_solution, toolchain_available
-from coreb_core.schema import LANGUAGES
 from coreb_core.sources import RawTable
 
 PROBLEMS_DIR = Path(__file__).resolve().parent / "problems"
 VERDICTS_FILE = Path(__file__).resolve().parent / "verdicts.json"
 RELEASES = ("demo_v2602", "demo_v2603")
-# The two "model" values: two code styles standing in for two LLMs.
-# MODEL_A plays the official generator's "claude-sonnet-4-5" role (cross_lang anchors, mono_lang positives),
-# MODEL_B its "gemini-3-flash" role.
-MODEL_A, MODEL_B = "mini-verbose", "mini-concise"
-STYLE_TO_MODEL = {"verbose": MODEL_A, "concise": MODEL_B}
+# The two "model" values: two code styles standing in for the official generator's two LLMs. The
+# generator names them literally: "claude-sonnet-4-5" (cross_lang anchors and positives, mono_lang and
+# cross_model positives, the preferred C2T anchor) and "gemini-3-flash" (mono_lang and cross_model anchors).
+CLAUDE_ROLE, GEMINI_ROLE = "mini-verbose", "mini-concise"
+STYLE_TO_MODEL = {"verbose": CLAUDE_ROLE, "concise": GEMINI_ROLE}
 MAX_TRAPS = 3
 
 Progress = Callable[[str, float], None]
@@ -205,104 +219,131 @@ class _Builder:
     def _v1(self, task: str, qid: str, relevant: list[str]) -> None:
         self.v1[task] += [{"query_id": qid, "doc_id": d, "relevance": 1} for d in relevant]
 
-    def _traps(self, preferred: list[Doc], relaxed: list[Doc], fallback: list[Doc], exclude: set[str]) -> list[str]:
-        """Up to three hard negatives, by the official priority order, sampled when more exist."""
-        picked: list[str] = []
-        for tier in (preferred, relaxed, fallback):
-            if len(picked) >= MAX_TRAPS and tier is not preferred:
+    def _traps(self, tiers: list[list[Doc]], exclude: set[str]) -> list[str]:
+        """Up to three hard negatives, as ``_select_{t2c,c2c}_hard_negatives`` pick them: the tiers
+        are pooled in order, a tier joining only while the pool holds fewer than three; then three
+        are drawn uniformly from the whole pool (so a later tier's document can displace an earlier one's)."""
+        pool: list[str] = []
+        for tier in tiers:
+            if len(pool) >= MAX_TRAPS:
                 break
-            picked += [d.code_id for d in tier if d.code_id not in exclude and d.code_id not in picked]
-        if len(picked) > MAX_TRAPS:
-            picked = self.rng.sample(picked, MAX_TRAPS)
-        return sorted(picked)
+            pool += [d.code_id for d in tier if d.code_id not in exclude and d.code_id not in pool]
+        if len(pool) > MAX_TRAPS:
+            pool = self.rng.sample(pool, MAX_TRAPS)
+        return sorted(pool)
+
+    def _solutions(self, p: Problem) -> tuple[list[Doc], list[Doc], list[Doc]]:
+        """All, passing and failing solutions of a problem, in corpus (code id) order."""
+        docs = sorted(self.docs[p.problem_id], key=lambda d: d.code_id)
+        return docs, [d for d in docs if d.passed], [d for d in docs if not d.passed]
 
     # text -> code ----------------------------------------------------
     def t2c(self) -> None:
+        # Official order: every canonical query, then every full one, then the search queries.
+        for kind, field in (("canonical_retro", "canonical"), ("full_retro", "statement")):
+            for p in self.problems:
+                docs, correct, _ = self._solutions(p)
+                if not correct:
+                    continue
+                # Retro positives: the passing solutions (in the constraint's language).
+                self._t2c_query(p, kind, p.spec[field], None, correct)
+                for lang in _languages_with(correct):
+                    self._t2c_query(p, kind, p.spec[field], lang, [d for d in correct if d.language == lang])
         for p in self.problems:
-            docs = self.docs[p.problem_id]
-            langs = list(LANGUAGES)
-            search = p.spec["search_queries"]
-            plan = [("canonical_retro", p.spec["canonical"], None), ("full_retro", p.spec["statement"], None),
-                    ("search", search[0], None)]
-            for kind, text in (("canonical_retro", p.spec["canonical"]), ("full_retro", p.spec["statement"])):
-                plan += [(kind, text, lang) for lang in self.rng.sample(langs, 2)]
-            plan += [("search", q, lang) for q, lang in zip(search[1:], self.rng.sample(langs, len(search) - 1))]
-            for kind, text, lang in plan:
-                self._t2c_query(p, docs, kind, text, lang)
+            docs, correct, _ = self._solutions(p)
+            for text in p.spec["search_queries"]:
+                # Search positives (0.1.0 ``_create_text2code_entries``): every solution of the problem,
+                # failing ones too, in the constraint's language; a language needs a passing solution.
+                self._t2c_query(p, "search", text, None, docs)
+                for lang in _languages_with(correct):
+                    self._t2c_query(p, "search", text, lang, [d for d in docs if d.language == lang])
 
-    def _t2c_query(self, p: Problem, docs: list[Doc], kind: str, text: str, lang: str | None) -> None:
+    def _t2c_query(self, p: Problem, kind: str, text: str, lang: str | None, positives: list[Doc]) -> None:
         subtask = f"t2c_{kind}_{lang or 'any'}"
-        fits = [d for d in docs if lang is None or d.language == lang]
-        positives = sorted(d.code_id for d in fits if d.passed)
-        if not positives:
-            return
-        failed = [d for d in docs if not d.passed]
-        traps = self._traps([d for d in failed if d in fits], failed, [d for d in docs if d.passed], set(positives))
+        docs, correct, failed = self._solutions(p)
+        pos = sorted(d.code_id for d in positives)
+        # Traps: failing solutions in the constraint, then any failing one, then passing non-positives.
+        traps = self._traps([[d for d in failed if lang is None or d.language == lang], failed, correct], set(pos))
         qid = self._qid("t2c", subtask)
+        models = sorted({d.model for d in positives})
         self.rows["text2code_queries"].append({
             "query_id": qid, "query": text, "split": "text2code", "subtask": subtask,
-            "query_type": kind, "sub_query_type": "language_specific" if lang else "language_agnostic",
+            "query_type": "language_specific" if lang else "language_agnostic",
+            "sub_query_type": {"canonical_retro": "abbreviated", "full_retro": "full_description"}.get(kind, kind),
             "language_constraint": lang or "none",
-            "meta": {"source_problem_id": p.problem_id, "num_relevant_docs": len(positives),
-                     "models_in_relevant_docs": sorted({d.model for d in fits if d.passed})},
+            "meta": {"source_problem_id": p.problem_id, "num_relevant_docs": len(pos),
+                     "models_in_relevant_docs": models, "is_multi_model": len(models) > 1},
         })
-        self._qrels("text2code_qrels", qid, positives, traps)
+        self._qrels("text2code_qrels", qid, pos, traps)
         # v1: binary, every solution of the problem (failed ones too) within the language constraint.
-        self._v1("text2code", qid, sorted(d.code_id for d in fits))
+        self._v1("text2code", qid, sorted(d.code_id for d in docs if lang is None or d.language == lang))
 
     # code -> code ----------------------------------------------------
     def c2c(self) -> None:
+        # Only passing solutions are anchors or positives (the official code2code index is "correct" only).
         for p in self.problems:
-            docs = self.docs[p.problem_id]
-            correct = [d for d in docs if d.passed]
-            failed = [d for d in docs if not d.passed]
-            # mono_lang: MODEL_B Python anchor, MODEL_A Python positives.
-            anchors = [d for d in correct if d.model == MODEL_B and d.language == "python"]
-            positives = [d for d in correct if d.model == MODEL_A and d.language == "python"]
-            if anchors and positives:
-                a = anchors[0]
-                self._c2c_query(p, "c2c_mono_lang", a, positives,
-                                [d for d in failed if d.model != a.model and d.language == a.language], failed, correct)
-            # cross_lang: MODEL_A anchor, MODEL_A positives in the other languages.
-            a = self.rng.choice(sorted((d for d in correct if d.model == MODEL_A), key=lambda d: d.code_id))
-            self._c2c_query(p, "c2c_cross_lang", a, [d for d in correct if d.model == MODEL_A and d.language != a.language],
-                            [d for d in failed if d.language != a.language], failed, correct)
-            # cross_model: MODEL_A anchor, MODEL_B positives in the other languages.
-            a = self.rng.choice(sorted((d for d in correct if d.model == MODEL_A), key=lambda d: d.code_id))
-            self._c2c_query(p, "c2c_cross_model", a,
-                            [d for d in correct if d.model != a.model and d.language != a.language],
-                            [d for d in failed if d.model != a.model and d.language != a.language], failed, correct)
+            _, correct, failed = self._solutions(p)
+            # mono_lang: the first gemini-role Python solution; positives every claude-role Python one.
+            gemini_py = [d for d in correct if d.model == GEMINI_ROLE and d.language == "python"]
+            claude_py = [d for d in correct if d.model == CLAUDE_ROLE and d.language == "python"]
+            if gemini_py and claude_py:
+                a = gemini_py[0]
+                self._c2c_query(p, "c2c_mono_lang", a, claude_py,
+                                [d for d in failed if d.model != a.model and d.language == a.language])
+        for p in self.problems:
+            _, correct, failed = self._solutions(p)
+            # cross_lang: every claude-role solution; positives the claude-role solutions in other
+            # languages with a greater code id (each unordered pair asked once); none -> no query.
+            claude = [d for d in correct if d.model == CLAUDE_ROLE]
+            for a in claude:
+                targets = [d for d in claude if d.language != a.language and d.code_id > a.code_id]
+                if targets:
+                    self._c2c_query(p, "c2c_cross_lang", a, targets, [d for d in failed if d.language != a.language])
+        for p in self.problems:
+            _, correct, failed = self._solutions(p)
+            # cross_model: every gemini-role Python solution; positives every claude-role non-Python one.
+            gemini_py = [d for d in correct if d.model == GEMINI_ROLE and d.language == "python"]
+            claude_other = [d for d in correct if d.model == CLAUDE_ROLE and d.language != "python"]
+            for a in gemini_py if claude_other else []:
+                self._c2c_query(p, "c2c_cross_model", a, claude_other,
+                                [d for d in failed if d.model != a.model and d.language != a.language])
 
-    def _c2c_query(self, p: Problem, subtask: str, anchor: Doc, positives: list[Doc], preferred: list[Doc],
-                   failed: list[Doc], correct: list[Doc]) -> None:
+    def _c2c_query(self, p: Problem, subtask: str, anchor: Doc, positives: list[Doc], preferred: list[Doc]) -> None:
+        _, correct, failed = self._solutions(p)
         pos = sorted(d.code_id for d in positives)
-        if not pos:
-            return
-        traps = self._traps(preferred, failed, correct, set(pos) | {anchor.code_id})
+        # Traps: constraint-matching failing solutions, then any failing one, then passing non-positives.
+        traps = self._traps([preferred, failed, correct], set(pos) | {anchor.code_id})
         qid = self._qid("c2c", subtask)
         self.rows["code2code_queries"].append({
             "query_id": qid, "query": self.code_text[anchor.code_id], "split": "code2code", "subtask": subtask,
             "anchor_language": anchor.language, "anchor_model": anchor.model,
             "meta": {"source_problem_id": p.problem_id, "anchor_code_id": anchor.code_id,
-                     "target_languages": sorted({d.language for d in positives})},
+                     "target_languages": sorted({d.language for d in positives}), "num_target_solutions": len(pos)},
         })
         self._qrels("code2code_qrels", qid, pos, traps)
         self._v1("code2code", qid, pos)
 
     # code -> text ----------------------------------------------------
     def c2t(self) -> None:
+        # Official order: full_retro any, full_retro per language, canonical_retro (same), c2t_match.
+        for kind in ("full_retro", "canonical_retro"):
+            for p in self.problems:
+                _, correct, _ = self._solutions(p)
+                if correct:
+                    self._c2t_query(p, f"c2t_{kind}_any", _c2t_anchor(correct), kind)
+            for p in self.problems:
+                _, correct, _ = self._solutions(p)
+                languages = _languages_with(correct)
+                if len(languages) < 2:  # official: per-language queries only for multi-language problems
+                    continue
+                for lang in languages:  # anchor: the first passing solution in that language
+                    self._c2t_query(p, f"c2t_{kind}_{lang}", [d for d in correct if d.language == lang][0], kind)
         pids = [p.problem_id for p in self.problems]
         for p in self.problems:
-            correct = sorted((d for d in self.docs[p.problem_id] if d.passed), key=lambda d: d.code_id)
-            for kind in ("full_retro", "canonical_retro"):
-                # "any": prefer Python from MODEL_A, as the official anchor choice does.
-                preferred = [d for d in correct if d.language == "python" and d.model == MODEL_A]
-                self._c2t_query(p, f"c2t_{kind}_any", (preferred or correct)[0], kind)
-                for lang in self.rng.sample(list(LANGUAGES), 2):
-                    choices = [d for d in correct if d.language == lang]
-                    if choices:
-                        self._c2t_query(p, f"c2t_{kind}_{lang}", self.rng.choice(choices), kind)
-            anchor = self.rng.choice(correct)
+            _, correct, _ = self._solutions(p)
+            if not correct:
+                continue
+            anchor = _c2t_anchor(correct)
             other = self.rng.choice([x for x in pids if x != p.problem_id])
             for label, text_pid in ((1, p.problem_id), (0, other)):
                 qid = self._qid("c2t", "c2t_match")
@@ -312,7 +353,7 @@ class _Builder:
                     "subtask": "c2t_match", "anchor_language": anchor.language, "anchor_model": anchor.model,
                     "label": label, "text_id": tid,
                     "meta": {"source_problem_id": p.problem_id, "anchor_code_id": anchor.code_id,
-                             "pair_type": "positive" if label else "negative_random",
+                             "pair_type": "positive" if label else "negative_random", "text_type": "full",
                              **({} if label else {"negative_problem_id": other})},
                 })
                 self._qrels("code2text_qrels", qid, [tid] if label else [], [] if label else [tid])
@@ -321,6 +362,7 @@ class _Builder:
     def _c2t_query(self, p: Problem, subtask: str, anchor: Doc, kind: str) -> None:
         qid = self._qid("c2t", subtask)
         pos = self.text_id[p.problem_id]
+        # Traps: three of the problem's four noise descriptions (FORMAT.md guarantees four).
         traps = sorted(self.rng.sample(self.noise_ids[p.problem_id], MAX_TRAPS))
         self.rows["code2text_queries"].append({
             "query_id": qid, "query": self.code_text[anchor.code_id], "split": "code2text", "subtask": subtask,
@@ -341,6 +383,18 @@ class _Builder:
             [("query_id", pa.string()), ("doc_id", pa.string()), ("relevance", pa.int8())]))
               for task, rows in self.v1.items()}
         return raw, v1
+
+
+def _languages_with(docs: list[Doc]) -> list[str]:
+    """The languages among ``docs``, sorted (the official generator walks ``sorted(languages)``)."""
+    return sorted({d.language for d in docs})
+
+
+def _c2t_anchor(correct: list[Doc]) -> Doc:
+    """Official ``_select_anchor_code``: the first claude-role Python solution, else the first Python
+    one, else the first passing solution (``correct`` is in corpus order)."""
+    python = [d for d in correct if d.language == "python"]
+    return ([d for d in python if d.model == CLAUDE_ROLE] or python or correct)[0]
 
 
 # ---------------------------------------------------------------- scaled synthetic variant
