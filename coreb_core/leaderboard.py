@@ -19,6 +19,7 @@ import pandas as pd
 
 from coreb_core.errors import CorebError
 from coreb_core.evaluate import aggregate, judged_ranks, release_index
+from coreb_core.runs import run_name
 from coreb_core.store import Store
 
 TASKS = ("t2c", "c2c", "c2t")
@@ -73,7 +74,7 @@ def our_task_rows(task_means: pd.DataFrame, metas: dict[str, dict], scheme: str,
         values = dict(zip(group["task"].astype(str), group[metric]))
         meta = metas.get(str(run), {})
         overall = np.mean([values[t] for t in TASKS]) if all(t in values for t in TASKS) else np.nan
-        rows.append({"kind": "our run", "model": meta.get("model", str(run)), "source": f"our run {run}",
+        rows.append({"kind": "our run", "model": run_name(meta) if meta else str(run), "source": f"our run {run}",
                      "scheme": f"{scheme} (this app's evaluator)", "release": release,
                      **{t: x100(values.get(t)) for t in TASKS}, "overall": x100(overall), "run": str(run)})
     return pd.DataFrame(rows, columns=BOARD_COLUMNS)
