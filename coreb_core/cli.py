@@ -145,11 +145,14 @@ def _models(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
-    print(f"{'id':<22} {'kind':<6} {'params':>8}  {'re-run':<6} name / prompt source")
+    print(f"{'id':<22} {'kind':<6} {'params':>8}  {'re-run':<6} name — card prompts (profile card)")
     for r in rows:
         params = f"{r['params_b']:.2f}B" if r["params_b"] else "-"
+        aliases = f" (also {', '.join(r['aliases'])})" if r["aliases"] else ""
         print(f"{r['id']:<22} {r['kind']:<6} {params:>8}  {'yes' if r['re_runnable'] else 'no':<6} "
-              f"{r['name']}{'@' + r['revision'][:10] if r['revision'] else ''} — {r['prompt_source']}")
+              f"{r['name']}{'@' + r['revision'][:10] if r['revision'] else ''}{aliases} — {r['card_note']}")
+    print("Profiles: official (default) encodes as coreb_runner 0.1.0 made the leaderboard (AutoModel, no prompts, "
+          "512 tokens, mean pooling); card applies each model's own prompts verbatim (see --json for the texts).")
     print("Also accepted: a local sentence-transformers folder, or a hub name org/model.")
     return 0
 
@@ -160,9 +163,10 @@ def _run(args: argparse.Namespace) -> int:
     from coreb_core.retrieval import rerank_run, run_retrieval
 
     tasks = tuple(t.strip() for t in args.tasks.split(",") if t.strip())
-    bar = TqdmProgress(f"{args.model} on {args.release}")
+    bar = TqdmProgress(f"{args.model} ({args.profile}) on {args.release}")
     try:
-        result = run_retrieval(args.model, args.release, tasks, args.device, args.batch_size, args.top_k, bar)
+        result = run_retrieval(args.model, args.release, tasks, args.device, args.batch_size, args.top_k, bar,
+                               profile=args.profile)
     finally:
         bar.close()
     print(f"run {result.run_id}: encoded {result.texts_encoded} texts in {result.seconds:.1f} s")
@@ -258,6 +262,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("run", help="re-run retrieval for a model on a cached release (cached embeddings, exact search)")
     p.add_argument("--model", required=True, help="registry id (see models), local sentence-transformers folder, or org/model")
     p.add_argument("--release", required=True)
+    p.add_argument("--profile", choices=["official", "card"], default="official",
+                   help="official (default): encode as coreb_runner 0.1.0 made the published numbers (transformers "
+                        "AutoModel, no prompts, 512 tokens, mean pooling); card: as the model's own card says "
+                        "(sentence-transformers, its prompts verbatim, its length)")
     p.add_argument("--tasks", default="t2c,c2c,c2t")
     p.add_argument("--device", default="auto", help="auto (cuda, then mps, then cpu), cpu, cuda, cuda:1, mps")
     p.add_argument("--batch-size", type=int, default=64)

@@ -188,12 +188,25 @@ def release_statistics(store: Store) -> dict[str, pd.DataFrame]:
 def model_table() -> pd.DataFrame:
     """The registry as the model picker shows it: id, kind, name, params_b, re_runnable, why_not."""
     rows = registry_table()
-    frame = pd.DataFrame([{k: r[k] for k in ("id", "kind", "name", "params_b", "re_runnable", "trust_remote_code",
-                                             "prompt_source")} for r in rows])
+    frame = pd.DataFrame([{k: r[k] for k in ("id", "kind", "name", "revision", "params_b", "re_runnable",
+                                             "trust_remote_code", "card_note")} for r in rows])
     frame["why_not"] = [None if r["re_runnable"] else
                         "API-only: its published figures are shown on the overview, it cannot be re-run here"
                         for r in rows]
     return frame
+
+
+def prompt_table(model: str, profile: str) -> pd.DataFrame:
+    """The prompts a run of ``model`` under ``profile`` applies, per task and side, with their source
+    (columns task, query, document, source; empty for a model without an encoder)."""
+    from coreb_core.models import resolve
+    from coreb_core.profiles import encoding_for
+
+    spec = resolve(model)
+    if spec.kind != "dense":
+        return pd.DataFrame(columns=["task", "query", "document", "source"])
+    encoding = encoding_for(spec, profile, "cpu")
+    return pd.DataFrame([{"task": task, **encoding.prompt(task)._asdict()} for task in TASKS])
 
 
 def cuda_status() -> tuple[bool, str]:

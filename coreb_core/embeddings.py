@@ -3,8 +3,9 @@
 Layout: ``data_cache/embeddings/<model identity>/shard-<uuid>.npz``, each shard holding ``keys``
 (16-byte digests of prompt + text) and ``vectors`` (float32). A key covers the exact input the
 encoder saw (prompt included), the identity covers the encoder (name, revision, normalisation,
-maximum length, precision), so runs and releases that share texts share vectors, and any change of
-prompt, revision or precision misses.
+encoding profile and backend, maximum length, precision: ``coreb_core.profiles.encoder_identity``),
+so runs and releases that share texts share vectors, and any change of prompt, revision, profile or
+precision misses.
 
 Shards are written to a temporary name and renamed into place, so a writer killed mid-write leaves
 at most a ``.tmp`` file, which readers ignore and later writers remove.

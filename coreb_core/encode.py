@@ -1,7 +1,10 @@
-"""Encoding texts with sentence-transformers: cached, length-sorted, OOM-safe, with progress.
+"""Encoding texts: cached, length-sorted, OOM-safe, with progress.
+
+The encoder is anything with sentence-transformers' ``encode`` signature: a SentenceTransformer
+(``card`` profile) or ``coreb_core.runner_encoder.RunnerEncoder`` (``official`` profile).
 
 Example:
-    >>> vectors, encoded = encode_cached(spec, model_loader, texts, prompt, cache, batch_size=64)
+    >>> vectors, encoded = encode_cached(model_loader, texts, prompt, cache, batch_size=64, normalize=True)
 """
 from __future__ import annotations
 

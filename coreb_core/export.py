@@ -96,7 +96,7 @@ def export_mteb(run_id: str, out: Path, root: Path | None = None) -> Path:
         result = {"dataset_revision": meta["release"], "task_name": TASKS[task].mteb_retrieval, "mteb_version": None,
                   "scores": {"test": [entry]}, "evaluation_time": None, "kg_co2_emissions": None,
                   "coreb_scheme": "v2 (official CoREB scoring, C2C anchor excluded), not MTEB's positives-only qrels",
-                  "coreb_run_id": run_id}
+                  "coreb_run_id": run_id, "coreb_profile": meta.get("profile")}
         _atomic_write(folder / f"{TASKS[task].mteb_retrieval}.json", json.dumps(result, indent=2))
     _atomic_write(folder / "model_meta.json", json.dumps({"name": name, "revision": revision,
                                                           "n_parameters": None, "similarity_fn_name": "cosine"}, indent=2))

@@ -20,6 +20,7 @@ import pandas as pd
 from coreb_core.errors import CorebError
 from coreb_core.evaluate import aggregate, judged_ranks, release_index
 from coreb_core.published import QUERY_WEIGHTED, TASK_MEAN
+from coreb_core.runs import run_name
 from coreb_core.store import Store
 
 TASKS = ("t2c", "c2c", "c2t")
@@ -78,7 +79,7 @@ def our_task_rows(task_means: pd.DataFrame, metas: dict[str, dict], scheme: str,
         complete = all(t in values for t in TASKS)
         weighted = sum(values[t] * counts[t] for t in TASKS) / sum(counts[t] for t in TASKS) if complete else np.nan
         mean = np.mean([values[t] for t in TASKS]) if complete else np.nan
-        rows.append({"kind": "our run", "model": meta.get("model", str(run)), "source": f"our run {run}",
+        rows.append({"kind": "our run", "model": run_name(meta) if meta else str(run), "source": f"our run {run}",
                      "scheme": f"{scheme} (this app's evaluator)", "release": release,
                      **{t: x100(values.get(t)) for t in TASKS}, QUERY_WEIGHTED: x100(weighted),
                      TASK_MEAN: x100(mean), "run": str(run)})

@@ -86,20 +86,21 @@ def official_dense_search(model, corpus: dict[str, str], queries: dict[str, str]
                           batch_size: int = 128, corpus_chunk_size: int = 50000) -> dict[str, dict[str, float]]:
     """``DenseRetrievalExactSearch.search`` of coreb_runner: encode every query and the whole corpus
     (longest documents first, in chunks), cosine similarity with torch, top-k per query.
-    ``model`` is a SentenceTransformer (the runner's encode_queries / encode_corpus call its encode)."""
+    ``model`` has sentence-transformers' ``encode`` (a SentenceTransformer, or the official profile's
+    ``RunnerEncoder``, which returns numpy: both are turned into tensors here)."""
     import heapq
 
     import torch
 
     query_ids = list(queries)
-    q = model.encode([queries[i] for i in query_ids], batch_size=batch_size, convert_to_tensor=True,
-                     show_progress_bar=False)
+    q = torch.as_tensor(model.encode([queries[i] for i in query_ids], batch_size=batch_size, convert_to_tensor=True,
+                                     show_progress_bar=False))
     corpus_ids = sorted(corpus, key=lambda k: len(corpus[k]), reverse=True)
     heaps: dict[str, list] = {qid: [] for qid in query_ids}
     for start in range(0, len(corpus_ids), corpus_chunk_size):
         ids = corpus_ids[start:start + corpus_chunk_size]
-        d = model.encode([corpus[i] for i in ids], batch_size=batch_size, convert_to_tensor=True,
-                         show_progress_bar=False)
+        d = torch.as_tensor(model.encode([corpus[i] for i in ids], batch_size=batch_size, convert_to_tensor=True,
+                                         show_progress_bar=False))
         scores = torch.nn.functional.normalize(q, dim=1) @ torch.nn.functional.normalize(d, dim=1).T
         scores[torch.isnan(scores)] = -1
         values, idx = torch.topk(scores, min(top_k + 1, scores.shape[1]), dim=1, largest=True, sorted=False)

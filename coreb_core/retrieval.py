@@ -1,7 +1,10 @@
 """Re-run retrieval for a model on a cached release, store the run, score it.
 
+The encoding profile (``coreb_core.profiles``) says how texts become vectors: ``official`` as the
+CoREB runner made the published numbers, ``card`` as the model's own card says.
+
 Example:
-    >>> result = run_retrieval("minilm", "demo_v2603")
+    >>> result = run_retrieval("minilm", "demo_v2603", profile="official")
     >>> result.run_id, result.ndcg_at_10["t2c"], result.texts_encoded
 """
 from __future__ import annotations
@@ -18,10 +21,10 @@ from coreb_core.embeddings import EmbeddingCache
 from coreb_core.encode import encode_cached
 from coreb_core.errors import CorebError
 from coreb_core.evaluate import evaluate, summary
-from coreb_core.models import (ModelSpec, ensure_available, load_dense, package_versions, pick_device,
-                               precision_for, resolve)
+from coreb_core.models import ModelSpec, ensure_available, package_versions, pick_device, resolve
+from coreb_core.profiles import DEFAULT_PROFILE, Encoding, check_profile, encoder_identity, encoding_for, load_encoder
 from coreb_core.progress import Progress, silent
-from coreb_core.runs import DEFAULT_TOP_K, concat_hits, new_run_id, run_meta, write_run
+from coreb_core.runs import DEFAULT_TOP_K, concat_hits, new_run_id, run_meta, run_name, write_run
 from coreb_core.schema import TASKS
 from coreb_core.search import bm25_scores, dense_scores
 from coreb_core.store import Store
@@ -72,43 +75,31 @@ def corpus_fingerprint(store: Store) -> str:
 
 
 class _Encoder:
-    """Loads the model on first need only: a fully cached run never imports sentence-transformers."""
+    """Loads the model on first need only: a fully cached run never imports torch or transformers."""
 
-    def __init__(self, spec: ModelSpec, device: str, progress: Progress, loader=load_dense) -> None:
-        self.spec, self.device, self.progress, self.loader = spec, device, progress, loader
+    def __init__(self, spec: ModelSpec, encoding: Encoding, device: str, progress: Progress,
+                 loader=load_encoder) -> None:
+        self.spec, self.encoding, self.device, self.progress, self.loader = spec, encoding, device, progress, loader
         self.model = None
         self.load_seconds = 0.0
 
     def __call__(self):
         if self.model is None:
-            self.progress(f"loading {self.spec.id} on {self.device}", 0.0)
+            self.progress(f"loading {self.spec.id} ({self.encoding.profile}) on {self.device}", 0.0)
             start = time.perf_counter()
-            self.model = self.loader(self.spec, self.device)
+            self.model = self.loader(self.spec, self.encoding, self.device)
             self.load_seconds = time.perf_counter() - start
         return self.model
 
-    def prompts(self, task: str) -> tuple[str, str]:
-        """(query prompt, document prompt): the spec's, else the model's own ``query``/``document`` prompts."""
-        q = self.spec.query_prompts.get(task, "")
-        d = self.spec.document_prompt
-        if (not q or not d) and self.spec.kind == "dense" and not self.spec.query_prompts and self._model_prompts():
-            own = self._model_prompts()
-            q, d = q or own.get("query", ""), d or own.get("document", own.get("passage", ""))
-        return q, d
-
-    def _model_prompts(self) -> dict[str, str]:
-        # Reading the model's prompts needs its config, not its weights.
-        import json
-
-        path = Path(self.spec.name) / "config_sentence_transformers.json"
-        if path.exists():
-            return json.loads(path.read_text()).get("prompts", {}) or {}
-        return {}
+    def pooling_seen(self) -> list[str] | None:
+        """Which pooling the official encoder's model outputs called for (None: not loaded, or card)."""
+        seen = getattr(self.model, "pooling_seen", None)
+        return sorted(seen) if seen else None
 
 
-def _pool_factory(device: str):
-    """Several GPUs: sentence-transformers' multi-process pool, one process per GPU."""
-    if not device.startswith("cuda"):
+def _pool_factory(device: str, encoding: Encoding):
+    """Several GPUs: sentence-transformers' multi-process pool, one process per GPU (card profile)."""
+    if not device.startswith("cuda") or encoding.backend != "sentence-transformers":
         return None
     import torch
 
@@ -119,11 +110,15 @@ def _pool_factory(device: str):
 
 def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = ("t2c", "c2c", "c2t"), device: str = "auto",
                   batch_size: int = 64, top_k: int = DEFAULT_TOP_K, progress: Progress = silent,
-                  root: Path | None = None, model_loader=load_dense) -> RetrievalResult:
+                  root: Path | None = None, model_loader=load_encoder,
+                  profile: str = DEFAULT_PROFILE) -> RetrievalResult:
     """Encode (or fetch from the cache), search exactly, store the run with provenance, score it (v2).
-    ``model_loader(spec, device)`` loads the encoder when something must be encoded (the app passes a
-    cached one, so a model is loaded once per server)."""
+    ``profile`` is ``official`` (as coreb_runner 0.1.0 encodes) or ``card`` (as the model's card
+    says); BM25 has no encoder and ignores it. ``model_loader(spec, encoding, device)`` loads the
+    encoder when something must be encoded (the app passes a cached one, so a model is loaded once
+    per server)."""
     start = time.perf_counter()
+    check_profile(profile)
     spec = resolve(model)
     if spec.kind == "api":
         raise CorebError(f"{spec.id} is API-only: its published figures are shown, it cannot be re-run here")
@@ -134,22 +129,22 @@ def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = ("t2c", "c2
         ensure_available(spec)  # fail within seconds, before any work, when a hub model cannot be had
     store = Store(release, root)
     used_device = pick_device(device) if spec.kind == "dense" else "cpu"
-    precision = precision_for(spec, used_device)
-    encoder = _Encoder(spec, used_device, progress, model_loader)
-    cache = EmbeddingCache(spec.identity(precision), root) if spec.kind == "dense" else None
+    encoding = encoding_for(spec, profile, used_device) if spec.kind == "dense" else None
+    encoder = _Encoder(spec, encoding, used_device, progress, model_loader) if encoding else None
+    cache = EmbeddingCache(encoder_identity(spec, encoding), root) if encoding else None
     frames, prompts, encoded, timings = [], {}, 0, {"encode": 0.0, "search": 0.0}
     for n, task in enumerate(tasks):
         data = load_task(store, task)
         step = lambda msg, frac, n=n: progress(f"{task}: {msg}", (n + frac) / len(tasks))  # noqa: E731
         t0 = time.perf_counter()
-        if spec.kind == "bm25":
+        if encoding is None:
             scores = bm25_scores(data.queries, data.docs)
             timings["search"] += time.perf_counter() - t0
-            prompts[task] = {"query": "", "document": ""}
+            prompts[task] = {"query": "", "document": "", "source": "BM25: no encoder"}
         else:
-            qp, dp = encoder.prompts(task)
-            prompts[task] = {"query": qp, "document": dp}
-            pool = _pool_factory(used_device)
+            qp, dp, source = encoding.prompt(task)
+            prompts[task] = {"query": qp, "document": dp, "source": source}
+            pool = _pool_factory(used_device, encoding)
             dv, nd = encode_cached(encoder, data.docs, dp, cache, batch_size, spec.normalize,
                                    lambda m, f: step(f"documents {m}", 0.7 * f), "docs", pool)
             qv, nq = encode_cached(encoder, data.queries, qp, cache, batch_size, spec.normalize,
@@ -164,16 +159,21 @@ def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = ("t2c", "c2
         frames.append(hits_from_scores(task, data.query_ids, data.doc_ids, scores, top_k, data.keep, data.counted))
         step("searched", 1.0)
     hits = concat_hits(frames)
-    run_id = new_run_id(spec.id, release)
+    run_profile = encoding.profile if encoding else None
+    run_id = new_run_id(f"{spec.id}-{run_profile}" if run_profile else spec.id, release)
     meta = {
         "run_id": run_id, "kind": "retrieval", "release": release, "tasks": list(tasks), "model": spec.id,
-        "model_spec": spec.describe(), "prompts": prompts, "device": used_device, "precision": precision,
+        "profile": run_profile, "model_spec": spec.describe(), "prompts": prompts,
+        "encoding": {**encoding.describe(), "pooling_seen": encoder.pooling_seen()} if encoding else None,
+        "device": used_device, "precision": encoding.precision if encoding else "none",
         "batch_size": batch_size, "top_k": top_k, "packages": package_versions(),
         "corpus_fingerprint": corpus_fingerprint(store), "texts_encoded": encoded,
-        "timings_s": {**{k: round(v, 3) for k, v in timings.items()}, "model_load": round(encoder.load_seconds, 3),
+        "timings_s": {**{k: round(v, 3) for k, v in timings.items()},
+                      "model_load": round(encoder.load_seconds if encoder else 0.0, 3),
                       "total": round(time.perf_counter() - start, 3)},
         "created": time.strftime("%Y-%m-%dT%H:%M:%S"), "first_stage": None,
     }
+    meta["label"] = run_name(meta)
     write_run(hits, meta, root)
     result = summary(evaluate(store, hits))
     progress("done", 1.0)
@@ -219,11 +219,13 @@ def rerank_run(first_stage: str, model: str, depth: int = 128, batch_size: int =
     rest = rest.assign(rank=rest["rank"])  # positions beyond depth keep their first-stage ranks
     out = pd.concat([top.drop(columns="ce"), rest], ignore_index=True)
     out["in_top_k"] = out["in_top_k"].astype(bool)
-    run_id = new_run_id(f"{meta0['model']}+rerank", meta0["release"])
+    profile = meta0.get("profile")  # the first stage's encoding, kept in the reranked run's label
+    run_id = new_run_id(f"{meta0['model']}+rerank" + (f"-{profile}" if profile else ""), meta0["release"])
     meta = {**{k: meta0[k] for k in ("release", "tasks", "corpus_fingerprint")}, "run_id": run_id, "kind": "rerank",
-            "model": f"{meta0['model']}+rerank", "first_stage": first_stage, "reranker": model, "rerank_depth": depth,
-            "device": used_device, "packages": package_versions(), "created": time.strftime("%Y-%m-%dT%H:%M:%S"),
-            "timings_s": {"total": round(time.perf_counter() - start, 3)}}
+            "model": f"{meta0['model']}+rerank", "profile": profile, "first_stage": first_stage, "reranker": model,
+            "rerank_depth": depth, "device": used_device, "packages": package_versions(),
+            "created": time.strftime("%Y-%m-%dT%H:%M:%S"), "timings_s": {"total": round(time.perf_counter() - start, 3)}}
+    meta["label"] = run_name(meta)
     write_run(out, meta, root)
     result = summary(evaluate(store, out))
     return RetrievalResult(run_id, {t: m["ndcg_at_10"] for t, m in result["tasks"].items()}, 0,

@@ -136,6 +136,19 @@ def hits_from_lists(task_of: dict[str, str], lists: dict[str, list[tuple]], sour
 
 # ---------------------------------------------------------------- storage
 
+def run_name(meta: dict[str, Any]) -> str:
+    """How a run is named wherever it is shown: its model, and its encoding profile when it has one
+    (``minilm [official]``); runs stored before profiles existed, BM25 and imported runs show the
+    model alone.
+
+    >>> run_name({"model": "minilm", "profile": "card"})
+    'minilm [card]'
+    """
+    model = str(meta.get("model") or meta.get("run_id") or "?")
+    profile = meta.get("profile")
+    return f"{model} [{profile}]" if profile else model
+
+
 def new_run_id(label: str, release: str) -> str:
     safe = "".join(c if c.isalnum() or c in "-_." else "-" for c in label).strip("-")[:48] or "run"
     return f"{safe}__{release}__{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:6]}"

@@ -26,6 +26,7 @@ from coreb_core.compare import intervals
 from coreb_core.evaluate import release_index
 from coreb_core.leaderboard import TASKS, canonical_model, run_params, x100
 from coreb_core.published import parameter_counts
+from coreb_core.runs import run_name
 from coreb_core.store import Store
 
 LANGUAGES = ("any", "python", "java", "cpp", "go", "ruby")
@@ -93,7 +94,7 @@ def recommend(store: Store, per_query: pd.DataFrame, traps: pd.DataFrame, metas:
     for run in per_query["run"].astype(str).unique():
         meta = metas.get(run, {})
         params = run_params(meta)
-        model = meta.get("model", run)
+        model = run_name(meta) if meta else run
         if run not in scores or scores[run].empty:
             excluded.append({"model": model, "run": run, "params_b": params,
                              "reason": "no evaluated queries in the chosen tasks and languages"})
@@ -111,7 +112,7 @@ def recommend(store: Store, per_query: pd.DataFrame, traps: pd.DataFrame, metas:
         g = kept[r["run"]]
         per_task = g.groupby("task")["ndcg_at_10"].mean()
         meta = metas.get(r["run"], {})
-        rows.append({"model": meta.get("model", r["run"]), "run": r["run"], "params_b": run_params(meta),
+        rows.append({"model": run_name(meta) if meta else r["run"], "run": r["run"], "params_b": run_params(meta),
                      "queries": int(r["queries"]), "mean_ndcg_at_10": x100(r["mean"]), "ci_low": x100(r["ci_low"]),
                      "ci_high": x100(r["ci_high"]), "trap_share": x100(trap_share.get(r["run"], np.nan)),
                      **{t: x100(per_task.get(t)) for t in TASKS}, "_exact": r["mean"],

@@ -9,7 +9,7 @@ import streamlit as st
 
 from coreb_core.evaluate import analyse_many, load_hits
 from coreb_core.paths import release_dir
-from coreb_core.runs import list_runs
+from coreb_core.runs import list_runs, run_name
 from coreb_core.schemes import C2T_LABEL0_NOTE, DESCRIPTIONS, V1, V2, Scheme
 from coreb_core.store import Store, list_releases
 
@@ -64,7 +64,7 @@ def runs_of(release: str) -> dict[str, dict]:
 def run_label(meta: dict) -> str:
     when = str(meta.get("created", ""))[5:16].replace("T", " ")
     kind = "" if meta.get("kind") in (None, "retrieval") else f" ({meta['kind']})"
-    return f"{meta.get('model', '?')}{kind} · {when} · …{meta['run_id'][-6:]}"
+    return f"{run_name(meta)}{kind} · {when} · …{meta['run_id'][-6:]}"
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)

@@ -8,8 +8,9 @@ import pandas as pd
 import streamlit as st
 
 from coreb_core.console import (cuda_status, error_lines, import_dataset, import_uploaded_dataset,
-                                import_uploaded_results, model_table, ndcg_frame, plain, progress_text)
+                                import_uploaded_results, model_table, ndcg_frame, plain, progress_text, prompt_table)
 from coreb_core.errors import CorebError
+from coreb_core.profiles import DEFAULT_PROFILE, PROFILES
 from coreb_core.results import import_results
 from coreb_core.retrieval import run_retrieval
 from coreb_core.runs import DEFAULT_TOP_K
@@ -19,12 +20,22 @@ from pages.common import TASK_LABELS, csv_download, sidebar
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)
-def _model(spec, device: str):
-    """Encoders load once per server and are shared by every session (loading takes seconds to minutes)."""
-    from coreb_core.models import load_dense
+def _model(spec, encoding, device: str):
+    """Encoders load once per server and are shared by every session (loading takes seconds to minutes);
+    one per model, profile and device."""
+    from coreb_core.profiles import load_encoder
 
-    return load_dense(spec, device)
+    return load_encoder(spec, encoding, device)
 
+
+PROFILE_LABELS = {"official": "official (as the leaderboard was made)", "card": "card (the model's own prompts)"}
+PROFILE_HELP = {
+    "official": "Encodes as coreb_runner 0.1.0 made the published CoREB numbers: transformers AutoModel, no prompts, "
+                "512 tokens, mean pooling (or the model's own sentence embedding), float32. Compare with the leaderboard.",
+    "card": "Encodes as the model's card says: sentence-transformers with the model's own pooling, its published "
+            "prompts verbatim per task and side, its length. Compare with the model's own reports. "
+            "The registry table below says where each prompt was found.",
+}
 
 state = sidebar()
 ss = st.session_state
@@ -57,6 +68,15 @@ with left:
         if not row["re_runnable"]:
             blocked = f"{choice}: {row['why_not']}."
             st.info(blocked)
+    profile = st.radio("Encoding profile", list(PROFILES), index=PROFILES.index(DEFAULT_PROFILE), horizontal=True,
+                       key="run_profile", format_func=PROFILE_LABELS.get,
+                       help="It is part of the run's label, its provenance and its cached vectors.")
+    st.caption(PROFILE_HELP[profile])
+    if choice != LOCAL and row["kind"] == "dense":
+        with st.expander(f"Prompts a {profile} run of {choice} applies"):
+            st.dataframe(prompt_table(choice, profile), hide_index=True)
+            st.caption("Source: coreb_core.profiles (official: none, as coreb_runner) and the registry's card "
+                       "prompts, each with where it was found; an empty prompt means none is published or applied.")
     with st.expander("The model registry"):
         st.dataframe(models, hide_index=True)
         csv_download(models, "model-registry")
@@ -95,7 +115,7 @@ if clicked:
 
     try:
         result = run_retrieval(model, release, tuple(t for t in TASKS if t in tasks), device, int(batch_size),
-                               int(top_k), progress=report, model_loader=_model)
+                               int(top_k), progress=report, model_loader=_model, profile=profile)
     except CorebError as exc:
         ss.pop("run_pending", None)
         bar.empty()
@@ -105,7 +125,7 @@ if clicked:
         ss.pop("run_pending", None)
         bar.empty()
         ss["run_last"] = {"run_id": result.run_id, "release": release, "ndcg": result.ndcg_at_10,
-                          "seconds": result.seconds, "encoded": result.texts_encoded}
+                          "seconds": result.seconds, "encoded": result.texts_encoded, "profile": profile}
 
 last = ss.get("run_last")
 if last:
@@ -121,8 +141,9 @@ if last:
     st.altair_chart(chart, width="stretch")
     st.dataframe(scores, hide_index=True, column_config={"ndcg_at_10": st.column_config.NumberColumn(format="%.4f")})
     csv_download(scores, f"ndcg-{last['run_id']}")
-    st.caption(f"Source: this run on `{last['release']}` · scheme `v2` (official) · C2C anchor excluded · "
-               "mean over each task's evaluated queries.")
+    st.caption(f"Source: this run on `{last['release']}` · encoding profile `{last.get('profile', DEFAULT_PROFILE)}` "
+               "(BM25 has none) · scheme `v2` (official) · C2C anchor excluded · mean over each task's evaluated "
+               "queries.")
 
 st.divider()
 st.header("Import a dataset")

@@ -7,7 +7,7 @@ import dump
 from conftest import app_test
 
 from coreb_core.console import (error_lines, eta_seconds, import_dataset, model_table, ndcg_frame, plain,
-                                progress_text, save_uploads)
+                                progress_text, prompt_table, save_uploads)
 from coreb_core.errors import DataError
 from coreb_core.evaluate import evaluate, load_hits, summary
 from coreb_core.store import Store, list_releases
@@ -81,6 +81,7 @@ def test_run_page_runs_bm25(private_cache):
     assert len(new) == 1
     run_id = new.pop()
     assert after[run_id]["model"] == "bm25" and run_id.startswith("bm25__demo_v2603__")
+    assert after[run_id]["profile"] is None  # BM25 has no encoder, so no profile in its label
     assert at.code[0].value == run_id
     assert "run_pending" not in at.session_state
     with Store("demo_v2603", private_cache) as store:
@@ -95,6 +96,37 @@ def test_run_page_runs_bm25(private_cache):
     # the new run is offered on other pages without a restart
     other = app_test("traps.py", private_cache, {"release": "demo_v2603", "runs": run_id}).run()
     assert not other.exception and other.sidebar.multiselect[0].value == [run_id]
+
+
+def test_prompt_table_quotes_the_card_and_official_applies_none():
+    card = prompt_table("jina-code-1.5b", "card").set_index("task")
+    assert card.loc["c2t", "document"] == "Candidate comment:\n" and "INSTRUCTION_CONFIG" in card.loc["c2t", "source"]
+    official = prompt_table("jina-code-1.5b", "official")
+    assert (official["query"] == "").all() and (official["document"] == "").all()
+    assert prompt_table("bm25", "card").empty
+
+
+def test_run_page_profile_selector_reaches_the_run(private_cache):
+    from pages.common import run_label, runs_of
+
+    before = set(runs_of("demo_v2603"))
+    at = app_test("run_retrieval.py", private_cache, {"release": "demo_v2603"}, timeout=900).run()
+    assert at.radio(key="run_profile").value == "official"  # the default
+    at.selectbox(key="run_model").set_value("minilm")
+    at.radio(key="run_profile").set_value("card")
+    at.multiselect(key="run_tasks").set_value(["c2c"]).run()
+    assert not at.exception
+    at.button(key="run_go").click().run()
+    assert not at.exception and not at.error
+    after = runs_of("demo_v2603")
+    (run_id,) = set(after) - before
+    meta = after[run_id]
+    assert meta["profile"] == "card" and meta["encoding"]["backend"] == "sentence-transformers"
+    assert run_id.startswith("minilm-card__demo_v2603__") and run_label(meta).startswith("minilm [card] · ")
+    assert any("encoding profile `card`" in c.value for c in at.caption)
+    other = app_test("traps.py", private_cache, {"release": "demo_v2603", "task": "c2c", "runs": run_id}).run()
+    assert not other.exception and other.sidebar.multiselect[0].value == [run_id]
+    assert any(o.startswith("minilm [card] · ") for o in other.sidebar.multiselect[0].options)
 
 
 def test_run_page_interrupted_run_is_reported(private_cache):

@@ -4,6 +4,7 @@ import pandas as pd
 import pytest
 
 from conftest import app_test
+from coreb_core.runs import run_name
 
 
 def _runs(cache):
@@ -44,7 +45,7 @@ def test_selection_ranks_by_slice_mean(app_cache, tasks, languages):
     assert ranked["run"].tolist() == order and ranked["rank"].tolist() == [1, 2]
     assert ranked["mean_ndcg_at_10"].tolist() == [round(expected[r] * 100, 1) for r in order]
     assert (ranked["ci_low"] <= ranked["mean_ndcg_at_10"]).all() and (ranked["mean_ndcg_at_10"] <= ranked["ci_high"]).all()
-    runs_by_id = {m["run_id"]: m["model"] for m in runs.values()}
+    runs_by_id = {m["run_id"]: run_name(m) for m in runs.values()}  # runs are named with their profile
     sentence = at.text[0].value
     assert sentence.startswith(f"For {', '.join(t.upper() for t in tasks)}")
     assert f"{runs_by_id[order[0]]} ranks first with mean nDCG@10 {round(expected[order[0]] * 100, 1):.1f}" in sentence
@@ -58,7 +59,7 @@ def test_selection_respects_parameter_budget(app_cache):
     ranked = _ranked(at)
     assert ranked["model"].tolist() == ["bm25"] and (ranked["params_b"] <= 0.01).all()
     excluded = next(d.value for d in at.dataframe if "reason" in d.value.columns)
-    assert excluded["model"].tolist() == ["minilm"]
+    assert excluded["model"].tolist() == ["minilm [official]"]  # named with its profile
     assert excluded["reason"].iloc[0] == "0.0227 B parameters exceed the 0.01 B budget"
     assert "it is the only run that qualifies" in at.text[0].value
     published = next(d.value for d in at.dataframe if "figures" in d.value.columns)
