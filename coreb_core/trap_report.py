@@ -65,7 +65,9 @@ def trap_breakdown(store: Store, traps: pd.DataFrame, task: str | None = None,
         out[column] = out[column].astype(str)
     out["queries_trap_above_positive"] = out["queries_trap_above_positive"].astype(int)
     group = LEVELS[level] or ["task"]
-    out.insert(len(keys), "group", out[group].agg(" · ".join, axis=1))
+    # No query of ``task`` among the runs (e.g. runs made for other tasks): an empty table, not an error.
+    labels = out[group].agg(" · ".join, axis=1) if len(out) else pd.Series([], dtype=object)
+    out.insert(len(keys), "group", labels)
     return out
 
 

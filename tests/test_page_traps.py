@@ -46,6 +46,13 @@ def test_breakdown_exact_values(tiny_store):
     assert set(both["group"]) == {"t2c_canonical_retro_any · any", "t2c_search_python · python"}
 
 
+def test_breakdown_of_a_task_the_runs_lack_is_empty(tiny_store):
+    from coreb_core.trap_report import trap_breakdown
+
+    table = trap_breakdown(tiny_store, tiny_traps(tiny_store, {"a": T2C_LISTS}), "c2c", "subtask")
+    assert len(table) == 0 and "group" in table.columns
+
+
 def test_breakdown_rejects_unknown_level(tiny_store):
     from coreb_core.errors import CorebError
     from coreb_core.trap_report import trap_breakdown
