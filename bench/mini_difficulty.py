@@ -1,9 +1,10 @@
 """Does CoREB-mini discriminate, and do its traps bite?
 
-Runs all-MiniLM-L6-v2 (bundled, under the default ``official`` encoding profile) and BM25 through the
-product's own retrieval (exact search, coreb_core.retrieval) on a CoREB-mini release and prints nDCG@10 per task under the official v2
-scoring (C2C anchor excluded; parity with the official evaluator is tested in tests/test_evaluate.py)
-and the share of queries where a trap (rel=1) ranks above the first positive.
+Runs all-MiniLM-L6-v2 (bundled, under both encoding profiles, ``official`` and ``card``) and BM25 through
+the product's own retrieval (exact search, coreb_core.retrieval) on a CoREB-mini release and prints nDCG@10
+per task under the official v2 scoring (C2C anchor excluded; parity with the official evaluator is tested
+in tests/test_evaluate.py), the share of queries where a trap (rel=1) ranks above the first positive, and
+nDCG@10 under CoREB's v1 rules (how much v1 overstates v2).
 
     .venv/bin/python bench/mini_difficulty.py [--release demo_v2603]
 """
@@ -17,10 +18,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from coreb_core.evaluate import load_hits, trap_table  # noqa: E402
+from coreb_core.evaluate import evaluate, load_hits, summary, trap_table  # noqa: E402
 from coreb_core.mini.build import build_release  # noqa: E402
-from coreb_core.profiles import DEFAULT_PROFILE  # noqa: E402
 from coreb_core.retrieval import run_retrieval  # noqa: E402
+from coreb_core.schemes import V1  # noqa: E402
 from coreb_core.store import Store  # noqa: E402
 
 
@@ -33,14 +34,18 @@ def main() -> None:
         root = Path(tmp)
         build_release(args.release, root)
         with Store(args.release, root) as store:
-            for model in ("minilm", "bm25"):
-                result = run_retrieval(model, args.release, root=root)
-                traps = trap_table(store, load_hits(result.run_id, root))
+            for name, model, profile in (("minilm [official]", "minilm", "official"),
+                                         ("minilm [card]", "minilm", "card"), ("bm25", "bm25", "official")):
+                result = run_retrieval(model, args.release, root=root, profile=profile)
+                hits = load_hits(result.run_id, root)
+                traps = trap_table(store, hits)
                 share = traps.groupby("task", observed=True)["trap_above_positive"].mean()
-                report[model] = {t: {"ndcg_at_10": round(v, 4), "trap_above_first_positive": round(float(share[t]), 3)}
-                                 for t, v in result.ndcg_at_10.items()}
-    print(json.dumps({"release": args.release, "scheme": "v2 (official), C2C anchor excluded",
-                      "minilm_profile": DEFAULT_PROFILE, "results": report}, indent=2))
+                v1 = summary(evaluate(store, hits, V1))["tasks"]
+                report[name] = {t: {"ndcg_at_10": round(v, 4), "trap_above_first_positive": round(float(share[t]), 3),
+                                    "v1_rules_ndcg_at_10": round(v1[t]["ndcg_at_10"], 4)}
+                                for t, v in result.ndcg_at_10.items()}
+    print(json.dumps({"release": args.release, "scheme": "v2 (official), C2C anchor excluded", "results": report},
+                     indent=2))
 
 
 if __name__ == "__main__":
