@@ -73,7 +73,7 @@ with left:
                        help="It is part of the run's label, its provenance and its cached vectors.")
     st.caption(PROFILE_HELP[profile])
     if choice != LOCAL and row["kind"] == "dense":
-        with st.expander(f"Prompts a {profile} run of {choice} applies"):
+        with st.expander(f"Prompts that {choice} gets under the {profile} profile"):
             st.dataframe(prompt_table(choice, profile), hide_index=True)
             st.caption("Source: coreb_core.profiles (official: none, as coreb_runner) and the registry's card "
                        "prompts, each with where it was found; an empty prompt means none is published or applied.")
