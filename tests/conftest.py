@@ -55,11 +55,33 @@ def tiny_store(tmp_path):
 
 
 @pytest.fixture(scope="session")
-def app_cache(mini_cache) -> Path:
-    """The mini cache with the first-launch default runs (bm25, minilm on demo_v2603)."""
+def minilm_cold_and_warm(mini_cache, tmp_path_factory):
+    """A private copy of the releases with an empty embedding cache, and two identical MiniLM runs
+    (default profile) in it: the first encodes, the second must not. Encoded once per session."""
+    import shutil
+
+    from coreb_core.retrieval import run_retrieval
+
+    root = tmp_path_factory.mktemp("retrieval-cache")
+    shutil.copytree(mini_cache / "coreb", root / "coreb", symlinks=True)
+    cold = run_retrieval("minilm", "demo_v2603", root=root)
+    warm = run_retrieval("minilm", "demo_v2603", root=root)
+    return root, cold, warm
+
+
+@pytest.fixture(scope="session")
+def app_cache(mini_cache, minilm_cold_and_warm) -> Path:
+    """The mini cache with the first-launch default runs (bm25, minilm on demo_v2603). The MiniLM
+    vectors encoded once per session are reused, so its default run loads no model (tests/test_app.py
+    covers a real first launch from an empty cache)."""
+    import shutil
+
     from coreb_core.defaults import DEFAULT_MODELS, DEFAULT_RELEASE
     from coreb_core.retrieval import run_retrieval
     from coreb_core.runs import list_runs
+
+    if not (mini_cache / "embeddings").exists():
+        shutil.copytree(minilm_cold_and_warm[0] / "embeddings", mini_cache / "embeddings")
 
     have = {m["model"] for m in list_runs(DEFAULT_RELEASE, mini_cache) if m.get("kind") == "retrieval"}
     for model in DEFAULT_MODELS:

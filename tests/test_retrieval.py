@@ -220,22 +220,15 @@ def test_faiss_and_brute_force_rank_identically():
 # ------------------------------------------------------------------ real runs on CoREB-mini
 
 @pytest.fixture(scope="module")
-def private_cache(mini_cache, tmp_path_factory) -> Path:
-    """The built releases with an empty embedding cache and no runs, whatever ran before."""
-    import shutil
-
-    root = tmp_path_factory.mktemp("retrieval-cache")
-    shutil.copytree(mini_cache / "coreb", root / "coreb", symlinks=True)
-    return root
+def private_cache(minilm_cold_and_warm) -> Path:
+    """The built releases in a cache of their own whose embeddings were empty before its first run."""
+    return minilm_cold_and_warm[0]
 
 
 @pytest.fixture(scope="module")
-def minilm_runs(private_cache):
-    from coreb_core.retrieval import run_retrieval
-
-    cold = run_retrieval("minilm", "demo_v2603", root=private_cache)  # the default profile: official
-    warm = run_retrieval("minilm", "demo_v2603", root=private_cache)
-    return cold, warm
+def minilm_runs(minilm_cold_and_warm):
+    """(cold, warm): two identical MiniLM runs under the default profile (official), cold one first."""
+    return minilm_cold_and_warm[1], minilm_cold_and_warm[2]
 
 
 def test_second_identical_run_encodes_nothing_and_scores_the_same(minilm_runs, private_cache):
