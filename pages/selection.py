@@ -68,7 +68,8 @@ else:
                                    disabled=not limit)
     budget = float(budget_value) if limit else None
     average = c5.radio("Average", ["tasks", "queries"], key="sel_avg", horizontal=True,
-                       format_func={"tasks": "mean of task means (paper)", "queries": "query-weighted"}.get)
+                       format_func={"tasks": "mean of tasks (as the README's Avg)",
+                                    "queries": "query-weighted (as paper Table 3)"}.get)
 params = {"sel_tasks": ",".join(tasks), "sel_langs": ",".join(languages), "avg": average,
           "print": "1" if printable else "0"}
 params = {k: v for k, v in params.items() if v}
