@@ -6,10 +6,11 @@ OFFLINE := HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1
 
 .PHONY: run test bench-app install install-dev clean-cache
 
-$(VENV)/.runtime-installed: requirements.txt
+$(VENV)/.runtime-installed: requirements.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -r requirements.txt
+	$(PY) -m pip install -q --no-deps -e .
 	touch $@
 
 $(VENV)/.dev-installed: requirements-dev.txt $(VENV)/.runtime-installed

@@ -3,7 +3,7 @@ import streamlit as st
 
 from coreb_core.defaults import ensure_defaults, needs_defaults
 from coreb_core.errors import CorebError
-from pages.common import PAGE_SPECS
+from ui.navigation import PAGE_SPECS
 
 st.set_page_config(page_title="CoREB error analysis", layout="wide")
 

@@ -26,7 +26,6 @@ from pathlib import Path
 import numpy as np
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 
@@ -36,18 +35,18 @@ TARGET_S = 1.0
 
 def app_pages() -> list[tuple[str, str, str]]:
     """(script, url_path, title) of every page of the app, in navigation order."""
-    from pages.common import PAGE_SPECS
+    from ui.navigation import PAGE_SPECS
 
     return [(p.script, p.url_path, p.title) for p in PAGE_SPECS]
 
 
 def build(root: Path, scale: int) -> tuple[str, list[str]]:
     """The scaled release and its 11 runs (1 BM25 + 10 synthetic); returns (release, run ids)."""
-    from coreb_core.mini.build import build_release
-    from coreb_core.retrieval import load_task, run_retrieval
-    from coreb_core.runs import concat_hits, hits_from_scores, new_run_id, write_run
-    from coreb_core.search import bm25_scores
-    from coreb_core.store import Store
+    from coreb_core.data.mini.build import build_release
+    from coreb_core.retrieval.pipeline import load_task, run_retrieval
+    from coreb_core.runs.run import concat_hits, hits_from_scores, new_run_id, write_run
+    from coreb_core.retrieval.search import bm25_scores
+    from coreb_core.data.store import Store
 
     t0 = time.perf_counter()
     release, _ = build_release("demo_v2603", root, scale=scale)
@@ -83,8 +82,8 @@ def build(root: Path, scale: int) -> tuple[str, list[str]]:
 
 def reuse(root: Path, scale: int) -> tuple[str, list[str]] | None:
     """With --cache: the scaled release and its newest 11 runs when an earlier bench left them there."""
-    from coreb_core.runs import list_runs
-    from coreb_core.store import list_releases
+    from coreb_core.runs.run import list_runs
+    from coreb_core.data.store import list_releases
 
     release = f"demo_v2603_x{scale}"
     if release not in list_releases(root):

@@ -7,14 +7,13 @@ from runs already in memory, as the official runner does.
 - ours: all metric families (nDCG, Recall, P, MAP, MRR, hit rate) at k in {1,3,5,10,20,100},
   under v2 and v1, C2C anchor exclusion, trap statistics, and the groupings by subtask, language,
   anchor language and problem;
-- official: ``coreb_core.official.official_evaluate`` (pytrec_eval: map_cut, ndcg_cut, recall, P at
+- official: ``coreb_core.evaluation.official.official_evaluate`` (pytrec_eval: map_cut, ndcg_cut, recall, P at
   k in {1,3,5,10,100,1000}, the four metric families) per task.
 
     .venv/bin/python bench/eval_bench.py
 """
 from __future__ import annotations
 
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -22,14 +21,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from coreb_core.evaluate import analyse_many, evaluate  # noqa: E402
-from coreb_core.mini.build import build_release  # noqa: E402
-from coreb_core.official import official_evaluate  # noqa: E402
-from coreb_core.runs import concat_hits, hits_from_scores  # noqa: E402
-from coreb_core.schemes import V1, V2  # noqa: E402
-from coreb_core.store import Store  # noqa: E402
+from coreb_core.evaluation.evaluate import analyse_many, evaluate  # noqa: E402
+from coreb_core.data.mini.build import build_release  # noqa: E402
+from coreb_core.evaluation.official import official_evaluate  # noqa: E402
+from coreb_core.runs.run import concat_hits, hits_from_scores  # noqa: E402
+from coreb_core.evaluation.schemes import V1, V2  # noqa: E402
+from coreb_core.data.store import Store  # noqa: E402
 
 REAL_QUERIES = {"t2c": 1123, "c2c": 278, "c2t": 1200}
 N_RUNS, TOP_K = 11, 100

@@ -1,7 +1,7 @@
 """Does CoREB-mini discriminate, and do its traps bite?
 
 Runs all-MiniLM-L6-v2 (bundled, under both encoding profiles, ``official`` and ``card``) and BM25 through
-the product's own retrieval (exact search, coreb_core.retrieval) on a CoREB-mini release and prints nDCG@10
+the product's own retrieval (exact search, coreb_core.retrieval.pipeline) on a CoREB-mini release and prints nDCG@10
 per task under the official v2 scoring (C2C anchor excluded; parity with the official evaluator is tested
 in tests/test_evaluate.py), the share of queries where a trap (rel=1) ranks above the first positive, and
 nDCG@10 under CoREB's v1 rules (how much v1 overstates v2).
@@ -12,17 +12,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from coreb_core.evaluate import evaluate, load_hits, summary, trap_table  # noqa: E402
-from coreb_core.mini.build import build_release  # noqa: E402
-from coreb_core.retrieval import run_retrieval  # noqa: E402
-from coreb_core.schemes import V1  # noqa: E402
-from coreb_core.store import Store  # noqa: E402
+from coreb_core.evaluation.evaluate import evaluate, load_hits, summary, trap_table  # noqa: E402
+from coreb_core.data.mini.build import build_release  # noqa: E402
+from coreb_core.retrieval.pipeline import run_retrieval  # noqa: E402
+from coreb_core.evaluation.schemes import V1  # noqa: E402
+from coreb_core.data.store import Store  # noqa: E402
 
 
 def main() -> None:

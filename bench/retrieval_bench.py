@@ -2,7 +2,7 @@
 
 Same model (all-MiniLM-L6-v2, bundled), same data (CoREB-mini demo_v2603, all three tasks), one
 process, CPU. The official procedure (coreb_runner DenseRetrievalExactSearch, ported in
-coreb_core.official) encodes every query and the whole corpus for each task, then searches exactly.
+coreb_core.evaluation.official) encodes every query and the whole corpus for each task, then searches exactly.
 Ours encodes each distinct text once into the embedding cache (cold), then finds everything there
 (warm: nothing encoded, no model loaded). Both sides use the profile's encoder: ``official`` the
 runner's AutoModel path at 512 tokens, ``card`` sentence-transformers at the model's 256.
@@ -11,19 +11,17 @@ runner's AutoModel path at 512 tokens, ``card`` sentence-transformers at the mod
 """
 from __future__ import annotations
 
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from coreb_core.mini.build import build_release  # noqa: E402
-from coreb_core.models import resolve  # noqa: E402
-from coreb_core.official import official_dense_search  # noqa: E402
-from coreb_core.profiles import PROFILES, encoding_for, load_encoder  # noqa: E402
-from coreb_core.retrieval import load_task, run_retrieval  # noqa: E402
-from coreb_core.store import Store  # noqa: E402
+from coreb_core.data.mini.build import build_release  # noqa: E402
+from coreb_core.retrieval.models import resolve  # noqa: E402
+from coreb_core.evaluation.official import official_dense_search  # noqa: E402
+from coreb_core.retrieval.profiles import PROFILES, encoding_for, load_encoder  # noqa: E402
+from coreb_core.retrieval.pipeline import load_task, run_retrieval  # noqa: E402
+from coreb_core.data.store import Store  # noqa: E402
 
 RELEASE = "demo_v2603"
 

@@ -25,8 +25,8 @@ def command(name: str):
 
 @command("fetch")
 def _fetch(args: argparse.Namespace) -> int:
-    from coreb_core.ingest import import_release
-    from coreb_core.sources import read_hub
+    from coreb_core.data.ingest import import_release
+    from coreb_core.data.sources import read_hub
 
     raw = read_hub(args.release, args.revision)
     path = import_release(raw, args.release)
@@ -36,8 +36,8 @@ def _fetch(args: argparse.Namespace) -> int:
 
 @command("import-data")
 def _import_data(args: argparse.Namespace) -> int:
-    from coreb_core.ingest import import_release
-    from coreb_core.sources import read_local
+    from coreb_core.data.ingest import import_release
+    from coreb_core.data.sources import read_local
 
     layout, found_release, raw = read_local(Path(args.directory), args.split)
     release = args.release or found_release
@@ -51,7 +51,7 @@ def _import_data(args: argparse.Namespace) -> int:
 
 @command("info")
 def _info(args: argparse.Namespace) -> int:
-    from coreb_core.store import info
+    from coreb_core.data.store import info
 
     report = info()
     if args.json:
@@ -75,7 +75,7 @@ def _demo(args: argparse.Namespace) -> int:
 
     from tqdm import tqdm
 
-    from coreb_core.mini.build import RELEASES, build_release
+    from coreb_core.data.mini.build import RELEASES, build_release
 
     releases = [args.release] if args.release else list(RELEASES)
     for release in releases:
@@ -92,10 +92,10 @@ def _demo(args: argparse.Namespace) -> int:
 
 @command("eval")
 def _eval(args: argparse.Namespace) -> int:
-    from coreb_core.evaluate import aggregate, evaluate, load_hits, summary
-    from coreb_core.runs import read_trec_run, run_meta
-    from coreb_core.schemes import Scheme
-    from coreb_core.store import Store
+    from coreb_core.evaluation.evaluate import aggregate, evaluate, load_hits, summary
+    from coreb_core.runs.run import read_trec_run, run_meta
+    from coreb_core.evaluation.schemes import Scheme
+    from coreb_core.data.store import Store
 
     try:
         scheme = Scheme.parse(args.scheme)
@@ -139,7 +139,7 @@ def _eval(args: argparse.Namespace) -> int:
 
 @command("models")
 def _models(args: argparse.Namespace) -> int:
-    from coreb_core.models import registry_table
+    from coreb_core.retrieval.models import registry_table
 
     rows = registry_table()
     if args.json:
@@ -160,7 +160,7 @@ def _models(args: argparse.Namespace) -> int:
 @command("run")
 def _run(args: argparse.Namespace) -> int:
     from coreb_core.progress import TqdmProgress
-    from coreb_core.retrieval import rerank_run, run_retrieval
+    from coreb_core.retrieval.pipeline import rerank_run, run_retrieval
 
     tasks = tuple(t.strip() for t in args.tasks.split(",") if t.strip())
     bar = TqdmProgress(f"{args.model} ({args.profile}) on {args.release}")
@@ -186,7 +186,7 @@ def _run(args: argparse.Namespace) -> int:
 
 @command("import-results")
 def _import_results(args: argparse.Namespace) -> int:
-    from coreb_core.results import import_results
+    from coreb_core.runs.results import import_results
 
     report = import_results(Path(args.path), args.release, args.task, args.model)
     for line in report.skipped:
@@ -201,7 +201,7 @@ def _import_results(args: argparse.Namespace) -> int:
 
 @command("results")
 def _results(args: argparse.Namespace) -> int:
-    from coreb_core.results import all_rows
+    from coreb_core.runs.results import all_rows
 
     rows = all_rows(include_published=not args.no_published)
     if args.source_kind:
@@ -218,7 +218,7 @@ def _results(args: argparse.Namespace) -> int:
 
 @command("export")
 def _export(args: argparse.Namespace) -> int:
-    from coreb_core.export import export_run
+    from coreb_core.evaluation.export import export_run
 
     path = export_run(args.run, args.format, Path(args.out))
     print(f"exported {args.run} as {args.format} to {path}")

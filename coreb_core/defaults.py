@@ -8,8 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from coreb_core.progress import Progress, silent
-from coreb_core.runs import list_runs
-from coreb_core.store import list_releases
+from coreb_core.runs.run import list_runs
+from coreb_core.data.store import list_releases
 
 DEFAULT_RELEASE = "demo_v2603"
 DEFAULT_MODELS = ("bm25", "minilm")
@@ -22,8 +22,8 @@ def needs_defaults(root: Path | None = None) -> bool:
 def ensure_defaults(progress: Progress = silent, root: Path | None = None) -> list[str]:
     """Build CoREB-mini when no release is cached, and the default runs when the demo release has none.
     Returns the run ids created."""
-    from coreb_core.mini.build import build_demo
-    from coreb_core.retrieval import run_retrieval
+    from coreb_core.data.mini.build import build_demo
+    from coreb_core.retrieval.pipeline import run_retrieval
 
     if not list_releases(root):
         build_demo(root=root, progress=lambda m, f: progress(f"building CoREB-mini: {m}", 0.1 * f))

@@ -4,13 +4,16 @@ from itertools import combinations
 import altair as alt
 import streamlit as st
 
-from coreb_core.comparison_report import coverage, metric_columns, pair_deltas, pair_table, run_intervals, split_runs
+from coreb_core.analysis.comparison import coverage, metric_columns, pair_deltas, pair_table, run_intervals, split_runs
 from coreb_core.errors import CorebError
-from pages.common import (TASK_LABELS, csv_download, open_inspector, provenance, run_label, run_tables, runs_of,
-                          show_error, sidebar, store)
+from ui.cache import run_tables, runs_of, store
+from ui.labels import TASK_LABELS
+from ui.navigation import open_inspector
+from ui.sidebar import sidebar
+from ui.widgets import csv_download, provenance, run_label, show_error
 
 from coreb_core.paths import release_dir
-from pages.common import tables as cached_tables
+from ui.cache import tables as cached_tables
 
 
 @st.cache_data(show_spinner="Running paired tests and bootstrap…", max_entries=64)

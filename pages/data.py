@@ -1,13 +1,15 @@
 """Data: statistics of every cached release and a read-only SQL console. Widgets only; the counts and
-the console are coreb_core.console."""
+the console are coreb_core.data.console."""
 import altair as alt
 import streamlit as st
 
-from coreb_core.console import EXAMPLE_QUERIES, SQL_ROW_CAP, SqlConsole, plain, release_statistics
+from coreb_core.data.console import EXAMPLE_QUERIES, SQL_ROW_CAP, SqlConsole, plain, release_statistics
 from coreb_core.errors import CorebError
 from coreb_core.paths import datasets_dir, release_dir
-from coreb_core.store import list_releases
-from pages.common import csv_download, show_error, sidebar, store
+from coreb_core.data.store import list_releases
+from ui.cache import store
+from ui.sidebar import sidebar
+from ui.widgets import csv_download, show_error
 
 state = sidebar()
 ss = st.session_state

@@ -2,12 +2,15 @@
 import altair as alt
 import streamlit as st
 
-from coreb_core.deflation import (ARTICLE_CLAIM, COMPUTED, FILE, WHERE_IT_COMES_FROM, WHY_V2_DEFLATES,
+from coreb_core.analysis.deflation import (ARTICLE_CLAIM, COMPUTED, FILE, WHERE_IT_COMES_FROM, WHY_V2_DEFLATES,
                                   deflation_table, headline, scheme_definitions, slope_data, top_drop_queries)
 from coreb_core.errors import CorebError
-from coreb_core.schemes import C2T_LABEL0_NOTE, Scheme
-from pages.common import (TASK_LABELS, csv_download, open_inspector, run_label, run_tables, runs_of,
-                          show_error, sidebar, store)
+from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE, Scheme
+from ui.cache import run_tables, runs_of, store
+from ui.labels import TASK_LABELS
+from ui.navigation import open_inspector
+from ui.sidebar import sidebar
+from ui.widgets import csv_download, run_label, show_error
 
 state = sidebar()
 st.title("Qrel deflation")

@@ -3,10 +3,12 @@ import pandas as pd
 import streamlit as st
 
 from coreb_core.errors import CorebError
-from coreb_core.inspection import (candidates, document_language, document_text, facet_values, judged_positions,
+from coreb_core.analysis.inspection import (candidates, document_language, document_text, facet_values, judged_positions,
                                    outranking_pairs, query_details, query_hits, ranked_list, unified_diff)
-from pages.common import (TASK_LABELS, csv_download, hits, provenance, run_label, run_tables, runs_of, show_error,
-                          sidebar, store)
+from ui.cache import hits, run_tables, runs_of, store
+from ui.labels import TASK_LABELS
+from ui.sidebar import sidebar
+from ui.widgets import csv_download, provenance, run_label, show_error
 
 MAX_RUNS = 3
 LIST_COLUMNS = ["rank", "grade", "doc_id", "score", "pass_fail", "tests", "language", "model", "problem_id", "text"]

@@ -1,15 +1,17 @@
 """Overview: our runs, imported results and published figures side by side; heatmaps and charts of
-our runs. Layout only: every frame comes from coreb_core.leaderboard."""
+our runs. Layout only: every frame comes from coreb_core.analysis.leaderboard."""
 import altair as alt
 import streamlit as st
 
 from coreb_core.errors import CorebError
-from coreb_core.leaderboard import (DEFAULT_PUBLISHED, LANGUAGE_ORDER, PUBLISHED_TASK_SOURCES, c2c_language_pairs,
+from coreb_core.analysis.leaderboard import (DEFAULT_PUBLISHED, LANGUAGE_ORDER, PUBLISHED_TASK_SOURCES, c2c_language_pairs,
                                     group_heatmap, leaderboard, parameter_efficiency, t2c_language_gradient)
-from coreb_core.published import QUERY_WEIGHTED, TASK_MEAN
-from coreb_core.results import all_rows
-from coreb_core.schemes import C2T_LABEL0_NOTE
-from pages.common import csv_download, hits, provenance, run_label, run_tables, runs_of, show_error, sidebar, store
+from coreb_core.data.published import QUERY_WEIGHTED, TASK_MEAN
+from coreb_core.runs.results import all_rows
+from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE
+from ui.cache import hits, run_tables, runs_of, store
+from ui.sidebar import sidebar
+from ui.widgets import csv_download, provenance, run_label, show_error
 
 state = sidebar()
 st.title("Overview")

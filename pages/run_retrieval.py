@@ -1,5 +1,5 @@
 """Run retrieval: re-run a model on a cached release, and import datasets and results. Widgets only;
-the work is coreb_core.retrieval, coreb_core.console, coreb_core.results."""
+the work is coreb_core.retrieval.pipeline, coreb_core.data.console, coreb_core.runs.results."""
 import time
 from pathlib import Path
 
@@ -7,23 +7,25 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from coreb_core.console import (cuda_status, error_lines, import_dataset, import_uploaded_dataset,
+from coreb_core.data.console import (cuda_status, error_lines, import_dataset, import_uploaded_dataset,
                                 import_uploaded_results, model_table, ndcg_frame, plain, progress_text, prompt_table)
 from coreb_core.errors import CorebError
-from coreb_core.profiles import DEFAULT_PROFILE, PROFILES
-from coreb_core.results import import_results
-from coreb_core.retrieval import run_retrieval
-from coreb_core.runs import DEFAULT_TOP_K
-from coreb_core.schema import TASKS
-from coreb_core.store import list_releases
-from pages.common import TASK_LABELS, csv_download, sidebar
+from coreb_core.retrieval.profiles import DEFAULT_PROFILE, PROFILES
+from coreb_core.runs.results import import_results
+from coreb_core.retrieval.pipeline import run_retrieval
+from coreb_core.runs.run import DEFAULT_TOP_K
+from coreb_core.data.schema import TASKS
+from coreb_core.data.store import list_releases
+from ui.labels import TASK_LABELS
+from ui.sidebar import sidebar
+from ui.widgets import csv_download
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)
 def _model(spec, encoding, device: str):
     """Encoders load once per server and are shared by every session (loading takes seconds to minutes);
     one per model, profile and device."""
-    from coreb_core.profiles import load_encoder
+    from coreb_core.retrieval.profiles import load_encoder
 
     return load_encoder(spec, encoding, device)
 
@@ -75,12 +77,12 @@ with left:
     if choice != LOCAL and row["kind"] == "dense":
         with st.expander(f"Prompts that {choice} gets under the {profile} profile"):
             st.dataframe(prompt_table(choice, profile), hide_index=True)
-            st.caption("Source: coreb_core.profiles (official: none, as coreb_runner) and the registry's card "
+            st.caption("Source: coreb_core.retrieval.profiles (official: none, as coreb_runner) and the registry's card "
                        "prompts, each with where it was found; an empty prompt means none is published or applied.")
     with st.expander("The model registry"):
         st.dataframe(models, hide_index=True)
         csv_download(models, "model-registry")
-        st.caption("Source: coreb_core.models registry (hub name, revision and prompts of each model).")
+        st.caption("Source: coreb_core.retrieval.models registry (hub name, revision and prompts of each model).")
     releases = list_releases()
     release = st.selectbox("Release", releases, index=releases.index(state.release), key="run_release")
     tasks = st.multiselect("Tasks", list(TASKS), default=list(TASKS), key="run_tasks", format_func=TASK_LABELS.get)

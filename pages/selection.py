@@ -1,17 +1,20 @@
 """Model selection: choose tasks, languages and a parameter budget; get a ranked, evidenced
-recommendation. Layout only: the analysis is coreb_core.selection."""
+recommendation. Layout only: the analysis is coreb_core.analysis.selection."""
 import altair as alt
 import streamlit as st
 
 from coreb_core.errors import CorebError
-from coreb_core.leaderboard import TASKS
-from coreb_core.results import all_rows
-from coreb_core.selection import (LANGUAGES, PUBLISHED_ONLY, recommend, recommend_published, summary_markdown,
+from coreb_core.analysis.leaderboard import TASKS
+from coreb_core.runs.results import all_rows
+from coreb_core.analysis.selection import (LANGUAGES, PUBLISHED_ONLY, recommend, recommend_published, summary_markdown,
                                   winner_sentence)
-from pages.common import TASK_LABELS, csv_download, provenance, run_tables, runs_of, show_error, sidebar, store
+from ui.cache import run_tables, runs_of, store
+from ui.labels import TASK_LABELS
+from ui.sidebar import sidebar
+from ui.widgets import csv_download, provenance, show_error
 
 from coreb_core.paths import release_dir
-from pages.common import tables as cached_tables
+from ui.cache import tables as cached_tables
 
 
 @st.cache_data(show_spinner="Ranking runs (bootstrap intervals)…", max_entries=64)

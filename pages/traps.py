@@ -3,9 +3,12 @@ import altair as alt
 import streamlit as st
 
 from coreb_core.errors import CorebError
-from coreb_core.trap_report import LEVELS, MEASURES, trap_breakdown, worst_queries
-from pages.common import (TASK_LABELS, csv_download, open_inspector, provenance, run_label, run_tables, runs_of,
-                          show_error, sidebar, store)
+from coreb_core.analysis.traps import LEVELS, MEASURES, trap_breakdown, worst_queries
+from ui.cache import run_tables, runs_of, store
+from ui.labels import TASK_LABELS
+from ui.navigation import open_inspector
+from ui.sidebar import sidebar
+from ui.widgets import csv_download, provenance, run_label, show_error
 
 state = sidebar()
 st.title("Trap analysis")

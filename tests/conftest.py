@@ -1,13 +1,9 @@
+"""Shared fixtures: private caches, CoREB-mini built once per session, the tiny hand-made release,
+MiniLM encoded once per session. Plain helpers (``run_cli``, ``app_test``) live in ``tests/helpers.py``."""
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "tests"))
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
@@ -22,17 +18,10 @@ def cache(tmp_path, monkeypatch) -> Path:
     return root
 
 
-def run_cli(*args: str, env: dict | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
-    """Run ``python -m coreb_core`` as a user would, in a fresh process."""
-    full_env = {**os.environ, **(env or {})}
-    return subprocess.run([sys.executable, "-m", "coreb_core", *args], cwd=REPO, env=full_env,
-                          capture_output=True, text=True, timeout=timeout)
-
-
 @pytest.fixture(scope="session")
 def mini_cache(tmp_path_factory) -> Path:
     """Both CoREB-mini releases, built once per test session into a private cache."""
-    from coreb_core.mini.build import RELEASES, build_release
+    from coreb_core.data.mini.build import RELEASES, build_release
 
     root = tmp_path_factory.mktemp("mini-cache")
     for release in RELEASES:
@@ -43,10 +32,10 @@ def mini_cache(tmp_path_factory) -> Path:
 @pytest.fixture
 def tiny_store(tmp_path):
     """The hand-made dump of tests/dump.py, cached and opened as a Store."""
-    import dump
-    from coreb_core.ingest import import_release
-    from coreb_core.sources import read_local
-    from coreb_core.store import Store
+    from tests import dump
+    from coreb_core.data.ingest import import_release
+    from coreb_core.data.sources import read_local
+    from coreb_core.data.store import Store
 
     root = tmp_path / "tiny-cache"
     import_release(read_local(dump.write_parquet_folder(tmp_path / "tiny", dump.rows()))[2], "tiny", root)
@@ -60,7 +49,7 @@ def minilm_cold_and_warm(mini_cache, tmp_path_factory):
     (default profile) in it: the first encodes, the second must not. Encoded once per session."""
     import shutil
 
-    from coreb_core.retrieval import run_retrieval
+    from coreb_core.retrieval.pipeline import run_retrieval
 
     root = tmp_path_factory.mktemp("retrieval-cache")
     shutil.copytree(mini_cache / "coreb", root / "coreb", symlinks=True)
@@ -77,8 +66,8 @@ def app_cache(mini_cache, minilm_cold_and_warm) -> Path:
     import shutil
 
     from coreb_core.defaults import DEFAULT_MODELS, DEFAULT_RELEASE
-    from coreb_core.retrieval import run_retrieval
-    from coreb_core.runs import list_runs
+    from coreb_core.retrieval.pipeline import run_retrieval
+    from coreb_core.runs.run import list_runs
 
     if not (mini_cache / "embeddings").exists():
         shutil.copytree(minilm_cold_and_warm[0] / "embeddings", mini_cache / "embeddings")
@@ -88,16 +77,3 @@ def app_cache(mini_cache, minilm_cold_and_warm) -> Path:
         if model not in have:
             run_retrieval(model, DEFAULT_RELEASE, root=mini_cache)
     return mini_cache
-
-
-def app_test(page: str, cache: Path, params: dict | None = None, timeout: float = 120):
-    """AppTest of one page script with the app's cache and URL parameters."""
-    import os
-
-    from streamlit.testing.v1 import AppTest
-
-    os.environ["COREB_CACHE"] = str(cache)
-    at = AppTest.from_file(str(REPO / "pages" / page), default_timeout=timeout)
-    for k, v in (params or {}).items():
-        at.query_params[k] = v
-    return at

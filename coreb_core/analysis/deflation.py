@@ -1,0 +1,192 @@
+"""Qrel deflation: how much CoREB's retired binary v1 qrels overstate a run against the official v2.
+
+v1 is rebuilt from the v2 release by its own rules (scheme ``v1``, see ``coreb_core.evaluation.schemes``):
+T2C counts every solution of the problem in the query's language constraint, failing ones too;
+C2C's v1 positives are exactly the v2 positives; C2T's v1 text corpus had no noise descriptions,
+so they leave the ranked list. Where a release also stores real v1 qrel files (``file:v1``), they
+are compared with v2 on the queries both have. The seed article's "nDCG@10 fell 10-15 points from
+v1 to v2 for nearly every model" is this quantity measured on the real release.
+
+Everything here reads the per-query tables of ``coreb_core.evaluation.evaluate.analyse_many``; no metric is
+recomputed, only averaged over the queries both schemes score.
+
+Example:
+    >>> tables = analyse_many(store, {"bm25": hits}, (V2, V1, Scheme.parse("file:v1")), traps=True)
+    >>> deflation_table(store, tables, "task")[["run", "task", "v1_source", "queries", "v1", "v2", "drop"]]
+    >>> top_drop_queries(tables["traps"], "t2c", per_run=5)
+"""
+from __future__ import annotations
+
+from typing import Mapping, NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from coreb_core.evaluation.evaluate import aggregate
+from coreb_core.data.schema import TASKS
+from coreb_core.evaluation.schemes import DESCRIPTIONS
+from coreb_core.data.store import Store
+
+METRIC = "ndcg_at_10"
+COMPUTED = "v1 rules (rebuilt from the v2 release)"
+FILE = "v1 (stored v1 qrel files)"
+V1_SOURCES = {"v1": COMPUTED, "file:v1": FILE}
+WHY_V2_DEFLATES = ("v2 scores lower than v1 because v1 counted as hits, or did not rank at all, documents that v2 "
+                   "treats as traps: the problem's failing solutions on T2C, and on C2T the noise descriptions, "
+                   "which v1's text corpus did not have. Under v2 they earn nothing and push the positives down.")
+# Where the v1 - v2 difference comes from, task by task (the rules above, in one sentence each).
+WHERE_IT_COMES_FROM = {
+    "t2c": "T2C: v1 counts every solution of the problem in the query's language as a hit, failing ones too; "
+           "v2 counts only verified-correct ones (failing solutions are traps or unjudged).",
+    "c2c": "C2C: no difference by rule: v1's positives were already the verified-correct solutions, the v2 "
+           "positives, so any non-zero gap here would be an error.",
+    "c2t": "C2T: the noise descriptions did not exist in v1's text corpus: without them in the ranking the "
+           "original description rises, and c2t_match label-0 pairs score 0 under both.",
+}
+ARTICLE_CLAIM = ("The seed article's \"from v1 to v2 nearly every model's nDCG@10 fell by 10–15 points\" is this "
+                 "same quantity (v1 rules minus v2) measured on the real release, not on CoREB-mini.")
+
+
+class Deflation(NamedTuple):
+    """One run on one task: nDCG@10 under the v1 rules and under v2, on the same queries."""
+
+    run: str
+    task: str
+    v1: float
+    v2: float
+    queries: int
+
+    @property
+    def overstatement(self) -> float:
+        """v1 - v2 (a fraction; x100 for points)."""
+        return self.v1 - self.v2
+
+
+def scheme_definitions() -> pd.DataFrame:
+    """The schemes this page compares, in plain language (from ``coreb_core.evaluation.schemes.DESCRIPTIONS``).
+
+    >>> scheme_definitions()["scheme"].tolist()
+    ['v2', 'v1', 'file:v1']
+    """
+    return pd.DataFrame({"scheme": ["v2", "v1", "file:v1"],
+                         "definition": [DESCRIPTIONS["v2"], DESCRIPTIONS["v1"], DESCRIPTIONS["file"]]})
+
+
+def deflation_table(store: Store, tables: Mapping[str, pd.DataFrame], by: str = "task", task: str | None = None,
+                    labels: Mapping[str, str] | None = None) -> pd.DataFrame:
+    """v1 against v2 nDCG@10 per run and task (``by="task"``) or per task and ``by`` group.
+
+    One row per run, task, (group) and v1 source: ``COMPUTED`` (scheme ``v1``, per-query table
+    ``tables["v1"]``) and, when ``tables`` holds ``"file:v1"``, ``FILE`` (the release's stored v1
+    qrels). Both are averaged over the queries that v1 source and v2 both score (``queries``);
+    ``queries_v2`` is every query v2 scores in the group. drop = v1 - v2, relative_drop = drop / v1
+    (NaN when v1 is 0). ``task`` keeps one task.
+
+    >>> t = deflation_table(store, tables, "task")
+    >>> t.loc[t.v1_source == COMPUTED, "drop"]  # v1 - v2 per run and task
+    """
+    if "v2" not in tables:
+        raise KeyError("tables lack 'v2': call analyse_many with scheme v2")
+    keys = ["run", "task"] + ([by] if by != "task" else [])
+    v2 = _plain(tables["v2"], METRIC)
+    totals = aggregate(store, v2, by).rename(columns={"queries": "queries_v2"})[keys + ["queries_v2"]]
+    parts = []
+    for scheme, source in V1_SOURCES.items():
+        if scheme not in tables:
+            continue
+        v1 = _plain(tables[scheme], METRIC).rename(columns={METRIC: "v1"}).drop(columns="task")
+        both = v2.rename(columns={METRIC: "v2"}).merge(v1, on=["run", "query_id"], how="inner")
+        means = aggregate(store, both, by)
+        means.insert(len(keys), "v1_source", source)
+        parts.append(means.merge(totals, on=keys, how="left"))
+    columns = keys + ["v1_source", "queries", "queries_v2", "v1", "v2"]
+    out = pd.concat(parts, ignore_index=True)[columns] if parts else pd.DataFrame(columns=columns)
+    if task is not None:
+        out = out[out["task"] == task]
+    out["drop"] = out["v1"] - out["v2"]
+    out["relative_drop"] = np.where(out["v1"] > 0, out["drop"] / out["v1"].where(out["v1"] > 0, 1.0), np.nan)
+    out["v1_source"] = pd.Categorical(out["v1_source"], [COMPUTED, FILE])
+    out = out.sort_values(keys[1:] + ["run", "v1_source"], kind="stable").reset_index(drop=True)
+    out["v1_source"] = out["v1_source"].astype(str)
+    out["queries"] = out["queries"].astype(int)
+    if labels is not None:
+        out.insert(1, "label", out["run"].map(lambda r: labels.get(r, r)))
+    return out
+
+
+def _plain(per_query: pd.DataFrame, metric: str) -> pd.DataFrame:
+    """run, task, query_id (as strings) and one metric of a per-query table."""
+    return pd.DataFrame({"run": per_query["run"].astype(str), "task": per_query["task"].astype(str),
+                         "query_id": per_query["query_id"].astype(str), metric: per_query[metric].to_numpy()})
+
+
+def headline(deflation: pd.DataFrame) -> list[Deflation]:
+    """The page's answer, from a per-task ``deflation_table``: v1 rules against v2 per run and task.
+
+    >>> [d.overstatement for d in headline(deflation_table(store, tables))]
+    """
+    rows = deflation[deflation["v1_source"] == COMPUTED]
+    found = [Deflation(str(r.run), str(r.task), float(r.v1), float(r.v2), int(r.queries)) for r in rows.itertuples()]
+    order = {task: i for i, task in enumerate(TASKS)}  # T2C, C2C, C2T as the paper lists them
+    return sorted(found, key=lambda d: order.get(d.task, len(order)))
+
+
+def slope_data(deflation: pd.DataFrame) -> pd.DataFrame:
+    """Long form of a per-task ``deflation_table`` for a slope chart: one line per run, task and
+    v1 source, from its v1 point (``scheme`` "v1") to its v2 point (``scheme`` "v2"), both on the
+    queries that v1 source and v2 share.
+
+    >>> slope_data(deflation_table(tables))[["run", "task", "v1_source", "scheme", "ndcg_at_10"]]
+    """
+    keep = [c for c in ("run", "label", "task", "v1_source") if c in deflation]
+    v1 = deflation[keep + ["v1", "queries"]].rename(columns={"v1": METRIC})
+    v1.insert(len(keep), "scheme", "v1")
+    v2 = deflation[keep + ["v2", "queries"]].rename(columns={"v2": METRIC})
+    v2.insert(len(keep), "scheme", "v2")
+    out = pd.concat([v1, v2], ignore_index=True)
+    out["line"] = out["run"].astype(str) + " · " + out["task"].astype(str) + " · " + out["v1_source"]
+    source_order = {COMPUTED: 0, FILE: 1}
+    return out.sort_values(["task", "run", "v1_source", "scheme"], kind="stable",
+                           key=lambda c: c.map(source_order) if c.name == "v1_source" else c).reset_index(drop=True)
+
+
+def top_drop_queries(traps: pd.DataFrame, task: str, per_run: int = 10, store: Store | None = None,
+                     labels: Mapping[str, str] | None = None) -> pd.DataFrame:
+    """Per run, the ``per_run`` queries of ``task`` with the largest v1 - v2 nDCG@10.
+
+    Each query adds ``v1_minus_v2_ndcg_at_10 / queries`` to its run's mean drop on the task
+    (``contribution``); ``share_of_drop`` is that query's part of the run's total drop (sum over
+    the task's queries) and ``cumulative_share`` the running total in this order. With a ``store``
+    the query's subtask and text are added. Queries whose v1 is not above v2 are left out.
+
+    >>> top_drop_queries(tables["traps"], "t2c", per_run=3)[["run", "query_id", "v1_minus_v2_ndcg_at_10"]]
+    """
+    rows = traps[traps["task"] == task].copy(deep=False)
+    rows.attrs = {}  # evaluate's array-valued attrs would break pandas' concat/merge of the parts
+    diff = "v1_minus_v2_ndcg_at_10"
+    cols = ["run", "query_id", "ndcg_at_10_v1", "ndcg_at_10", diff, "traps_above_first_positive",
+            "traps_in_top_10", "first_positive_rank", "first_trap_rank"]
+    parts = []
+    for run, group in rows.groupby("run", observed=True, sort=False):
+        n = len(group)
+        total = float(group[diff].sum())
+        top = group[group[diff] > 0].sort_values([diff, "query_id"], ascending=[False, True], kind="stable")
+        top = top.head(per_run)[cols].copy()
+        top["run"] = str(run)
+        top["rank_in_run"] = np.arange(1, len(top) + 1)
+        top["contribution"] = top[diff] / n
+        top["share_of_drop"] = top[diff] / total if total > 0 else np.nan
+        top["cumulative_share"] = top["share_of_drop"].cumsum()
+        top["queries_in_task"] = n
+        parts.append(top)
+    out = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(
+        columns=cols + ["rank_in_run", "contribution", "share_of_drop", "cumulative_share", "queries_in_task"])
+    out["query_id"] = out["query_id"].astype(str)
+    out = out.rename(columns={"ndcg_at_10_v1": "v1_ndcg_at_10", "ndcg_at_10": "v2_ndcg_at_10"})
+    out.insert(1, "task", task)
+    if store is not None and len(out):
+        facts = store.sql("SELECT query_id, subtask, query FROM queries WHERE task = ?", [task]).df()
+        out = out.merge(facts, on="query_id", how="left")
+    if labels is not None:
+        out.insert(1, "label", out["run"].map(lambda r: labels.get(r, r)))
+    return out.reset_index(drop=True)

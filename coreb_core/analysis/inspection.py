@@ -1,0 +1,320 @@
+"""One query under the microscope: find it, show it, and see where each run put its judged documents.
+
+Everything the query inspector page shows is computed here (no Streamlit). Ranks follow the official
+semantics of ``coreb_core.evaluation.evaluate``: the query's own id is always dropped from its list, the C2C anchor
+is dropped when ``anchor_exclusion`` is on, and documents below a dropped hit move up one rank, so the
+ranks shown here are the ranks the metrics were computed on.
+
+Example:
+    >>> store = Store("demo_v2603")
+    >>> found = find_queries(store, task="t2c", text="circular")
+    >>> q = query_details(store, found["query_id"][0])
+    >>> hits = query_hits(load_hits(run_id), q.query_id)
+    >>> ranked_list(store, q, hits, anchor_exclusion=True, top=10)[["rank", "doc_id", "grade"]]
+    >>> judged_positions(store, q, {"bm25": hits}, anchor_exclusion=True)
+"""
+from __future__ import annotations
+
+import difflib
+import json
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from coreb_core.errors import CorebError
+from coreb_core.data.store import Store
+
+# Grade badges: the text every table shows in its ``grade`` column.
+GRADE_LABELS = {2: "🟢 positive", 1: "🟠 trap", 0: "⚫ judged negative", None: "⚪ unjudged"}
+POSITIVE, TRAP, UNJUDGED = GRADE_LABELS[2], GRADE_LABELS[1], GRADE_LABELS[None]
+SNIPPET = 160
+
+
+class QueryDetails(NamedTuple):
+    """A query and its problem, as stored in the release."""
+
+    query_id: str
+    task: str
+    subtask: str
+    query: str
+    problem_id: str | None
+    target_language: str | None
+    anchor_language: str | None
+    anchor_code_id: str | None
+    label: int | None
+    problem_title: str | None
+    problem_statement: str | None
+    problem_abbreviated: str | None
+
+    @property
+    def corpus(self) -> str:
+        """The corpus this query searches: ``text`` for c2t, ``code`` otherwise."""
+        return "text" if self.task == "c2t" else "code"
+
+    @property
+    def query_is_code(self) -> bool:
+        return self.task in ("c2c", "c2t")
+
+
+def _none(value):
+    if value is None or (isinstance(value, float) and np.isnan(value)) or value is pd.NA:
+        return None
+    return value
+
+
+def _like_pattern(text: str) -> str:
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+def find_queries(store: Store, task: str | None = None, text: str = "", subtask: str | None = None,
+                 target_language: str | None = None, query_ids=None) -> pd.DataFrame:
+    """Queries matching every given filter, ordered by task and id.
+
+    ``text`` matches case-insensitively inside the query id or the query text; ``target_language``
+    "any" selects queries without a language constraint; ``query_ids`` restricts to those ids.
+    Columns: task, query_id, subtask, target_language, anchor_language, problem_id, query (first line,
+    at most 160 characters)."""
+    where, params = ["TRUE"], []
+    if task:
+        where.append("task = ?")
+        params.append(task)
+    if subtask:
+        where.append("subtask = ?")
+        params.append(subtask)
+    if target_language:
+        where.append("COALESCE(target_language, 'any') = ?")
+        params.append(target_language)
+    if text.strip():
+        where.append("(query_id ILIKE ? ESCAPE '\\' OR query ILIKE ? ESCAPE '\\')")
+        params += [_like_pattern(text.strip())] * 2
+    frame = store.sql(f"""
+        SELECT task, query_id, subtask, COALESCE(target_language, 'any') AS target_language, anchor_language,
+               problem_id, query
+        FROM queries WHERE {' AND '.join(where)} ORDER BY task, query_id""", params).df()
+    if query_ids is not None:
+        frame = frame[frame["query_id"].isin(set(map(str, query_ids)))].reset_index(drop=True)
+    frame["query"] = frame["query"].map(_snippet)
+    return frame
+
+
+def _snippet(text: str | None, limit: int = SNIPPET) -> str:
+    if text is None:
+        return ""
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def facet_values(store: Store, task: str) -> dict[str, list[str]]:
+    """Subtasks and target languages present among ``task``'s queries (for filter widgets)."""
+    rows = store.sql("""SELECT DISTINCT subtask, COALESCE(target_language, 'any') AS lang FROM queries
+                        WHERE task = ? ORDER BY 1, 2""", [task]).df()
+    return {"subtask": sorted(rows["subtask"].unique().tolist()),
+            "target_language": sorted(rows["lang"].unique().tolist())}
+
+
+def trap_above_positive_ids(traps: pd.DataFrame, run: str) -> list[str]:
+    """Query ids where ``run`` ranks a trap above the first positive (from analyse_many's "traps" frame)."""
+    rows = traps[(traps["run"] == run) & traps["trap_above_positive"]]
+    return rows["query_id"].astype(str).tolist()
+
+
+def largest_deltas(per_query: pd.DataFrame, run_a: str, run_b: str, metric: str = "ndcg_at_10",
+                   task: str | None = None) -> pd.DataFrame:
+    """Queries both runs scored, ordered by |a − b| of ``metric`` (largest first).
+
+    Columns: query_id, ``<metric> a``, ``<metric> b``, delta (a − b)."""
+    frame = per_query if task is None else per_query[per_query["task"] == task]
+    a = frame[frame["run"] == run_a][["query_id", metric]].astype({"query_id": str})
+    b = frame[frame["run"] == run_b][["query_id", metric]].astype({"query_id": str})
+    merged = a.merge(b, on="query_id", suffixes=(" a", " b"))
+    merged["delta"] = merged[f"{metric} a"] - merged[f"{metric} b"]
+    order = np.lexsort((merged["query_id"].to_numpy(), -merged["delta"].abs().to_numpy()))
+    return merged.iloc[order].reset_index(drop=True)
+
+
+def candidates(store: Store, task: str | None = None, text: str = "", subtask: str | None = None,
+               target_language: str | None = None, traps: pd.DataFrame | None = None, trap_run: str | None = None,
+               per_query: pd.DataFrame | None = None, delta_runs: tuple[str, str] | None = None,
+               metric: str = "ndcg_at_10") -> pd.DataFrame:
+    """``find_queries`` narrowed by a run-based filter.
+
+    With ``traps`` and ``trap_run``: only queries where that run ranks a trap above the first positive
+    (adds ``traps_above_first_positive``, ordered most first). With ``per_query`` and ``delta_runs`` (a, b):
+    only queries both runs scored, ordered by the largest |Δ ``metric``| (adds ``<metric> a``,
+    ``<metric> b`` and ``delta`` = a − b)."""
+    ids = None
+    extra = None
+    if traps is not None and trap_run is not None:
+        ids = trap_above_positive_ids(traps, trap_run)
+        rows = traps[(traps["run"] == trap_run) & traps["query_id"].isin(ids)]
+        extra = pd.DataFrame({"query_id": rows["query_id"].astype(str).to_numpy(),
+                              "traps_above_first_positive": rows["traps_above_first_positive"].to_numpy()})
+    elif per_query is not None and delta_runs is not None:
+        extra = largest_deltas(per_query, delta_runs[0], delta_runs[1], metric, task)
+        ids = extra["query_id"].tolist()
+    found = find_queries(store, task, text, subtask, target_language, query_ids=ids)
+    if extra is None:
+        return found
+    merged = extra.merge(found, on="query_id", how="inner")
+    if "traps_above_first_positive" in merged:
+        merged = merged.sort_values(["traps_above_first_positive", "query_id"], ascending=[False, True], kind="stable")
+    return merged[list(found.columns) + [c for c in extra.columns if c != "query_id"]].reset_index(drop=True)
+
+
+def query_details(store: Store, query_id: str) -> QueryDetails:
+    """The query, its facts, and its problem's statement (the problem's non-noise text, if any)."""
+    rows = store.sql("""SELECT task, query_id, subtask, query, problem_id, target_language, anchor_language,
+                               anchor_code_id, label FROM queries WHERE query_id = ?""", [query_id]).fetchall()
+    if not rows:
+        raise CorebError(f"query {query_id!r} is not in release {store.release}")
+    task, qid, subtask, query, pid, target, anchor_lang, anchor, label = rows[0]
+    title = statement = abbreviated = None
+    if pid is not None:
+        text = store.sql("""SELECT text, abbreviated_text, json_extract_string(meta, '$.title') AS title
+                            FROM text_corpus
+                            WHERE json_extract_string(meta, '$.source_problem_id') = ?
+                              AND NOT COALESCE(TRY_CAST(json_extract(meta, '$.is_noise_sample') AS BOOLEAN), FALSE)
+                            ORDER BY text_id LIMIT 1""", [pid]).fetchall()
+        if text:
+            statement, abbreviated, title = text[0]
+    return QueryDetails(qid, task, subtask, query, pid, target, anchor_lang, anchor, _none(label), title, statement,
+                        _none(abbreviated))
+
+
+def query_hits(hits: pd.DataFrame, query_id: str) -> pd.DataFrame:
+    """The stored rows of one query in a run's hits (rank order; NULL-doc empty-list markers removed)."""
+    rows = hits[(hits["query_id"] == query_id) & hits["doc_id"].notna()]
+    out = rows[["doc_id", "rank", "score"]].astype({"doc_id": str}).copy()
+    out["rank"] = pd.to_numeric(out["rank"]).astype(np.int64)
+    return out.sort_values("rank", kind="stable").reset_index(drop=True)
+
+
+def official_ranks(details: QueryDetails, rows: pd.DataFrame, anchor_exclusion: bool = True) -> pd.DataFrame:
+    """Drop the query's own id (and the C2C anchor when ``anchor_exclusion``) and shift lower ranks up,
+    as ``coreb_core.evaluation.evaluate.judged_ranks`` does. Adds ``stored_rank`` (the rank in the file)."""
+    dropped = {details.query_id}
+    if anchor_exclusion and details.task == "c2c" and details.anchor_code_id:
+        dropped.add(details.anchor_code_id)
+    out = rows.rename(columns={"rank": "stored_rank"})
+    removed = out[out["doc_id"].isin(dropped)]["stored_rank"].to_numpy()
+    out = out[~out["doc_id"].isin(dropped)].copy()
+    out.insert(0, "rank", out["stored_rank"] - np.searchsorted(np.sort(removed), out["stored_rank"].to_numpy()))
+    return out.reset_index(drop=True)
+
+
+def _judged(store: Store, query_id: str) -> pd.DataFrame:
+    return store.sql("SELECT doc_id, relevance FROM qrels WHERE query_id = ?", [query_id]).df()
+
+
+def _documents(store: Store, corpus: str, doc_ids: list[str]) -> pd.DataFrame:
+    frame = pd.DataFrame({"doc_id": pd.Series(doc_ids, dtype=object)})
+    return store.sql("""SELECT d.doc_id, d.content, d.language, d.model, d.problem_id, d.passed, d.test_passed,
+                               d.test_total, d.is_noise
+                        FROM ids JOIN documents d ON d.doc_id = ids.doc_id AND d.corpus = ?""",
+                     [corpus], frames={"ids": frame}).df()
+
+
+def _grade(relevance: pd.Series) -> pd.Series:
+    return relevance.map(lambda r: GRADE_LABELS.get(None if pd.isna(r) else int(r), GRADE_LABELS[None]))
+
+
+def _tests(docs: pd.DataFrame) -> list[str]:
+    return [("" if pd.isna(p) or pd.isna(t) else f"{int(p)}/{int(t)}") for p, t in
+            zip(docs["test_passed"], docs["test_total"])]
+
+
+def _pass_fail(passed: pd.Series) -> list[str]:
+    return ["" if pd.isna(p) else ("pass" if bool(p) else "fail") for p in passed]
+
+
+def ranked_list(store: Store, details: QueryDetails, rows: pd.DataFrame, anchor_exclusion: bool = True,
+                top: int = 10) -> pd.DataFrame:
+    """The run's top ``top`` for the query, with grade badges and document facts.
+
+    ``rows`` is ``query_hits(...)``. Columns: rank, grade, doc_id, score, language, model, problem_id,
+    pass_fail ("pass"/"fail"/""), tests ("passed/total"), same_problem, text (first 160 characters),
+    relevance (2/1/0 or NaN), stored_rank."""
+    ranked = official_ranks(details, rows, anchor_exclusion)
+    ranked = ranked[ranked["rank"] <= top]
+    judged = _judged(store, details.query_id)
+    docs = _documents(store, details.corpus, ranked["doc_id"].tolist())
+    out = ranked.merge(judged, on="doc_id", how="left").merge(docs, on="doc_id", how="left")
+    out = out.sort_values("rank", kind="stable").reset_index(drop=True)
+    return pd.DataFrame({
+        "rank": out["rank"].astype(np.int64), "grade": _grade(out["relevance"]), "doc_id": out["doc_id"],
+        "score": out["score"].astype(float), "language": out["language"], "model": out["model"],
+        "problem_id": out["problem_id"], "pass_fail": _pass_fail(out["passed"]), "tests": _tests(out),
+        "same_problem": (out["problem_id"] == details.problem_id).to_numpy(),
+        "text": out["content"].map(_snippet), "relevance": out["relevance"].astype(float),
+        "stored_rank": out["stored_rank"].astype(np.int64),
+    })
+
+
+def judged_positions(store: Store, details: QueryDetails, rows_by_run: dict[str, pd.DataFrame],
+                     anchor_exclusion: bool = True) -> pd.DataFrame:
+    """Where each judged document of the query sits in each run, beyond the top 10 too.
+
+    One row per judged document (positives first, then traps, then judged negatives; by doc id).
+    Columns: grade, doc_id, relevance, language, model, pass_fail, tests, then one ``rank · <run>``
+    column per run (NaN when the run did not store it, or it was dropped as the anchor)."""
+    judged = _judged(store, details.query_id)
+    docs = _documents(store, details.corpus, judged["doc_id"].tolist())
+    out = judged.merge(docs, on="doc_id", how="left")
+    out = out.sort_values(["relevance", "doc_id"], ascending=[False, True], kind="stable").reset_index(drop=True)
+    table = pd.DataFrame({"grade": _grade(out["relevance"]), "doc_id": out["doc_id"],
+                          "relevance": out["relevance"].astype(int), "language": out["language"],
+                          "model": out["model"], "pass_fail": _pass_fail(out["passed"]), "tests": _tests(out)})
+    for run, rows in rows_by_run.items():
+        ranked = official_ranks(details, rows, anchor_exclusion).set_index("doc_id")["rank"]
+        table[f"rank · {run}"] = table["doc_id"].map(ranked).astype(float)
+    return table
+
+
+def outranking_pairs(positions: pd.DataFrame, run: str) -> pd.DataFrame:
+    """(trap, positive) pairs where the trap ranks above the positive in ``run``.
+
+    ``positions`` is ``judged_positions(...)``; a retrieved trap also outranks a positive the run did
+    not store. Columns: trap, trap_rank, positive, positive_rank (NaN = not stored); ordered by trap
+    rank, then positive rank."""
+    col = f"rank · {run}"
+    if col not in positions:
+        raise CorebError(f"run {run!r} is not among the inspected runs")
+    traps = positions[(positions["relevance"] == 1) & positions[col].notna()]
+    positives = positions[positions["relevance"] == 2]
+    pairs = [(t_id, t_rank, p_id, p_rank)
+             for t_id, t_rank in zip(traps["doc_id"], traps[col])
+             for p_id, p_rank in zip(positives["doc_id"], positives[col]) if pd.isna(p_rank) or t_rank < p_rank]
+    frame = pd.DataFrame(pairs, columns=["trap", "trap_rank", "positive", "positive_rank"])
+    frame = frame.sort_values(["trap_rank", "positive_rank", "trap", "positive"], na_position="last", kind="stable")
+    return frame.reset_index(drop=True)
+
+
+def document_text(store: Store, details: QueryDetails, doc_id: str) -> str:
+    """The full text of a document of the query's corpus."""
+    rows = store.sql("SELECT content FROM documents WHERE doc_id = ? AND corpus = ?",
+                     [doc_id, details.corpus]).fetchall()
+    if not rows:
+        raise CorebError(f"document {doc_id!r} is not in the {details.corpus} corpus of {store.release}")
+    return rows[0][0] or ""
+
+
+def document_language(store: Store, doc_id: str) -> str | None:
+    """The programming language of a code document (None for texts and unknown ids)."""
+    rows = store.sql("SELECT language FROM documents WHERE doc_id = ? AND corpus = 'code'", [doc_id]).fetchall()
+    return rows[0][0] if rows else None
+
+
+def unified_diff(left: str, right: str, left_name: str, right_name: str, context: int = 3) -> str:
+    """difflib's unified diff of two documents (empty string when they are identical).
+
+    >>> unified_diff("a\\nb\\n", "a\\nc\\n", "trap", "positive").splitlines()[2:]
+    ['@@ -1,2 +1,2 @@', ' a', '-b', '+c']"""
+    return "".join(difflib.unified_diff(left.splitlines(keepends=True), right.splitlines(keepends=True),
+                                        fromfile=left_name, tofile=right_name, n=context))
+
+
+def details_dict(details: QueryDetails) -> dict:
+    """The query facts as a JSON-safe dict (for a download)."""
+    return json.loads(json.dumps(details._asdict(), default=str))

@@ -1,0 +1,254 @@
+"""Leaderboard views: our runs, imported results and published figures side by side, plus the
+frames behind the overview's heatmaps and charts. No Streamlit here; pages only lay these out.
+
+Every value this module returns for display is x100 with one decimal (the paper's convention),
+and every row carries the source and scheme it comes from.
+
+Example:
+    >>> tables = analyse_many(store, {rid: load_hits(rid)}, (V2,), groupings=("task",))
+    >>> board = leaderboard(tables["v2:task"], {rid: run_meta(rid)}, "v2", "demo_v2603", all_rows())
+    >>> board.loc[board["kind"] == "our run", ["model", "t2c", "c2c", "c2t", "overall_query_weighted"]]
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Iterable
+
+import numpy as np
+import pandas as pd
+
+from coreb_core.errors import CorebError
+from coreb_core.evaluation.evaluate import aggregate, judged_ranks, release_index
+from coreb_core.data.published import QUERY_WEIGHTED, TASK_MEAN
+from coreb_core.runs.run import run_name
+from coreb_core.data.store import Store
+
+TASKS = ("t2c", "c2c", "c2t")
+LANGUAGE_ORDER = ("any", "python", "java", "cpp", "go", "ruby")
+# The scores come right after the model, so both overall kinds are visible without scrolling.
+BOARD_COLUMNS = ["kind", "model", "t2c", "c2c", "c2t", QUERY_WEIGHTED, TASK_MEAN, "release", "scheme", "source", "run"]
+# The per-task retrieval tables among the published figures (Table 3/14, project page, README).
+PUBLISHED_TASK_SOURCES = {
+    "published:paper_table3_v202603_retrieval": "paper Table 3 (release v202603)",
+    "published:page_b312b5b_v202603_retrieval": "project page b312b5b (release v202603)",
+    "published:readme_v202603_ndcg10": "README (release v202603)",
+    "published:paper_table14_v202602_retrieval": "paper Table 14 (release v202602)",
+    "published:page_b312b5b_v202602_retrieval": "project page b312b5b (release v202602)",
+}
+DEFAULT_PUBLISHED = tuple(k for k in PUBLISHED_TASK_SOURCES if "v202603" in k)
+EFFICIENCY_SOURCE = "published:page_1a0d779_parameter_efficiency"
+T2C_LANGUAGE_SOURCE = "published:paper_t2c_by_language_avg_over_models_excl_search"
+
+
+def x100(value: Any) -> float:
+    """A fraction as the paper prints it: x100, one decimal (NaN stays NaN)."""
+    return float("nan") if value is None or pd.isna(value) else round(float(value) * 100, 1)
+
+
+def source_label(source: str) -> str:
+    """Human label of a result row's ``source`` (published keys get their table/page name)."""
+    if source in PUBLISHED_TASK_SOURCES:
+        return PUBLISHED_TASK_SOURCES[source]
+    if source == EFFICIENCY_SOURCE:
+        return "project page 1a0d779 parameter efficiency"
+    if source.startswith("published:"):
+        return source.split(":", 1)[1].replace("_", " ")
+    return source
+
+
+def canonical_model(name: str) -> str:
+    """One key for a model across sources ("Jina-code-emb-1.5B", "jina-code-1.5b" -> "jina-code-1.5b")."""
+    return re.sub(r"-emb-", "-", str(name).strip().lower())
+
+
+def run_params(meta: dict) -> float | None:
+    """Parameters (billions) recorded in a run's model spec, or None."""
+    value = (meta.get("model_spec") or {}).get("params_b")
+    return None if value is None else float(value)
+
+
+def our_task_rows(task_means: pd.DataFrame, metas: dict[str, dict], scheme: str, release: str,
+                  metric: str = "ndcg_at_10") -> pd.DataFrame:
+    """Our runs, one row each, from the ``"<scheme>:task"`` table of analyse_many, with both overall
+    kinds, only when the run has all three tasks: ``overall_query_weighted`` (mean over every
+    evaluated query, as paper Table 3) and ``overall_task_mean`` (plain mean of tasks, as the README)."""
+    rows = []
+    for run, group in task_means.groupby("run", observed=True, sort=False):
+        values = dict(zip(group["task"].astype(str), group[metric]))
+        counts = dict(zip(group["task"].astype(str), group["queries"]))
+        meta = metas.get(str(run), {})
+        complete = all(t in values for t in TASKS)
+        weighted = sum(values[t] * counts[t] for t in TASKS) / sum(counts[t] for t in TASKS) if complete else np.nan
+        mean = np.mean([values[t] for t in TASKS]) if complete else np.nan
+        rows.append({"kind": "our run", "model": run_name(meta) if meta else str(run), "source": f"our run {run}",
+                     "scheme": f"{scheme} (this app's evaluator)", "release": release,
+                     **{t: x100(values.get(t)) for t in TASKS}, QUERY_WEIGHTED: x100(weighted),
+                     TASK_MEAN: x100(mean), "run": str(run)})
+    return pd.DataFrame(rows, columns=BOARD_COLUMNS)
+
+
+def imported_task_rows(rows: Iterable[dict]) -> pd.DataFrame:
+    """Imported retrieval results (MTEB trees, official runner outputs), nDCG@10 per task.
+
+    Uses ``ndcg_at_10`` (else the retrieval task's ``main_score``) of the ``test`` split and the
+    ``default`` subset; one row per (source kind, model, revision, source folder). Only the mean of
+    tasks is given: their per-task query counts are not the release's (MTEB leaves label-0 pairs out)."""
+    frame = pd.DataFrame([r for r in rows if r.get("source_kind") in ("mteb", "coreb-runner")])
+    if frame.empty:
+        return pd.DataFrame(columns=BOARD_COLUMNS)
+    frame = frame[frame["task_short"].isin(TASKS) & ~frame["task"].astype(str).str.contains("Reranking")
+                  & (frame["split"] == "test") & (frame["subset"].fillna("default") == "default")]
+    frame = frame[frame["metric"].isin(["ndcg_at_10", "main_score"])]
+    if frame.empty:
+        return pd.DataFrame(columns=BOARD_COLUMNS)
+    frame = frame.assign(pref=(frame["metric"] != "ndcg_at_10").astype(int), revision=frame["revision"].fillna(""),
+                         dataset_revision=frame["dataset_revision"].fillna(""))
+    frame = frame.sort_values("pref").drop_duplicates(["source", "model", "revision", "task_short"])
+    out = []
+    for (source, model, revision, scheme), g in frame.groupby(["source", "model", "revision", "scheme"], sort=True):
+        values = dict(zip(g["task_short"], g["value"]))
+        overall = np.mean([values[t] for t in TASKS]) if all(t in values for t in TASKS) else np.nan
+        label = f"{model}@{revision[:10]}" if revision else model
+        out.append({"kind": "imported", "model": label, "source": source, "scheme": scheme,
+                    "release": ",".join(sorted(set(g["dataset_revision"]) - {""})) or None,
+                    **{t: x100(values.get(t)) for t in TASKS}, QUERY_WEIGHTED: np.nan, TASK_MEAN: x100(overall),
+                    "run": None})
+    return pd.DataFrame(out, columns=BOARD_COLUMNS)
+
+
+def published_task_rows(rows: Iterable[dict], sources: Iterable[str] = DEFAULT_PUBLISHED) -> pd.DataFrame:
+    """Published per-task nDCG@10 (paper Table 3/14, project page, README), one row per model and
+    source; each source's own overall sits in the column of its kind (Table 3/14 and the project page
+    are query-weighted, the README's Avg a mean of tasks)."""
+    wanted = set(sources)
+    frame = pd.DataFrame([r for r in rows if r.get("source") in wanted and r.get("metric") == "ndcg_at_10"])
+    if frame.empty:
+        return pd.DataFrame(columns=BOARD_COLUMNS)
+    out = []
+    order = {s: i for i, s in enumerate(PUBLISHED_TASK_SOURCES)}
+    for (source, model), g in sorted(frame.groupby(["source", "model"], sort=False),
+                                     key=lambda item: (order.get(item[0][0], 99), item[0][1])):
+        values = dict(zip(g["task"], g["value"]))
+        out.append({"kind": "published", "model": model, "source": source_label(source),
+                    "scheme": g["scheme"].iloc[0], "release": g["dataset_revision"].iloc[0],
+                    **{t: x100(values.get(t)) for t in TASKS}, QUERY_WEIGHTED: x100(values.get(QUERY_WEIGHTED)),
+                    TASK_MEAN: x100(values.get(TASK_MEAN)), "run": None})
+    return pd.DataFrame(out, columns=BOARD_COLUMNS)
+
+
+def leaderboard(task_means: pd.DataFrame, metas: dict[str, dict], scheme: str, release: str,
+                result_rows: Iterable[dict], published_sources: Iterable[str] = DEFAULT_PUBLISHED,
+                include_imported: bool = True) -> pd.DataFrame:
+    """Our runs, then imported results, then published figures: nDCG@10 x100 per task."""
+    result_rows = list(result_rows)
+    parts = [our_task_rows(task_means, metas, scheme, release)]
+    if include_imported:
+        parts.append(imported_task_rows(result_rows))
+    parts.append(published_task_rows(result_rows, published_sources))
+    parts = [p for p in parts if len(p)]
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=BOARD_COLUMNS)
+
+
+def group_heatmap(group_means: pd.DataFrame, by: str, labels: dict[str, str],
+                  metric: str = "ndcg_at_10") -> pd.DataFrame:
+    """Long frame for a heatmap from a ``"<scheme>:<by>"`` table: run label, task, group, value x100,
+    queries. ``cell`` is "task · group" (subtask names already carry the task)."""
+    frame = group_means[["run", "task", by, "queries", metric]].copy()
+    frame["run"] = frame["run"].astype(str)
+    frame.insert(1, "run_label", frame["run"].map(lambda r: labels.get(r, r)))
+    frame["task"] = frame["task"].astype(str)
+    frame[by] = frame[by].astype(str)
+    frame["cell"] = frame[by] if by == "subtask" else frame["task"] + " · " + frame[by]
+    frame["value"] = (frame[metric] * 100).round(1)
+    return frame.rename(columns={metric: f"{metric}_raw"}).reset_index(drop=True)
+
+
+def c2c_language_hits(store: Store, hits: pd.DataFrame, anchor_exclusion: bool = True, k: int = 10) -> pd.DataFrame:
+    """Per evaluated C2C query and target language: the query's positives (rel=2) in that language
+    and how many of them rank within the top ``k`` (ranks as the evaluator has them: anchor and
+    self hits dropped, lower hits moved up). Columns: query_id, anchor_language, target_language,
+    positives, found."""
+    index = release_index(store)
+    run = index.code_run(hits)
+    scored, qpos, rank, grade = judged_ranks(index, run, "qrels", anchor_exclusion)
+    judged = index.judged("qrels")
+    keep = run.in_run[judged.qcode]
+    qcode = judged.qcode[keep]
+    if not np.array_equal(scored[qpos], qcode):
+        raise CorebError("internal: judged ranks are not aligned with the qrels index")
+    dcode = (judged.keys - judged.qcode.astype(np.int64) * index.n_docs)[keep]
+    ranks = pd.DataFrame({"query_id": index.query_array[qcode], "doc_id": np.asarray(index.docs)[dcode],
+                          "rank": rank, "grade": grade})
+    ranks = ranks[(index.task_array[qcode] == "c2c") & (ranks["grade"] == 2)]
+    langs = store.sql("""
+        SELECT j.query_id, j.doc_id, q.anchor_language, j.language AS target_language
+        FROM judgments j JOIN queries q USING (task, query_id)
+        WHERE j.task = 'c2c' AND j.relevance = 2""").df()
+    merged = ranks.merge(langs, on=["query_id", "doc_id"], how="left")
+    merged["found"] = merged["rank"] <= k
+    out = (merged.groupby(["query_id", "anchor_language", "target_language"], dropna=False)
+           .agg(positives=("doc_id", "size"), found=("found", "sum")).reset_index())
+    out["found"] = out["found"].astype(int)
+    return out
+
+
+def c2c_language_pairs(store: Store, hits: pd.DataFrame, anchor_exclusion: bool = True, k: int = 10) -> pd.DataFrame:
+    """Anchor language x target language for C2C: per pair, the mean over queries of the share of
+    that query's positives in the target language found in the top ``k`` (recall@k restricted to
+    the language), with the number of queries and positives.
+
+    Example:
+        >>> c2c_language_pairs(store, load_hits(run_id))[["anchor_language", "target_language", "recall_at_k"]]
+    """
+    per = c2c_language_hits(store, hits, anchor_exclusion, k)
+    per = per.assign(share=per["found"] / per["positives"])
+    out = (per.groupby(["anchor_language", "target_language"])
+           .agg(queries=("query_id", "nunique"), positives=("positives", "sum"), found=("found", "sum"),
+                recall_at_k=("share", "mean")).reset_index())
+    out["value"] = (out["recall_at_k"] * 100).round(1)
+    out["k"] = k
+    return out
+
+
+def parameter_efficiency(result_rows: Iterable[dict], board: pd.DataFrame, metas: dict[str, dict]) -> pd.DataFrame:
+    """Published parameter-efficiency points (project page 1a0d779: params, Table 3's query-weighted
+    overall nDCG@10) and our runs whose model spec records ``params_b``, with the same kind of overall."""
+    rows = [r for r in result_rows if r.get("source") == EFFICIENCY_SOURCE]
+    points: dict[str, dict] = {}
+    for r in rows:
+        p = points.setdefault(r["model"], {"model": r["model"], "source": source_label(EFFICIENCY_SOURCE),
+                                           "kind": "published", "scheme": r["scheme"]})
+        if r["metric"] == "params_b":
+            p["params_b"] = r["value"]
+        elif r["metric"] == "ndcg_at_10":
+            p["overall"] = x100(r["value"])
+    out = [p for p in points.values() if "params_b" in p and "overall" in p]
+    ours = board[board["kind"] == "our run"] if len(board) else board
+    for _, row in ours.iterrows():
+        params = run_params(metas.get(row["run"], {}))
+        if params is not None and not pd.isna(row[QUERY_WEIGHTED]):
+            out.append({"model": row["model"], "source": row["source"], "kind": "our run", "scheme": row["scheme"],
+                        "params_b": params, "overall": row[QUERY_WEIGHTED]})
+    return pd.DataFrame(out, columns=["model", "kind", "params_b", "overall", "source", "scheme"])
+
+
+def t2c_language_gradient(store: Store, per_query: pd.DataFrame, result_rows: Iterable[dict],
+                          labels: dict[str, str], exclude_search: bool = True) -> pd.DataFrame:
+    """T2C nDCG@10 (x100) by target language: the paper's average over models (search subtask
+    excluded) and each of our runs (search excluded too when ``exclude_search``, to match)."""
+    out = [{"series": "published: average of models (paper)", "kind": "published", "language": r["subset"],
+            "value": x100(r["value"]), "queries": None, "source": "paper, T2C by language (excl. search)"}
+           for r in result_rows if r.get("source") == T2C_LANGUAGE_SOURCE]
+    t2c = per_query[per_query["task"] == "t2c"]
+    if exclude_search:
+        subtask = release_index(store).queries.set_index("query_id")["subtask"]
+        t2c = t2c[~t2c["query_id"].astype(str).map(subtask).str.startswith("t2c_search")]
+    if len(t2c):
+        means = aggregate(store, t2c[["run", "task", "query_id", "ndcg_at_10"]], "language")
+        for _, m in means.iterrows():
+            out.append({"series": labels.get(str(m["run"]), str(m["run"])), "kind": "our run",
+                        "language": m["language"], "value": x100(m["ndcg_at_10"]), "queries": int(m["queries"]),
+                        "source": f"our run {m['run']}"})
+    frame = pd.DataFrame(out, columns=["series", "kind", "language", "value", "queries", "source"])
+    frame["order"] = frame["language"].map({lang: i for i, lang in enumerate(LANGUAGE_ORDER)}).fillna(99)
+    return frame.sort_values(["kind", "series", "order"]).drop(columns="order").reset_index(drop=True)

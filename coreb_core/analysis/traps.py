@@ -1,0 +1,91 @@
+"""How often traps (rel=1 hard negatives) beat the positives, per run and query group.
+
+Built on the per-query trap table of ``coreb_core.evaluation.evaluate`` (``trap_table`` or the "traps" frame of
+``analyse_many``, both with the official rank semantics) plus the query facts of
+``coreb_core.evaluation.evaluate.with_query_facts``; nothing here re-computes a metric, it only counts and averages.
+
+Shares are over the evaluated queries of a group (as ``bench/mini_difficulty.py`` reports them): a query
+without any positive (a ``c2t_match`` label-0 pair) counts as having no trap above a positive.
+
+Example:
+    >>> traps = analyse_many(store, {"bm25": load_hits(run_id)}, (), traps=True)["traps"]
+    >>> table = trap_breakdown(store, traps, task="t2c", level="subtask")
+    >>> table[["run", "subtask", "queries", "share_trap_above_positive"]].head()
+    >>> worst_queries(store, traps, task="t2c", limit=20)
+"""
+from __future__ import annotations
+
+import pandas as pd
+
+from coreb_core.errors import CorebError
+from coreb_core.evaluation.evaluate import with_query_facts
+from coreb_core.data.store import Store
+
+# Group levels the page offers: label -> query-fact columns (after run and task).
+LEVELS: dict[str, list[str]] = {
+    "subtask × target language": ["subtask", "target_language"],
+    "subtask": ["subtask"],
+    "target language": ["target_language"],
+    "task": [],
+}
+MEASURES = {
+    "share_trap_above_positive": "share of queries with a trap above the first positive",
+    "traps_in_top_10_per_query": "traps in the top 10 per query",
+    "share_trap_at_1": "share of queries with a trap at rank 1",
+}
+
+
+def _facts(store: Store, traps: pd.DataFrame, task: str | None) -> pd.DataFrame:
+    if "run" not in traps:
+        traps = traps.assign(run="run")
+    frame = traps if task is None else traps[traps["task"] == task]
+    return with_query_facts(store, frame)
+
+
+def trap_breakdown(store: Store, traps: pd.DataFrame, task: str | None = None,
+                   level: str = "subtask × target language") -> pd.DataFrame:
+    """Per run x task x group: queries, the three trap measures and mean v2 nDCG@10.
+
+    Columns: run, task, <group columns of ``LEVELS[level]``>, group (those joined with " · "; the task
+    for level "task"), queries, share_trap_above_positive,
+    traps_in_top_10_per_query, share_trap_at_1, queries_trap_above_positive, ndcg_at_10 (v2 mean).
+    Rows ordered by run (as given), task, group."""
+    if level not in LEVELS:
+        raise CorebError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
+    keys = ["run", "task", *LEVELS[level]]
+    frame = _facts(store, traps, task)
+    grouped = frame.groupby(keys, observed=True, sort=True)
+    out = grouped.agg(queries=("query_id", "size"),
+                      share_trap_above_positive=("trap_above_positive", "mean"),
+                      traps_in_top_10_per_query=("traps_in_top_10", "mean"),
+                      share_trap_at_1=("trap_at_1", "mean"),
+                      queries_trap_above_positive=("trap_above_positive", "sum"),
+                      ndcg_at_10=("ndcg_at_10", "mean")).reset_index()
+    for column in keys:
+        out[column] = out[column].astype(str)
+    out["queries_trap_above_positive"] = out["queries_trap_above_positive"].astype(int)
+    group = LEVELS[level] or ["task"]
+    # No query of ``task`` among the runs (e.g. runs made for other tasks): an empty table, not an error.
+    labels = out[group].agg(" · ".join, axis=1) if len(out) else pd.Series([], dtype=object)
+    out.insert(len(keys), "group", labels)
+    return out
+
+
+def worst_queries(store: Store, traps: pd.DataFrame, task: str | None = None, run: str | None = None,
+                  limit: int = 25) -> pd.DataFrame:
+    """The queries traps hurt most: most traps above the first positive, then lowest v2 nDCG@10
+    (then run and query id, for a stable order).
+
+    Columns: run, task, query_id, subtask, target_language, problem_id, traps_above_first_positive,
+    first_positive_rank, first_trap_rank, traps_in_top_10, trap_at_1, ndcg_at_10."""
+    frame = _facts(store, traps, task)
+    if run is not None:
+        frame = frame[frame["run"] == run]
+    columns = ["run", "task", "query_id", "subtask", "target_language", "problem_id", "traps_above_first_positive",
+               "first_positive_rank", "first_trap_rank", "traps_in_top_10", "trap_at_1", "ndcg_at_10"]
+    out = frame[columns].copy()
+    for column in ("run", "task", "query_id"):
+        out[column] = out[column].astype(str)
+    out = out.sort_values(["traps_above_first_positive", "ndcg_at_10", "run", "query_id"],
+                          ascending=[False, True, True, True], kind="stable")
+    return out.head(limit).reset_index(drop=True)

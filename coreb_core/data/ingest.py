@@ -1,0 +1,259 @@
+"""Normalise, validate and cache one CoREB release.
+
+``import_release`` is the single entry point used by ``fetch``, ``import-data`` and the CoREB-mini
+builder. It writes every config to a fresh folder and swaps it in only when all checks pass, so a
+failed import leaves the cache exactly as it was and readers never see a half-written release.
+
+Example:
+    >>> layout, split, raw = read_local(Path("dump"))
+    >>> import_release(raw, "release_v2603")          # raises DataError listing every problem
+"""
+from __future__ import annotations
+
+import ast
+import json
+import os
+import re
+import shutil
+import time
+import uuid
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from coreb_core.errors import DataError, DataProblem
+from coreb_core.paths import datasets_dir, release_dir
+from coreb_core.data.schema import (
+    CONFIGS, GRADES, LANGUAGE_CONSTRAINTS, LANGUAGES, LEGACY_GRADE_COLUMN, SUBTASKS, TASKS, Config,
+)
+from coreb_core.data.sources import RawTable
+
+MAX_PROBLEMS_SHOWN = 50
+RELEASE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+_ARROW_TYPES = {"string": pa.string(), "json": pa.string(), "int64": pa.int64(), "int8": pa.int8(), "bool": pa.bool_()}
+
+
+def arrow_schema(config: Config) -> pa.Schema:
+    return pa.schema([pa.field(c.name, _ARROW_TYPES[c.type], nullable=not c.required) for c in config.columns])
+
+
+# ---------------------------------------------------------------- normalisation
+
+def parse_meta(value: Any) -> dict[str, Any]:
+    """``meta`` arrives as a struct (dict) or a string holding JSON or a Python-repr dict."""
+    if isinstance(value, dict):
+        # Struct columns carry every key of every row; a None is an absent key, not a value.
+        return {k: v for k, v in value.items() if v is not None}
+    if isinstance(value, str):
+        for parse in (json.loads, ast.literal_eval):
+            try:
+                parsed = parse(value)
+            except (ValueError, SyntaxError, MemoryError, RecursionError):
+                continue
+            if isinstance(parsed, dict):
+                return parsed
+        raise ValueError("meta string is neither a JSON object nor a Python dict")
+    raise ValueError(f"meta must be a struct or a string, not {type(value).__name__}")
+
+
+def _json_default(value: Any) -> Any:
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    return str(value)
+
+
+def meta_json(meta: dict[str, Any]) -> str:
+    """One canonical text form (sorted keys) so identical data gives identical bytes."""
+    return json.dumps(meta, sort_keys=True, ensure_ascii=False, default=_json_default)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def normalise(config: Config, raw: RawTable) -> tuple[pa.Table, list[DataProblem]]:
+    """Check types of every row and build the cached Arrow table (meta as canonical JSON text)."""
+    problems: list[DataProblem] = []
+    present = set().union(*(r.keys() for r in raw.rows)) if raw.rows else set()
+    if config.name.endswith("_qrels") and "relevance" not in present and LEGACY_GRADE_COLUMN in present:
+        grade_key = LEGACY_GRADE_COLUMN
+    else:
+        grade_key = "relevance"
+    for col in config.columns:
+        key = grade_key if col.name == "relevance" else col.name
+        if col.required and key not in present:
+            problems.append(DataProblem(raw.file, "-", col.name, "required column is missing"))
+    if problems:
+        return pa.table({}), problems
+
+    out: dict[str, list[Any]] = {c.name: [] for c in config.columns}
+    for index, row in enumerate(raw.rows):
+        number = row.get("__row__", index + 1)
+        for col in config.columns:
+            key = grade_key if col.name == "relevance" else col.name
+            value = row.get(key)
+            if value is None:
+                if col.required:
+                    problems.append(DataProblem(raw.file, number, key, "value is missing"))
+                elif col.name == "code_length" and isinstance(row.get("code"), str):
+                    value = len(row["code"])
+                elif col.name == "text_length" and isinstance(row.get("text"), str):
+                    value = len(row["text"])
+            elif col.type == "json":
+                try:
+                    value = meta_json(parse_meta(value))
+                except ValueError as exc:
+                    problems.append(DataProblem(raw.file, number, key, str(exc), value))
+                    value = None
+            elif col.type == "string":
+                if not isinstance(value, str):
+                    problems.append(DataProblem(raw.file, number, key, "must be a string", value))
+                elif col.required and not value.strip():
+                    problems.append(DataProblem(raw.file, number, key, "must not be empty"))
+            elif col.type in {"int64", "int8"}:
+                if isinstance(value, float) and value.is_integer():
+                    value = int(value)
+                if not _is_int(value):
+                    problems.append(DataProblem(raw.file, number, key, "must be an integer", value))
+                    value = None
+                elif col.name == "relevance" and value not in GRADES:
+                    problems.append(DataProblem(raw.file, number, key, "grade must be 0, 1 or 2", value))
+            out[col.name].append(value)
+    if problems:
+        return pa.table({}), problems
+    return pa.Table.from_pydict(out, schema=arrow_schema(config)), problems
+
+
+# ---------------------------------------------------------------- validation across configs
+
+def _duplicates(file: str, ids: list[str], field: str) -> list[DataProblem]:
+    seen: set[str] = set()
+    out = []
+    for number, value in enumerate(ids, start=1):
+        if value in seen:
+            out.append(DataProblem(file, number, field, "duplicate id", value))
+        seen.add(value)
+    return out
+
+
+def validate(tables: dict[str, pa.Table], files: dict[str, str]) -> list[DataProblem]:
+    """Rules that span rows and configs: unique ids, qrels resolve, known subtasks and languages,
+    C2C anchors present in the code corpus."""
+    problems: list[DataProblem] = []
+    ids: dict[str, set[str]] = {}
+    for name, config in CONFIGS.items():
+        if config.id_column:
+            column = tables[name].column(config.id_column).to_pylist()
+            problems += _duplicates(files[name], column, config.id_column)
+            ids[name] = set(column)
+
+    code = tables["code_corpus"]
+    for number, lang in enumerate(code.column("language").to_pylist(), start=1):
+        if lang not in LANGUAGES:
+            problems.append(DataProblem(files["code_corpus"], number, "language", "unknown language", lang))
+
+    for task in TASKS.values():
+        qname, rname = task.queries.name, task.qrels.name
+        queries = tables[qname].to_pydict()
+        for i, subtask in enumerate(queries["subtask"]):
+            if subtask not in SUBTASKS[task.name]:
+                problems.append(DataProblem(files[qname], i + 1, "subtask", f"unknown {task.name} subtask", subtask))
+        for field in ("anchor_language", "language_constraint"):
+            allowed = LANGUAGE_CONSTRAINTS if field == "language_constraint" else LANGUAGES
+            for i, value in enumerate(queries.get(field, [])):
+                if value is not None and value not in allowed:
+                    problems.append(DataProblem(files[qname], i + 1, field, "unknown language", value))
+        if task.name == "c2c":
+            for i, meta in enumerate(queries["meta"]):
+                anchor = json.loads(meta).get("anchor_code_id")
+                if anchor is None:
+                    problems.append(DataProblem(files[qname], i + 1, "meta.anchor_code_id", "C2C anchor is missing"))
+                elif anchor not in ids["code_corpus"]:
+                    problems.append(DataProblem(files[qname], i + 1, "meta.anchor_code_id",
+                                                "anchor not in code_corpus", anchor))
+        qrels = tables[rname].to_pydict()
+        docs = ids[task.corpus.name]
+        pairs = Counter()
+        for i, (qid, did) in enumerate(zip(qrels["query_id"], qrels["doc_id"])):
+            if qid not in ids[qname]:
+                problems.append(DataProblem(files[rname], i + 1, "query_id", f"unknown query (not in {qname})", qid))
+            if did not in docs:
+                problems.append(DataProblem(files[rname], i + 1, "doc_id",
+                                            f"unknown document (not in {task.corpus.name})", did))
+            pairs[(qid, did)] += 1
+            if pairs[(qid, did)] == 2:
+                problems.append(DataProblem(files[rname], i + 1, "doc_id", "duplicate judgment for this query", did))
+    return problems
+
+
+# ---------------------------------------------------------------- atomic write
+
+def _versions_dir(root: Path | None) -> Path:
+    return datasets_dir(root) / ".versions"
+
+
+def write_release(tables: dict[str, pa.Table], release: str, root: Path | None = None,
+                  extra_files: dict[str, pa.Table] | None = None) -> Path:
+    """Write a release to a fresh version folder, then atomically point ``<release>`` at it.
+
+    ``data_cache/coreb/<release>`` is a symlink replaced with ``os.replace`` (atomic on POSIX), so a
+    reader sees either the old release or the new one, never a mix.
+    """
+    versions = _versions_dir(root)
+    versions.mkdir(parents=True, exist_ok=True)
+    stamp = f"{release}-{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:8]}"
+    tmp = versions / f".tmp-{stamp}"
+    tmp.mkdir()
+    try:
+        for name, table in {**tables, **(extra_files or {})}.items():
+            pq.write_table(table, tmp / f"{name}.parquet", compression="zstd")
+        final = versions / stamp
+        os.rename(tmp, final)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    link = release_dir(release, root)
+    if link.exists() and not link.is_symlink():
+        # A release folder copied in by hand: keep it as an older version.
+        os.rename(link, versions / f"{release}-manual-{uuid.uuid4().hex[:8]}")
+    tmp_link = link.with_name(f".link-{stamp}")
+    os.symlink(os.path.relpath(final, link.parent), tmp_link)
+    os.replace(tmp_link, link)
+    _prune_versions(versions, release, keep={final.name})
+    return link
+
+
+def _prune_versions(versions: Path, release: str, keep: set[str], keep_previous: int = 1) -> None:
+    """Drop old versions, keeping the newest previous one for readers still on it."""
+    old = sorted((p for p in versions.iterdir() if p.name.startswith(f"{release}-") and p.name not in keep),
+                 key=lambda p: p.stat().st_mtime, reverse=True)
+    for path in old[keep_previous:]:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+# ---------------------------------------------------------------- entry point
+
+def import_release(raw: dict[str, RawTable], release: str, root: Path | None = None,
+                   extra_files: dict[str, pa.Table] | None = None) -> Path:
+    """Normalise and validate every config; write only when nothing is wrong."""
+    if not RELEASE_NAME.match(release):
+        raise DataError([DataProblem("--release", "-", "release", "use letters, digits, '_', '-' or '.'", release)])
+    problems: list[DataProblem] = []
+    tables: dict[str, pa.Table] = {}
+    for name, config in CONFIGS.items():
+        table, bad = normalise(config, raw[name])
+        problems += bad
+        tables[name] = table
+    if not problems:
+        problems += validate(tables, {name: raw[name].file for name in CONFIGS})
+    if problems:
+        shown = problems[:MAX_PROBLEMS_SHOWN]
+        if len(problems) > MAX_PROBLEMS_SHOWN:
+            shown.append(DataProblem("(more)", "-", "-", f"{len(problems) - MAX_PROBLEMS_SHOWN} further problems not shown"))
+        raise DataError(shown)
+    return write_release(tables, release, root, extra_files)

@@ -1,0 +1,127 @@
+"""Published CoREB figures, bundled as data (``coreb_core/data/published_figures.json``, copied from
+the paper arXiv:2605.04615, the project page and the README), flattened into result rows.
+
+Paper Table 3 and the later project page/README disagree on C2T (about x0.964 for every model);
+both are kept, each labelled with its source.
+
+Example:
+    >>> rows = published_rows()
+    >>> {r["source"] for r in rows if r["model"] == "C2LLM-7B" and r["task"] == "c2t" and r["metric"] == "ndcg_at_10"}
+"""
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+FILE = Path(__file__).resolve().parent / "published_figures.json"
+_METRIC = {"ndcg10": "ndcg_at_10", "recall10": "recall_at_10"}
+
+# Two kinds of overall average are published, and each published overall is stored under its kind:
+# - QUERY_WEIGHTED: paper Table 3 / Table 14 and the project page. Their Overall is the mean over every
+#   query of the release, i.e. per-task means weighted by query counts. Found by fitting: with the
+#   counts below it reproduces every model's Overall nDCG@10 and Recall@10 within 0.0008 (rounding);
+#   the plain mean of tasks misses by up to 0.07. On v202603 the counts are the dataset's row counts
+#   (T2C 1,123, C2C 278, C2T 1,200 including the 190 c2t_match label-0 pairs that score 0), not paper
+#   Table 11's (1,117 / 166 / 1,200, which lists only cross-language C2C); on v202602 Table 11's counts.
+# - TASK_MEAN: the README's "Avg", the plain mean of the three tasks.
+QUERY_WEIGHTED = "overall_query_weighted"
+TASK_MEAN = "overall_task_mean"
+OVERALL_QUERY_COUNTS = {"v202603": {"t2c": 1123, "c2c": 278, "c2t": 1200},
+                        "v202602": {"t2c": 1165, "c2c": 169, "c2t": 1270}}
+# Tables whose key names no release: the parameter-efficiency table of project page 1a0d779 prints paper
+# Table 3's v202603 Overall for every model; the T2C-by-language averages come from the paper's analysis
+# of its test release (v202603), like Tables 4 and 15.
+RELEASE_OF_UNDATED = {"page_1a0d779_parameter_efficiency": "v202603",
+                      "reranker_delta_earlier_page_1a0d779_top100_projected": "v202603",
+                      "paper_t2c_by_language_avg_over_models_excl_search": "v202603"}
+
+
+def query_weighted_overall(task_values: dict[str, float], counts: dict[str, int]) -> float:
+    """Overall as paper Table 3 computes it: the per-task means weighted by each task's query count.
+
+    >>> round(query_weighted_overall({"t2c": 0.443, "c2c": 0.659, "c2t": 0.795}, OVERALL_QUERY_COUNTS["v202603"]), 3)
+    0.629
+    """
+    total = sum(counts[t] for t in task_values)
+    return sum(task_values[t] * counts[t] for t in task_values) / total
+
+
+@lru_cache(maxsize=1)
+def published_figures() -> dict[str, Any]:
+    return json.loads(FILE.read_text(encoding="utf-8"))
+
+
+def _scheme(key: str) -> str:
+    if key.startswith("paper"):
+        return "v2 (paper)"
+    if key.startswith("page"):
+        return "v2 (project page)"
+    if key.startswith("readme"):
+        return "v2 (README)"
+    return "v2 (published)"
+
+
+def _row(key: str, model: str, task: str, metric: str, value: Any, subset: str = "default") -> dict[str, Any] | None:
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return None  # projected figures such as "~+2%" are not numbers to compare
+    release = re.search(r"v2026\d\d", key)
+    release = release.group(0) if release else RELEASE_OF_UNDATED.get(key)
+    return {"source": f"published:{key}", "source_kind": "published", "file": str(FILE.name), "model": model,
+            "revision": None, "dataset_revision": release, "task": task,
+            "task_short": task if task in ("t2c", "c2c", "c2t") else None, "subset": subset, "split": "test",
+            "metric": metric, "label": _label(metric), "value": float(value), "scheme": _scheme(key)}
+
+
+def _label(metric: str) -> str:
+    m = re.match(r"(ndcg|recall|map|mrr|precision|hit_rate)_at_(\d+)$", metric)
+    names = {"ndcg": "nDCG", "recall": "Recall", "map": "MAP", "mrr": "MRR", "precision": "P", "hit_rate": "Hit rate"}
+    return f"{names[m.group(1)]}@{m.group(2)}" if m else metric
+
+
+def published_rows() -> list[dict[str, Any]]:
+    """Every numeric published figure as a row (same fields as imported results)."""
+    figures = published_figures()
+    rows: list[dict[str, Any] | None] = []
+    for key, table in figures.items():
+        if key.startswith("_"):
+            continue
+        if key.endswith("_retrieval"):  # Table 3/14 and the project page: {model: {"t2c_ndcg10": x}}
+            for model, values in table.items():
+                for name, v in values.items():
+                    task, metric = name.split("_", 1)
+                    rows.append(_row(key, model, QUERY_WEIGHTED if task == "overall" else task, _METRIC[metric], v))
+        elif key.startswith("readme_"):
+            for model, values in table.items():
+                for task, v in values.items():
+                    rows.append(_row(key, model, TASK_MEAN if task == "avg_simple_mean" else task, "ndcg_at_10", v))
+        elif key.startswith("paper_table4"):
+            for model, values in table.items():
+                rows += [_row(key, model, "t2c", "ndcg_at_10", v, kind) for kind, v in values.items()]
+        elif key.startswith("paper_table15"):
+            for model, values in table.items():
+                rows += [_row(key, model, "c2c", "ndcg_at_10", v, lang) for lang, v in values.items()]
+        elif key.startswith("paper_c2c_ndcg1"):
+            rows += [_row(key, model, "c2c", "ndcg_at_1", v) for model, v in table.items()]
+        elif key.startswith("reranker_delta"):
+            for model, values in table.items():
+                rows += [_row(key, model, task, "ndcg_at_10_delta_pct", v) for task, v in values.items()]
+        elif key.endswith("parameter_efficiency"):
+            for model, values in table.items():
+                if isinstance(values, list) and not model.startswith("_"):
+                    rows += [_row(key, model, QUERY_WEIGHTED, "params_b", values[0]),
+                             _row(key, model, QUERY_WEIGHTED, "ndcg_at_10", values[1]),
+                             _row(key, model, QUERY_WEIGHTED, "ndcg_at_10_per_billion_params", values[2])]
+        elif key == "paper_model_avg_ndcg10_by_task_v202603":
+            rows += [_row(key, "average of models", task, "ndcg_at_10", v) for task, v in table.items()]
+        elif key == "paper_t2c_by_language_avg_over_models_excl_search":
+            rows += [_row(key, "average of models", "t2c", "ndcg_at_10", v, lang) for lang, v in table.items()]
+    return [r for r in rows if r is not None]
+
+
+def parameter_counts() -> dict[str, float]:
+    """Leaderboard name -> parameters (billions), from the project page's efficiency table."""
+    table = published_figures()["page_1a0d779_parameter_efficiency"]
+    return {m: v[0] for m, v in table.items() if isinstance(v, list)}

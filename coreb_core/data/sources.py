@@ -1,0 +1,232 @@
+"""Read CoREB releases from where they come: the hub, a copy of the hub layout, a folder of
+``<config>.parquet`` files, or the official runner's JSONL files.
+
+Every reader returns ``{config_name: RawTable}``; ``coreb_core.data.ingest`` normalises and validates.
+Unreadable files become ``DataProblem`` lines, never exceptions from deep inside Arrow.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import threading
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from coreb_core.errors import DataError, DataProblem, NetworkUnavailable
+from coreb_core.data.schema import CONFIGS, HUB_REPO
+
+HUB_SHARD = re.compile(r"^(?P<config>[a-z0-9_]+)-(?P<release>[A-Za-z0-9_.]+)-(?P<shard>\d{5})-of-(?P<n>\d{5})\.parquet$")
+
+
+class RawTable(NamedTuple):
+    """Rows of one config as read, with the file they came from (for error lines)."""
+
+    file: str
+    rows: list[dict[str, Any]]
+
+
+# ---------------------------------------------------------------- file readers
+
+def read_parquet_rows(path: Path) -> tuple[list[dict[str, Any]], list[DataProblem]]:
+    if path.stat().st_size == 0:
+        return [], [DataProblem(str(path), "-", "-", "file is empty")]
+    try:
+        table = pq.read_table(path)
+    except (pa.ArrowException, OSError) as exc:
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        return [], [DataProblem(str(path), "-", "-", f"not a readable parquet file ({first})")]
+    return table.to_pylist(), []
+
+
+def read_jsonl_rows(path: Path) -> tuple[list[dict[str, Any]], list[DataProblem]]:
+    rows: list[dict[str, Any]] = []
+    problems: list[DataProblem] = []
+    data = path.read_bytes()
+    if not data.strip():
+        return [], [DataProblem(str(path), "-", "-", "file is empty")]
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        if not raw.strip():
+            continue
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            problems.append(DataProblem(str(path), number, "-", f"line is not valid UTF-8 (byte {exc.start})"))
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            problems.append(DataProblem(str(path), number, "-", f"line is not valid JSON ({exc.msg})"))
+            continue
+        if not isinstance(obj, dict):
+            problems.append(DataProblem(str(path), number, "-", "line is not a JSON object", type(obj).__name__))
+            continue
+        rows.append({**obj, "__row__": number})
+    return rows, problems
+
+
+def _collect(files: dict[str, list[Path]], reader) -> dict[str, RawTable]:
+    """Read each config's file(s); raise one DataError with every unreadable or missing file."""
+    tables: dict[str, RawTable] = {}
+    problems: list[DataProblem] = []
+    for config, paths in files.items():
+        rows: list[dict[str, Any]] = []
+        for path in paths:
+            got, bad = reader(path)
+            rows += got
+            problems += bad
+        if not paths:
+            continue
+        if not rows and not any(p.file in {str(x) for x in paths} for p in problems):
+            problems.append(DataProblem(str(paths[0]), "-", "-", "file has no rows"))
+        tables[config] = RawTable(str(paths[0]), rows)
+    if problems:
+        raise DataError(problems)
+    return tables
+
+
+# ---------------------------------------------------------------- layouts
+
+def detect_layout(directory: Path) -> str:
+    """``parquet`` (folder of <config>.parquet), ``jsonl`` (official runner) or ``hub`` (hub copy)."""
+    names = {p.name for p in directory.iterdir()} if directory.is_dir() else set()
+    if any(f"{c}.parquet" in names for c in CONFIGS):
+        return "parquet"
+    if any(n in names for c in CONFIGS.values() for n in c.jsonl_names):
+        return "jsonl"
+    if hub_release_folders(directory) or any(HUB_SHARD.match(n) for n in names):
+        return "hub"
+    raise DataError([DataProblem(str(directory), "-", "-",
+                                 "no CoREB files found (expected <config>.parquet, the official JSONL files, "
+                                 "or hub release folders release_v26XX/)")])
+
+
+def hub_release_folders(directory: Path) -> dict[str, Path]:
+    """Release folders in a copy of the hub repository (``release_v2603/...parquet``)."""
+    found = {}
+    for sub in sorted(p for p in directory.iterdir() if p.is_dir()):
+        if any(HUB_SHARD.match(f.name) for f in sub.iterdir()):
+            found[sub.name] = sub
+    return found
+
+
+def _missing(directory: Path, expected: dict[str, str]) -> list[DataProblem]:
+    return [DataProblem(str(directory / name), "-", "-", "file is missing") for name in expected.values()]
+
+
+def read_parquet_folder(directory: Path) -> dict[str, RawTable]:
+    expected = {c: f"{c}.parquet" for c in CONFIGS}
+    missing = {c: n for c, n in expected.items() if not (directory / n).exists()}
+    if missing:
+        raise DataError(_missing(directory, missing))
+    return _collect({c: [directory / n] for c, n in expected.items()}, read_parquet_rows)
+
+
+def read_jsonl_folder(directory: Path) -> dict[str, RawTable]:
+    files, missing = {}, {}
+    for name, config in CONFIGS.items():
+        present = [directory / n for n in config.jsonl_names if (directory / n).exists()]
+        if present:
+            files[name] = present[:1]  # the first name listed wins (code_corpus_v2 over code_corpus)
+        else:
+            missing[name] = config.jsonl_names[0]
+    if missing:
+        raise DataError(_missing(directory, missing))
+    return _collect(files, read_jsonl_rows)
+
+
+def read_hub_copy(directory: Path, split: str | None) -> tuple[str, dict[str, RawTable]]:
+    """Read one release of a hub-layout copy; ``split`` picks it when there are several."""
+    folders = hub_release_folders(directory)
+    if not folders and any(HUB_SHARD.match(p.name) for p in directory.iterdir()):
+        folders = {directory.name: directory}
+    if split is None:
+        if len(folders) != 1:
+            raise DataError([DataProblem(str(directory), "-", "--split",
+                                         "several releases present, pick one with --split", sorted(folders))])
+        split = next(iter(folders))
+    if split not in folders:
+        raise DataError([DataProblem(str(directory), "-", "--split", "release folder not found", split)])
+    folder = folders[split]
+    files: dict[str, list[Path]] = {c: [] for c in CONFIGS}
+    for f in sorted(folder.iterdir()):
+        m = HUB_SHARD.match(f.name)
+        if m and m["config"] in files:
+            files[m["config"]].append(f)
+    missing = {c: f"{c}-{split}-00000-of-00001.parquet" for c, fs in files.items() if not fs}
+    if missing:
+        raise DataError(_missing(folder, missing))
+    return split, _collect(files, read_parquet_rows)
+
+
+def read_local(directory: Path, split: str | None = None) -> tuple[str, str | None, dict[str, RawTable]]:
+    """Read any local layout. Returns (layout, release name found in the layout or None, tables)."""
+    if not directory.is_dir():
+        raise DataError([DataProblem(str(directory), "-", "-", "not a directory")])
+    layout = detect_layout(directory)
+    if layout == "parquet":
+        return layout, None, read_parquet_folder(directory)
+    if layout == "jsonl":
+        return layout, None, read_jsonl_folder(directory)
+    release, tables = read_hub_copy(directory, split)
+    return layout, release, tables
+
+
+# ---------------------------------------------------------------- the hub
+
+HUB_PROBE_TIMEOUT_S = 3.0
+
+
+def _offline_flag() -> str | None:
+    for var in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE"):
+        if os.environ.get(var, "").strip().lower() in {"1", "true", "yes", "on"}:
+            return var
+    return None
+
+
+def _hub_reachable(timeout: float = HUB_PROBE_TIMEOUT_S) -> bool:
+    """One TCP connect to the hub endpoint; DNS runs in a thread so it cannot hang past the timeout."""
+    from urllib.parse import urlparse
+
+    endpoint = os.environ.get("HF_ENDPOINT", "https://huggingface.co")
+    host = urlparse(endpoint).hostname or "huggingface.co"
+    port = urlparse(endpoint).port or (443 if endpoint.startswith("https") else 80)
+    result: list[bool] = []
+
+    def probe() -> None:
+        try:
+            with socket.create_connection((host, port), timeout=timeout):
+                result.append(True)
+        except OSError:
+            result.append(False)
+
+    t = threading.Thread(target=probe, daemon=True)
+    t.start()
+    t.join(timeout + 0.5)
+    return bool(result and result[0])
+
+
+def offline_message(release: str) -> str:
+    return (f"cannot reach the Hugging Face hub to fetch {HUB_REPO} {release}. Import a local copy instead: "
+            f"python -m coreb_core import-data DIR --release {release} (DIR = a copy of the hub repository, "
+            f"a folder of <config>.parquet files, or the official runner's JSONL files)")
+
+
+def read_hub(release: str, revision: str | None = None) -> dict[str, RawTable]:
+    """Load all eight configs of one release with ``datasets.load_dataset``."""
+    flag = _offline_flag()
+    if flag:
+        raise NetworkUnavailable(f"{flag} is set; " + offline_message(release))
+    if not _hub_reachable():
+        raise NetworkUnavailable(offline_message(release))
+    import datasets  # heavy import, only when actually fetching
+
+    tables = {}
+    for config in CONFIGS:
+        ds = datasets.load_dataset(HUB_REPO, config, split=release, revision=revision)
+        tables[config] = RawTable(f"hub:{HUB_REPO}/{config}/{release}", ds.to_list())
+    return tables

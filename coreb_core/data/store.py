@@ -1,0 +1,194 @@
+"""DuckDB views over the cached parquet of one release.
+
+Each ``Store`` owns a private in-memory DuckDB connection whose views read the parquet files
+directly. No database file exists, so any number of readers (browser sessions, CLI calls) run
+side by side without a lock, and a writer swapping in a new release never blocks them.
+
+Example:
+    >>> store = Store("demo_v2603")
+    >>> store.sql("SELECT task, count(*) AS n FROM queries GROUP BY task ORDER BY task").fetchall()
+    [('c2c', 52), ('c2t', 310), ('t2c', 402)]
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Sequence
+
+import duckdb
+
+from coreb_core.errors import CorebError
+from coreb_core.paths import datasets_dir, release_dir
+from coreb_core.data.schema import CONFIGS, TASKS
+
+
+def list_releases(root: Path | None = None) -> list[str]:
+    """Releases present in the cache (folders or links holding every config)."""
+    base = datasets_dir(root)
+    if not base.is_dir():
+        return []
+    return sorted(p.name for p in base.iterdir()
+                  if not p.name.startswith(".") and all((p / f"{c}.parquet").exists() for c in CONFIGS))
+
+
+def extra_qrels_names(folder: Path) -> list[str]:
+    """Other qrel sets stored beside the v2 ones, e.g. ``v1`` for ``text2code_qrels_v1.parquet``."""
+    names = []
+    for f in sorted(folder.glob("text2code_qrels_*.parquet")):
+        name = f.stem.removeprefix("text2code_qrels_")
+        if all((folder / f"{t.long_name}_qrels_{name}.parquet").exists() for t in TASKS.values()):
+            names.append(name)
+    return names
+
+
+def sql_literal(text: str) -> str:
+    """Quote a string for the few DDL spots DuckDB cannot parameterise (our own file paths)."""
+    return "'" + text.replace("'", "''") + "'"
+
+
+_META = "json_extract_string(meta, '$.{}')"
+_VIEWS = """
+CREATE VIEW queries AS
+  SELECT 't2c' AS task, query_id, query, subtask,
+         {pid} AS problem_id, NULLIF(language_constraint, 'none') AS target_language,
+         NULL::VARCHAR AS anchor_language, NULL::VARCHAR AS anchor_model, NULL::VARCHAR AS anchor_code_id,
+         NULL::BIGINT AS label, meta
+  FROM text2code_queries
+  UNION ALL
+  SELECT 'c2c', query_id, query, subtask, {pid}, NULL, anchor_language, anchor_model, {anchor}, NULL, meta
+  FROM code2code_queries
+  UNION ALL
+  SELECT 'c2t', query_id, query, subtask, {pid},
+         CASE WHEN regexp_matches(subtask, '_(python|java|cpp|go|ruby)$')
+              THEN regexp_extract(subtask, '_([a-z]+)$', 1) END,
+         anchor_language, anchor_model, {anchor}, label, meta
+  FROM code2text_queries;
+
+CREATE VIEW qrels AS
+  SELECT 't2c' AS task, query_id, doc_id, relevance FROM text2code_qrels
+  UNION ALL SELECT 'c2c', query_id, doc_id, relevance FROM code2code_qrels
+  UNION ALL SELECT 'c2t', query_id, doc_id, relevance FROM code2text_qrels;
+
+CREATE VIEW documents AS
+  SELECT 'code' AS corpus, code_id AS doc_id, code AS content, language, model, {pid} AS problem_id,
+         TRY_CAST(json_extract(meta, '$.passed') AS BOOLEAN) AS passed,
+         TRY_CAST(json_extract(meta, '$.test_passed') AS BIGINT) AS test_passed,
+         TRY_CAST(json_extract(meta, '$.test_total') AS BIGINT) AS test_total,
+         FALSE AS is_noise, meta
+  FROM code_corpus
+  UNION ALL
+  SELECT 'text', text_id, text, NULL, NULL,
+         COALESCE({orig}, {pid}), NULL, NULL, NULL,
+         COALESCE(TRY_CAST(json_extract(meta, '$.is_noise_sample') AS BOOLEAN), FALSE), meta
+  FROM text_corpus;
+
+-- CoREB's v1 (binary) qrels rebuilt from this v2 release by the v1 rules (paper App. A.4/A.8):
+-- T2C every solution of the query's problem inside its language constraint, passing or failing;
+-- C2C and C2T the v2 positives (C2T noise texts are dropped from the ranking by the evaluator).
+-- Relevant pairs get grade 1; every other v2-judged pair stays with grade 0, so the v1 view is
+-- averaged over exactly the v2 queries.
+CREATE VIEW qrels_v1_rules AS
+  WITH relevant AS (
+    SELECT 't2c' AS task, q.query_id, d.doc_id
+    FROM queries q JOIN documents d
+      ON d.corpus = 'code' AND d.problem_id = q.problem_id
+         AND (q.target_language IS NULL OR d.language = q.target_language)
+    WHERE q.task = 't2c' AND q.query_id IN (SELECT query_id FROM qrels WHERE task = 't2c')
+    UNION
+    SELECT task, query_id, doc_id FROM qrels WHERE task IN ('c2c', 'c2t') AND relevance = 2
+  )
+  SELECT task, query_id, doc_id, 1 AS relevance FROM relevant
+  UNION ALL
+  SELECT r.task, r.query_id, r.doc_id, 0 FROM qrels r ANTI JOIN relevant v USING (query_id, doc_id);
+
+CREATE VIEW judgments AS
+  SELECT r.task, r.query_id, q.subtask, q.problem_id AS query_problem_id, r.doc_id, r.relevance,
+         CASE r.relevance WHEN 2 THEN 'positive' WHEN 1 THEN 'trap' ELSE 'judged_negative' END AS grade,
+         d.problem_id AS doc_problem_id, d.language, d.model, d.passed, d.test_passed, d.test_total, d.is_noise
+  FROM qrels r
+  JOIN queries q USING (task, query_id)
+  LEFT JOIN documents d ON d.doc_id = r.doc_id AND d.corpus = CASE r.task WHEN 'c2t' THEN 'text' ELSE 'code' END;
+""".format(pid=_META.format("source_problem_id"), anchor=_META.format("anchor_code_id"),
+           orig=_META.format("original_problem_id"))
+
+
+class Store:
+    """Read-only SQL over one cached release."""
+
+    def __init__(self, release: str, root: Path | None = None) -> None:
+        folder = release_dir(release, root)
+        missing = [c for c in CONFIGS if not (folder / f"{c}.parquet").exists()]
+        if missing:
+            raise CorebError(f"release {release!r} is not in the cache ({folder}); missing {', '.join(missing)}. "
+                             f"Run: python -m coreb_core demo, import-data or fetch")
+        self.release = release
+        self.root = root
+        self.con = duckdb.connect(":memory:")
+        self._open_views()
+
+    def _open_views(self) -> None:
+        # Resolve the link once: this Store keeps reading the version it opened even if a
+        # writer swaps in a newer one meanwhile.
+        self.folder = release_dir(self.release, self.root).resolve()
+        for config in CONFIGS:
+            path = sql_literal(str(self.folder / f"{config}.parquet"))
+            self.con.execute(f"CREATE OR REPLACE VIEW {config} AS SELECT * FROM read_parquet({path})")
+        self.con.execute(_VIEWS.replace("CREATE VIEW", "CREATE OR REPLACE VIEW"))
+        self.extra_qrels = extra_qrels_names(self.folder)
+        for name in self.extra_qrels:
+            parts = [f"SELECT '{task}' AS task, query_id, doc_id, relevance FROM read_parquet("
+                     f"{sql_literal(str(self.folder / f'{TASKS[task].long_name}_qrels_{name}.parquet'))})"
+                     for task in TASKS]
+            self.con.execute(f"CREATE OR REPLACE VIEW qrels_{name} AS " + " UNION ALL ".join(parts))
+
+    def sql(self, query: str, params: Sequence[Any] | dict[str, Any] | None = None,
+            frames: dict[str, Any] | None = None) -> duckdb.DuckDBPyConnection:
+        """Run parameterised SQL (``?`` or ``$name`` placeholders) on a fresh cursor, so one Store
+        can serve several threads. ``frames`` registers DataFrames as tables for this call only."""
+        def run() -> duckdb.DuckDBPyConnection:
+            cur = self.con.cursor()
+            for name, frame in (frames or {}).items():
+                cur.register(name, frame)
+            return cur.execute(query, params or [])
+        try:
+            return run()
+        except duckdb.IOException:
+            if self.folder.exists():
+                raise
+            # The version this Store opened was pruned after newer imports: follow the link again.
+            self._open_views()
+            return run()
+
+    def df(self, query: str, params: Sequence[Any] | dict[str, Any] | None = None):
+        return self.sql(query, params).df()
+
+    def row_counts(self) -> dict[str, int]:
+        return {c: self.sql(f"SELECT count(*) FROM {c}").fetchone()[0] for c in CONFIGS}
+
+    def judgment_counts(self) -> dict[str, dict[str, int]]:
+        """Queries, positives (rel=2), traps (rel=1) and judged negatives (rel=0) per task."""
+        rows = self.sql("""
+            SELECT task,
+                   (SELECT count(*) FROM queries q WHERE q.task = r.task) AS queries,
+                   count(*) FILTER (relevance = 2) AS positives,
+                   count(*) FILTER (relevance = 1) AS traps,
+                   count(*) FILTER (relevance = 0) AS judged_negatives
+            FROM qrels r GROUP BY task ORDER BY task""").fetchall()
+        return {t: {"queries": q, "positives": p, "traps": tr, "judged_negatives": n} for t, q, p, tr, n in rows}
+
+    def close(self) -> None:
+        self.con.close()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def info(root: Path | None = None) -> dict[str, Any]:
+    """Everything ``python -m coreb_core info`` reports."""
+    out: dict[str, Any] = {"cache": str(datasets_dir(root)), "releases": {}}
+    for release in list_releases(root):
+        with Store(release, root) as store:
+            out["releases"][release] = {"rows": store.row_counts(), "tasks": store.judgment_counts()}
+    return out

@@ -1,0 +1,436 @@
+"""Evaluate runs with CoREB's official semantics: per query, by group, overall.
+
+Thin verbs over the kernels in ``coreb_core.evaluation.kernels``. A ``ReleaseIndex`` (built once per Store)
+codes queries, documents and qrels as integers; a run is coded once (its categorical columns make
+that nearly free) and every join is an integer ``searchsorted``, so a whole release evaluates in
+milliseconds.
+
+Official semantics reproduced (``coreb_runner`` EvaluateRetrieval.evaluate + the runner's C2C step):
+- a query is evaluated when it is in the qrels and in the run (an empty list counts, scoring 0);
+  means are over those queries, as pytrec_eval's output is averaged;
+- hits whose doc id equals the query id are dropped; for C2C the anchor (``meta.anchor_code_id``) is
+  dropped too unless ``anchor_exclusion=False`` — documents below a dropped hit move up one rank;
+- ``c2t_match`` queries are evaluated like every other query: a label-0 pair has no positive, so
+  under v2 it scores 0 on every metric, exactly as pytrec_eval scores a query without relevant docs.
+- schemes that rebuild CoREB v1 (``v1``, ``file:v1``) also drop every noise description from C2T
+  lists (the v1 text corpus had none); documents below move up, as for the anchor.
+
+Example:
+    >>> per_query = evaluate(store, load_hits(run_id), V2)
+    >>> summary(per_query)["tasks"]["t2c"]["ndcg_at_10"]
+"""
+from __future__ import annotations
+
+from functools import cached_property
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from coreb_core.errors import CorebError
+from coreb_core.evaluation.kernels import KS, ideal_gains, metric_names, per_query_metrics
+from coreb_core.runs.run import run_path
+from coreb_core.evaluation.schemes import V1, V2, Scheme
+from coreb_core.data.store import Store
+
+GROUPINGS = {"subtask": "subtask", "language": "target_language", "anchor_language": "anchor_language",
+             "problem": "problem_id", "query": "query_id"}
+FACTS = ["subtask", "target_language", "anchor_language", "problem_id"]
+
+
+class Judged(NamedTuple):
+    """Qrels of one view as sorted integer keys (query code * n_docs + doc code)."""
+
+    keys: np.ndarray
+    qcode: np.ndarray
+    grade: np.ndarray
+    has_qrels: np.ndarray  # per query code
+    bitset: np.ndarray  # uint8, bit ``key`` set when the pair is judged (n_queries * n_docs / 8 bytes)
+
+
+class CodedRun(NamedTuple):
+    qcode: np.ndarray  # per row; -1 for a query not in the release
+    dcode: np.ndarray  # per row; -1 for the empty-list marker or an unknown document
+    rank: np.ndarray  # per row, float (inf for the empty-list marker)
+    in_run: np.ndarray  # per query code
+
+
+class ReleaseIndex:
+    """Integer codes for one release's queries, documents and qrels (built lazily, cached)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.queries = store.sql("""
+            SELECT task, query_id, subtask, COALESCE(target_language, 'any') AS target_language,
+                   anchor_language, problem_id, anchor_code_id FROM queries ORDER BY task, query_id""").df()
+        self.query_pos = pd.Index(self.queries["query_id"])
+        self.task_array = self.queries["task"].to_numpy(dtype=object)
+        self.query_array = self.queries["query_id"].to_numpy(dtype=object)
+        if not self.query_pos.is_unique:
+            raise CorebError("query ids repeat across tasks; evaluation needs them unique within a release")
+        self.docs = pd.Index(store.sql("SELECT DISTINCT doc_id FROM documents ORDER BY 1").df()["doc_id"])
+        self.n_queries, self.n_docs = len(self.queries), len(self.docs)
+        self.anchor = self._doc_codes(self.queries["anchor_code_id"].where(self.queries["task"] == "c2c"))
+        self.self_doc = self._doc_codes(self.queries["query_id"])  # a query id that is also a doc id
+        self.has_self_doc = bool((self.self_doc >= 0).any())
+        self.c2t_query = (self.queries["task"] == "c2t").to_numpy()
+        noise = store.sql("SELECT doc_id FROM documents WHERE is_noise").df()["doc_id"]
+        self.noise_doc = np.zeros(self.n_docs, dtype=bool)
+        self.noise_doc[self.docs.get_indexer(noise)] = True
+        self._judged: dict[str, Judged] = {}
+        self._ideal: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+
+    def _doc_codes(self, ids: pd.Series) -> np.ndarray:
+        return self.docs.get_indexer(ids.fillna("\0missing"))
+
+    def judged(self, view: str) -> Judged:
+        if view not in self._judged:
+            q = self.store.sql(f"SELECT query_id, doc_id, relevance FROM {view}").df()
+            qc = self.query_pos.get_indexer(q["query_id"])
+            dc = self.docs.get_indexer(q["doc_id"])
+            keys = qc.astype(np.int64) * self.n_docs + dc
+            order = np.argsort(keys, kind="stable")
+            has = np.zeros(self.n_queries, dtype=bool)
+            has[qc] = True
+            bits = np.zeros(self.n_queries * self.n_docs, dtype=bool)
+            bits[keys] = True
+            bitset = np.packbits(bits, bitorder="little")
+            self._judged[view] = Judged(keys[order], qc[order], q["relevance"].to_numpy()[order].astype(np.int64), has,
+                                        bitset)
+        return self._judged[view]
+
+    def ideal(self, view: str, scheme: Scheme, ks) -> tuple[np.ndarray, np.ndarray]:
+        """Relevant counts and IDCG@k per query code: properties of the qrels, computed once."""
+        key = (view, str(scheme), tuple(ks))
+        if key not in self._ideal:
+            j = self.judged(view)
+            self._ideal[key] = ideal_gains(j.qcode, j.grade, self.n_queries, scheme, ks)
+        return self._ideal[key]
+
+    @cached_property
+    def group_codes(self) -> dict[str, tuple[np.ndarray, pd.Index]]:
+        out = {}
+        for by, column in GROUPINGS.items():
+            codes, values = pd.factorize(self.queries[column].fillna("none"), sort=True)
+            out[by] = (codes, np.asarray(values, dtype=object))
+        codes, values = pd.factorize(self.queries["task"], sort=True)
+        out["task"] = (codes, np.asarray(values, dtype=object))
+        return out
+
+    def code_run(self, hits: pd.DataFrame) -> CodedRun:
+        qcode = _codes(hits["query_id"], self.query_pos)
+        dcode = _codes(hits["doc_id"], self.docs)
+        rank = pd.to_numeric(hits["rank"]).to_numpy(dtype=np.float64, na_value=np.inf)
+        in_run = np.zeros(self.n_queries, dtype=bool)
+        in_run[qcode[qcode >= 0]] = True
+        return CodedRun(qcode, dcode, rank, in_run)
+
+
+def _codes(column: pd.Series, index: pd.Index) -> np.ndarray:
+    """Global integer codes of a run column; categorical columns map only their categories."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        codes, uniques = column.cat.codes.to_numpy(), column.cat.categories
+    else:
+        codes, uniques = pd.factorize(column)  # hash the strings once, look up only the distinct ones
+    mapping = index.get_indexer(uniques)
+    return np.where(codes >= 0, mapping[codes], -1)
+
+
+def release_index(store: Store) -> ReleaseIndex:
+    """The Store's cached index (one per Store, rebuilt if the Store re-opened a newer version)."""
+    cached = getattr(store, "_release_index", None)
+    if cached is None or cached[0] != store.folder:
+        store._release_index = (store.folder, ReleaseIndex(store))
+    return store._release_index[1]
+
+
+def load_hits(run_id: str, root: Path | None = None) -> pd.DataFrame:
+    return pd.read_parquet(run_path(run_id, root) / "hits.parquet")
+
+
+def qrels_view(store: Store, scheme: Scheme) -> str:
+    """The Store view of ``scheme``'s judgments; a loud error when a stored qrels file is missing."""
+    if scheme.name == "file" and scheme.qrels_file not in store.extra_qrels:
+        raise CorebError(f"release {store.release} has no stored qrels '{scheme.qrels_file}' "
+                         f"(available: {', '.join(store.extra_qrels) or 'none'})")
+    return scheme.qrels_view
+
+
+def _dropped_above(drop_q: np.ndarray, drop_rank: np.ndarray, q: np.ndarray, rank: np.ndarray) -> np.ndarray:
+    """For each (q, rank): how many dropped hits of the same query sit above that rank."""
+    if len(drop_q) == 0:
+        return np.zeros(len(q))
+    span = float(max(drop_rank.max(), np.where(np.isfinite(rank), rank, 0).max(initial=0))) + 2.0
+    keys = np.sort(drop_q * span + drop_rank)  # exact in float64 for any realistic query count and depth
+    below = q * span + np.minimum(rank, span - 1.0)
+    return (np.searchsorted(keys, below, "left") - np.searchsorted(keys, q * span, "left")).astype(np.float64)
+
+
+def judged_ranks(index: ReleaseIndex, run: CodedRun, view: str = "qrels", anchor_exclusion: bool = True,
+                 drop_noise: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Evaluated query codes and, per judged pair of those queries, (query position, rank or inf, grade).
+
+    Ranks are the evaluator's: the query's own id, the C2C anchor (``anchor_exclusion``) and, with
+    ``drop_noise``, every noise description in a C2T list leave the list, and hits below move up."""
+    j = index.judged(view)
+    scored = np.flatnonzero(run.in_run & j.has_qrels)
+    hq, hd, hr = run.qcode, run.dcode, run.rank
+    valid = (hq >= 0) & (hd >= 0)
+    if not valid.all():
+        hq, hd, hr = hq[valid], hd[valid], hr[valid]
+    # Rank of every judged pair in the run (inf when not retrieved): a cache-sized bitset picks the
+    # few judged rows, then only those are looked up.
+    hkeys = hq.astype(np.int64) * index.n_docs + hd
+    judged_rows = np.flatnonzero((j.bitset[hkeys >> 3] >> (hkeys & 7).astype(np.uint8)) & 1)
+    pos = np.searchsorted(j.keys, hkeys[judged_rows])
+    rank = np.full(len(j.keys), np.inf)
+    rank[pos] = hr[judged_rows]
+    # Dropped hits: the query's own id, the C2C anchor, C2T noise texts. Lower ranks move up past
+    # them; every shift is counted on the original ranks, so the steps compose.
+    jq, jd = j.qcode, j.keys - j.qcode.astype(np.int64) * index.n_docs
+    original = rank
+    excluded = ([index.self_doc] if index.has_self_doc else []) + ([index.anchor] if anchor_exclusion else [])
+    for doc_of_query in excluded:
+        hit = doc_of_query[hq] == hd
+        dropped_rank = np.full(index.n_queries, np.inf)
+        np.minimum.at(dropped_rank, hq[hit], hr[hit])
+        rank = np.where(doc_of_query[jq] == jd, np.inf, rank - (dropped_rank[jq] < original))
+    if drop_noise:
+        noise_hit = index.noise_doc[hd] & index.c2t_query[hq] & np.isfinite(hr)
+        rank = rank - _dropped_above(hq[noise_hit], hr[noise_hit], jq, original)
+        rank = np.where(index.noise_doc[jd] & index.c2t_query[jq], np.inf, rank)
+    keep = run.in_run[jq]
+    position = np.full(index.n_queries, -1)
+    position[scored] = np.arange(len(scored))
+    return scored, position[jq[keep]], rank[keep], j.grade[keep]
+
+
+def _frame(index: ReleaseIndex, scored: np.ndarray, columns: dict[str, np.ndarray],
+           run_names: np.ndarray | None = None) -> pd.DataFrame:
+    task_codes, task_values = index.group_codes["task"]
+    # Categorical id columns: built from codes, no string copies.
+    base = {"task": pd.Categorical.from_codes(task_codes[scored], task_values),
+            "query_id": pd.Categorical.from_codes(scored, index.query_pos)}
+    if run_names is not None:
+        base = {"run": run_names if isinstance(run_names, pd.Categorical) else pd.Categorical(run_names), **base}
+    floats = {k: v for k, v in columns.items() if v.dtype.kind == "f"}
+    # One consolidated float block, handed over without a copy: fast to build, slice and aggregate.
+    stacked = np.vstack(list(floats.values())).T if floats else np.zeros((len(scored), 0))
+    block = pd.DataFrame(stacked, columns=list(floats), copy=False)
+    frame = pd.concat([pd.DataFrame(base), block], axis=1)
+    for name, values in columns.items():
+        if name not in floats:
+            frame[name] = values
+    frame = frame[list(base) + list(columns)]
+    frame.attrs["qcode"] = _QueryCodes(index.store.folder, scored)  # lets aggregate() skip a string lookup
+    return frame
+
+
+class _QueryCodes(NamedTuple):
+    """Query codes riding along in ``DataFrame.attrs``; shared, never deep-copied by pandas."""
+
+    folder: Path
+    codes: np.ndarray
+
+    def __deepcopy__(self, memo: dict) -> "_QueryCodes":
+        return self
+
+    # pandas compares attrs when merging frames: identity keeps that cheap and unambiguous.
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __ne__(self, other: object) -> bool:
+        return self is not other
+
+    __hash__ = object.__hash__
+
+
+def _query_codes(index: ReleaseIndex, per_query: pd.DataFrame) -> np.ndarray:
+    cached = per_query.attrs.get("qcode")
+    if isinstance(cached, _QueryCodes) and cached.folder == index.store.folder and len(cached.codes) == len(per_query):
+        return cached.codes
+    return index.query_pos.get_indexer(per_query["query_id"])
+
+
+def analyse_many(store: Store, runs: dict[str, pd.DataFrame], schemes=(V2,), anchor_exclusion: bool = True, ks=KS,
+                 traps: bool = False, groupings: tuple[str, ...] = ()) -> dict[str, pd.DataFrame]:
+    """Evaluate several runs at once: ``{str(scheme): per_query, "traps": trap_table,
+    "<scheme>:<by>": group means}``, each with a leading ``run`` column. Each run is coded and joined
+    once per qrels view; the metric kernels then run once over all runs together."""
+    if traps and 10 not in ks:
+        raise ValueError("the trap table reports nDCG@10: keep 10 among the cutoffs")
+    index = release_index(store)
+    coded = [index.code_run(h) for h in runs.values()]
+    names = np.asarray(list(runs), dtype=object)
+    # The trap table reads v2 and v1 per query, so they are computed whenever traps are asked for.
+    computed_schemes = tuple(dict.fromkeys(tuple(schemes) + ((V2, V1) if traps else ())))
+    views = {_join_key(store, s) for s in computed_schemes} | ({("qrels", False)} if traps else set())
+    joined: dict[tuple[str, bool], tuple[np.ndarray, ...]] = {}
+    for view in sorted(views):
+        parts = [judged_ranks(index, c, view[0], anchor_exclusion, drop_noise=view[1]) for c in coded]
+        offsets = np.cumsum([0] + [len(p[0]) for p in parts])
+        joined[view] = (
+            np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, dtype=np.int64),
+            pd.Categorical.from_codes(np.repeat(np.arange(len(names)), [len(p[0]) for p in parts]), names),
+            np.concatenate([p[1] + o for p, o in zip(parts, offsets)]) if parts else np.zeros(0, dtype=np.int64),
+            np.concatenate([p[2] for p in parts]) if parts else np.zeros(0),
+            np.concatenate([p[3] for p in parts]) if parts else np.zeros(0, dtype=np.int64),
+        )
+    out: dict[str, pd.DataFrame] = {}
+    computed: dict[str, dict[str, np.ndarray]] = {}
+    for scheme in computed_schemes:
+        view = _join_key(store, scheme)
+        scored, run_names, qpos, rank, grade = joined[view]
+        n_rel, idcg = index.ideal(view[0], scheme, ks)
+        metrics = per_query_metrics(qpos, rank, grade, len(scored), scheme, ks, ideal=(n_rel[scored], idcg[scored]))
+        computed[str(scheme)] = metrics
+        if scheme not in schemes:
+            continue
+        names = metric_names(ks)
+        out[str(scheme)] = _frame(index, scored, {n: metrics[n] for n in names}, run_names)
+        if groupings:
+            matrix = np.column_stack([metrics[n] for n in names])
+            for by in groupings:
+                out[f"{scheme}:{by}"] = _group_means(index, scored, run_names.codes, run_names.categories, matrix,
+                                                     names, by)
+    if traps:
+        scored, run_names, qpos, rank, grade = joined[("qrels", False)]
+        if not np.array_equal(joined[_join_key(store, V1)][0], scored):
+            raise CorebError("internal: the v1 view scores other queries than v2")
+        out["traps"] = _trap_frame(index, scored, qpos, rank, grade, run_names, computed)
+    return out
+
+
+def _join_key(store: Store, scheme: Scheme) -> tuple[str, bool]:
+    """What a run is joined against: the scheme's qrels view and whether C2T noise texts drop."""
+    return qrels_view(store, scheme), scheme.drops_noise_texts
+
+
+def analyse(store: Store, hits: pd.DataFrame, schemes=(V2,), anchor_exclusion: bool = True, ks=KS,
+            traps: bool = False) -> dict[str, pd.DataFrame]:
+    """One run: ``{str(scheme): per_query, "traps": trap_table}`` from one coding of the run."""
+    tables = analyse_many(store, {"run": hits}, schemes, anchor_exclusion, ks, traps)
+    return {name: _drop_run(t) for name, t in tables.items()}
+
+
+def _drop_run(table: pd.DataFrame) -> pd.DataFrame:
+    attrs = table.attrs
+    table = table.drop(columns="run")
+    table.attrs = attrs
+    return table
+
+
+def evaluate(store: Store, hits: pd.DataFrame, scheme: Scheme = V2, anchor_exclusion: bool = True,
+             ks=KS) -> pd.DataFrame:
+    """One row per evaluated query: task, query_id and every metric (``ndcg_at_10``, …)."""
+    return analyse(store, hits, (scheme,), anchor_exclusion, ks)[str(scheme)]
+
+
+def trap_table(store: Store, hits: pd.DataFrame, anchor_exclusion: bool = True) -> pd.DataFrame:
+    """Per query: where positives (rel=2) and traps (rel=1) sit, and what the traps cost.
+
+    first_positive_rank, first_trap_rank (NaN when none retrieved), traps_above_first_positive
+    (0 for a query without positives), trap_above_positive, trap_at_1, traps_in_top_10, dcg_at_10 / idcg_at_10 / ndcg_at_10 under v2,
+    ndcg_at_10_v1 (scheme v1: CoREB's v1 rules) and v1_minus_v2_ndcg_at_10 (how much v1 overstates v2)."""
+    return analyse(store, hits, (), anchor_exclusion, traps=True)["traps"]
+
+
+def _trap_frame(index: ReleaseIndex, scored: np.ndarray, qidx: np.ndarray, rank: np.ndarray, grade: np.ndarray,
+                run_names: np.ndarray | None, computed: dict[str, dict[str, np.ndarray]]) -> pd.DataFrame:
+    n = len(scored)
+    first_pos = np.full(n, np.inf)
+    np.minimum.at(first_pos, qidx[grade == 2], rank[grade == 2])
+    first_trap = np.full(n, np.inf)
+    np.minimum.at(first_trap, qidx[grade == 1], rank[grade == 1])
+    is_trap = (grade == 1) & np.isfinite(rank)
+    # Queries without any positive in their qrels (c2t_match label-0 pairs) have nothing to be above.
+    has_positive = np.bincount(qidx, weights=grade == 2, minlength=n) > 0
+    traps_above = np.bincount(qidx, weights=is_trap & (rank < first_pos[qidx]), minlength=n) * has_positive
+    v2, v1 = computed["v2"], computed["v1"]  # analyse_many computes both whenever traps are asked for
+    return _frame(index, scored, {
+        "first_positive_rank": np.where(np.isfinite(first_pos), first_pos, np.nan),
+        "first_trap_rank": np.where(np.isfinite(first_trap), first_trap, np.nan),
+        "traps_above_first_positive": traps_above.astype(int),
+        "trap_above_positive": traps_above > 0,
+        "trap_at_1": first_trap == 1,
+        "traps_in_top_10": np.bincount(qidx, weights=is_trap & (rank <= 10), minlength=n).astype(int),
+        "dcg_at_10": v2["dcg_at_10"], "idcg_at_10": v2["idcg_at_10"], "ndcg_at_10": v2["ndcg_at_10"],
+        "ndcg_at_10_v1": v1["ndcg_at_10"], "v1_minus_v2_ndcg_at_10": v1["ndcg_at_10"] - v2["ndcg_at_10"],
+    }, run_names)
+
+
+def with_query_facts(store: Store, per_query: pd.DataFrame) -> pd.DataFrame:
+    """Add subtask, target/anchor language and problem id to per-query rows."""
+    index = release_index(store)
+    facts = index.queries.iloc[index.query_pos.get_indexer(per_query["query_id"])][FACTS]
+    return pd.concat([per_query.reset_index(drop=True), facts.reset_index(drop=True)], axis=1)
+
+
+def _numeric_columns(frame: pd.DataFrame) -> list[str]:
+    return [c for c, t in frame.dtypes.items() if c not in ("task", "query_id") and t.kind in "fiub"]
+
+
+def aggregate(store: Store, per_query: pd.DataFrame, by: str) -> pd.DataFrame:
+    """Mean of every metric per (run,) task and group value, with the number of queries (NaN-aware).
+    ``by`` is one of GROUPINGS, or "task" for per-task means only."""
+    index = release_index(store)
+    metrics = _numeric_columns(per_query)
+    run_codes = run_values = None
+    if "run" in per_query:
+        runs = per_query["run"]
+        if isinstance(runs.dtype, pd.CategoricalDtype):
+            run_codes, run_values = runs.cat.codes.to_numpy(), runs.cat.categories
+        else:
+            run_codes, run_values = pd.factorize(runs)
+    matrix = per_query[metrics].to_numpy(dtype=np.float64)
+    return _group_means(index, _query_codes(index, per_query), run_codes, run_values, matrix, metrics, by)
+
+
+def _group_means(index: ReleaseIndex, qcode: np.ndarray, run_codes: np.ndarray | None, run_values,
+                 matrix: np.ndarray, metrics: list[str], by: str) -> pd.DataFrame:
+    task_codes, task_values = index.group_codes["task"]
+    if by == "task":  # per task only
+        group_codes, group_values = np.zeros(index.n_queries, dtype=np.int64), np.array(["all"], dtype=object)
+    else:
+        group_codes, group_values = index.group_codes[by]
+    n_cells = len(task_values) * len(group_values)
+    key = task_codes[qcode].astype(np.int64) * len(group_values) + group_codes[qcode]
+    if run_codes is not None:
+        key = key + run_codes.astype(np.int64) * n_cells
+    order = np.argsort(key, kind="stable")
+    key = key[order]
+    starts = np.r_[0, np.flatnonzero(np.diff(key)) + 1] if len(key) else np.zeros(0, dtype=np.int64)
+    present = key[starts]
+    values = matrix[order]
+    nan = np.isnan(values)
+    if nan.any():
+        total = np.add.reduceat(np.where(nan, 0.0, values), starts, axis=0) if len(key) else values[:0]
+        count = np.add.reduceat((~nan).astype(np.int64), starts, axis=0) if len(key) else values[:0]
+    else:
+        total = np.add.reduceat(values, starts, axis=0) if len(key) else values[:0]
+        count = np.diff(np.r_[starts, len(key)])[:, None] * np.ones((1, values.shape[1]))
+    means = np.divide(total, count, out=np.full(total.shape, np.nan), where=count > 0)
+    out = pd.DataFrame(means, columns=metrics)
+    cell = present % n_cells
+    out.insert(0, "queries", np.diff(np.r_[starts, len(key)]))
+    if by != "task":
+        out.insert(0, by, group_values[cell % len(group_values)])
+    out.insert(0, "task", task_values[cell // len(group_values)])
+    if run_values is not None:
+        out.insert(0, "run", np.asarray(run_values, dtype=object)[present // n_cells])
+    return out
+
+
+def summary(per_query: pd.DataFrame) -> dict[str, Any]:
+    """Per-task means, plus overall as the plain mean of the tasks and as the query-weighted mean."""
+    metrics = _numeric_columns(per_query)
+    codes, tasks_found = pd.factorize(per_query["task"], sort=True)
+    counts = np.bincount(codes, minlength=len(tasks_found))
+    values = per_query[metrics].to_numpy(dtype=np.float64)
+    means = np.stack([np.bincount(codes, weights=values[:, i], minlength=len(tasks_found)) for i in range(len(metrics))],
+                     axis=1) / np.maximum(counts, 1)[:, None] if len(metrics) else np.zeros((len(tasks_found), 0))
+    tasks = {t: {"queries": int(counts[i]), **dict(zip(metrics, map(float, means[i])))} for i, t in enumerate(tasks_found)}
+    overall_tasks = dict(zip(metrics, map(float, means.mean(axis=0)))) if len(tasks_found) else {}
+    overall_queries = dict(zip(metrics, map(float, values.mean(axis=0)))) if len(per_query) else {}
+    return {"tasks": tasks, "overall_mean_of_tasks": overall_tasks, "overall_query_weighted": overall_queries}

@@ -1,0 +1,109 @@
+"""Export a stored run for others: a TREC run, the official runner's JSON shapes, an MTEB result.
+
+- ``trec``: ``qid Q0 docid rank score tag``, 1-based ranks, scores written exactly (``repr``). Our
+  ranks already follow trec_eval's order (score descending, ties by doc id descending), so trec_eval
+  and pytrec_eval reproduce them. A query with an empty list has no line (TREC cannot say "empty").
+- ``coreb``: per task ``<task>.json`` (``{"metrics": {"NDCG": {"NDCG@10": …}, "MAP", "Recall",
+  "Precision"}}`` under v2 at the official k) and ``<task>_predictions.json``
+  (``{query_id: [{"corpus_id", "score", "rank"}, …]}``).
+- ``mteb``: ``<model>/<revision>/Coreb{T2C,C2C,C2T}Retrieval.json`` and ``model_meta.json`` in MTEB's
+  layout, with our v2 numbers (marked with ``coreb_scheme``; MTEB's own qrels differ).
+
+Example:
+    >>> export_run(run_id, "trec", Path("run.trec"))
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pandas as pd
+
+from coreb_core.errors import CorebError
+from coreb_core.evaluation.evaluate import evaluate, load_hits, summary
+from coreb_core.evaluation.official import OFFICIAL_K
+from coreb_core.runs.run import run_meta
+from coreb_core.data.schema import TASKS
+from coreb_core.evaluation.schemes import V2
+from coreb_core.data.store import Store
+
+FORMATS = ("trec", "coreb", "mteb")
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _ranked(run_id: str, root: Path | None) -> pd.DataFrame:
+    hits = load_hits(run_id, root)
+    hits = hits[hits["doc_id"].notna()].astype({"task": str, "query_id": str, "doc_id": str})
+    return hits.sort_values(["task", "query_id", "rank"], ignore_index=True)
+
+
+def export_trec(run_id: str, out: Path, root: Path | None = None) -> Path:
+    hits = _ranked(run_id, root)
+    tag = "".join(c if c.isalnum() or c in "-_." else "_" for c in run_id)[:64]
+    lines = [f"{q} Q0 {d} {int(r)} {float(s)!r} {tag}" for q, d, r, s in
+             zip(hits["query_id"], hits["doc_id"], hits["rank"], hits["score"])]
+    _atomic_write(out, "\n".join(lines) + "\n")
+    return out
+
+
+def _official_metrics(per_query: pd.DataFrame) -> dict:
+    """Our v2 means in the runner's JSON shape (5-decimal rounding, as the runner writes them)."""
+    m = summary(per_query)["tasks"]
+    (task,) = m
+    values = m[task]
+    families = {"NDCG": "ndcg", "MAP": "map", "Recall": "recall", "Precision": "precision"}
+    return {"metrics": {fam: {f"{'P' if fam == 'Precision' else fam}@{k}": round(values[f"{name}_at_{k}"], 5)
+                              for k in OFFICIAL_K} for fam, name in families.items()}}
+
+
+def export_coreb(run_id: str, out: Path, root: Path | None = None) -> Path:
+    meta = run_meta(run_id, root)
+    hits = _ranked(run_id, root)
+    stored = load_hits(run_id, root)
+    with Store(meta["release"], root) as store:
+        for task, group in hits.groupby("task"):
+            long = TASKS[task].long_name
+            predictions = {q: [{"corpus_id": d, "score": float(s), "rank": int(r)}
+                               for d, s, r in zip(g["doc_id"], g["score"], g["rank"])]
+                           for q, g in group.groupby("query_id", sort=True)}
+            _atomic_write(out / f"{long}_predictions.json", json.dumps(predictions))
+            per_query = evaluate(store, stored[stored["task"].astype(str) == task], V2, ks=OFFICIAL_K)
+            _atomic_write(out / f"{long}.json", json.dumps(_official_metrics(per_query), indent=4))
+    return out
+
+
+def export_mteb(run_id: str, out: Path, root: Path | None = None) -> Path:
+    meta = run_meta(run_id, root)
+    spec = meta.get("model_spec") or {}
+    name = spec.get("name") if spec.get("id") not in ("minilm", "bm25") else {"minilm": "sentence-transformers/all-MiniLM-L6-v2",
+                                                                           "bm25": "bm25s"}[spec["id"]]
+    name = name or meta.get("model", "unknown")
+    revision = spec.get("revision") or "no_revision_available"
+    folder = out / name.replace("/", "__") / revision
+    hits = load_hits(run_id, root)
+    with Store(meta["release"], root) as store:
+        per_query = evaluate(store, hits, V2)
+    for task, values in summary(per_query)["tasks"].items():
+        entry = {k: v for k, v in values.items() if k != "queries" and not k.startswith(("dcg", "idcg"))}
+        entry.update({"main_score": values["ndcg_at_10"], "hf_subset": "default", "languages": ["eng-Latn", "python-Code"]})
+        result = {"dataset_revision": meta["release"], "task_name": TASKS[task].mteb_retrieval, "mteb_version": None,
+                  "scores": {"test": [entry]}, "evaluation_time": None, "kg_co2_emissions": None,
+                  "coreb_scheme": "v2 (official CoREB scoring, C2C anchor excluded), not MTEB's positives-only qrels",
+                  "coreb_run_id": run_id, "coreb_profile": meta.get("profile")}
+        _atomic_write(folder / f"{TASKS[task].mteb_retrieval}.json", json.dumps(result, indent=2))
+    _atomic_write(folder / "model_meta.json", json.dumps({"name": name, "revision": revision,
+                                                          "n_parameters": None, "similarity_fn_name": "cosine"}, indent=2))
+    return folder
+
+
+def export_run(run_id: str, fmt: str, out: Path, root: Path | None = None) -> Path:
+    if fmt not in FORMATS:
+        raise CorebError(f"unknown export format {fmt!r}; use {', '.join(FORMATS)}")
+    return {"trec": export_trec, "coreb": export_coreb, "mteb": export_mteb}[fmt](run_id, Path(out), root)

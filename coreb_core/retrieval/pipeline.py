@@ -1,0 +1,232 @@
+"""Re-run retrieval for a model on a cached release, store the run, score it.
+
+The encoding profile (``coreb_core.retrieval.profiles``) says how texts become vectors: ``official`` as the
+CoREB runner made the published numbers, ``card`` as the model's own card says.
+
+Example:
+    >>> result = run_retrieval("minilm", "demo_v2603", profile="official")
+    >>> result.run_id, result.ndcg_at_10["t2c"], result.texts_encoded
+"""
+from __future__ import annotations
+
+import hashlib
+import time
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from coreb_core.retrieval.embeddings import EmbeddingCache
+from coreb_core.retrieval.encode import encode_cached
+from coreb_core.errors import CorebError
+from coreb_core.evaluation.evaluate import evaluate, summary
+from coreb_core.retrieval.models import ModelSpec, ensure_available, package_versions, pick_device, resolve
+from coreb_core.retrieval.profiles import DEFAULT_PROFILE, Encoding, check_profile, encoder_identity, encoding_for, load_encoder
+from coreb_core.progress import Progress, silent
+from coreb_core.runs.run import DEFAULT_TOP_K, concat_hits, new_run_id, run_meta, run_name, write_run
+from coreb_core.data.schema import TASKS
+from coreb_core.retrieval.search import bm25_scores, dense_scores
+from coreb_core.data.store import Store
+
+CORPUS_OF = {"t2c": "code", "c2c": "code", "c2t": "text"}
+
+
+class RetrievalResult(NamedTuple):
+    run_id: str
+    ndcg_at_10: dict[str, float]  # per task, scheme v2
+    texts_encoded: int  # 0 when every vector came from the cache
+    seconds: float
+
+
+class TaskData(NamedTuple):
+    query_ids: list[str]
+    queries: list[str]
+    doc_ids: list[str]
+    docs: list[str]
+    keep: dict[str, list[str]]  # per query: judged documents and the anchor, stored wherever they rank
+    counted: np.ndarray | None  # per document: counts toward top-k (C2T: not a noise text), else None
+
+
+def load_task(store: Store, task: str) -> TaskData:
+    q = store.sql("SELECT query_id, query, anchor_code_id FROM queries WHERE task = ? ORDER BY query_id", [task]).df()
+    d = store.sql("SELECT doc_id, content, is_noise FROM documents WHERE corpus = ? ORDER BY doc_id",
+                  [CORPUS_OF[task]]).df()
+    judged = store.sql("SELECT query_id, doc_id FROM qrels WHERE task = ?", [task]).df()
+    keep = judged.groupby("query_id")["doc_id"].apply(list).to_dict()
+    for qid, anchor in zip(q["query_id"], q["anchor_code_id"]):
+        if isinstance(anchor, str):
+            keep.setdefault(qid, []).append(anchor)
+    # C2T lists run deep enough to hold top-k texts once the noise texts are dropped (the v1 view).
+    noise = d["is_noise"].to_numpy(dtype=bool)
+    counted = ~noise if task == "c2t" and noise.any() else None
+    return TaskData(q["query_id"].tolist(), q["query"].tolist(), d["doc_id"].tolist(), d["content"].tolist(), keep,
+                    counted)
+
+
+def corpus_fingerprint(store: Store) -> str:
+    h = hashlib.sha256()
+    for doc_id, content in store.sql("SELECT doc_id, content FROM documents ORDER BY corpus, doc_id").fetchall():
+        h.update(doc_id.encode())
+        h.update(b"\0")
+        h.update(content.encode("utf-8"))
+        h.update(b"\1")
+    return h.hexdigest()[:16]
+
+
+class _Encoder:
+    """Loads the model on first need only: a fully cached run never imports torch or transformers."""
+
+    def __init__(self, spec: ModelSpec, encoding: Encoding, device: str, progress: Progress,
+                 loader=load_encoder) -> None:
+        self.spec, self.encoding, self.device, self.progress, self.loader = spec, encoding, device, progress, loader
+        self.model = None
+        self.load_seconds = 0.0
+
+    def __call__(self):
+        if self.model is None:
+            self.progress(f"loading {self.spec.id} ({self.encoding.profile}) on {self.device}", 0.0)
+            start = time.perf_counter()
+            self.model = self.loader(self.spec, self.encoding, self.device)
+            self.load_seconds = time.perf_counter() - start
+        return self.model
+
+    def pooling_seen(self) -> list[str] | None:
+        """Which pooling the official encoder's model outputs called for (None: not loaded, or card)."""
+        seen = getattr(self.model, "pooling_seen", None)
+        return sorted(seen) if seen else None
+
+
+def _pool_factory(device: str, encoding: Encoding):
+    """Several GPUs: sentence-transformers' multi-process pool, one process per GPU (card profile)."""
+    if not device.startswith("cuda") or encoding.backend != "sentence-transformers":
+        return None
+    import torch
+
+    if torch.cuda.device_count() < 2:
+        return None
+    return lambda model: model.start_multi_process_pool()
+
+
+def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = ("t2c", "c2c", "c2t"), device: str = "auto",
+                  batch_size: int = 64, top_k: int = DEFAULT_TOP_K, progress: Progress = silent,
+                  root: Path | None = None, model_loader=load_encoder,
+                  profile: str = DEFAULT_PROFILE) -> RetrievalResult:
+    """Encode (or fetch from the cache), search exactly, store the run with provenance, score it (v2).
+    ``profile`` is ``official`` (as coreb_runner 0.1.0 encodes) or ``card`` (as the model's card
+    says); BM25 has no encoder and ignores it. ``model_loader(spec, encoding, device)`` loads the
+    encoder when something must be encoded (the app passes a cached one, so a model is loaded once
+    per server)."""
+    start = time.perf_counter()
+    check_profile(profile)
+    spec = resolve(model)
+    if spec.kind == "api":
+        raise CorebError(f"{spec.id} is API-only: its published figures are shown, it cannot be re-run here")
+    unknown = [t for t in tasks if t not in TASKS]
+    if unknown:
+        raise CorebError(f"unknown task(s) {unknown}; use t2c, c2c, c2t")
+    if spec.kind == "dense":
+        ensure_available(spec)  # fail within seconds, before any work, when a hub model cannot be had
+    store = Store(release, root)
+    used_device = pick_device(device) if spec.kind == "dense" else "cpu"
+    encoding = encoding_for(spec, profile, used_device) if spec.kind == "dense" else None
+    encoder = _Encoder(spec, encoding, used_device, progress, model_loader) if encoding else None
+    cache = EmbeddingCache(encoder_identity(spec, encoding), root) if encoding else None
+    frames, prompts, encoded, timings = [], {}, 0, {"encode": 0.0, "search": 0.0}
+    for n, task in enumerate(tasks):
+        data = load_task(store, task)
+        step = lambda msg, frac, n=n: progress(f"{task}: {msg}", (n + frac) / len(tasks))  # noqa: E731
+        t0 = time.perf_counter()
+        if encoding is None:
+            scores = bm25_scores(data.queries, data.docs)
+            timings["search"] += time.perf_counter() - t0
+            prompts[task] = {"query": "", "document": "", "source": "BM25: no encoder"}
+        else:
+            qp, dp, source = encoding.prompt(task)
+            prompts[task] = {"query": qp, "document": dp, "source": source}
+            pool = _pool_factory(used_device, encoding)
+            dv, nd = encode_cached(encoder, data.docs, dp, cache, batch_size, spec.normalize,
+                                   lambda m, f: step(f"documents {m}", 0.7 * f), "docs", pool)
+            qv, nq = encode_cached(encoder, data.queries, qp, cache, batch_size, spec.normalize,
+                                   lambda m, f: step(f"queries {m}", 0.7 + 0.2 * f), "queries", pool)
+            encoded += nd + nq
+            t1 = time.perf_counter()
+            timings["encode"] += t1 - t0
+            scores = dense_scores(qv, dv, used_device)
+            timings["search"] += time.perf_counter() - t1
+        from coreb_core.runs.run import hits_from_scores
+
+        frames.append(hits_from_scores(task, data.query_ids, data.doc_ids, scores, top_k, data.keep, data.counted))
+        step("searched", 1.0)
+    hits = concat_hits(frames)
+    run_profile = encoding.profile if encoding else None
+    run_id = new_run_id(f"{spec.id}-{run_profile}" if run_profile else spec.id, release)
+    meta = {
+        "run_id": run_id, "kind": "retrieval", "release": release, "tasks": list(tasks), "model": spec.id,
+        "profile": run_profile, "model_spec": spec.describe(), "prompts": prompts,
+        "encoding": {**encoding.describe(), "pooling_seen": encoder.pooling_seen()} if encoding else None,
+        "device": used_device, "precision": encoding.precision if encoding else "none",
+        "batch_size": batch_size, "top_k": top_k, "packages": package_versions(),
+        "corpus_fingerprint": corpus_fingerprint(store), "texts_encoded": encoded,
+        "timings_s": {**{k: round(v, 3) for k, v in timings.items()},
+                      "model_load": round(encoder.load_seconds if encoder else 0.0, 3),
+                      "total": round(time.perf_counter() - start, 3)},
+        "created": time.strftime("%Y-%m-%dT%H:%M:%S"), "first_stage": None,
+    }
+    meta["label"] = run_name(meta)
+    write_run(hits, meta, root)
+    result = summary(evaluate(store, hits))
+    progress("done", 1.0)
+    return RetrievalResult(run_id, {t: m["ndcg_at_10"] for t, m in result["tasks"].items()}, encoded,
+                           time.perf_counter() - start)
+
+
+def rerank_run(first_stage: str, model: str, depth: int = 128, batch_size: int = 32, device: str = "auto",
+               progress: Progress = silent, root: Path | None = None) -> RetrievalResult:
+    """Re-score each query's first-stage top ``depth`` with a sentence-transformers CrossEncoder.
+
+    Reranked documents come first (by cross-encoder score), then the rest of the first-stage list in
+    its order. Stored as its own run, linked to the first stage."""
+    from coreb_core.evaluation.evaluate import load_hits
+
+    start = time.perf_counter()
+    meta0 = run_meta(first_stage, root)
+    store = Store(meta0["release"], root)
+    hits = load_hits(first_stage, root)
+    hits["task"], hits["query_id"], hits["doc_id"] = (hits[c].astype(str) for c in ("task", "query_id", "doc_id"))
+    texts = dict(store.sql("SELECT query_id, query FROM queries").fetchall())
+    docs = dict(store.sql("SELECT doc_id, content FROM documents").fetchall())
+    used_device = pick_device(device)
+    path = Path(model)
+    if not path.is_dir():
+        from coreb_core.retrieval.models import ensure_available
+
+        ensure_available(ModelSpec(model.replace("/", "__"), "dense", model))
+    from sentence_transformers import CrossEncoder
+
+    cross = CrossEncoder(str(path) if path.is_dir() else model, device=used_device)
+    top = hits[hits["rank"] <= depth].sort_values(["task", "query_id", "rank"])
+    pairs = [(texts[q], docs[d]) for q, d in zip(top["query_id"], top["doc_id"])]
+    scores = np.empty(len(pairs), dtype=np.float64)
+    for i in range(0, len(pairs), 512):
+        scores[i:i + 512] = cross.predict(pairs[i:i + 512], batch_size=batch_size, show_progress_bar=False)
+        progress(f"reranked {min(i + 512, len(pairs))}/{len(pairs)} pairs", min(1.0, (i + 512) / max(1, len(pairs))))
+    top = top.assign(ce=scores)
+    rest = hits[hits["rank"] > depth]
+    top = top.sort_values(["task", "query_id", "ce", "doc_id"], ascending=[True, True, False, False])
+    top["rank"] = top.groupby(["task", "query_id"]).cumcount() + 1
+    top["score"] = top["ce"]
+    rest = rest.assign(rank=rest["rank"])  # positions beyond depth keep their first-stage ranks
+    out = pd.concat([top.drop(columns="ce"), rest], ignore_index=True)
+    out["in_top_k"] = out["in_top_k"].astype(bool)
+    profile = meta0.get("profile")  # the first stage's encoding, kept in the reranked run's label
+    run_id = new_run_id(f"{meta0['model']}+rerank" + (f"-{profile}" if profile else ""), meta0["release"])
+    meta = {**{k: meta0[k] for k in ("release", "tasks", "corpus_fingerprint")}, "run_id": run_id, "kind": "rerank",
+            "model": f"{meta0['model']}+rerank", "profile": profile, "first_stage": first_stage, "reranker": model,
+            "rerank_depth": depth, "device": used_device, "packages": package_versions(),
+            "created": time.strftime("%Y-%m-%dT%H:%M:%S"), "timings_s": {"total": round(time.perf_counter() - start, 3)}}
+    meta["label"] = run_name(meta)
+    write_run(out, meta, root)
+    result = summary(evaluate(store, out))
+    return RetrievalResult(run_id, {t: m["ndcg_at_10"] for t, m in result["tasks"].items()}, 0,
+                           time.perf_counter() - start)

@@ -1,0 +1,120 @@
+"""Encoding profiles: how a run turns text into vectors, and against what it can be checked.
+
+- ``official`` (the default) encodes as the published CoREB numbers were made: coreb_runner 0.1.0's
+  ``HuggingFaceWrapper`` (``coreb_core.retrieval.runner_encoder``): transformers AutoTokenizer/AutoModel, no
+  prompt on either side, 512 tokens, mean pooling over the attention mask (or the model's own
+  ``sentence_embedding`` output), L2-normalised, float32. Compare its numbers with the leaderboard.
+- ``card`` encodes as each model's own card says: sentence-transformers with the model's modules
+  (its own pooling), the card's prompts verbatim per task and side (``ModelSpec.card``), the card's
+  length. Compare it with the models' own reports (MTEB and the like), not with the leaderboard.
+
+The profile is part of a run's provenance, of its label (``coreb_core.runs.run.run_name``) and of the
+embedding cache's identity, so vectors of one profile are never served to the other.
+
+Example:
+    >>> enc = encoding_for(resolve("minilm"), "official", "cpu")
+    >>> enc.backend, enc.max_length, enc.prompts["t2c"].query
+    ('transformers', 512, '')
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import NamedTuple
+
+from coreb_core.errors import CorebError
+from coreb_core.retrieval.models import REGISTRY, TASK_NAMES, ModelSpec, TaskPrompts, load_dense, precision_for
+from coreb_core.retrieval.runner_encoder import OFFICIAL_MAX_LENGTH, OFFICIAL_PRECISION, RunnerEncoder
+
+PROFILES = ("official", "card")
+DEFAULT_PROFILE = "official"
+
+OFFICIAL_POOLING = ("mean of the last hidden state over the attention mask, or the model's own sentence_embedding "
+                    "output when its forward returns one (coreb_runner models.py:158-171)")
+OFFICIAL_NOTE = ("coreb_runner 0.1.0 HuggingFaceWrapper (benchmark/models.py:46-218): AutoTokenizer/AutoModel, no "
+                 "prompt on queries or documents, truncation at 512 tokens, padding to the longest in the batch, "
+                 f"{OFFICIAL_POOLING}, L2-normalised; loaded in float32. Compare with the published leaderboard.")
+GEMINI_NOTE = ("coreb_runner 0.1.0 GeminiEmbeddingWrapper (benchmark/models.py:221-412): google-genai embed_content with "
+               "task_type RETRIEVAL_QUERY for queries (401-405) and RETRIEVAL_DOCUMENT for documents (407-412), the "
+               "API's default output size, empty texts sent as ' ' (326). API only: not re-runnable here.")
+
+
+class Encoding(NamedTuple):
+    """Everything that fixes a model's vectors under one profile (the model itself aside)."""
+    profile: str
+    backend: str  # "transformers" (AutoModel, as coreb_runner) or "sentence-transformers" (the model's modules)
+    max_length: int | None  # tokens kept per text; None = the model's own maximum
+    precision: str  # float32 / float16 / bfloat16
+    pooling: str
+    prompts: dict[str, TaskPrompts]  # task -> (query, document, source)
+    note: str  # what this profile reproduces, and where that was read
+
+    def prompt(self, task: str) -> TaskPrompts:
+        return self.prompts.get(task, TaskPrompts("", "", "no prompt"))
+
+    def describe(self) -> dict:
+        return {**self._asdict(), "prompts": {t: p._asdict() for t, p in self.prompts.items()}}
+
+
+def check_profile(profile: str) -> str:
+    if profile not in PROFILES:
+        raise CorebError(f"unknown profile {profile!r}; use {' or '.join(PROFILES)}")
+    return profile
+
+
+def encoding_for(spec: ModelSpec, profile: str, device: str) -> Encoding:
+    """How ``spec`` encodes under ``profile`` on ``device`` (a dense model; BM25 has no encoder)."""
+    check_profile(profile)
+    if spec.kind != "dense":
+        raise CorebError(f"{spec.id} has no encoder, so it has no encoding profile")
+    if profile == "official":
+        none = TaskPrompts("", "", "coreb_runner adds no prompt (models.py:173-182)")
+        return Encoding("official", "transformers", OFFICIAL_MAX_LENGTH, OFFICIAL_PRECISION, OFFICIAL_POOLING,
+                        {task: none for task in TASK_NAMES}, OFFICIAL_NOTE)
+    prompts = dict(spec.card) if spec.id in REGISTRY else _own_prompts(spec)
+    return Encoding("card", "sentence-transformers", spec.card_max_length, precision_for(spec, device),
+                    "the model's own sentence-transformers modules", prompts,
+                    spec.card_note or "the model's own sentence-transformers configuration")
+
+
+def _own_prompts(spec: ModelSpec) -> dict[str, TaskPrompts]:
+    """A model outside the registry: the ``query``/``document`` prompts of its own
+    config_sentence_transformers.json (read without loading weights), for every task."""
+    path = Path(spec.name) / "config_sentence_transformers.json"
+    own = (json.loads(path.read_text()).get("prompts") or {}) if path.exists() else {}
+    source = f"{path.name} of the model" if own else "the model defines no query/document prompts"
+    query, document = own.get("query", ""), own.get("document", own.get("passage", ""))
+    return {task: TaskPrompts(query, document, source) for task in TASK_NAMES}
+
+
+def encoder_identity(spec: ModelSpec, encoding: Encoding) -> str:
+    """Cache folder name: a hash of what fixes the encoder (prompts are hashed with each text
+    instead, so a prompt change misses the cache for the texts it touches and nothing else)."""
+    # Registry entries are identified by id (the bundled MiniLM's path differs per install).
+    parts = {"name": spec.id if spec.id in REGISTRY else spec.name, "revision": spec.revision,
+             "normalize": spec.normalize, "kind": spec.kind, "profile": encoding.profile,
+             "backend": encoding.backend, "max_length": encoding.max_length, "precision": encoding.precision}
+    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:20]
+
+
+def load_encoder(spec: ModelSpec, encoding: Encoding, device: str):
+    """The encoder object for a profile; both have sentence-transformers' ``encode`` signature."""
+    if encoding.backend == "transformers":
+        from coreb_core.retrieval.models import ensure_available
+
+        ensure_available(spec)
+        if Path(spec.name).is_dir() and not (Path(spec.name) / "config.json").exists():
+            raise CorebError(f"{spec.name}: the official profile loads with transformers AutoModel, which needs "
+                             "config.json at the folder's root; use --profile card for this folder")
+        return RunnerEncoder.load(spec.name, device, spec.revision, spec.trust_remote_code, encoding.precision)
+    return load_dense(spec, device, encoding.precision, encoding.max_length)
+
+
+def official_summary(spec: ModelSpec) -> str:
+    """One line: what the official profile does for this model."""
+    if spec.kind == "api":
+        return GEMINI_NOTE
+    if spec.kind != "dense":
+        return spec.card_note
+    return OFFICIAL_NOTE

@@ -1,0 +1,394 @@
+"""Results made elsewhere: import them with provenance on every number, list them, keep them.
+
+``import_results(path)`` detects what it is given:
+  (a) official runner output folders: ``<task>.json`` metrics and ``<task>_predictions.json`` ranked
+      lists (the lists become runs our evaluation re-scores under any scheme; needs ``release``);
+  (b) MTEB results trees ``<org>__<model>/<revision>/<Task>.json`` (+ ``model_meta.json``) at any
+      depth, every split x hf_subset flattened, read with DuckDB's JSON reader;
+  (c) TREC run files (``release`` and optionally ``task`` attach the qrels);
+  (d) runs exported by this project (a folder with ``hits.parquet`` and ``run.json``).
+A bad file is skipped with a one-line reason; the rest of the folder still imports.
+
+Example:
+    >>> report = import_results(Path("results"))
+    >>> report.imported, report.skipped[:1]
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import shutil
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import pandas as pd
+
+from coreb_core.errors import CorebError, DataError
+from coreb_core.paths import results_file, runs_dir
+from coreb_core.data.published import _label, published_rows
+
+# Each imported row says what changes its numbers against the official v2 scoring.
+MTEB_SCHEME = ("MTEB qrels: positives only, no anchor exclusion; C2T without the c2t_match label-0 pairs "
+               "(190 of 1,200 on v2603, which alone raises C2T by about 1200/1010)")
+# The runner writes <task>.json before its C2C anchor step, so every C2C number there keeps the anchor.
+RUNNER_SCHEME = "v2 (official runner <task>.json; C2C anchor kept)"
+MTEB_TASKS = {"CorebT2CRetrieval": ("t2c", "retrieval"), "CorebC2CRetrieval": ("c2c", "retrieval"),
+              "CorebC2TRetrieval": ("c2t", "retrieval"), "CorebT2CReranking": ("t2c", "reranking"),
+              "CorebC2CReranking": ("c2c", "reranking"), "CorebC2TReranking": ("c2t", "reranking")}
+ROW_FIELDS = ["source", "source_kind", "file", "model", "revision", "dataset_revision", "task", "task_short",
+              "subset", "split", "metric", "label", "value", "scheme"]
+KEY_FIELDS = ["source_kind", "file", "model", "revision", "task", "split", "subset", "metric"]
+
+
+class ImportReport(NamedTuple):
+    imported: int  # files imported
+    rows: int  # numbers stored
+    runs: list[str]  # run ids created
+    skipped: list[str]  # "FILE: reason", one per file
+
+
+def task_short(name: str) -> str | None:
+    """Map any task name to t2c / c2c / c2t (CorebT2CRetrieval, CoREB-Text2Code, text2code, …)."""
+    low = name.lower()
+    for short, words in (("t2c", ("t2c", "text2code", "text_to_code")), ("c2c", ("c2c", "code2code")),
+                         ("c2t", ("c2t", "code2text", "code_to_text"))):
+        if any(w in low for w in words):
+            return short
+    return None
+
+
+def metric_label(metric: str, task: str) -> str:
+    """Display name: MTEB's accuracy is Recall@1; main_score is nDCG@10 (retrieval) or MAP@10 (reranking)."""
+    if metric == "accuracy":
+        return "Recall@1 (MTEB accuracy)"
+    if metric == "main_score":
+        return "MAP@10 (main score)" if "Reranking" in task else "nDCG@10 (main score)"
+    return _label(metric)
+
+
+# ---------------------------------------------------------------- storage
+
+def stored_rows(root: Path | None = None) -> pd.DataFrame:
+    path = results_file(root)
+    return pd.read_parquet(path) if path.exists() else pd.DataFrame(columns=ROW_FIELDS)
+
+
+def _store(rows: list[dict[str, Any]], root: Path | None) -> None:
+    """Merge rows into results.parquet: a re-imported number replaces its older copy (atomic write)."""
+    if not rows:
+        return
+    new = pd.DataFrame(rows, columns=ROW_FIELDS)
+    old = stored_rows(root)
+    merged = pd.concat([old, new], ignore_index=True) if len(old) else new
+    merged = merged.astype({c: "object" for c in ROW_FIELDS if c != "value"})
+    merged = merged.drop_duplicates(subset=KEY_FIELDS, keep="last", ignore_index=True)
+    path = results_file(root)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    merged.to_parquet(tmp, index=False)
+    os.replace(tmp, path)
+
+
+def all_rows(root: Path | None = None, include_published: bool = True) -> list[dict[str, Any]]:
+    """Every number: imported ones and (optionally) the bundled published figures."""
+    rows = stored_rows(root).to_dict("records")
+    rows = [{k: (None if isinstance(v, float) and math.isnan(v) and k != "value" else v) for k, v in r.items()}
+            for r in rows]
+    return rows + (published_rows() if include_published else [])
+
+
+# ---------------------------------------------------------------- (b) MTEB results trees
+
+def _finite_numbers(obj: Any, where: str) -> str | None:
+    """The first NaN or infinite number inside ``obj``, as a path, or None."""
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return where
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            bad = _finite_numbers(v, f"{where}.{k}")
+            if bad:
+                return bad
+    if isinstance(obj, list):
+        for i, v in enumerate(obj):
+            bad = _finite_numbers(v, f"{where}[{i}]")
+            if bad:
+                return bad
+    return None
+
+
+def _check_mteb_file(path: Path) -> str | None:
+    """One-line reason why an MTEB task file cannot be imported, or None."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        return f"not valid JSON ({getattr(exc, 'msg', type(exc).__name__)})"
+    if not isinstance(data, dict) or not isinstance(data.get("scores"), dict):
+        return "wrong shape: no 'scores' object"
+    for split, entries in data["scores"].items():
+        if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+            return f"wrong shape: scores.{split} is not a list of objects"
+        subsets = [e.get("hf_subset", "default") for e in entries]
+        if len(subsets) != len(set(subsets)):
+            return f"duplicate entries: scores.{split} repeats an hf_subset"
+    for split, entries in data["scores"].items():
+        for i, e in enumerate(entries):
+            main = e.get("main_score")
+            if not isinstance(main, (int, float)) or not math.isfinite(main):
+                return f"NaN, infinite or missing main_score at scores.{split}[{i}]"
+    if data.get("task_name", path.stem) not in MTEB_TASKS:
+        return f"not a CoREB task ({data.get('task_name', path.stem)})"
+    return None
+
+
+_MTEB_SQL = """
+WITH f AS (SELECT filename, json FROM read_json_objects($files, filename = true, format = 'auto')),
+s AS (SELECT filename, json, unnest(json_keys(json, '$.scores')) AS split FROM f),
+e AS (SELECT filename, json, split, unnest(CAST(json_extract(json, '$.scores.' || to_json(split)) AS JSON[])) AS entry
+      FROM s),
+m AS (SELECT filename, json, split, entry, unnest(json_keys(entry)) AS metric FROM e)
+SELECT filename, split,
+       json_extract_string(json, '$.task_name') AS task,
+       json_extract_string(json, '$.dataset_revision') AS dataset_revision,
+       COALESCE(json_extract_string(entry, '$.hf_subset'), 'default') AS subset,
+       metric,
+       TRY_CAST(json_extract(entry, '$.' || to_json(metric)) AS DOUBLE) AS value
+FROM m
+WHERE json_type(json_extract(entry, '$.' || to_json(metric))) IN ('DOUBLE', 'BIGINT', 'UBIGINT', 'VARCHAR')
+  AND metric NOT IN ('hf_subset', 'languages')
+"""
+
+
+def import_mteb(files: list[Path], root: Path | None) -> tuple[int, list[dict], list[str]]:
+    import duckdb
+
+    skipped, good = [], []
+    for path in files:
+        reason = _check_mteb_file(path)
+        if reason:
+            skipped.append(f"{path}: {reason}")
+        else:
+            good.append(path)
+    # The same model, revision and task twice (e.g. two copies of a tree): keep the first.
+    seen: dict[tuple, Path] = {}
+    unique = []
+    for path in good:
+        model, revision = _mteb_model(path)
+        key = (model, revision, path.stem)
+        if key in seen:
+            skipped.append(f"{path}: duplicate of {seen[key]} (same model, revision and task)")
+            continue
+        seen[key] = path
+        unique.append(path)
+    if not unique:
+        return 0, [], skipped
+    con = duckdb.connect(":memory:")
+    # Real MTEB files carry NaN in some diagnostic metrics (nauc_*); those values are left out, and
+    # the count is reported, rather than losing the file.
+    table = con.execute(_MTEB_SQL, {"files": [str(p) for p in unique]}).fetchall()
+    dropped = sum(1 for r in table if r[6] is None or not math.isfinite(r[6]))
+    table = [r for r in table if r[6] is not None and math.isfinite(r[6])]
+    if dropped:
+        skipped.append(f"(note) {dropped} non-finite metric values (NaN or infinite, e.g. nauc_*) left out")
+    rows = []
+    for filename, split, task, dataset_revision, subset, metric, value in table:
+        model, revision = _mteb_model(Path(filename))
+        rows.append({"source": f"mteb:{Path(filename).parent}", "source_kind": "mteb", "file": filename,
+                     "model": model, "revision": revision, "dataset_revision": dataset_revision, "task": task,
+                     "task_short": MTEB_TASKS[task][0], "subset": subset, "split": split, "metric": metric,
+                     "label": metric_label(metric, task), "value": float(value), "scheme": MTEB_SCHEME})
+    return len(unique), rows, skipped
+
+
+def _mteb_model(task_file: Path) -> tuple[str, str | None]:
+    """Model name and revision: from model_meta.json beside the file, else from the folder names."""
+    meta = task_file.parent / "model_meta.json"
+    if meta.exists():
+        try:
+            data = json.loads(meta.read_text(encoding="utf-8"))
+            if isinstance(data, dict) and data.get("name"):
+                return str(data["name"]), data.get("revision") or task_file.parent.name
+        except (OSError, json.JSONDecodeError):
+            pass
+    return task_file.parent.parent.name.replace("__", "/", 1), task_file.parent.name
+
+
+# ---------------------------------------------------------------- (a) official runner output
+
+_OFFICIAL_METRIC = re.compile(r"^(NDCG|MAP|Recall|P|MRR|R_cap|Accuracy)@(\d+)$")
+_OFFICIAL_NAMES = {"NDCG": "ndcg", "MAP": "map", "Recall": "recall", "P": "precision", "MRR": "mrr",
+                   "R_cap": "capped_recall", "Accuracy": "accuracy"}
+
+
+def import_runner_metrics(path: Path, model: str) -> tuple[list[dict], str | None]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        return [], f"not valid JSON ({getattr(exc, 'msg', type(exc).__name__)})"
+    metrics = data.get("metrics") if isinstance(data, dict) else None
+    if not isinstance(metrics, dict) or not all(isinstance(v, dict) for v in metrics.values()):
+        return [], "wrong shape: expected {\"metrics\": {\"NDCG\": {\"NDCG@10\": …}, …}}"
+    bad = _finite_numbers(metrics, "metrics")
+    if bad:
+        return [], f"NaN or infinite value at {bad}"
+    rows = []
+    for family in metrics.values():
+        for name, value in family.items():
+            m = _OFFICIAL_METRIC.match(name)
+            if not m or not isinstance(value, (int, float)):
+                continue
+            metric = f"{_OFFICIAL_NAMES[m.group(1)]}_at_{m.group(2)}"
+            rows.append({"source": f"coreb-runner:{path.parent}", "source_kind": "coreb-runner", "file": str(path),
+                         "model": model, "revision": None, "dataset_revision": None, "task": path.stem,
+                         "task_short": task_short(path.stem), "subset": "default", "split": "test",
+                         "metric": metric, "label": _label(metric), "value": float(value), "scheme": RUNNER_SCHEME})
+    return rows, None
+
+
+def read_predictions(path: Path) -> tuple[dict[str, list[tuple[str, float]]] | None, str | None]:
+    """``{query_id: [{"corpus_id", "score", "rank"}, …]}`` -> lists of (doc, score), or a reason."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        return None, f"not valid JSON ({getattr(exc, 'msg', type(exc).__name__)})"
+    if not isinstance(data, dict):
+        return None, "wrong shape: expected {query_id: [{corpus_id, score, rank}, …]}"
+    lists = {}
+    for qid, items in data.items():
+        if not isinstance(items, list):
+            return None, f"wrong shape: {qid} is not a list"
+        seen, pairs = set(), []
+        for i, item in enumerate(items):
+            if not isinstance(item, dict) or "corpus_id" not in item or "score" not in item:
+                return None, f"wrong shape: {qid}[{i}] lacks corpus_id or score"
+            score = item["score"]
+            if not isinstance(score, (int, float)) or not math.isfinite(score):
+                return None, f"NaN or infinite score at {qid}[{i}]"
+            if item["corpus_id"] in seen:
+                return None, f"duplicate entry: {qid} lists {item['corpus_id']} twice"
+            seen.add(item["corpus_id"])
+            rank = item.get("rank")
+            pairs.append((str(item["corpus_id"]), float(score)) + ((int(rank),) if isinstance(rank, int) else ()))
+        lists[str(qid)] = pairs
+    return lists, None
+
+
+# ---------------------------------------------------------------- runs from files
+
+def _store_run(hits: pd.DataFrame, release: str, label: str, source: str, root: Path | None, extra: dict) -> str:
+    from coreb_core.runs.run import new_run_id, write_run
+
+    run_id = new_run_id(label, release)
+    write_run(hits, {"run_id": run_id, "kind": "imported", "release": release, "model": label, "source": source,
+                     "tasks": sorted(set(hits["task"].astype(str))), **extra}, root)
+    return run_id
+
+
+def _task_of(release: str, root: Path | None) -> dict[str, str]:
+    from coreb_core.data.store import Store
+
+    with Store(release, root) as store:
+        return dict(store.sql("SELECT query_id, task FROM queries").fetchall())
+
+
+# ---------------------------------------------------------------- detection and the verb
+
+_TREC_LINE = re.compile(r"^\S+\s+\S+\s+\S+\s+\S+\s+\S+\s+\S+\s*$")
+
+
+def _looks_like_trec(path: Path) -> bool:
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4096).decode("utf-8", "replace").splitlines()
+    except OSError:
+        return False
+    first = next((line for line in head if line.strip()), "")
+    return bool(_TREC_LINE.match(first))
+
+
+def import_results(path: Path, release: str | None = None, task: str | None = None, model: str | None = None,
+                   root: Path | None = None) -> ImportReport:
+    """Import whatever ``path`` holds (see module docstring); never stops at the first bad file."""
+    from coreb_core.runs.run import hits_from_lists, read_trec_run
+
+    path = Path(path)
+    if not path.exists():
+        raise CorebError(f"{path}: no such file or folder")
+    files = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file())
+    rows: list[dict] = []
+    runs: list[str] = []
+    skipped: list[str] = []
+    imported = 0
+
+    # (d) runs exported by this project
+    for run_json in [f for f in files if f.name == "run.json" and (f.parent / "hits.parquet").exists()]:
+        try:
+            meta = json.loads(run_json.read_text())
+            target = runs_dir(root) / meta["run_id"]
+            if not target.exists():
+                runs_dir(root).mkdir(parents=True, exist_ok=True)
+                tmp = target.with_name(f".tmp-{meta['run_id']}")
+                shutil.copytree(run_json.parent, tmp)
+                os.replace(tmp, target)
+            runs.append(meta["run_id"])
+            imported += 1
+        except (OSError, KeyError, json.JSONDecodeError) as exc:
+            skipped.append(f"{run_json}: not a run exported by this project ({exc})")
+    files = [f for f in files if not (f.parent / "hits.parquet").exists()]
+
+    # (b) MTEB task files
+    mteb = [f for f in files if f.suffix == ".json" and f.stem in MTEB_TASKS]
+    n, mteb_rows, bad = import_mteb(mteb, root)
+    imported, rows, skipped = imported + n, rows + mteb_rows, skipped + bad
+
+    # (a) official runner output: <task>.json beside <task>_predictions.json, or a metrics-shaped json
+    for f in files:
+        if f.suffix != ".json" or f in mteb or f.name == "model_meta.json":
+            continue
+        if f.stem.endswith("_predictions"):
+            if release is None:
+                skipped.append(f"{f}: predictions need --release to be re-scored")
+                continue
+            lists, reason = read_predictions(f)
+            if reason:
+                skipped.append(f"{f}: {reason}")
+                continue
+            try:
+                task_of = _task_of(release, root)
+                hits = hits_from_lists(task_of, lists, str(f))
+            except (DataError, CorebError) as exc:
+                skipped.append(f"{f}: {str(exc).splitlines()[0]}")
+                continue
+            label = model or f.parent.name
+            runs.append(_store_run(hits, release, label, f"coreb-runner:{f}", root, {"source_file": str(f)}))
+            imported += 1
+            continue
+        metric_rows, reason = import_runner_metrics(f, model or f.parent.name)
+        if reason:
+            skipped.append(f"{f}: {reason}")
+        else:
+            rows += metric_rows
+            imported += 1
+
+    # (c) TREC run files, recognised by their first line
+    for f in files:
+        if f.suffix in (".json", ".parquet", ".md") or f.name.startswith("."):
+            continue
+        if not _looks_like_trec(f):
+            skipped.append(f"{f}: not a recognised result file (MTEB task JSON, runner output, TREC run, exported run)")
+            continue
+        if release is None:
+            skipped.append(f"{f}: a TREC run needs --release (and optionally --task)")
+            continue
+        try:
+            task_of = _task_of(release, root)
+            hits = read_trec_run(f, task_of)
+            if task:
+                hits = hits[hits["task"].astype(str) == task]
+            runs.append(_store_run(hits, release, model or f.stem, f"trec:{f}", root, {"source_file": str(f)}))
+            imported += 1
+        except (DataError, CorebError) as exc:
+            skipped.append(f"{f}: {str(exc).splitlines()[0]}")
+    _store(rows, root)
+    return ImportReport(imported, len(rows), runs, skipped)

@@ -1,0 +1,180 @@
+"""Every page of the app, served by a real `streamlit run` and opened in a real browser.
+
+Playwright (from PyPI) drives Debian's chromium (`apt-get install chromium`; never `playwright install`).
+The server reads the session's CoREB-mini cache with its default runs (the `app_cache` fixture), so
+nothing is rebuilt. Each page is opened by its URL path (read from app.py's PAGES; the default page at /), must render a title
+and the sidebar, must not be blank and must show no Streamlit error box; a screenshot of each lands in
+tests/artifacts/<url_path>.png (git-ignored).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import ARTIFACTS, REPO
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SERVER_START_S = 90
+PAGE_LOAD_MS = 180_000  # a page's first render scores the runs; 2 slow cores, every page in one server
+
+
+def app_pages() -> list[tuple[str, str, bool]]:
+    """(url_path, title, default) of every page of the app, in navigation order."""
+    from ui.navigation import PAGE_SPECS
+
+    return [(p.url_path, p.title, p.default) for p in PAGE_SPECS]
+
+
+def chromium_path() -> str:
+    path = shutil.which("chromium") or ("/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None)
+    if path is None:
+        pytest.fail("Debian's chromium is not installed, and this test must drive a real browser. Install it with "
+                    "`apt-get update && apt-get install -y chromium` (as root; .ci/run does this on CI). "
+                    "Do not run `playwright install`.", pytrace=False)
+    return path
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def log_tail(log: Path, n: int = 60) -> str:
+    lines = log.read_text(errors="replace").splitlines() if log.exists() else []
+    return "\n".join(lines[-n:])
+
+
+def wait_healthy(proc: subprocess.Popen, url: str, log: Path) -> None:
+    deadline = time.monotonic() + SERVER_START_S
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"streamlit exited with status {proc.returncode} before serving:\n{log_tail(log)}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.3)
+    pytest.fail(f"streamlit did not answer {url}/_stcore/health within {SERVER_START_S}s:\n{log_tail(log)}")
+
+
+def check_page(page, base: str, url_path: str, default: bool, titles: list[str]) -> list[str]:
+    """Open one page, wait until its script has run, screenshot it; return what is wrong with it."""
+    problems: list[str] = []
+    # st.navigation serves the default page at the root: its url_path answers "Page not found".
+    expected_path = "" if default else url_path
+    page.goto(f"{base}/{expected_path}", wait_until="domcontentloaded")
+    # The script has started, produced its title and finished (or failed).
+    page.wait_for_selector('[data-testid="stSidebar"]', state="attached", timeout=PAGE_LOAD_MS)
+    page.wait_for_function(
+        """() => {
+            const app = document.querySelector('[data-testid="stApp"]');
+            const done = app && app.getAttribute('data-test-script-state') === 'notRunning';
+            return done && (document.querySelector('h1') || document.querySelector('[data-testid="stException"]'));
+        }""", timeout=PAGE_LOAD_MS, polling=200)
+    page.wait_for_timeout(300)  # let the last deltas paint before the screenshot
+    page.screenshot(path=str(ARTIFACTS / f"{url_path}.png"), full_page=True)
+
+    path = urllib.parse.urlparse(page.url).path.strip("/")
+    if path != expected_path:
+        problems.append(f"the URL path became /{path}, not /{expected_path} (page not found?)")
+    boxes = page.evaluate("""() => {
+        const exc = [...document.querySelectorAll('[data-testid="stException"]')];
+        const err = [...document.querySelectorAll('[data-testid="stAlertContentError"]')]
+            .filter(e => !e.closest('[data-testid="stException"]'));
+        return exc.concat(err).map(e => e.innerText);
+    }""")
+    for text in boxes:
+        lines = [ln for ln in text.strip().splitlines() if ln.strip() not in ("Copy", "Ask Google", "Ask ChatGPT")]
+        problems.append("Streamlit error box: " + "\n".join(lines))
+    h1 = [t.strip() for t in page.locator("h1").all_inner_texts() if t.strip()]
+    if not h1:
+        problems.append("no page title (h1)")
+    main = page.locator('[data-testid="stMain"]')
+    main_text = (main.inner_text() if main.count() else page.locator("body").inner_text()).strip()
+    if len(main_text) < 5:
+        problems.append(f"blank page: main area text is {main_text!r}")
+    for dialog in page.locator('[role="dialog"]').all():
+        text = " ".join(dialog.inner_text().split())
+        if "not found" in text.lower():
+            problems.append(f"dialog: {text}")
+    nav = [[line.strip() for line in t.splitlines() if line.strip()][-1:]
+           for t in page.locator('[data-testid="stSidebarNavLink"]').all_inner_texts()]
+    nav = [n[0] for n in nav if n]
+    if nav != titles:
+        problems.append(f"the sidebar navigation lists {nav}, not app.py's pages {titles}"
+                        + (" (Streamlit served the pages/ folder as an old-style multipage app)" if "common" in nav else ""))
+    return problems
+
+
+def test_every_page_renders_in_chromium(app_cache, tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    executable = chromium_path()
+    pages = app_pages()
+    assert len(pages) >= 8, pages
+    ARTIFACTS.mkdir(exist_ok=True)
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    log = tmp_path / "streamlit.log"
+    env = {**os.environ, "COREB_CACHE": str(app_cache), "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
+           "PYTHONUNBUFFERED": "1"}
+    cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.address", "127.0.0.1",
+           "--server.port", str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false",
+           "--server.fileWatcherType", "none"]
+    failures: dict[str, list[str]] = {}
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        wait_healthy(proc, base, log)
+        with sync_playwright() as pw:
+            context = pw.chromium.launch_persistent_context(
+                str(tmp_path / "chromium-profile"), executable_path=executable, headless=True, args=CHROMIUM_ARGS,
+                viewport={"width": 1400, "height": 1000})
+            try:
+                page = context.new_page()
+                js_errors: list[str] = []
+                page.on("pageerror", lambda exc: js_errors.append(str(exc)))
+                # Deep links first, the default page (/) last: the first request to a fresh server must be a
+                # deep link, as when a shared URL is opened after a restart. (A `pages/` folder beside app.py
+                # makes Streamlit serve such a first request as an old-style multipage app.)
+                for url_path, title, default in sorted(pages, key=lambda p: p[2]):
+                    js_errors.clear()
+                    start = time.perf_counter()
+                    try:
+                        problems = check_page(page, base, url_path, default, [t for _, t, _ in pages])
+                    except Exception as exc:  # a timeout: keep going, report every page
+                        try:
+                            page.screenshot(path=str(ARTIFACTS / f"{url_path}.png"), full_page=True)
+                        except Exception:
+                            pass
+                        problems = [f"{type(exc).__name__}: {str(exc).splitlines()[0]}"]
+                    problems += [f"JavaScript error: {e}" for e in js_errors]
+                    print(f"{url_path:>12}: {time.perf_counter() - start:5.1f}s "
+                          f"{'OK' if not problems else 'FAILED'}  {ARTIFACTS / (url_path + '.png')}")
+                    if problems:
+                        failures[f"{title} (/{url_path})"] = problems
+            finally:
+                context.close()
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=15)
+    if failures:
+        report = "\n".join(f"{name}:\n  " + "\n  ".join(p) for name, p in failures.items())
+        pytest.fail(f"{len(failures)} of {len(pages)} pages failed in chromium:\n{report}\n\n"
+                    f"streamlit log (tail):\n{log_tail(log)}", pytrace=False)

@@ -1,0 +1,188 @@
+"""The Run retrieval page (run, cancel, imports) and coreb_core.data.console's run and import helpers."""
+import shutil
+
+import pytest
+
+from tests import dump
+from tests.helpers import app_test
+
+from coreb_core.data.console import (error_lines, eta_seconds, import_dataset, model_table, ndcg_frame, plain,
+                                progress_text, prompt_table, save_uploads)
+from coreb_core.errors import DataError
+from coreb_core.evaluation.evaluate import evaluate, load_hits, summary
+from coreb_core.data.store import Store, list_releases
+
+
+@pytest.fixture
+def private_cache(app_cache, tmp_path, monkeypatch):
+    """A copy of the app cache (releases and runs), so new runs and imports touch no other test."""
+    root = tmp_path / "cache"
+    shutil.copytree(app_cache / "coreb", root / "coreb", symlinks=False,
+                    ignore=shutil.ignore_patterns(".versions"))
+    shutil.copytree(app_cache / "runs", root / "runs")
+    monkeypatch.setenv("COREB_CACHE", str(root))  # restored after the test (app_test sets it again)
+    return root
+
+
+def _bad_jsonl(tmp_path):
+    data = dump.rows()
+    data["code2code_qrels"][2]["relevance"] = 7
+    data["text2code_qrels"][1]["relevance"] = 5
+    return dump.write_jsonl(tmp_path / "bad", data)
+
+
+def test_eta_and_progress_text():
+    assert eta_seconds(30.0, 0.25) == 90.0
+    assert eta_seconds(10.0, 1.0) == 0.0
+    assert eta_seconds(5.0, 0.0) is None
+    assert progress_text("t2c: searched", 30.0, 0.25) == "t2c: searched · 30 s elapsed · about 1 min 30 s left"
+    assert progress_text("loading", 0.4, 0.0) == "loading · 0 s elapsed · estimating time left"
+
+
+def test_model_table_and_ndcg_frame():
+    models = model_table().set_index("id")
+    assert not models.loc["gemini-embedding-2", "re_runnable"]
+    assert "API-only" in models.loc["gemini-embedding-2", "why_not"]
+    assert models.loc["bm25", "re_runnable"] and models.loc["minilm", "re_runnable"]
+    frame = ndcg_frame({"c2t": 0.5, "t2c": 0.25})
+    assert frame.to_dict("list") == {"task": ["t2c", "c2t"], "ndcg_at_10": [0.25, 0.5]}
+
+
+def test_save_uploads_refuses_paths(tmp_path):
+    assert [p.name for p in save_uploads([("a.parquet", b"x")], tmp_path / "u")] == ["a.parquet"]
+    with pytest.raises(DataError, match="file names may hold only"):
+        save_uploads([("../evil.parquet", b"x")], tmp_path / "u")
+
+
+def test_import_dataset_validates(tmp_path, cache):
+    with pytest.raises(DataError) as err:
+        import_dataset(_bad_jsonl(tmp_path), "r", root=cache)
+    lines = error_lines(err.value)
+    assert len(lines) == 2
+    assert lines[0].endswith("text2code_qrels.jsonl: row 2: field 'relevance': grade must be 0, 1 or 2: 5")
+    assert lines[1].endswith("code2code_qrels.jsonl: row 3: field 'relevance': grade must be 0, 1 or 2: 7")
+    assert all("\n" not in line for line in lines)
+    assert list_releases(cache) == []
+    name, counts = import_dataset(dump.write_parquet_folder(tmp_path / "good", dump.rows()), "r", root=cache)
+    assert name == "r" and counts == dump.EXPECTED_ROWS and list_releases(cache) == ["r"]
+
+
+def test_run_page_runs_bm25(private_cache):
+    from ui.cache import runs_of
+
+    before = set(runs_of("demo_v2603"))
+    at = app_test("run_retrieval.py", private_cache, {"release": "demo_v2603"}).run()
+    assert not at.exception
+    at.selectbox(key="run_model").set_value("bm25")
+    at.button(key="run_go").click().run()
+    assert not at.exception and not at.error
+    after = runs_of("demo_v2603")
+    new = set(after) - before
+    assert len(new) == 1
+    run_id = new.pop()
+    assert after[run_id]["model"] == "bm25" and run_id.startswith("bm25__demo_v2603__")
+    assert after[run_id]["profile"] is None  # BM25 has no encoder, so no profile in its label
+    assert at.code[0].value == run_id
+    assert "run_pending" not in at.session_state
+    with Store("demo_v2603", private_cache) as store:
+        expected = summary(evaluate(store, load_hits(run_id, private_cache)))["tasks"]
+    shown = next(d.value for d in at.dataframe if "ndcg_at_10" in d.value.columns).set_index("task")["ndcg_at_10"]
+    assert list(shown.index) == ["t2c", "c2c", "c2t"]
+    for task in shown.index:
+        assert shown[task] == pytest.approx(expected[task]["ndcg_at_10"], abs=1e-12)
+    assert shown["t2c"] == pytest.approx(0.300, abs=0.0005)  # README: BM25 T2C nDCG@10 on demo_v2603
+    assert len(at.get("vega_lite_chart")) == 1
+    assert any("scheme `v2`" in c.value for c in at.caption)
+    # the new run is offered on other pages without a restart
+    other = app_test("traps.py", private_cache, {"release": "demo_v2603", "runs": run_id}).run()
+    assert not other.exception and other.sidebar.multiselect[0].value == [run_id]
+
+
+def test_prompt_table_quotes_the_card_and_official_applies_none():
+    card = prompt_table("jina-code-1.5b", "card").set_index("task")
+    assert card.loc["c2t", "document"] == "Candidate comment:\n" and "INSTRUCTION_CONFIG" in card.loc["c2t", "source"]
+    official = prompt_table("jina-code-1.5b", "official")
+    assert (official["query"] == "").all() and (official["document"] == "").all()
+    assert prompt_table("bm25", "card").empty
+
+
+def test_run_page_profile_selector_reaches_the_run(private_cache):
+    from ui.cache import runs_of
+    from ui.widgets import run_label
+
+    before = set(runs_of("demo_v2603"))
+    at = app_test("run_retrieval.py", private_cache, {"release": "demo_v2603"}, timeout=900).run()
+    assert at.radio(key="run_profile").value == "official"  # the default
+    at.selectbox(key="run_model").set_value("minilm")
+    at.radio(key="run_profile").set_value("card")
+    at.multiselect(key="run_tasks").set_value(["c2c"]).run()
+    assert not at.exception
+    at.button(key="run_go").click().run()
+    assert not at.exception and not at.error
+    after = runs_of("demo_v2603")
+    (run_id,) = set(after) - before
+    meta = after[run_id]
+    assert meta["profile"] == "card" and meta["encoding"]["backend"] == "sentence-transformers"
+    assert run_id.startswith("minilm-card__demo_v2603__") and run_label(meta).startswith("minilm [card] · ")
+    assert any("encoding profile `card`" in c.value for c in at.caption)
+    other = app_test("traps.py", private_cache, {"release": "demo_v2603", "task": "c2c", "runs": run_id}).run()
+    assert not other.exception and other.sidebar.multiselect[0].value == [run_id]
+    assert any(o.startswith("minilm [card] · ") for o in other.sidebar.multiselect[0].options)
+
+
+def test_run_page_interrupted_run_is_reported(private_cache):
+    at = app_test("run_retrieval.py", private_cache).run()
+    at.session_state["run_pending"] = "bm25"
+    at.run()
+    assert not at.exception
+    assert len(at.warning) == 1 and "nothing half-written was kept" in at.warning[0].value
+    at.run()
+    assert len(at.warning) == 0
+
+
+def test_run_page_api_model_is_disabled(private_cache):
+    at = app_test("run_retrieval.py", private_cache).run()
+    at.selectbox(key="run_model").set_value("gemini-embedding-2").run()
+    assert at.button(key="run_go").disabled
+    assert any("API-only" in i.value for i in at.info)
+
+
+def test_run_page_broken_dataset_shows_each_problem(private_cache, tmp_path):
+    src = _bad_jsonl(tmp_path)
+    at = app_test("run_retrieval.py", private_cache).run()
+    at.text_input(key="ds_release").set_value("broken")
+    at.text_input(key="ds_path").set_value(str(src)).run()
+    at.button(key="ds_go").click().run()
+    assert not at.exception
+    errors = [e.value for e in at.error]
+    assert errors == [plain(f"{src / 'text2code_qrels.jsonl'}: row 2: field 'relevance': grade must be 0, 1 or 2: 5"),
+                      plain(f"{src / 'code2code_qrels.jsonl'}: row 3: field 'relevance': grade must be 0, 1 or 2: 7")]
+    assert "broken" not in list_releases(private_cache)
+
+
+def test_run_page_imports_good_dataset_and_trec_results(private_cache, tmp_path):
+    src = dump.write_parquet_folder(tmp_path / "good", dump.rows())
+    at = app_test("run_retrieval.py", private_cache).run()
+    at.text_input(key="ds_release").set_value("tiny")
+    at.text_input(key="ds_path").set_value(str(src)).run()
+    at.button(key="ds_go").click().run()
+    assert not at.exception and not at.error
+    assert "tiny" in list_releases(private_cache)
+    imported = next(d.value for d in at.dataframe if list(d.value.columns) == ["config", "rows"])
+    assert dict(zip(imported["config"], imported["rows"])) == dump.EXPECTED_ROWS
+
+    trec = tmp_path / "res" / "mine.trec"
+    trec.parent.mkdir()
+    trec.write_text("q_t2c_search_python_0002 Q0 code_v202601_00001 1 2.0 mine\n"
+                    "q_t2c_search_python_0002 Q0 code_v202601_00003 2 1.0 mine\n")
+    (tmp_path / "res" / "junk.txt").write_text("not a result\n")
+    at = app_test("run_retrieval.py", private_cache).run()
+    at.selectbox(key="res_release").set_value("tiny")
+    at.text_input(key="res_path").set_value(str(trec.parent)).run()
+    at.button(key="res_go").click().run()
+    assert not at.exception
+    assert any("1 run(s) created" in s.value for s in at.success)
+    assert [e.value for e in at.error] == [plain(f"{tmp_path / 'res' / 'junk.txt'}: not a recognised result file "
+                                                 "(MTEB task JSON, runner output, TREC run, exported run)")]
+    from ui.cache import runs_of
+    assert any(m["run_id"].startswith("mine__tiny__") for m in runs_of("tiny").values())

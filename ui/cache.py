@@ -1,0 +1,57 @@
+"""Data the pages share, cached per server: one Store per release version, run hits, scored tables."""
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from coreb_core.data.store import Store
+from coreb_core.evaluation.evaluate import analyse_many, load_hits
+from coreb_core.evaluation.schemes import V1, V2, Scheme
+from coreb_core.paths import release_dir
+from coreb_core.runs.run import list_runs, run_path
+from ui.labels import GROUPINGS
+from ui.state import State
+
+
+def release_version(release: str) -> str:
+    """Cache key of a release's current contents: a re-import swaps the folder the name resolves to."""
+    return str(release_dir(release).resolve())
+
+
+@st.cache_resource(show_spinner=False)
+def _store(release: str, version: str) -> Store:
+    return Store(release)
+
+
+def store(release: str) -> Store:
+    """One Store per release version (a re-import swaps the version and so the cache entry)."""
+    return _store(release, release_version(release))
+
+
+def runs_of(release: str) -> dict[str, dict]:
+    """run_id -> provenance, newest last. Read fresh on every render: new runs appear at once."""
+    return {m["run_id"]: m for m in sorted(list_runs(release), key=lambda m: m.get("created", ""))}
+
+
+@st.cache_resource(show_spinner=False, max_entries=32)
+def _hits(run_id: str, folder: str) -> pd.DataFrame:
+    return load_hits(run_id)
+
+
+def hits(run_id: str) -> pd.DataFrame:
+    """A run's stored hits, read once per server and shared read-only (runs are written once, atomically)."""
+    return _hits(run_id, str(run_path(run_id)))
+
+
+@st.cache_data(show_spinner="Scoring runs…", max_entries=32)
+def tables(release: str, version: str, run_ids: tuple[str, ...], scheme: str, anchor_exclusion: bool
+           ) -> dict[str, pd.DataFrame]:
+    """analyse_many for the chosen runs: per-query metrics under the scheme and v1/v2, traps, groupings."""
+    schemes = tuple(dict.fromkeys([Scheme.parse(scheme), V2, V1]))
+    return analyse_many(store(release), {rid: hits(rid) for rid in run_ids}, schemes, anchor_exclusion, traps=True,
+                        groupings=GROUPINGS)
+
+
+def run_tables(state: State) -> dict[str, pd.DataFrame]:
+    return tables(state.release, release_version(state.release), tuple(state.run_ids), str(state.scheme),
+                  state.anchor_exclusion)

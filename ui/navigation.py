@@ -1,0 +1,56 @@
+"""The app's pages and how a page reaches another. app.py builds ``st.navigation`` from ``PAGE_SPECS``."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import NamedTuple
+
+import streamlit as st
+
+from ui.state import State
+
+
+class PageSpec(NamedTuple):
+    """One page of the app: app.py builds st.navigation from these; tests and benches read them too."""
+
+    script: str
+    title: str
+    icon: str
+    url_path: str
+    default: bool = False
+
+
+PAGE_SPECS = [
+    PageSpec("pages/overview.py", "Overview", ":material/leaderboard:", "overview", default=True),
+    PageSpec("pages/inspector.py", "Query inspector", ":material/search:", "inspector"),
+    PageSpec("pages/traps.py", "Trap analysis", ":material/warning:", "traps"),
+    PageSpec("pages/deflation.py", "Qrel deflation", ":material/trending_down:", "deflation"),
+    PageSpec("pages/compare.py", "Compare runs", ":material/compare_arrows:", "compare"),
+    PageSpec("pages/selection.py", "Model selection", ":material/recommend:", "selection"),
+    PageSpec("pages/run_retrieval.py", "Run retrieval", ":material/play_arrow:", "run"),
+    PageSpec("pages/data.py", "Data", ":material/database:", "data"),
+]
+
+
+def ensure_navigation() -> None:
+    """Hand a page over to app.py when Streamlit ran it on its own.
+
+    Still forced by Streamlit 1.67.0: ``PagesManager`` sets ``uses_pages_directory`` when a folder named
+    ``pages/`` sits beside the main script, and until some run has called ``st.navigation`` (which
+    clears the flag for the whole process) ``ScriptRunner`` runs ``_mpa_v1`` instead of app.py: the
+    legacy multipage mode, which serves a deep link such as ``/inspector`` by running
+    ``pages/inspector.py`` alone, without app.py's navigation. The project layout keeps the folder name
+    ``pages/``, so the first deep link to a fresh server lands here; running app.py registers the
+    navigation and renders the requested page through it, and this run stops."""
+    from streamlit.runtime.pages_manager import PagesManager
+
+    if PagesManager.uses_pages_directory:
+        import runpy
+
+        runpy.run_path(str(Path(__file__).resolve().parent.parent / "app.py"), run_name="__main__")
+        st.stop()
+
+
+def open_inspector(state: State, query_id: str) -> None:
+    st.switch_page("pages/inspector.py", query_params={
+        "release": state.release, "scheme": str(state.scheme), "task": state.task, "runs": state.run_ids,
+        "anchor": "1" if state.anchor_exclusion else "0", "query": query_id})
