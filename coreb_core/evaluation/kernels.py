@@ -21,15 +21,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from coreb_core.evaluation.measures import FAMILIES, KS, Measure, measures
 from coreb_core.evaluation.schemes import Scheme, V2  # noqa: F401  (V2 for the docstring example)
-
-KS = (1, 3, 5, 10, 20, 100)
-FAMILIES = ("ndcg", "recall", "precision", "map", "mrr", "hit_rate")
 
 
 def metric_names(ks=KS) -> list[str]:
-    """MTEB-style names: ``ndcg_at_10``, ``recall_at_10``, ``precision_at_10``, ``map_at_10``, …"""
-    return [f"{family}_at_{k}" for family in FAMILIES for k in ks]
+    """The per-query table's metric columns (``Measure.column``), family-major.
+
+    >>> metric_names((10,))
+    ['ndcg_at_10', 'recall_at_10', 'precision_at_10', 'map_at_10', 'mrr_at_10', 'hit_rate_at_10']
+    """
+    return [m.column for m in measures(FAMILIES, ks)]
 
 
 def _position_in_group(group: np.ndarray) -> np.ndarray:
@@ -95,12 +97,12 @@ def per_query_metrics(qidx: np.ndarray, rank: np.ndarray, grade: np.ndarray, n_q
         idcg = idcg_all[:, i]
         hits = np.bincount(qidx, weights=rel & in_k, minlength=n_queries)
         ap = np.bincount(rr_q, weights=rr_precision * (rr_rank <= k), minlength=n_queries)
-        out[f"ndcg_at_{k}"] = np.divide(dcg, idcg, out=np.zeros(n_queries), where=idcg > 0)
-        out[f"recall_at_{k}"] = np.where(has_rel, hits / safe_rel, 0.0)
-        out[f"precision_at_{k}"] = hits / k
-        out[f"map_at_{k}"] = np.where(has_rel, ap / safe_rel, 0.0)
-        out[f"mrr_at_{k}"] = np.where(first_rel <= k, 1.0 / first_rel, 0.0)
-        out[f"hit_rate_at_{k}"] = (first_rel <= k).astype(np.float64)
+        out[Measure("ndcg", k).column] = np.divide(dcg, idcg, out=np.zeros(n_queries), where=idcg > 0)
+        out[Measure("recall", k).column] = np.where(has_rel, hits / safe_rel, 0.0)
+        out[Measure("precision", k).column] = hits / k
+        out[Measure("map", k).column] = np.where(has_rel, ap / safe_rel, 0.0)
+        out[Measure("mrr", k).column] = np.where(first_rel <= k, 1.0 / first_rel, 0.0)
+        out[Measure("hit_rate", k).column] = (first_rel <= k).astype(np.float64)
         out[f"dcg_at_{k}"] = dcg
         out[f"idcg_at_{k}"] = idcg
     return out

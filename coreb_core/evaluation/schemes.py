@@ -49,6 +49,14 @@ C2T_LABEL0_NOTE = ("C2T includes the c2t_match label-0 pairs (code with a non-ma
 
 
 class Scheme(NamedTuple):
+    """Which grades count as relevant and what they gain; ``str()`` is its one canonical name.
+
+    >>> Scheme.parse("file:v1"), str(Scheme.parse("file:v1"))
+    (Scheme(name='file', min_relevant=1, graded_gain=False, qrels_file='v1'), 'file:v1')
+    >>> TREC.gain(np.array([0, 1, 2])), TREC.relevant(np.array([0, 1, 2]))
+    (array([0., 1., 2.]), array([False,  True,  True]))
+    """
+
     name: str  # "v2" | "v1" | "traps_as_hits" | "trec" | "file"
     min_relevant: int  # grade at or above which a document is relevant
     graded_gain: bool  # gain = grade (True) or gain = 1 for relevant documents (False)

@@ -3,9 +3,12 @@
 Thin verbs over small numeric kernels: paired t-test, paired randomization (sign-flip) test,
 Holm correction across pairs, win/tie/loss, and bootstrap 95% intervals of a run's mean.
 
-Example:
-    >>> c = compare_pair(per_query_a, per_query_b, "ndcg_at_10")
-    >>> c.mean_delta, c.p_randomization, (c.wins, c.ties, c.losses)
+Example (two per-query tables sharing q1..q3; each run has one query the other lacks):
+    >>> a = pd.DataFrame({"task": ["t2c"] * 4, "query_id": ["q1", "q2", "q3", "q4"], "ndcg_at_10": [1.0, 0.5, 0.8, 0.0]})
+    >>> b = pd.DataFrame({"task": ["t2c"] * 4, "query_id": ["q1", "q2", "q3", "q5"], "ndcg_at_10": [0.5, 0.5, 0.2, 1.0]})
+    >>> c = compare_pair(a, b, "ndcg_at_10", "minilm", "bm25", n_permutations=1000)
+    >>> c.shared, c.dropped_a, round(c.mean_delta, 4), round(c.p_randomization, 3), (c.wins, c.ties, c.losses)
+    (3, 1, 0.3667, 0.511, (2, 1, 0))
 """
 from __future__ import annotations
 
@@ -23,6 +26,8 @@ DEFAULT_BOOTSTRAP = 10_000
 
 
 class PairComparison(NamedTuple):
+    """Run ``a`` against run ``b`` on one metric, over the queries both scored."""
+
     a: str
     b: str
     metric: str
@@ -40,7 +45,11 @@ class PairComparison(NamedTuple):
 
 
 def paired_ttest(delta: np.ndarray) -> float:
-    """Two-sided paired t-test p-value; 1.0 when every difference is equal (no evidence)."""
+    """Two-sided paired t-test p-value; 1.0 when every difference is equal (no evidence).
+
+    >>> round(paired_ttest(np.array([0.1, 0.2, 0.3])), 4)
+    0.0742
+    """
     if len(delta) < 2 or np.allclose(delta, delta[0], atol=TIE_TOLERANCE, rtol=0):
         return 1.0 if len(delta) < 2 or abs(delta[0]) <= TIE_TOLERANCE else 0.0
     return float(stats.ttest_1samp(delta, 0.0).pvalue)
@@ -49,7 +58,11 @@ def paired_ttest(delta: np.ndarray) -> float:
 def randomization_test(delta: np.ndarray, n_permutations: int = DEFAULT_PERMUTATIONS, seed: int = 0) -> float:
     """Two-sided paired randomization test: flip the sign of each difference at random.
 
-    p = (1 + #{|mean of flipped| >= |observed mean|}) / (1 + n_permutations)."""
+    p = (1 + #{|mean of flipped| >= |observed mean|}) / (1 + n_permutations).
+
+    >>> round(randomization_test(np.array([0.5, 0.5, 0.5]), n_permutations=1000), 4)  # 2 of 8 sign patterns
+    0.2468
+    """
     if len(delta) == 0:
         return 1.0
     rng = np.random.default_rng(seed)
@@ -63,7 +76,11 @@ def randomization_test(delta: np.ndarray, n_permutations: int = DEFAULT_PERMUTAT
 
 
 def holm(p_values: list[float]) -> list[float]:
-    """Holm-Bonferroni adjusted p-values, in the input order."""
+    """Holm-Bonferroni adjusted p-values, in the input order.
+
+    >>> holm([0.01, 0.04, 0.03])
+    [0.03, 0.06, 0.06]
+    """
     m = len(p_values)
     order = np.argsort(p_values, kind="stable")
     adjusted = np.empty(m)
@@ -76,7 +93,11 @@ def holm(p_values: list[float]) -> list[float]:
 
 def bootstrap_ci(values: np.ndarray, n_resamples: int = DEFAULT_BOOTSTRAP, seed: int = 0,
                  level: float = 0.95) -> tuple[float, float]:
-    """Percentile bootstrap interval of the mean over queries."""
+    """Percentile bootstrap interval of the mean over queries.
+
+    >>> bootstrap_ci(np.array([0.0, 1.0, 1.0, 0.0]), n_resamples=1000)
+    (0.0, 1.0)
+    """
     values = np.asarray(values, dtype=np.float64)
     if len(values) == 0:
         return (float("nan"), float("nan"))
@@ -92,7 +113,7 @@ def bootstrap_ci(values: np.ndarray, n_resamples: int = DEFAULT_BOOTSTRAP, seed:
 
 def compare_pair(a: pd.DataFrame, b: pd.DataFrame, metric: str = "ndcg_at_10", name_a: str = "a",
                  name_b: str = "b", n_permutations: int = DEFAULT_PERMUTATIONS, seed: int = 0) -> PairComparison:
-    """Compare two per-query tables (from ``evaluate``) on their shared queries."""
+    """Compare two per-query tables (from ``evaluate``) on their shared queries (see the module example)."""
     merged = a[KEYS + [metric]].merge(b[KEYS + [metric]], on=KEYS, suffixes=("_a", "_b"))
     va, vb = merged[f"{metric}_a"].to_numpy(), merged[f"{metric}_b"].to_numpy()
     delta = va - vb
@@ -108,7 +129,14 @@ def compare_pair(a: pd.DataFrame, b: pd.DataFrame, metric: str = "ndcg_at_10", n
 
 def compare_runs(per_query: dict[str, pd.DataFrame], metric: str = "ndcg_at_10",
                  n_permutations: int = DEFAULT_PERMUTATIONS, seed: int = 0) -> pd.DataFrame:
-    """Every pair of runs, with Holm-corrected p-values across the pairs."""
+    """Every pair of runs, with Holm-corrected p-values across the pairs.
+
+    >>> a = pd.DataFrame({"task": "t2c", "query_id": ["q1", "q2", "q3", "q4"], "ndcg_at_10": [1.0, 0.5, 0.8, 0.0]})
+    >>> b = pd.DataFrame({"task": "t2c", "query_id": ["q1", "q2", "q3", "q5"], "ndcg_at_10": [0.5, 0.5, 0.2, 1.0]})
+    >>> table = compare_runs({"minilm": a, "bm25": b}, n_permutations=1000)
+    >>> table[["a", "b", "shared", "mean_delta", "p_randomization_holm"]].round(3).to_dict("records")
+    [{'a': 'minilm', 'b': 'bm25', 'shared': 3, 'mean_delta': 0.367, 'p_randomization_holm': 0.511}]
+    """
     rows = [compare_pair(per_query[x], per_query[y], metric, x, y, n_permutations, seed)._asdict()
             for x, y in combinations(per_query, 2)]
     table = pd.DataFrame(rows, columns=PairComparison._fields)
@@ -119,7 +147,12 @@ def compare_runs(per_query: dict[str, pd.DataFrame], metric: str = "ndcg_at_10",
 
 
 def intervals(per_query: dict[str, pd.DataFrame], metric: str = "ndcg_at_10", seed: int = 0) -> pd.DataFrame:
-    """Mean and bootstrap 95% interval of ``metric`` per run."""
+    """Mean and bootstrap 95% interval of ``metric`` per run.
+
+    >>> a = pd.DataFrame({"task": "t2c", "query_id": ["q1", "q2", "q3", "q4"], "ndcg_at_10": [1.0, 0.5, 0.8, 0.0]})
+    >>> intervals({"minilm": a}).round(3).to_dict("records")
+    [{'run': 'minilm', 'queries': 4, 'mean': 0.575, 'ci_low': 0.2, 'ci_high': 0.9}]
+    """
     rows = []
     for name, table in per_query.items():
         low, high = bootstrap_ci(table[metric].to_numpy(), seed=seed)

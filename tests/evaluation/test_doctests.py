@@ -1,0 +1,15 @@
+"""The docstring examples of the data-free modules run as written and print what they show."""
+import doctest
+import importlib
+
+import pytest
+
+MODULES = ["coreb_core.evaluation.measures", "coreb_core.evaluation.kernels", "coreb_core.evaluation.schemes",
+           "coreb_core.evaluation.significance"]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples_run(name):
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0, f"{name} has no runnable example"
+    assert result.failed == 0
