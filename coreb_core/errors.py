@@ -9,7 +9,11 @@ class CorebError(Exception):
 
 
 class DataProblem:
-    """One problem found in an input file."""
+    """One problem found in an input file, rendered as one line naming file, row and field.
+
+    >>> str(DataProblem("qrels.parquet", 7, "relevance", "must be 0, 1 or 2", 3))
+    "qrels.parquet: row 7: field 'relevance': must be 0, 1 or 2: 3"
+    """
 
     __slots__ = ("file", "row", "field", "message", "value")
 
@@ -30,7 +34,12 @@ def _short(value: Any, limit: int = 80) -> str:
 
 
 class DataError(CorebError):
-    """Input data is invalid; carries every problem found (each one line)."""
+    """Input data is invalid; carries every problem found (each one line).
+
+    >>> print(DataError([DataProblem("a.jsonl", 1, "id", "missing"), DataProblem("a.jsonl", 4, "id", "repeats", "q1")]))
+    a.jsonl: row 1: field 'id': missing
+    a.jsonl: row 4: field 'id': repeats: 'q1'
+    """
 
     def __init__(self, problems: Iterable[DataProblem]) -> None:
         self.problems = list(problems)

@@ -1,4 +1,11 @@
-"""Where the cache lives. ``COREB_CACHE`` overrides the default ``<repo>/data_cache``."""
+"""Where the cache lives. ``COREB_CACHE`` overrides the default ``<repo>/data_cache``.
+
+Every path takes an optional ``root`` (a cache folder) so tests and benches work in private caches.
+
+Example:
+    >>> release_dir("demo_v2603", Path("/tmp/cache")), runs_dir(Path("/tmp/cache"))
+    (PosixPath('/tmp/cache/coreb/demo_v2603'), PosixPath('/tmp/cache/runs'))
+"""
 from __future__ import annotations
 
 import os
@@ -8,6 +15,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
 def cache_root() -> Path:
+    """``$COREB_CACHE`` when set, else ``<repo>/data_cache``."""
     return Path(os.environ.get("COREB_CACHE", REPO_ROOT / "data_cache"))
 
 
@@ -17,6 +25,7 @@ def datasets_dir(root: Path | None = None) -> Path:
 
 
 def release_dir(release: str, root: Path | None = None) -> Path:
+    """``data_cache/coreb/<release>``: a link to the release's current immutable version folder."""
     return datasets_dir(root) / release
 
 

@@ -1,5 +1,13 @@
 """Progress reporting shared by the CLI (tqdm) and the app (st.progress): a callable taking a
-message and a fraction in [0, 1]."""
+message and a fraction in [0, 1].
+
+Example:
+    >>> def report(message: str, fraction: float) -> None:
+    ...     print(f"{fraction:.0%} {message}")
+    >>> report("encoded 512/1024 texts", 0.5)
+    50% encoded 512/1024 texts
+    >>> silent("nobody listens", 1.0)
+"""
 from __future__ import annotations
 
 import sys
@@ -9,6 +17,7 @@ Progress = Callable[[str, float], None]
 
 
 def silent(message: str, fraction: float) -> None:
+    """The default ``Progress``: report nothing."""
     return None
 
 

@@ -1,11 +1,11 @@
-"""The docstring examples of the data-free modules run as written and print what they show."""
+"""The docstring examples of the data-free modules (any layer) run as written and print what they show."""
 import doctest
 import importlib
 
 import pytest
 
 MODULES = ["coreb_core.evaluation.measures", "coreb_core.evaluation.kernels", "coreb_core.evaluation.schemes",
-           "coreb_core.evaluation.significance"]
+           "coreb_core.evaluation.significance", "coreb_core.errors", "coreb_core.paths", "coreb_core.progress"]
 
 
 @pytest.mark.parametrize("name", MODULES)
