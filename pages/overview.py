@@ -4,9 +4,10 @@ import altair as alt
 import streamlit as st
 
 from coreb_core.errors import CorebError
-from coreb_core.analysis.leaderboard import (DEFAULT_PUBLISHED, LANGUAGE_ORDER, PUBLISHED_TASK_SOURCES, c2c_language_pairs,
+from coreb_core.analysis.leaderboard import (DEFAULT_PUBLISHED, PUBLISHED_TASK_SOURCES, c2c_language_pairs,
                                     group_heatmap, leaderboard, parameter_efficiency, t2c_language_gradient)
 from coreb_core.data.published import QUERY_WEIGHTED, TASK_MEAN
+from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.runs.results import all_rows
 from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE
 from ui.cache import hits, run_tables, runs_of, store
@@ -50,9 +51,7 @@ with_imported = right.toggle("Imported results", value=True, key="ov_imported",
                              help="MTEB trees and official-runner outputs brought in with import-results.")
 board = leaderboard(tables[f"{scheme}:task"], metas, scheme, state.release, result_rows, sources, with_imported)
 st.dataframe(board, hide_index=True, width="stretch", column_config={
-    "t2c": st.column_config.NumberColumn("T2C", format="%.1f"),
-    "c2c": st.column_config.NumberColumn("C2C", format="%.1f"),
-    "c2t": st.column_config.NumberColumn("C2T", format="%.1f"),
+    **{task: st.column_config.NumberColumn(task.upper(), format="%.1f") for task in TASK_NAMES},
     QUERY_WEIGHTED: st.column_config.NumberColumn(
         "Overall (query-weighted)", format="%.1f",
         help="Mean over every query of the release: the kind paper Table 3/14 and the project page print "
@@ -90,7 +89,7 @@ except CorebError as exc:
     pairs = None
 if pairs is not None and len(pairs):
     st.altair_chart(heatmap(pairs, "target_language", "anchor_language", "Target language (positives)",
-                            "Anchor language (query code)", f"Recall@{k} ×100", x_sort=list(LANGUAGE_ORDER),
+                            "Anchor language (query code)", f"Recall@{k} ×100", x_sort=list(LANGUAGE_SCOPES),
                             tooltip=("anchor_language", "target_language", "queries", "positives", "found", "value"))
                     .properties(title=f"Recall@{k} of positives per language pair: {labels.get(first, first)}"),
                     width="stretch")
@@ -123,7 +122,7 @@ no_search = st.toggle("Exclude the search subtask (as the paper's average)", val
 gradient = t2c_language_gradient(store(state.release), tables[scheme], result_rows, labels, no_search)
 if len(gradient):
     line = alt.Chart(gradient).mark_line(point=True).encode(
-        x=alt.X("language:N", sort=list(LANGUAGE_ORDER), title="Target language (language constraint)"),
+        x=alt.X("language:N", sort=list(LANGUAGE_SCOPES), title="Target language (language constraint)"),
         y=alt.Y("value:Q", title="T2C nDCG@10 ×100"), color=alt.Color("series:N", title="Series"),
         strokeDash=alt.StrokeDash("kind:N", title="Source"),
         tooltip=["series", "kind", "language", "value", "queries", "source"])

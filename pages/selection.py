@@ -4,9 +4,9 @@ import altair as alt
 import streamlit as st
 
 from coreb_core.errors import CorebError
-from coreb_core.analysis.leaderboard import TASKS
+from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.runs.results import all_rows
-from coreb_core.analysis.selection import (LANGUAGES, PUBLISHED_ONLY, recommend, recommend_published, summary_markdown,
+from coreb_core.analysis.selection import (PUBLISHED_ONLY, recommend, recommend_published, summary_markdown,
                                   winner_sentence)
 from ui.cache import run_tables, runs_of, store
 from ui.labels import TASK_LABELS
@@ -49,10 +49,10 @@ def _url_budget() -> float | None:
 printable = st.toggle("Printable one-page view", key="sel_print", value=st.query_params.get("print") == "1",
                       help="Hides the controls and lays the evidence out compactly; print it from the browser.")
 if printable:
-    tasks, languages, budget = _url_list("sel_tasks", TASKS), _url_list("sel_langs", LANGUAGES), _url_budget()
+    tasks, languages, budget = _url_list("sel_tasks", TASK_NAMES), _url_list("sel_langs", LANGUAGE_SCOPES), _url_budget()
     average = "queries" if st.query_params.get("avg") == "queries" else "tasks"
 else:
-    for key, name, allowed in (("sel_tasks", "sel_tasks", TASKS), ("sel_langs", "sel_langs", LANGUAGES)):
+    for key, name, allowed in (("sel_tasks", "sel_tasks", TASK_NAMES), ("sel_langs", "sel_langs", LANGUAGE_SCOPES)):
         if key not in ss:
             ss[key] = _url_list(name, allowed)
     if "sel_limit" not in ss:
@@ -61,8 +61,8 @@ else:
     if "sel_avg" not in ss:
         ss.sel_avg = "queries" if st.query_params.get("avg") == "queries" else "tasks"
     c1, c2 = st.columns(2)
-    tasks = c1.multiselect("Tasks that matter", list(TASKS), key="sel_tasks", format_func=TASK_LABELS.get)
-    languages = c2.multiselect("Languages that matter", list(LANGUAGES), key="sel_langs",
+    tasks = c1.multiselect("Tasks that matter", list(TASK_NAMES), key="sel_tasks", format_func=TASK_LABELS.get)
+    languages = c2.multiselect("Languages that matter", list(LANGUAGE_SCOPES), key="sel_langs",
                                help="T2C: the language constraint ('any' = unconstrained queries). C2C and C2T: the "
                                     "language of the query code.")
     c3, c4, c5 = st.columns([1, 1, 2])
@@ -105,9 +105,7 @@ columns = {"mean_ndcg_at_10": st.column_config.NumberColumn("mean nDCG@10 ×100"
            "ci_high": st.column_config.NumberColumn("95% CI high", format="%.1f"),
            "trap_share": st.column_config.NumberColumn("trap above 1st positive (%)", format="%.1f"),
            "params_b": st.column_config.NumberColumn("params (B)", format="%.4g"),
-           "t2c": st.column_config.NumberColumn("T2C", format="%.1f"),
-           "c2c": st.column_config.NumberColumn("C2C", format="%.1f"),
-           "c2t": st.column_config.NumberColumn("C2T", format="%.1f")}
+           **{task: st.column_config.NumberColumn(task.upper(), format="%.1f") for task in TASK_NAMES}}
 
 st.subheader("Recommendation")
 with st.container(border=True):

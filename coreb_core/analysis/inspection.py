@@ -23,11 +23,13 @@ import numpy as np
 import pandas as pd
 
 from coreb_core.errors import CorebError
+from coreb_core.data import schema
 from coreb_core.data.store import Store
 
 # Grade badges: the text every table shows in its ``grade`` column.
-GRADE_LABELS = {2: "🟢 positive", 1: "🟠 trap", 0: "⚫ judged negative", None: "⚪ unjudged"}
-POSITIVE, TRAP, UNJUDGED = GRADE_LABELS[2], GRADE_LABELS[1], GRADE_LABELS[None]
+GRADE_LABELS = {schema.POSITIVE: "🟢 positive", schema.TRAP: "🟠 trap", schema.NEGATIVE: "⚫ judged negative",
+                None: "⚪ unjudged"}
+POSITIVE, TRAP, UNJUDGED = GRADE_LABELS[schema.POSITIVE], GRADE_LABELS[schema.TRAP], GRADE_LABELS[None]
 SNIPPET = 160
 
 
@@ -50,7 +52,7 @@ class QueryDetails(NamedTuple):
     @property
     def corpus(self) -> str:
         """The corpus this query searches: ``text`` for c2t, ``code`` otherwise."""
-        return "text" if self.task == "c2t" else "code"
+        return schema.CORPUS_OF_TASK[self.task]
 
     @property
     def query_is_code(self) -> bool:
@@ -281,8 +283,8 @@ def outranking_pairs(positions: pd.DataFrame, run: str) -> pd.DataFrame:
     col = f"rank · {run}"
     if col not in positions:
         raise CorebError(f"run {run!r} is not among the inspected runs")
-    traps = positions[(positions["relevance"] == 1) & positions[col].notna()]
-    positives = positions[positions["relevance"] == 2]
+    traps = positions[(positions["relevance"] == schema.TRAP) & positions[col].notna()]
+    positives = positions[positions["relevance"] == schema.POSITIVE]
     pairs = [(t_id, t_rank, p_id, p_rank)
              for t_id, t_rank in zip(traps["doc_id"], traps[col])
              for p_id, p_rank in zip(positives["doc_id"], positives[col]) if pd.isna(p_rank) or t_rank < p_rank]

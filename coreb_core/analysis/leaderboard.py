@@ -7,7 +7,7 @@ and every row carries the source and scheme it comes from.
 Example:
     >>> tables = analyse_many(store, {rid: load_hits(rid)}, (V2,), groupings=("task",))
     >>> board = leaderboard(tables["v2:task"], {rid: run_meta(rid)}, "v2", "demo_v2603", all_rows())
-    >>> board.loc[board["kind"] == "our run", ["model", "t2c", "c2c", "c2t", "overall_query_weighted"]]
+    >>> board.loc[board["kind"] == "our run", ["model", *TASK_NAMES, "overall_query_weighted"]]
 """
 from __future__ import annotations
 
@@ -21,12 +21,11 @@ from coreb_core.errors import CorebError
 from coreb_core.evaluation.evaluate import aggregate, judged_ranks, release_index
 from coreb_core.data.published import QUERY_WEIGHTED, TASK_MEAN
 from coreb_core.runs.run import run_name
+from coreb_core.data.schema import LANGUAGE_SCOPES, POSITIVE, TASK_NAMES
 from coreb_core.data.store import Store
 
-TASKS = ("t2c", "c2c", "c2t")
-LANGUAGE_ORDER = ("any", "python", "java", "cpp", "go", "ruby")
 # The scores come right after the model, so both overall kinds are visible without scrolling.
-BOARD_COLUMNS = ["kind", "model", "t2c", "c2c", "c2t", QUERY_WEIGHTED, TASK_MEAN, "release", "scheme", "source", "run"]
+BOARD_COLUMNS = ["kind", "model", *TASK_NAMES, QUERY_WEIGHTED, TASK_MEAN, "release", "scheme", "source", "run"]
 # The per-task retrieval tables among the published figures (Table 3/14, project page, README).
 PUBLISHED_TASK_SOURCES = {
     "published:paper_table3_v202603_retrieval": "paper Table 3 (release v202603)",
@@ -77,12 +76,13 @@ def our_task_rows(task_means: pd.DataFrame, metas: dict[str, dict], scheme: str,
         values = dict(zip(group["task"].astype(str), group[metric]))
         counts = dict(zip(group["task"].astype(str), group["queries"]))
         meta = metas.get(str(run), {})
-        complete = all(t in values for t in TASKS)
-        weighted = sum(values[t] * counts[t] for t in TASKS) / sum(counts[t] for t in TASKS) if complete else np.nan
-        mean = np.mean([values[t] for t in TASKS]) if complete else np.nan
+        complete = all(t in values for t in TASK_NAMES)
+        weighted = (sum(values[t] * counts[t] for t in TASK_NAMES) / sum(counts[t] for t in TASK_NAMES)
+                    if complete else np.nan)
+        mean = np.mean([values[t] for t in TASK_NAMES]) if complete else np.nan
         rows.append({"kind": "our run", "model": run_name(meta) if meta else str(run), "source": f"our run {run}",
                      "scheme": f"{scheme} (this app's evaluator)", "release": release,
-                     **{t: x100(values.get(t)) for t in TASKS}, QUERY_WEIGHTED: x100(weighted),
+                     **{t: x100(values.get(t)) for t in TASK_NAMES}, QUERY_WEIGHTED: x100(weighted),
                      TASK_MEAN: x100(mean), "run": str(run)})
     return pd.DataFrame(rows, columns=BOARD_COLUMNS)
 
@@ -96,7 +96,7 @@ def imported_task_rows(rows: Iterable[dict]) -> pd.DataFrame:
     frame = pd.DataFrame([r for r in rows if r.get("source_kind") in ("mteb", "coreb-runner")])
     if frame.empty:
         return pd.DataFrame(columns=BOARD_COLUMNS)
-    frame = frame[frame["task_short"].isin(TASKS) & ~frame["task"].astype(str).str.contains("Reranking")
+    frame = frame[frame["task_short"].isin(TASK_NAMES) & ~frame["task"].astype(str).str.contains("Reranking")
                   & (frame["split"] == "test") & (frame["subset"].fillna("default") == "default")]
     frame = frame[frame["metric"].isin(["ndcg_at_10", "main_score"])]
     if frame.empty:
@@ -107,11 +107,11 @@ def imported_task_rows(rows: Iterable[dict]) -> pd.DataFrame:
     out = []
     for (source, model, revision, scheme), g in frame.groupby(["source", "model", "revision", "scheme"], sort=True):
         values = dict(zip(g["task_short"], g["value"]))
-        overall = np.mean([values[t] for t in TASKS]) if all(t in values for t in TASKS) else np.nan
+        overall = np.mean([values[t] for t in TASK_NAMES]) if all(t in values for t in TASK_NAMES) else np.nan
         label = f"{model}@{revision[:10]}" if revision else model
         out.append({"kind": "imported", "model": label, "source": source, "scheme": scheme,
                     "release": ",".join(sorted(set(g["dataset_revision"]) - {""})) or None,
-                    **{t: x100(values.get(t)) for t in TASKS}, QUERY_WEIGHTED: np.nan, TASK_MEAN: x100(overall),
+                    **{t: x100(values.get(t)) for t in TASK_NAMES}, QUERY_WEIGHTED: np.nan, TASK_MEAN: x100(overall),
                     "run": None})
     return pd.DataFrame(out, columns=BOARD_COLUMNS)
 
@@ -131,7 +131,7 @@ def published_task_rows(rows: Iterable[dict], sources: Iterable[str] = DEFAULT_P
         values = dict(zip(g["task"], g["value"]))
         out.append({"kind": "published", "model": model, "source": source_label(source),
                     "scheme": g["scheme"].iloc[0], "release": g["dataset_revision"].iloc[0],
-                    **{t: x100(values.get(t)) for t in TASKS}, QUERY_WEIGHTED: x100(values.get(QUERY_WEIGHTED)),
+                    **{t: x100(values.get(t)) for t in TASK_NAMES}, QUERY_WEIGHTED: x100(values.get(QUERY_WEIGHTED)),
                     TASK_MEAN: x100(values.get(TASK_MEAN)), "run": None})
     return pd.DataFrame(out, columns=BOARD_COLUMNS)
 
@@ -179,11 +179,11 @@ def c2c_language_hits(store: Store, hits: pd.DataFrame, anchor_exclusion: bool =
     dcode = (judged.keys - judged.qcode.astype(np.int64) * index.n_docs)[keep]
     ranks = pd.DataFrame({"query_id": index.query_array[qcode], "doc_id": np.asarray(index.docs)[dcode],
                           "rank": rank, "grade": grade})
-    ranks = ranks[(index.task_array[qcode] == "c2c") & (ranks["grade"] == 2)]
+    ranks = ranks[(index.task_array[qcode] == "c2c") & (ranks["grade"] == POSITIVE)]
     langs = store.sql("""
         SELECT j.query_id, j.doc_id, q.anchor_language, j.language AS target_language
         FROM judgments j JOIN queries q USING (task, query_id)
-        WHERE j.task = 'c2c' AND j.relevance = 2""").df()
+        WHERE j.task = 'c2c' AND j.relevance = ?""", [POSITIVE]).df()
     merged = ranks.merge(langs, on=["query_id", "doc_id"], how="left")
     merged["found"] = merged["rank"] <= k
     out = (merged.groupby(["query_id", "anchor_language", "target_language"], dropna=False)
@@ -250,5 +250,5 @@ def t2c_language_gradient(store: Store, per_query: pd.DataFrame, result_rows: It
                         "language": m["language"], "value": x100(m["ndcg_at_10"]), "queries": int(m["queries"]),
                         "source": f"our run {m['run']}"})
     frame = pd.DataFrame(out, columns=["series", "kind", "language", "value", "queries", "source"])
-    frame["order"] = frame["language"].map({lang: i for i, lang in enumerate(LANGUAGE_ORDER)}).fillna(99)
+    frame["order"] = frame["language"].map({lang: i for i, lang in enumerate(LANGUAGE_SCOPES)}).fillna(99)
     return frame.sort_values(["kind", "series", "order"]).drop(columns="order").reset_index(drop=True)

@@ -24,15 +24,15 @@ import pandas as pd
 
 from coreb_core.evaluation.significance import intervals
 from coreb_core.evaluation.evaluate import release_index
-from coreb_core.analysis.leaderboard import TASKS, canonical_model, run_params, x100
+from coreb_core.analysis.leaderboard import canonical_model, run_params, x100
 from coreb_core.data.published import parameter_counts
 from coreb_core.runs.run import run_name
+from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.data.store import Store
 
-LANGUAGES = ("any", "python", "java", "cpp", "go", "ruby")
 RANKED_COLUMNS = ["rank", "model", "run", "params_b", "queries", "mean_ndcg_at_10", "ci_low", "ci_high",
-                  "trap_share", "t2c", "c2c", "c2t", "evidence"]
-PUBLISHED_COLUMNS = ["rank", "model", "params_b", "mean_ndcg_at_10", "t2c", "c2c", "c2t", "figures", "evidence"]
+                  "trap_share", *TASK_NAMES, "evidence"]
+PUBLISHED_COLUMNS = ["rank", "model", "params_b", "mean_ndcg_at_10", *TASK_NAMES, "figures", "evidence"]
 EXCLUDED_COLUMNS = ["model", "run", "params_b", "reason"]
 PUBLISHED_ONLY = "published figures only"
 TABLE3 = "published:paper_table3_v202603_retrieval"
@@ -80,7 +80,8 @@ def slice_scores(per_query: pd.DataFrame, chosen: set[str], average: str = "task
 
 
 def recommend(store: Store, per_query: pd.DataFrame, traps: pd.DataFrame, metas: dict[str, dict],
-              tasks: Iterable[str] = TASKS, languages: Iterable[str] = LANGUAGES, budget_b: float | None = None,
+              tasks: Iterable[str] = TASK_NAMES, languages: Iterable[str] = LANGUAGE_SCOPES,
+              budget_b: float | None = None,
               average: str = "tasks", seed: int = 0) -> Recommendation:
     """Rank our runs on the chosen slices: mean nDCG@10 (x100), bootstrap 95% interval, share of
     chosen queries with a trap above the first positive (graded qrels), parameters. Runs over the
@@ -115,7 +116,7 @@ def recommend(store: Store, per_query: pd.DataFrame, traps: pd.DataFrame, metas:
         rows.append({"model": run_name(meta) if meta else r["run"], "run": r["run"], "params_b": run_params(meta),
                      "queries": int(r["queries"]), "mean_ndcg_at_10": x100(r["mean"]), "ci_low": x100(r["ci_low"]),
                      "ci_high": x100(r["ci_high"]), "trap_share": x100(trap_share.get(r["run"], np.nan)),
-                     **{t: x100(per_task.get(t)) for t in TASKS}, "_exact": r["mean"],
+                     **{t: x100(per_task.get(t)) for t in TASK_NAMES}, "_exact": r["mean"],
                      "evidence": "our run: per-query metrics on this release"})
     ranked = pd.DataFrame(rows, columns=RANKED_COLUMNS[1:] + ["_exact"])
     if len(ranked):
@@ -127,8 +128,8 @@ def recommend(store: Store, per_query: pd.DataFrame, traps: pd.DataFrame, metas:
                           average)
 
 
-def recommend_published(result_rows: Iterable[dict], tasks: Iterable[str] = TASKS,
-                        languages: Iterable[str] = LANGUAGES, budget_b: float | None = None
+def recommend_published(result_rows: Iterable[dict], tasks: Iterable[str] = TASK_NAMES,
+                        languages: Iterable[str] = LANGUAGE_SCOPES, budget_b: float | None = None
                         ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Published models ranked by the plain mean of their nDCG@10 (x100) over the chosen tasks,
     ``"published figures only"`` (real CoREB v202603, no per-query data, no interval).
@@ -138,7 +139,7 @@ def recommend_published(result_rows: Iterable[dict], tasks: Iterable[str] = TASK
     Parameters come from the project page's efficiency table. Returns (ranked, excluded)."""
     tasks, languages = tuple(tasks), tuple(languages)
     rows = list(result_rows)
-    all_langs = set(LANGUAGES) <= set(languages)
+    all_langs = set(LANGUAGE_SCOPES) <= set(languages)
     table3: dict[str, dict] = {}
     table15: dict[str, dict] = {}
     names: dict[str, str] = {}
@@ -180,7 +181,7 @@ def recommend_published(result_rows: Iterable[dict], tasks: Iterable[str] = TASK
             continue
         mean = float(np.mean(list(per_task.values()))) if per_task else math.nan
         ranked.append({"model": model, "params_b": p, "mean_ndcg_at_10": x100(mean), "_exact": mean,
-                       **{t: x100(per_task.get(t)) for t in TASKS}, "figures": "; ".join(figures),
+                       **{t: x100(per_task.get(t)) for t in TASK_NAMES}, "figures": "; ".join(figures),
                        "evidence": PUBLISHED_ONLY})
     frame = pd.DataFrame(ranked, columns=PUBLISHED_COLUMNS[1:] + ["_exact"])
     if len(frame):
@@ -192,7 +193,7 @@ def recommend_published(result_rows: Iterable[dict], tasks: Iterable[str] = TASK
 
 def _slice_words(rec: Recommendation) -> str:
     tasks = ", ".join(t.upper() for t in rec.tasks)
-    langs = "all languages" if set(LANGUAGES) <= set(rec.languages) else ", ".join(rec.languages)
+    langs = "all languages" if set(LANGUAGE_SCOPES) <= set(rec.languages) else ", ".join(rec.languages)
     budget = "no parameter limit" if rec.budget_b is None else f"at most {rec.budget_b:g} B parameters"
     return f"{tasks} · {langs} · {budget}"
 

@@ -19,9 +19,8 @@ import os
 from pathlib import Path
 from typing import NamedTuple
 
+from coreb_core.data.schema import TASK_NAMES
 from coreb_core.errors import CorebError, NetworkUnavailable
-
-TASK_NAMES = ("t2c", "c2c", "c2t")
 
 
 class TaskPrompts(NamedTuple):
