@@ -6,6 +6,7 @@ from coreb_core.errors import CorebError
 from coreb_core.analysis.inspection import (candidates, document_language, document_text, facet_values, judged_positions,
                                    outranking_pairs, query_details, query_hits, ranked_list, unified_diff)
 from ui.cache import hits, run_tables, runs_of, store
+from ui.format import with_grades
 from ui.labels import TASK_LABELS
 from ui.sidebar import sidebar
 from ui.widgets import csv_download, provenance, run_label, show_error
@@ -119,7 +120,7 @@ for column, rid in zip(columns, shown):
         if rows.empty:
             st.info("This run has no list for this query.")
             continue
-        listing = ranked_list(s, q, rows, state.anchor_exclusion, top)
+        listing = with_grades(ranked_list(s, q, rows, state.anchor_exclusion, top), 1)  # grade badge after rank
         st.dataframe(listing[LIST_COLUMNS], hide_index=True, width="stretch", column_config={
             "score": st.column_config.NumberColumn(format="%.4f")})
         csv_download(listing, f"inspector_list_{q.query_id}_{rid}")
@@ -128,7 +129,7 @@ for column, rid in zip(columns, shown):
 st.subheader("Where every positive and trap sits")
 st.caption(provenance(state, "rank in each run, also beyond the top 100 (runs store every judged document); "
                              "empty = not stored"))
-positions = judged_positions(s, q, rows_by_run, state.anchor_exclusion)
+positions = with_grades(judged_positions(s, q, rows_by_run, state.anchor_exclusion), 0)
 st.dataframe(positions, hide_index=True, width="stretch")
 csv_download(positions, f"inspector_positions_{q.query_id}")
 

@@ -6,9 +6,9 @@ import streamlit as st
 from coreb_core.errors import CorebError
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.runs.results import all_rows
-from coreb_core.analysis.selection import (PUBLISHED_ONLY, recommend, recommend_published, summary_markdown,
-                                  winner_sentence)
+from coreb_core.analysis.selection import PUBLISHED_ONLY, recommend, recommend_published
 from ui.cache import run_tables, runs_of, store
+from ui.format import selection_points, summary_markdown, winner_sentence
 from ui.labels import TASK_LABELS
 from ui.sidebar import sidebar
 from ui.widgets import csv_download, provenance, show_error
@@ -100,6 +100,8 @@ except CorebError as exc:
 
 sentence = winner_sentence(rec, scheme)
 summary = summary_markdown(rec, published, scheme, state.release)
+# The library's fractions, printed x100 (one decimal) in every table, chart and CSV.
+ranked, published = selection_points(rec.ranked), selection_points(published)
 columns = {"mean_ndcg_at_10": st.column_config.NumberColumn("mean nDCG@10 ×100", format="%.1f"),
            "ci_low": st.column_config.NumberColumn("95% CI low", format="%.1f"),
            "ci_high": st.column_config.NumberColumn("95% CI high", format="%.1f"),
@@ -114,7 +116,7 @@ st.caption(provenance(state, "mean nDCG@10 ×100 over the chosen queries; 95% pe
                              "queries (10,000 resamples); trap share from the graded qrels (rel=1 above the first "
                              "rel=2)"))
 if printable:
-    st.dataframe(rec.ranked.drop(columns=["evidence"]), hide_index=True, width="stretch",
+    st.dataframe(ranked.drop(columns=["evidence"]), hide_index=True, width="stretch",
                  column_config=columns)
     if len(rec.excluded):
         st.dataframe(rec.excluded, hide_index=True, width="stretch")
@@ -123,15 +125,15 @@ if printable:
                  column_config=columns)
     st.download_button("Download summary (markdown)", summary.encode("utf-8"), file_name="coreb_selection.md",
                        mime="text/markdown", key="sel-summary")
-    csv_download(rec.ranked, "selection_ranked")
+    csv_download(ranked, "selection_ranked")
     csv_download(published, "selection_published")
     st.stop()
 
 st.subheader("Our runs, ranked")
-st.dataframe(rec.ranked, hide_index=True, width="stretch", column_config=columns)
-csv_download(rec.ranked, "selection_ranked")
-if len(rec.ranked):
-    ci = rec.ranked.assign(label=rec.ranked["rank"].astype(str) + ". " + rec.ranked["model"].astype(str))
+st.dataframe(ranked, hide_index=True, width="stretch", column_config=columns)
+csv_download(ranked, "selection_ranked")
+if len(ranked):
+    ci = ranked.assign(label=ranked["rank"].astype(str) + ". " + ranked["model"].astype(str))
     base = alt.Chart(ci).encode(y=alt.Y("label:N", sort=list(ci["label"]), title=None))
     bars = base.mark_rule(strokeWidth=3).encode(x=alt.X("ci_low:Q", title="mean nDCG@10 ×100 (95% CI)",
                                                       scale=alt.Scale(zero=False)),
