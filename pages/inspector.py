@@ -9,6 +9,7 @@ from ui.cache import hits, run_tables, runs_of, store
 from ui.format import with_grades
 from ui.labels import TASK_LABELS
 from ui.sidebar import sidebar
+from ui.state import url_param, write_url
 from ui.widgets import csv_download, provenance, run_label, show_error
 
 MAX_RUNS = 3
@@ -27,7 +28,7 @@ except CorebError as exc:
     st.stop()
 
 # ------------------------------------------------------------------ find a query
-url_query = st.query_params.get("query")
+url_query = url_param("query")
 with st.expander("Find a query", expanded=url_query is None):
     facets = facet_values(s, state.task)
     c1, c2, c3 = st.columns([2, 2, 1])
@@ -66,14 +67,14 @@ with st.expander("Find a query", expanded=url_query is None):
         chosen = str(found["query_id"].iloc[rows[0]])
         if st.session_state.get("insp_applied") != chosen:
             st.session_state["insp_applied"] = chosen
-            st.query_params["query"] = chosen
+            write_url({"query": chosen})
             url_query = chosen
 
 query_id = url_query or (str(found["query_id"].iloc[0]) if len(found) else None)
 if query_id is None:
     st.info("No query matches these filters.")
     st.stop()
-st.query_params["query"] = query_id
+write_url({"query": query_id})
 try:
     q = query_details(s, query_id)
 except CorebError as exc:

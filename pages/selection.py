@@ -11,6 +11,7 @@ from ui.cache import run_tables, runs_of, store
 from ui.format import selection_points, summary_markdown, winner_sentence
 from ui.labels import TASK_LABELS
 from ui.sidebar import sidebar
+from ui.state import url_float, url_list, url_param, write_url
 from ui.widgets import csv_download, provenance, show_error
 
 from coreb_core.paths import release_dir
@@ -30,36 +31,21 @@ state = sidebar()
 st.title("Model selection")
 
 ss = st.session_state
-
-
-def _url_list(name: str, allowed: tuple[str, ...]) -> list[str]:
-    raw = st.query_params.get(name)
-    values = [v for v in (raw or "").split(",") if v in allowed]
-    return values or list(allowed)
-
-
-def _url_budget() -> float | None:
-    try:
-        value = float(st.query_params.get("budget", ""))
-    except ValueError:
-        return None
-    return value if value >= 0 else None
-
-
-printable = st.toggle("Printable one-page view", key="sel_print", value=st.query_params.get("print") == "1",
+printable = st.toggle("Printable one-page view", key="sel_print", value=url_param("print") == "1",
                       help="Hides the controls and lays the evidence out compactly; print it from the browser.")
 if printable:
-    tasks, languages, budget = _url_list("sel_tasks", TASK_NAMES), _url_list("sel_langs", LANGUAGE_SCOPES), _url_budget()
-    average = "queries" if st.query_params.get("avg") == "queries" else "tasks"
+    tasks, languages = url_list("sel_tasks", TASK_NAMES), url_list("sel_langs", LANGUAGE_SCOPES)
+    budget = url_float("budget")
+    average = "queries" if url_param("avg") == "queries" else "tasks"
 else:
-    for key, name, allowed in (("sel_tasks", "sel_tasks", TASK_NAMES), ("sel_langs", "sel_langs", LANGUAGE_SCOPES)):
+    for key, allowed in (("sel_tasks", TASK_NAMES), ("sel_langs", LANGUAGE_SCOPES)):
         if key not in ss:
-            ss[key] = _url_list(name, allowed)
+            ss[key] = url_list(key, allowed)
     if "sel_limit" not in ss:
-        ss.sel_limit = _url_budget() is not None
-        ss.sel_budget = _url_budget() if _url_budget() is not None else 1.0
+        ss.sel_limit = url_float("budget") is not None
+        ss.sel_budget = url_float("budget") if url_float("budget") is not None else 1.0
     if "sel_avg" not in ss:
-        ss.sel_avg = "queries" if st.query_params.get("avg") == "queries" else "tasks"
+        ss.sel_avg = "queries" if url_param("avg") == "queries" else "tasks"
     c1, c2 = st.columns(2)
     tasks = c1.multiselect("Tasks that matter", list(TASK_NAMES), key="sel_tasks", format_func=TASK_LABELS.get)
     languages = c2.multiselect("Languages that matter", list(LANGUAGE_SCOPES), key="sel_langs",
@@ -73,13 +59,8 @@ else:
     average = c5.radio("Average", ["tasks", "queries"], key="sel_avg", horizontal=True,
                        format_func={"tasks": "mean of tasks (as the README's Avg)",
                                     "queries": "query-weighted (as paper Table 3)"}.get)
-params = {"sel_tasks": ",".join(tasks), "sel_langs": ",".join(languages), "avg": average,
-          "print": "1" if printable else "0"}
-params = {k: v for k, v in params.items() if v}
-keep = {k: v for k, v in st.query_params.to_dict().items() if k not in ("sel_tasks", "sel_langs", "avg", "print",
-                                                                          "budget", "runs")}
-st.query_params.from_dict({**keep, **params, "runs": state.run_ids,
-                           **({"budget": f"{budget:g}"} if budget is not None else {})})
+write_url({"sel_tasks": ",".join(tasks), "sel_langs": ",".join(languages), "avg": average,
+           "print": "1" if printable else "0", "budget": None if budget is None else f"{budget:g}"})
 
 if not tasks or not languages:
     st.warning("Choose at least one task and one language.")
