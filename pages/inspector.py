@@ -6,7 +6,7 @@ from coreb_core.errors import CorebError
 from coreb_core.analysis.inspection import (candidates, document_language, document_text, facet_values, judged_positions,
                                    outranking_pairs, query_details, query_hits, ranked_list, unified_diff)
 from ui.cache import hits, run_tables, runs_of, store
-from ui.format import with_grades
+from ui.display import with_grades
 from ui.labels import TASK_LABELS
 from ui.sidebar import sidebar
 from ui.state import url_param, write_url

@@ -11,7 +11,7 @@ from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.runs.results import all_rows
 from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE
 from ui.cache import hits, run_tables, runs_of, store
-from ui.format import pct_columns, points
+from ui.display import pct_columns, points
 from ui.sidebar import sidebar
 from ui.widgets import csv_download, provenance, run_label, show_error
 

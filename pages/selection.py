@@ -8,7 +8,7 @@ from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.runs.results import all_rows
 from coreb_core.analysis.selection import PUBLISHED_ONLY, recommend, recommend_published
 from ui.cache import run_tables, runs_of, store
-from ui.format import selection_points, summary_markdown, winner_sentence
+from ui.display import selection_points, summary_markdown, winner_sentence
 from ui.labels import TASK_LABELS
 from ui.sidebar import sidebar
 from ui.state import url_float, url_list, url_param, write_url

@@ -13,7 +13,7 @@ Example:
     ...                 budget_b=1.0)
     >>> rec.ranked[["rank", "model", "mean_ndcg_at_10", "ci_low", "ci_high", "trap_share", "params_b"]]
 
-Scores, interval bounds and trap shares are fractions (0..1); ``ui.format`` prints them x100 and
+Scores, interval bounds and trap shares are fractions (0..1); ``ui.display`` prints them x100 and
 words the recommendation (``winner_sentence``, ``summary_markdown``).
 """
 from __future__ import annotations

@@ -19,8 +19,9 @@ import os
 from pathlib import Path
 from typing import NamedTuple
 
-from coreb_core.data.schema import TASK_NAMES
 from coreb_core.errors import CorebError, NetworkUnavailable
+
+from coreb_core.data.schema import TASK_NAMES  # the task names of the one vocabulary
 
 
 class TaskPrompts(NamedTuple):

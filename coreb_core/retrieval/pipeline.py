@@ -25,11 +25,11 @@ from coreb_core.retrieval.models import ModelSpec, ensure_available, package_ver
 from coreb_core.retrieval.profiles import DEFAULT_PROFILE, Encoding, check_profile, encoder_identity, encoding_for, load_encoder
 from coreb_core.progress import Progress, silent
 from coreb_core.runs.run import DEFAULT_TOP_K, concat_hits, new_run_id, run_meta, run_name, write_run
-from coreb_core.data.schema import CORPUS_OF_TASK, TASK_NAMES, TASKS
+from coreb_core.data.schema import TASKS
 from coreb_core.retrieval.search import bm25_scores, dense_scores
 from coreb_core.data.store import Store
 
-CORPUS_OF = CORPUS_OF_TASK
+from coreb_core.data.schema import CORPUS_OF_TASK as CORPUS_OF  # task -> corpus kind, from the schema
 
 
 class RetrievalResult(NamedTuple):
@@ -108,7 +108,7 @@ def _pool_factory(device: str, encoding: Encoding):
     return lambda model: model.start_multi_process_pool()
 
 
-def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = TASK_NAMES, device: str = "auto",
+def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = tuple(TASKS), device: str = "auto",
                   batch_size: int = 64, top_k: int = DEFAULT_TOP_K, progress: Progress = silent,
                   root: Path | None = None, model_loader=load_encoder,
                   profile: str = DEFAULT_PROFILE) -> RetrievalResult:

@@ -46,7 +46,7 @@ def test_query_details(tiny_store):
 
 def test_ranked_list_anchor_and_badges(tiny_store):
     from coreb_core.analysis.inspection import query_details, ranked_list
-    from ui.format import POSITIVE_BADGE as POSITIVE, TRAP_BADGE as TRAP, UNJUDGED_BADGE as UNJUDGED, with_grades
+    from ui.display import POSITIVE_BADGE as POSITIVE, TRAP_BADGE as TRAP, UNJUDGED_BADGE as UNJUDGED, with_grades
 
     q = query_details(tiny_store, C2C)
     rows = _rows(tiny_store, C2C, C2C_LIST)
@@ -115,7 +115,7 @@ def _label_of(at, run_id):
 
 def test_grade_badges_match_qrels(app_cache):
     from coreb_core.evaluation.evaluate import load_hits, trap_table
-    from ui.format import GRADE_LABELS
+    from ui.display import GRADE_LABELS
     from coreb_core.data.store import Store
 
     runs = _default_runs(app_cache)

@@ -1,4 +1,4 @@
-"""Overview page and coreb_core.analysis.leaderboard: the library's fractions, printed x100 (ui.format) as
+"""Overview page and coreb_core.analysis.leaderboard: the library's fractions, printed x100 (ui.display) as
 coreb_core.evaluation.evaluate gives them."""
 import numpy as np
 import pandas as pd
@@ -93,7 +93,7 @@ def test_c2c_language_pairs_add_up_to_recall(app_cache):
 def test_leaderboard_units_and_published_rows():
     from coreb_core.analysis.leaderboard import canonical_model, published_task_rows, source_label
     from coreb_core.data.published import published_rows
-    from ui.format import pct, pct_columns
+    from ui.display import pct, pct_columns
 
     assert pct(0.31974) == 32.0 and pct(0.7955) == 79.5 and np.isnan(pct(None))
     assert canonical_model("Jina-code-emb-1.5B") == canonical_model("jina-code-1.5b") == "jina-code-1.5b"
@@ -115,7 +115,7 @@ def test_parameter_efficiency_and_t2c_gradient(app_cache):
     from coreb_core.data.published import published_rows
     from coreb_core.evaluation.schemes import V2
     from coreb_core.data.store import Store
-    from ui.format import pct_columns
+    from ui.display import pct_columns
 
     runs = _runs(app_cache)
     metas = {m["run_id"]: m for m in runs.values()}

@@ -86,7 +86,7 @@ def test_recommend_and_published_units(app_cache):
     from coreb_core.data.published import published_rows
     from coreb_core.evaluation.schemes import V2
     from coreb_core.analysis.selection import recommend, recommend_published
-    from ui.format import pct, summary_markdown, winner_sentence
+    from ui.display import pct, summary_markdown, winner_sentence
     from coreb_core.data.store import Store
 
     runs = _runs(app_cache)
