@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import Callable
 
+from coreb_core.data.schema import TASK_NAMES
 from coreb_core.errors import CorebError
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {}
@@ -250,7 +251,7 @@ def build_parser() -> argparse.ArgumentParser:
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--run", help="a stored run id")
     src.add_argument("--run-file", help="a TREC run file: qid Q0 docid rank score tag")
-    p.add_argument("--task", choices=["t2c", "c2c", "c2t"])
+    p.add_argument("--task", choices=TASK_NAMES)
     p.add_argument("--scheme", default="v2", help="v2 (official, default), v1 (CoREB v1 rules rebuilt from v2), traps_as_hits (sensitivity view), trec, or file:<name> (e.g. file:v1)")
     p.add_argument("--no-anchor-exclusion", action="store_true", help="keep the C2C anchor in ranked lists (as MTEB)")
     p.add_argument("--by", choices=["subtask", "language", "anchor_language", "problem", "query"])
@@ -266,7 +267,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="official (default): encode as coreb_runner 0.1.0 made the published numbers (transformers "
                         "AutoModel, no prompts, 512 tokens, mean pooling); card: as the model's own card says "
                         "(sentence-transformers, its prompts verbatim, its length)")
-    p.add_argument("--tasks", default="t2c,c2c,c2t")
+    p.add_argument("--tasks", default=",".join(TASK_NAMES))
     p.add_argument("--device", default="auto", help="auto (cuda, then mps, then cpu), cpu, cuda, cuda:1, mps")
     p.add_argument("--batch-size", type=int, default=64)
     p.add_argument("--top-k", type=int, default=100)
@@ -276,7 +277,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("import-results", help="import MTEB result trees, official runner outputs, TREC runs, exported runs")
     p.add_argument("path")
     p.add_argument("--release", default=None, help="attach runs (TREC files, runner predictions) to this cached release")
-    p.add_argument("--task", choices=["t2c", "c2c", "c2t"], default=None)
+    p.add_argument("--task", choices=TASK_NAMES, default=None)
     p.add_argument("--model", default=None, help="model name for runner outputs and TREC runs (default: folder/file name)")
 
     p = sub.add_parser("results", help="every stored number with its provenance (imported and published)")

@@ -2,11 +2,13 @@
 import altair as alt
 import streamlit as st
 
-from coreb_core.analysis.deflation import (ARTICLE_CLAIM, COMPUTED, FILE, WHERE_IT_COMES_FROM, WHY_V2_DEFLATES,
-                                  deflation_table, headline, scheme_definitions, slope_data, top_drop_queries)
+from coreb_core.analysis.deflation import (COMPUTED, FILE, deflation_table, headline, scheme_definitions, slope_data,
+                                  top_drop_queries)
+from coreb_core.data.schema import TASK_NAMES
 from coreb_core.errors import CorebError
 from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE, Scheme
 from ui.cache import run_tables, runs_of, store
+from ui.display import ARTICLE_CLAIM, WHERE_IT_COMES_FROM, WHY_V2_DEFLATES, deflation_sentence
 from ui.labels import TASK_LABELS
 from ui.navigation import open_inspector
 from ui.sidebar import sidebar
@@ -34,10 +36,8 @@ by_task = deflation_table(release_store, tables, "task", labels=labels)
 
 # The answer first: per run and task, how much the v1 rules overstate v2 (x100, one decimal).
 for finding in headline(by_task):
-    st.markdown(f"**{labels.get(finding.run, finding.run)} · {finding.task.upper()}**: v1 rules score "
-                f"{finding.v1 * 100:.1f}, v2 scores {finding.v2 * 100:.1f}: v1 overstates by "
-                f"**{finding.overstatement * 100:.1f} points** ({finding.queries} queries).")
-for task in ("t2c", "c2c", "c2t"):
+    st.markdown(deflation_sentence(finding, labels.get(finding.run, finding.run)))
+for task in TASK_NAMES:
     if task in set(by_task["task"]):
         st.write(WHERE_IT_COMES_FROM[task])
 st.caption(ARTICLE_CLAIM + " " + C2T_LABEL0_NOTE)

@@ -6,8 +6,10 @@ from coreb_core.errors import CorebError
 from coreb_core.analysis.inspection import (candidates, document_language, document_text, facet_values, judged_positions,
                                    outranking_pairs, query_details, query_hits, ranked_list, unified_diff)
 from ui.cache import hits, run_tables, runs_of, store
+from ui.display import with_grades
 from ui.labels import TASK_LABELS
 from ui.sidebar import sidebar
+from ui.state import url_param, write_url
 from ui.widgets import csv_download, provenance, run_label, show_error
 
 MAX_RUNS = 3
@@ -26,7 +28,7 @@ except CorebError as exc:
     st.stop()
 
 # ------------------------------------------------------------------ find a query
-url_query = st.query_params.get("query")
+url_query = url_param("query")
 with st.expander("Find a query", expanded=url_query is None):
     facets = facet_values(s, state.task)
     c1, c2, c3 = st.columns([2, 2, 1])
@@ -65,14 +67,14 @@ with st.expander("Find a query", expanded=url_query is None):
         chosen = str(found["query_id"].iloc[rows[0]])
         if st.session_state.get("insp_applied") != chosen:
             st.session_state["insp_applied"] = chosen
-            st.query_params["query"] = chosen
+            write_url({"query": chosen})
             url_query = chosen
 
 query_id = url_query or (str(found["query_id"].iloc[0]) if len(found) else None)
 if query_id is None:
     st.info("No query matches these filters.")
     st.stop()
-st.query_params["query"] = query_id
+write_url({"query": query_id})
 try:
     q = query_details(s, query_id)
 except CorebError as exc:
@@ -119,7 +121,7 @@ for column, rid in zip(columns, shown):
         if rows.empty:
             st.info("This run has no list for this query.")
             continue
-        listing = ranked_list(s, q, rows, state.anchor_exclusion, top)
+        listing = with_grades(ranked_list(s, q, rows, state.anchor_exclusion, top), 1)  # grade badge after rank
         st.dataframe(listing[LIST_COLUMNS], hide_index=True, width="stretch", column_config={
             "score": st.column_config.NumberColumn(format="%.4f")})
         csv_download(listing, f"inspector_list_{q.query_id}_{rid}")
@@ -128,7 +130,7 @@ for column, rid in zip(columns, shown):
 st.subheader("Where every positive and trap sits")
 st.caption(provenance(state, "rank in each run, also beyond the top 100 (runs store every judged document); "
                              "empty = not stored"))
-positions = judged_positions(s, q, rows_by_run, state.anchor_exclusion)
+positions = with_grades(judged_positions(s, q, rows_by_run, state.anchor_exclusion), 0)
 st.dataframe(positions, hide_index=True, width="stretch")
 csv_download(positions, f"inspector_positions_{q.query_id}")
 

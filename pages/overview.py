@@ -4,12 +4,14 @@ import altair as alt
 import streamlit as st
 
 from coreb_core.errors import CorebError
-from coreb_core.analysis.leaderboard import (DEFAULT_PUBLISHED, LANGUAGE_ORDER, PUBLISHED_TASK_SOURCES, c2c_language_pairs,
+from coreb_core.analysis.leaderboard import (DEFAULT_PUBLISHED, PUBLISHED_TASK_SOURCES, c2c_language_pairs,
                                     group_heatmap, leaderboard, parameter_efficiency, t2c_language_gradient)
 from coreb_core.data.published import QUERY_WEIGHTED, TASK_MEAN
+from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.runs.results import all_rows
 from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE
 from ui.cache import hits, run_tables, runs_of, store
+from ui.display import pct_columns, points
 from ui.sidebar import sidebar
 from ui.widgets import csv_download, provenance, run_label, show_error
 
@@ -49,10 +51,9 @@ sources = left.multiselect("Published sources", list(PUBLISHED_TASK_SOURCES), de
 with_imported = right.toggle("Imported results", value=True, key="ov_imported",
                              help="MTEB trees and official-runner outputs brought in with import-results.")
 board = leaderboard(tables[f"{scheme}:task"], metas, scheme, state.release, result_rows, sources, with_imported)
-st.dataframe(board, hide_index=True, width="stretch", column_config={
-    "t2c": st.column_config.NumberColumn("T2C", format="%.1f"),
-    "c2c": st.column_config.NumberColumn("C2C", format="%.1f"),
-    "c2t": st.column_config.NumberColumn("C2T", format="%.1f"),
+shown = pct_columns(board, [*TASK_NAMES, QUERY_WEIGHTED, TASK_MEAN])  # fractions printed x100, one decimal
+st.dataframe(shown, hide_index=True, width="stretch", column_config={
+    **{task: st.column_config.NumberColumn(task.upper(), format="%.1f") for task in TASK_NAMES},
     QUERY_WEIGHTED: st.column_config.NumberColumn(
         "Overall (query-weighted)", format="%.1f",
         help="Mean over every query of the release: the kind paper Table 3/14 and the project page print "
@@ -65,12 +66,13 @@ st.caption(provenance(state, "our rows: this app's evaluator on this release; im
                              "(MTEB: positives only, no anchor exclusion, C2T without label-0 pairs); published rows: "
                              "real CoREB, labelled by paper table / project page / README, each overall in the column "
                              "of its kind. Figures on different releases are not comparable. " + C2T_LABEL0_NOTE))
-csv_download(board, "leaderboard")
+csv_download(shown, "leaderboard")
 
 # ------------------------------------------------------------------ heatmaps
 st.subheader("Our runs by subtask and by language")
 for by, title in (("subtask", "Subtask"), ("language", "Task · target language")):
     frame = group_heatmap(tables[f"{scheme}:{by}"], by, labels)
+    frame = frame.rename(columns={"ndcg_at_10": "ndcg_at_10_raw"}).assign(value=points(frame["ndcg_at_10"]))
     st.altair_chart(heatmap(frame, "cell", "run_label", title, "Run", "nDCG@10 ×100",
                             tooltip=("run_label", "task", by, "queries", "value"))
                     .properties(title=f"nDCG@10 ×100 by {by}", height=max(80, 40 * len(labels))),
@@ -88,9 +90,11 @@ try:
 except CorebError as exc:
     show_error(exc)
     pairs = None
+if pairs is not None:
+    pairs.insert(pairs.columns.get_loc("k"), "value", points(pairs["recall_at_k"]))
 if pairs is not None and len(pairs):
     st.altair_chart(heatmap(pairs, "target_language", "anchor_language", "Target language (positives)",
-                            "Anchor language (query code)", f"Recall@{k} ×100", x_sort=list(LANGUAGE_ORDER),
+                            "Anchor language (query code)", f"Recall@{k} ×100", x_sort=list(LANGUAGE_SCOPES),
                             tooltip=("anchor_language", "target_language", "queries", "positives", "found", "value"))
                     .properties(title=f"Recall@{k} of positives per language pair: {labels.get(first, first)}"),
                     width="stretch")
@@ -103,9 +107,9 @@ elif pairs is not None:
 
 # ------------------------------------------------------------------ parameter efficiency
 st.subheader("Parameter efficiency")
-points = parameter_efficiency(result_rows, board, metas)
-if len(points):
-    chart = alt.Chart(points).mark_point(size=90, filled=True).encode(
+efficiency = pct_columns(parameter_efficiency(result_rows, board, metas), ["overall"])
+if len(efficiency):
+    chart = alt.Chart(efficiency).mark_point(size=90, filled=True).encode(
         x=alt.X("params_b:Q", title="Parameters (billions, symlog)", scale=alt.Scale(type="symlog", constant=0.1)),
         y=alt.Y("overall:Q", title="Overall nDCG@10 ×100 (query-weighted)"),
         color=alt.Color("kind:N", title="Source"), shape=alt.Shape("kind:N"),
@@ -115,15 +119,16 @@ if len(points):
     st.caption(provenance(state, "published points: project page 1a0d779 (real CoREB v202603, the query-weighted "
                                  "overall nDCG@10 of paper Table 3); our points: runs whose model spec records "
                                  "params_b, overall query-weighted the same way on this release"))
-    csv_download(points, "parameter_efficiency")
+    csv_download(efficiency, "parameter_efficiency")
 
 # ------------------------------------------------------------------ T2C language gradient
 st.subheader("T2C by target language")
 no_search = st.toggle("Exclude the search subtask (as the paper's average)", value=True, key="ov_nosearch")
 gradient = t2c_language_gradient(store(state.release), tables[scheme], result_rows, labels, no_search)
+gradient = pct_columns(gradient, ["value"])
 if len(gradient):
     line = alt.Chart(gradient).mark_line(point=True).encode(
-        x=alt.X("language:N", sort=list(LANGUAGE_ORDER), title="Target language (language constraint)"),
+        x=alt.X("language:N", sort=list(LANGUAGE_SCOPES), title="Target language (language constraint)"),
         y=alt.Y("value:Q", title="T2C nDCG@10 ×100"), color=alt.Color("series:N", title="Series"),
         strokeDash=alt.StrokeDash("kind:N", title="Source"),
         tooltip=["series", "kind", "language", "value", "queries", "source"])

@@ -4,13 +4,14 @@ import altair as alt
 import streamlit as st
 
 from coreb_core.errors import CorebError
-from coreb_core.analysis.leaderboard import TASKS
+from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.runs.results import all_rows
-from coreb_core.analysis.selection import (LANGUAGES, PUBLISHED_ONLY, recommend, recommend_published, summary_markdown,
-                                  winner_sentence)
+from coreb_core.analysis.selection import PUBLISHED_ONLY, recommend, recommend_published
 from ui.cache import run_tables, runs_of, store
+from ui.display import selection_points, summary_markdown, winner_sentence
 from ui.labels import TASK_LABELS
 from ui.sidebar import sidebar
+from ui.state import url_float, url_list, url_param, write_url
 from ui.widgets import csv_download, provenance, show_error
 
 from coreb_core.paths import release_dir
@@ -30,39 +31,24 @@ state = sidebar()
 st.title("Model selection")
 
 ss = st.session_state
-
-
-def _url_list(name: str, allowed: tuple[str, ...]) -> list[str]:
-    raw = st.query_params.get(name)
-    values = [v for v in (raw or "").split(",") if v in allowed]
-    return values or list(allowed)
-
-
-def _url_budget() -> float | None:
-    try:
-        value = float(st.query_params.get("budget", ""))
-    except ValueError:
-        return None
-    return value if value >= 0 else None
-
-
-printable = st.toggle("Printable one-page view", key="sel_print", value=st.query_params.get("print") == "1",
+printable = st.toggle("Printable one-page view", key="sel_print", value=url_param("print") == "1",
                       help="Hides the controls and lays the evidence out compactly; print it from the browser.")
 if printable:
-    tasks, languages, budget = _url_list("sel_tasks", TASKS), _url_list("sel_langs", LANGUAGES), _url_budget()
-    average = "queries" if st.query_params.get("avg") == "queries" else "tasks"
+    tasks, languages = url_list("sel_tasks", TASK_NAMES), url_list("sel_langs", LANGUAGE_SCOPES)
+    budget = url_float("budget")
+    average = "queries" if url_param("avg") == "queries" else "tasks"
 else:
-    for key, name, allowed in (("sel_tasks", "sel_tasks", TASKS), ("sel_langs", "sel_langs", LANGUAGES)):
+    for key, allowed in (("sel_tasks", TASK_NAMES), ("sel_langs", LANGUAGE_SCOPES)):
         if key not in ss:
-            ss[key] = _url_list(name, allowed)
+            ss[key] = url_list(key, allowed)
     if "sel_limit" not in ss:
-        ss.sel_limit = _url_budget() is not None
-        ss.sel_budget = _url_budget() if _url_budget() is not None else 1.0
+        ss.sel_limit = url_float("budget") is not None
+        ss.sel_budget = url_float("budget") if url_float("budget") is not None else 1.0
     if "sel_avg" not in ss:
-        ss.sel_avg = "queries" if st.query_params.get("avg") == "queries" else "tasks"
+        ss.sel_avg = "queries" if url_param("avg") == "queries" else "tasks"
     c1, c2 = st.columns(2)
-    tasks = c1.multiselect("Tasks that matter", list(TASKS), key="sel_tasks", format_func=TASK_LABELS.get)
-    languages = c2.multiselect("Languages that matter", list(LANGUAGES), key="sel_langs",
+    tasks = c1.multiselect("Tasks that matter", list(TASK_NAMES), key="sel_tasks", format_func=TASK_LABELS.get)
+    languages = c2.multiselect("Languages that matter", list(LANGUAGE_SCOPES), key="sel_langs",
                                help="T2C: the language constraint ('any' = unconstrained queries). C2C and C2T: the "
                                     "language of the query code.")
     c3, c4, c5 = st.columns([1, 1, 2])
@@ -73,13 +59,8 @@ else:
     average = c5.radio("Average", ["tasks", "queries"], key="sel_avg", horizontal=True,
                        format_func={"tasks": "mean of tasks (as the README's Avg)",
                                     "queries": "query-weighted (as paper Table 3)"}.get)
-params = {"sel_tasks": ",".join(tasks), "sel_langs": ",".join(languages), "avg": average,
-          "print": "1" if printable else "0"}
-params = {k: v for k, v in params.items() if v}
-keep = {k: v for k, v in st.query_params.to_dict().items() if k not in ("sel_tasks", "sel_langs", "avg", "print",
-                                                                          "budget", "runs")}
-st.query_params.from_dict({**keep, **params, "runs": state.run_ids,
-                           **({"budget": f"{budget:g}"} if budget is not None else {})})
+write_url({"sel_tasks": ",".join(tasks), "sel_langs": ",".join(languages), "avg": average,
+           "print": "1" if printable else "0", "budget": None if budget is None else f"{budget:g}"})
 
 if not tasks or not languages:
     st.warning("Choose at least one task and one language.")
@@ -100,14 +81,14 @@ except CorebError as exc:
 
 sentence = winner_sentence(rec, scheme)
 summary = summary_markdown(rec, published, scheme, state.release)
+# The library's fractions, printed x100 (one decimal) in every table, chart and CSV.
+ranked, published = selection_points(rec.ranked), selection_points(published)
 columns = {"mean_ndcg_at_10": st.column_config.NumberColumn("mean nDCG@10 ×100", format="%.1f"),
            "ci_low": st.column_config.NumberColumn("95% CI low", format="%.1f"),
            "ci_high": st.column_config.NumberColumn("95% CI high", format="%.1f"),
            "trap_share": st.column_config.NumberColumn("trap above 1st positive (%)", format="%.1f"),
            "params_b": st.column_config.NumberColumn("params (B)", format="%.4g"),
-           "t2c": st.column_config.NumberColumn("T2C", format="%.1f"),
-           "c2c": st.column_config.NumberColumn("C2C", format="%.1f"),
-           "c2t": st.column_config.NumberColumn("C2T", format="%.1f")}
+           **{task: st.column_config.NumberColumn(task.upper(), format="%.1f") for task in TASK_NAMES}}
 
 st.subheader("Recommendation")
 with st.container(border=True):
@@ -116,7 +97,7 @@ st.caption(provenance(state, "mean nDCG@10 ×100 over the chosen queries; 95% pe
                              "queries (10,000 resamples); trap share from the graded qrels (rel=1 above the first "
                              "rel=2)"))
 if printable:
-    st.dataframe(rec.ranked.drop(columns=["evidence"]), hide_index=True, width="stretch",
+    st.dataframe(ranked.drop(columns=["evidence"]), hide_index=True, width="stretch",
                  column_config=columns)
     if len(rec.excluded):
         st.dataframe(rec.excluded, hide_index=True, width="stretch")
@@ -125,15 +106,15 @@ if printable:
                  column_config=columns)
     st.download_button("Download summary (markdown)", summary.encode("utf-8"), file_name="coreb_selection.md",
                        mime="text/markdown", key="sel-summary")
-    csv_download(rec.ranked, "selection_ranked")
+    csv_download(ranked, "selection_ranked")
     csv_download(published, "selection_published")
     st.stop()
 
 st.subheader("Our runs, ranked")
-st.dataframe(rec.ranked, hide_index=True, width="stretch", column_config=columns)
-csv_download(rec.ranked, "selection_ranked")
-if len(rec.ranked):
-    ci = rec.ranked.assign(label=rec.ranked["rank"].astype(str) + ". " + rec.ranked["model"].astype(str))
+st.dataframe(ranked, hide_index=True, width="stretch", column_config=columns)
+csv_download(ranked, "selection_ranked")
+if len(ranked):
+    ci = ranked.assign(label=ranked["rank"].astype(str) + ". " + ranked["model"].astype(str))
     base = alt.Chart(ci).encode(y=alt.Y("label:N", sort=list(ci["label"]), title=None))
     bars = base.mark_rule(strokeWidth=3).encode(x=alt.X("ci_low:Q", title="mean nDCG@10 ×100 (95% CI)",
                                                       scale=alt.Scale(zero=False)),

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from coreb_core.evaluation.evaluate import aggregate
-from coreb_core.data.schema import TASKS
+from coreb_core.data.schema import TASK_NAMES
 from coreb_core.evaluation.schemes import DESCRIPTIONS
 from coreb_core.data.store import Store
 
@@ -31,20 +31,6 @@ METRIC = "ndcg_at_10"
 COMPUTED = "v1 rules (rebuilt from the v2 release)"
 FILE = "v1 (stored v1 qrel files)"
 V1_SOURCES = {"v1": COMPUTED, "file:v1": FILE}
-WHY_V2_DEFLATES = ("v2 scores lower than v1 because v1 counted as hits, or did not rank at all, documents that v2 "
-                   "treats as traps: the problem's failing solutions on T2C, and on C2T the noise descriptions, "
-                   "which v1's text corpus did not have. Under v2 they earn nothing and push the positives down.")
-# Where the v1 - v2 difference comes from, task by task (the rules above, in one sentence each).
-WHERE_IT_COMES_FROM = {
-    "t2c": "T2C: v1 counts every solution of the problem in the query's language as a hit, failing ones too; "
-           "v2 counts only verified-correct ones (failing solutions are traps or unjudged).",
-    "c2c": "C2C: no difference by rule: v1's positives were already the verified-correct solutions, the v2 "
-           "positives, so any non-zero gap here would be an error.",
-    "c2t": "C2T: the noise descriptions did not exist in v1's text corpus: without them in the ranking the "
-           "original description rises, and c2t_match label-0 pairs score 0 under both.",
-}
-ARTICLE_CLAIM = ("The seed article's \"from v1 to v2 nearly every model's nDCG@10 fell by 10–15 points\" is this "
-                 "same quantity (v1 rules minus v2) measured on the real release, not on CoREB-mini.")
 
 
 class Deflation(NamedTuple):
@@ -127,7 +113,7 @@ def headline(deflation: pd.DataFrame) -> list[Deflation]:
     """
     rows = deflation[deflation["v1_source"] == COMPUTED]
     found = [Deflation(str(r.run), str(r.task), float(r.v1), float(r.v2), int(r.queries)) for r in rows.itertuples()]
-    order = {task: i for i, task in enumerate(TASKS)}  # T2C, C2C, C2T as the paper lists them
+    order = {task: i for i, task in enumerate(TASK_NAMES)}  # T2C, C2C, C2T as the paper lists them
     return sorted(found, key=lambda d: order.get(d.task, len(order)))
 
 

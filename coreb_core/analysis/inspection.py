@@ -10,7 +10,7 @@ Example:
     >>> found = find_queries(store, task="t2c", text="circular")
     >>> q = query_details(store, found["query_id"][0])
     >>> hits = query_hits(load_hits(run_id), q.query_id)
-    >>> ranked_list(store, q, hits, anchor_exclusion=True, top=10)[["rank", "doc_id", "grade"]]
+    >>> ranked_list(store, q, hits, anchor_exclusion=True, top=10)[["rank", "doc_id", "relevance"]]
     >>> judged_positions(store, q, {"bm25": hits}, anchor_exclusion=True)
 """
 from __future__ import annotations
@@ -23,11 +23,9 @@ import numpy as np
 import pandas as pd
 
 from coreb_core.errors import CorebError
+from coreb_core.data.schema import CORPUS_OF_TASK, POSITIVE, TRAP
 from coreb_core.data.store import Store
 
-# Grade badges: the text every table shows in its ``grade`` column.
-GRADE_LABELS = {2: "🟢 positive", 1: "🟠 trap", 0: "⚫ judged negative", None: "⚪ unjudged"}
-POSITIVE, TRAP, UNJUDGED = GRADE_LABELS[2], GRADE_LABELS[1], GRADE_LABELS[None]
 SNIPPET = 160
 
 
@@ -50,7 +48,7 @@ class QueryDetails(NamedTuple):
     @property
     def corpus(self) -> str:
         """The corpus this query searches: ``text`` for c2t, ``code`` otherwise."""
-        return "text" if self.task == "c2t" else "code"
+        return CORPUS_OF_TASK[self.task]
 
     @property
     def query_is_code(self) -> bool:
@@ -216,10 +214,6 @@ def _documents(store: Store, corpus: str, doc_ids: list[str]) -> pd.DataFrame:
                      [corpus], frames={"ids": frame}).df()
 
 
-def _grade(relevance: pd.Series) -> pd.Series:
-    return relevance.map(lambda r: GRADE_LABELS.get(None if pd.isna(r) else int(r), GRADE_LABELS[None]))
-
-
 def _tests(docs: pd.DataFrame) -> list[str]:
     return [("" if pd.isna(p) or pd.isna(t) else f"{int(p)}/{int(t)}") for p, t in
             zip(docs["test_passed"], docs["test_total"])]
@@ -231,9 +225,9 @@ def _pass_fail(passed: pd.Series) -> list[str]:
 
 def ranked_list(store: Store, details: QueryDetails, rows: pd.DataFrame, anchor_exclusion: bool = True,
                 top: int = 10) -> pd.DataFrame:
-    """The run's top ``top`` for the query, with grade badges and document facts.
+    """The run's top ``top`` for the query, with its qrel grades and document facts.
 
-    ``rows`` is ``query_hits(...)``. Columns: rank, grade, doc_id, score, language, model, problem_id,
+    ``rows`` is ``query_hits(...)``. Columns: rank, doc_id, score, language, model, problem_id,
     pass_fail ("pass"/"fail"/""), tests ("passed/total"), same_problem, text (first 160 characters),
     relevance (2/1/0 or NaN), stored_rank."""
     ranked = official_ranks(details, rows, anchor_exclusion)
@@ -243,7 +237,7 @@ def ranked_list(store: Store, details: QueryDetails, rows: pd.DataFrame, anchor_
     out = ranked.merge(judged, on="doc_id", how="left").merge(docs, on="doc_id", how="left")
     out = out.sort_values("rank", kind="stable").reset_index(drop=True)
     return pd.DataFrame({
-        "rank": out["rank"].astype(np.int64), "grade": _grade(out["relevance"]), "doc_id": out["doc_id"],
+        "rank": out["rank"].astype(np.int64), "doc_id": out["doc_id"],
         "score": out["score"].astype(float), "language": out["language"], "model": out["model"],
         "problem_id": out["problem_id"], "pass_fail": _pass_fail(out["passed"]), "tests": _tests(out),
         "same_problem": (out["problem_id"] == details.problem_id).to_numpy(),
@@ -257,13 +251,13 @@ def judged_positions(store: Store, details: QueryDetails, rows_by_run: dict[str,
     """Where each judged document of the query sits in each run, beyond the top 10 too.
 
     One row per judged document (positives first, then traps, then judged negatives; by doc id).
-    Columns: grade, doc_id, relevance, language, model, pass_fail, tests, then one ``rank · <run>``
+    Columns: doc_id, relevance, language, model, pass_fail, tests, then one ``rank · <run>``
     column per run (NaN when the run did not store it, or it was dropped as the anchor)."""
     judged = _judged(store, details.query_id)
     docs = _documents(store, details.corpus, judged["doc_id"].tolist())
     out = judged.merge(docs, on="doc_id", how="left")
     out = out.sort_values(["relevance", "doc_id"], ascending=[False, True], kind="stable").reset_index(drop=True)
-    table = pd.DataFrame({"grade": _grade(out["relevance"]), "doc_id": out["doc_id"],
+    table = pd.DataFrame({"doc_id": out["doc_id"],
                           "relevance": out["relevance"].astype(int), "language": out["language"],
                           "model": out["model"], "pass_fail": _pass_fail(out["passed"]), "tests": _tests(out)})
     for run, rows in rows_by_run.items():
@@ -281,8 +275,8 @@ def outranking_pairs(positions: pd.DataFrame, run: str) -> pd.DataFrame:
     col = f"rank · {run}"
     if col not in positions:
         raise CorebError(f"run {run!r} is not among the inspected runs")
-    traps = positions[(positions["relevance"] == 1) & positions[col].notna()]
-    positives = positions[positions["relevance"] == 2]
+    traps = positions[(positions["relevance"] == TRAP) & positions[col].notna()]
+    positives = positions[positions["relevance"] == POSITIVE]
     pairs = [(t_id, t_rank, p_id, p_rank)
              for t_id, t_rank in zip(traps["doc_id"], traps[col])
              for p_id, p_rank in zip(positives["doc_id"], positives[col]) if pd.isna(p_rank) or t_rank < p_rank]

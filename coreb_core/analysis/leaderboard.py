@@ -1,13 +1,13 @@
 """Leaderboard views: our runs, imported results and published figures side by side, plus the
 frames behind the overview's heatmaps and charts. No Streamlit here; pages only lay these out.
 
-Every value this module returns for display is x100 with one decimal (the paper's convention),
-and every row carries the source and scheme it comes from.
+Every score this module returns is a fraction (0..1) and every row carries the source and scheme it
+comes from; ``ui.display`` prints scores x100 with one decimal (the paper's convention).
 
 Example:
     >>> tables = analyse_many(store, {rid: load_hits(rid)}, (V2,), groupings=("task",))
     >>> board = leaderboard(tables["v2:task"], {rid: run_meta(rid)}, "v2", "demo_v2603", all_rows())
-    >>> board.loc[board["kind"] == "our run", ["model", "t2c", "c2c", "c2t", "overall_query_weighted"]]
+    >>> board.loc[board["kind"] == "our run", ["model", *TASK_NAMES, "overall_query_weighted"]]
 """
 from __future__ import annotations
 
@@ -21,12 +21,11 @@ from coreb_core.errors import CorebError
 from coreb_core.evaluation.evaluate import aggregate, judged_ranks, release_index
 from coreb_core.data.published import QUERY_WEIGHTED, TASK_MEAN
 from coreb_core.runs.run import run_name
+from coreb_core.data.schema import LANGUAGE_SCOPES, POSITIVE, TASK_NAMES
 from coreb_core.data.store import Store
 
-TASKS = ("t2c", "c2c", "c2t")
-LANGUAGE_ORDER = ("any", "python", "java", "cpp", "go", "ruby")
 # The scores come right after the model, so both overall kinds are visible without scrolling.
-BOARD_COLUMNS = ["kind", "model", "t2c", "c2c", "c2t", QUERY_WEIGHTED, TASK_MEAN, "release", "scheme", "source", "run"]
+BOARD_COLUMNS = ["kind", "model", *TASK_NAMES, QUERY_WEIGHTED, TASK_MEAN, "release", "scheme", "source", "run"]
 # The per-task retrieval tables among the published figures (Table 3/14, project page, README).
 PUBLISHED_TASK_SOURCES = {
     "published:paper_table3_v202603_retrieval": "paper Table 3 (release v202603)",
@@ -40,9 +39,9 @@ EFFICIENCY_SOURCE = "published:page_1a0d779_parameter_efficiency"
 T2C_LANGUAGE_SOURCE = "published:paper_t2c_by_language_avg_over_models_excl_search"
 
 
-def x100(value: Any) -> float:
-    """A fraction as the paper prints it: x100, one decimal (NaN stays NaN)."""
-    return float("nan") if value is None or pd.isna(value) else round(float(value) * 100, 1)
+def score(value: Any) -> float:
+    """A score as a plain float (None and NaN give NaN)."""
+    return float("nan") if value is None or pd.isna(value) else float(value)
 
 
 def source_label(source: str) -> str:
@@ -77,13 +76,14 @@ def our_task_rows(task_means: pd.DataFrame, metas: dict[str, dict], scheme: str,
         values = dict(zip(group["task"].astype(str), group[metric]))
         counts = dict(zip(group["task"].astype(str), group["queries"]))
         meta = metas.get(str(run), {})
-        complete = all(t in values for t in TASKS)
-        weighted = sum(values[t] * counts[t] for t in TASKS) / sum(counts[t] for t in TASKS) if complete else np.nan
-        mean = np.mean([values[t] for t in TASKS]) if complete else np.nan
+        complete = all(t in values for t in TASK_NAMES)
+        weighted = (sum(values[t] * counts[t] for t in TASK_NAMES) / sum(counts[t] for t in TASK_NAMES)
+                    if complete else np.nan)
+        mean = np.mean([values[t] for t in TASK_NAMES]) if complete else np.nan
         rows.append({"kind": "our run", "model": run_name(meta) if meta else str(run), "source": f"our run {run}",
                      "scheme": f"{scheme} (this app's evaluator)", "release": release,
-                     **{t: x100(values.get(t)) for t in TASKS}, QUERY_WEIGHTED: x100(weighted),
-                     TASK_MEAN: x100(mean), "run": str(run)})
+                     **{t: score(values.get(t)) for t in TASK_NAMES}, QUERY_WEIGHTED: score(weighted),
+                     TASK_MEAN: score(mean), "run": str(run)})
     return pd.DataFrame(rows, columns=BOARD_COLUMNS)
 
 
@@ -96,7 +96,7 @@ def imported_task_rows(rows: Iterable[dict]) -> pd.DataFrame:
     frame = pd.DataFrame([r for r in rows if r.get("source_kind") in ("mteb", "coreb-runner")])
     if frame.empty:
         return pd.DataFrame(columns=BOARD_COLUMNS)
-    frame = frame[frame["task_short"].isin(TASKS) & ~frame["task"].astype(str).str.contains("Reranking")
+    frame = frame[frame["task_short"].isin(TASK_NAMES) & ~frame["task"].astype(str).str.contains("Reranking")
                   & (frame["split"] == "test") & (frame["subset"].fillna("default") == "default")]
     frame = frame[frame["metric"].isin(["ndcg_at_10", "main_score"])]
     if frame.empty:
@@ -107,11 +107,11 @@ def imported_task_rows(rows: Iterable[dict]) -> pd.DataFrame:
     out = []
     for (source, model, revision, scheme), g in frame.groupby(["source", "model", "revision", "scheme"], sort=True):
         values = dict(zip(g["task_short"], g["value"]))
-        overall = np.mean([values[t] for t in TASKS]) if all(t in values for t in TASKS) else np.nan
+        overall = np.mean([values[t] for t in TASK_NAMES]) if all(t in values for t in TASK_NAMES) else np.nan
         label = f"{model}@{revision[:10]}" if revision else model
         out.append({"kind": "imported", "model": label, "source": source, "scheme": scheme,
                     "release": ",".join(sorted(set(g["dataset_revision"]) - {""})) or None,
-                    **{t: x100(values.get(t)) for t in TASKS}, QUERY_WEIGHTED: np.nan, TASK_MEAN: x100(overall),
+                    **{t: score(values.get(t)) for t in TASK_NAMES}, QUERY_WEIGHTED: np.nan, TASK_MEAN: score(overall),
                     "run": None})
     return pd.DataFrame(out, columns=BOARD_COLUMNS)
 
@@ -131,15 +131,15 @@ def published_task_rows(rows: Iterable[dict], sources: Iterable[str] = DEFAULT_P
         values = dict(zip(g["task"], g["value"]))
         out.append({"kind": "published", "model": model, "source": source_label(source),
                     "scheme": g["scheme"].iloc[0], "release": g["dataset_revision"].iloc[0],
-                    **{t: x100(values.get(t)) for t in TASKS}, QUERY_WEIGHTED: x100(values.get(QUERY_WEIGHTED)),
-                    TASK_MEAN: x100(values.get(TASK_MEAN)), "run": None})
+                    **{t: score(values.get(t)) for t in TASK_NAMES}, QUERY_WEIGHTED: score(values.get(QUERY_WEIGHTED)),
+                    TASK_MEAN: score(values.get(TASK_MEAN)), "run": None})
     return pd.DataFrame(out, columns=BOARD_COLUMNS)
 
 
 def leaderboard(task_means: pd.DataFrame, metas: dict[str, dict], scheme: str, release: str,
                 result_rows: Iterable[dict], published_sources: Iterable[str] = DEFAULT_PUBLISHED,
                 include_imported: bool = True) -> pd.DataFrame:
-    """Our runs, then imported results, then published figures: nDCG@10 x100 per task."""
+    """Our runs, then imported results, then published figures: nDCG@10 per task (fractions)."""
     result_rows = list(result_rows)
     parts = [our_task_rows(task_means, metas, scheme, release)]
     if include_imported:
@@ -151,16 +151,15 @@ def leaderboard(task_means: pd.DataFrame, metas: dict[str, dict], scheme: str, r
 
 def group_heatmap(group_means: pd.DataFrame, by: str, labels: dict[str, str],
                   metric: str = "ndcg_at_10") -> pd.DataFrame:
-    """Long frame for a heatmap from a ``"<scheme>:<by>"`` table: run label, task, group, value x100,
-    queries. ``cell`` is "task · group" (subtask names already carry the task)."""
+    """Long frame for a heatmap from a ``"<scheme>:<by>"`` table: run label, task, group, queries and
+    ``metric`` (a fraction). ``cell`` is "task · group" (subtask names already carry the task)."""
     frame = group_means[["run", "task", by, "queries", metric]].copy()
     frame["run"] = frame["run"].astype(str)
     frame.insert(1, "run_label", frame["run"].map(lambda r: labels.get(r, r)))
     frame["task"] = frame["task"].astype(str)
     frame[by] = frame[by].astype(str)
     frame["cell"] = frame[by] if by == "subtask" else frame["task"] + " · " + frame[by]
-    frame["value"] = (frame[metric] * 100).round(1)
-    return frame.rename(columns={metric: f"{metric}_raw"}).reset_index(drop=True)
+    return frame.reset_index(drop=True)
 
 
 def c2c_language_hits(store: Store, hits: pd.DataFrame, anchor_exclusion: bool = True, k: int = 10) -> pd.DataFrame:
@@ -179,11 +178,11 @@ def c2c_language_hits(store: Store, hits: pd.DataFrame, anchor_exclusion: bool =
     dcode = (judged.keys - judged.qcode.astype(np.int64) * index.n_docs)[keep]
     ranks = pd.DataFrame({"query_id": index.query_array[qcode], "doc_id": np.asarray(index.docs)[dcode],
                           "rank": rank, "grade": grade})
-    ranks = ranks[(index.task_array[qcode] == "c2c") & (ranks["grade"] == 2)]
+    ranks = ranks[(index.task_array[qcode] == "c2c") & (ranks["grade"] == POSITIVE)]
     langs = store.sql("""
         SELECT j.query_id, j.doc_id, q.anchor_language, j.language AS target_language
         FROM judgments j JOIN queries q USING (task, query_id)
-        WHERE j.task = 'c2c' AND j.relevance = 2""").df()
+        WHERE j.task = 'c2c' AND j.relevance = ?""", [POSITIVE]).df()
     merged = ranks.merge(langs, on=["query_id", "doc_id"], how="left")
     merged["found"] = merged["rank"] <= k
     out = (merged.groupby(["query_id", "anchor_language", "target_language"], dropna=False)
@@ -205,7 +204,6 @@ def c2c_language_pairs(store: Store, hits: pd.DataFrame, anchor_exclusion: bool 
     out = (per.groupby(["anchor_language", "target_language"])
            .agg(queries=("query_id", "nunique"), positives=("positives", "sum"), found=("found", "sum"),
                 recall_at_k=("share", "mean")).reset_index())
-    out["value"] = (out["recall_at_k"] * 100).round(1)
     out["k"] = k
     return out
 
@@ -221,7 +219,7 @@ def parameter_efficiency(result_rows: Iterable[dict], board: pd.DataFrame, metas
         if r["metric"] == "params_b":
             p["params_b"] = r["value"]
         elif r["metric"] == "ndcg_at_10":
-            p["overall"] = x100(r["value"])
+            p["overall"] = score(r["value"])
     out = [p for p in points.values() if "params_b" in p and "overall" in p]
     ours = board[board["kind"] == "our run"] if len(board) else board
     for _, row in ours.iterrows():
@@ -234,10 +232,10 @@ def parameter_efficiency(result_rows: Iterable[dict], board: pd.DataFrame, metas
 
 def t2c_language_gradient(store: Store, per_query: pd.DataFrame, result_rows: Iterable[dict],
                           labels: dict[str, str], exclude_search: bool = True) -> pd.DataFrame:
-    """T2C nDCG@10 (x100) by target language: the paper's average over models (search subtask
+    """T2C nDCG@10 (``value``, a fraction) by target language: the paper's average over models (search subtask
     excluded) and each of our runs (search excluded too when ``exclude_search``, to match)."""
     out = [{"series": "published: average of models (paper)", "kind": "published", "language": r["subset"],
-            "value": x100(r["value"]), "queries": None, "source": "paper, T2C by language (excl. search)"}
+            "value": score(r["value"]), "queries": None, "source": "paper, T2C by language (excl. search)"}
            for r in result_rows if r.get("source") == T2C_LANGUAGE_SOURCE]
     t2c = per_query[per_query["task"] == "t2c"]
     if exclude_search:
@@ -247,8 +245,8 @@ def t2c_language_gradient(store: Store, per_query: pd.DataFrame, result_rows: It
         means = aggregate(store, t2c[["run", "task", "query_id", "ndcg_at_10"]], "language")
         for _, m in means.iterrows():
             out.append({"series": labels.get(str(m["run"]), str(m["run"])), "kind": "our run",
-                        "language": m["language"], "value": x100(m["ndcg_at_10"]), "queries": int(m["queries"]),
+                        "language": m["language"], "value": score(m["ndcg_at_10"]), "queries": int(m["queries"]),
                         "source": f"our run {m['run']}"})
     frame = pd.DataFrame(out, columns=["series", "kind", "language", "value", "queries", "source"])
-    frame["order"] = frame["language"].map({lang: i for i, lang in enumerate(LANGUAGE_ORDER)}).fillna(99)
+    frame["order"] = frame["language"].map({lang: i for i, lang in enumerate(LANGUAGE_SCOPES)}).fillna(99)
     return frame.sort_values(["kind", "series", "order"]).drop(columns="order").reset_index(drop=True)

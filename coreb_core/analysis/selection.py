@@ -12,7 +12,9 @@ Example:
     >>> rec = recommend(store, tables["v2"], tables["traps"], metas, tasks=("t2c",), languages=("python",),
     ...                 budget_b=1.0)
     >>> rec.ranked[["rank", "model", "mean_ndcg_at_10", "ci_low", "ci_high", "trap_share", "params_b"]]
-    >>> winner_sentence(rec, "v2")
+
+Scores, interval bounds and trap shares are fractions (0..1); ``ui.display`` prints them x100 and
+words the recommendation (``winner_sentence``, ``summary_markdown``).
 """
 from __future__ import annotations
 
@@ -24,15 +26,15 @@ import pandas as pd
 
 from coreb_core.evaluation.significance import intervals
 from coreb_core.evaluation.evaluate import release_index
-from coreb_core.analysis.leaderboard import TASKS, canonical_model, run_params, x100
+from coreb_core.analysis.leaderboard import canonical_model, run_params, score
 from coreb_core.data.published import parameter_counts
 from coreb_core.runs.run import run_name
+from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.data.store import Store
 
-LANGUAGES = ("any", "python", "java", "cpp", "go", "ruby")
 RANKED_COLUMNS = ["rank", "model", "run", "params_b", "queries", "mean_ndcg_at_10", "ci_low", "ci_high",
-                  "trap_share", "t2c", "c2c", "c2t", "evidence"]
-PUBLISHED_COLUMNS = ["rank", "model", "params_b", "mean_ndcg_at_10", "t2c", "c2c", "c2t", "figures", "evidence"]
+                  "trap_share", *TASK_NAMES, "evidence"]
+PUBLISHED_COLUMNS = ["rank", "model", "params_b", "mean_ndcg_at_10", *TASK_NAMES, "figures", "evidence"]
 EXCLUDED_COLUMNS = ["model", "run", "params_b", "reason"]
 PUBLISHED_ONLY = "published figures only"
 TABLE3 = "published:paper_table3_v202603_retrieval"
@@ -40,7 +42,7 @@ TABLE15 = "published:paper_table15_v202603_c2c_by_anchor_language_ndcg10"
 
 
 class Recommendation(NamedTuple):
-    ranked: pd.DataFrame  # our runs within budget, best first (values x100, one decimal)
+    ranked: pd.DataFrame  # our runs within budget, best first (scores as fractions)
     excluded: pd.DataFrame  # our runs left out, with the reason
     tasks: tuple[str, ...]
     languages: tuple[str, ...]
@@ -80,9 +82,10 @@ def slice_scores(per_query: pd.DataFrame, chosen: set[str], average: str = "task
 
 
 def recommend(store: Store, per_query: pd.DataFrame, traps: pd.DataFrame, metas: dict[str, dict],
-              tasks: Iterable[str] = TASKS, languages: Iterable[str] = LANGUAGES, budget_b: float | None = None,
+              tasks: Iterable[str] = TASK_NAMES, languages: Iterable[str] = LANGUAGE_SCOPES,
+              budget_b: float | None = None,
               average: str = "tasks", seed: int = 0) -> Recommendation:
-    """Rank our runs on the chosen slices: mean nDCG@10 (x100), bootstrap 95% interval, share of
+    """Rank our runs on the chosen slices: mean nDCG@10, bootstrap 95% interval, share of
     chosen queries with a trap above the first positive (graded qrels), parameters. Runs over the
     budget, or with an unknown parameter count while a budget is set, go to ``excluded``."""
     tasks, languages = tuple(tasks), tuple(languages)
@@ -113,24 +116,25 @@ def recommend(store: Store, per_query: pd.DataFrame, traps: pd.DataFrame, metas:
         per_task = g.groupby("task")["ndcg_at_10"].mean()
         meta = metas.get(r["run"], {})
         rows.append({"model": run_name(meta) if meta else r["run"], "run": r["run"], "params_b": run_params(meta),
-                     "queries": int(r["queries"]), "mean_ndcg_at_10": x100(r["mean"]), "ci_low": x100(r["ci_low"]),
-                     "ci_high": x100(r["ci_high"]), "trap_share": x100(trap_share.get(r["run"], np.nan)),
-                     **{t: x100(per_task.get(t)) for t in TASKS}, "_exact": r["mean"],
+                     "queries": int(r["queries"]), "mean_ndcg_at_10": score(r["mean"]),
+                     "ci_low": score(r["ci_low"]), "ci_high": score(r["ci_high"]),
+                     "trap_share": score(trap_share.get(r["run"], np.nan)),
+                     **{t: score(per_task.get(t)) for t in TASK_NAMES},
                      "evidence": "our run: per-query metrics on this release"})
-    ranked = pd.DataFrame(rows, columns=RANKED_COLUMNS[1:] + ["_exact"])
+    ranked = pd.DataFrame(rows, columns=RANKED_COLUMNS[1:])
     if len(ranked):
-        ranked = ranked.sort_values(["_exact", "trap_share", "params_b", "run"],
+        ranked = ranked.sort_values(["mean_ndcg_at_10", "trap_share", "params_b", "run"],
                                     ascending=[False, True, True, True], na_position="last")
-    ranked = ranked.drop(columns="_exact").reset_index(drop=True)
+    ranked = ranked.reset_index(drop=True)
     ranked.insert(0, "rank", np.arange(1, len(ranked) + 1))
     return Recommendation(ranked, pd.DataFrame(excluded, columns=EXCLUDED_COLUMNS), tasks, languages, budget_b,
                           average)
 
 
-def recommend_published(result_rows: Iterable[dict], tasks: Iterable[str] = TASKS,
-                        languages: Iterable[str] = LANGUAGES, budget_b: float | None = None
+def recommend_published(result_rows: Iterable[dict], tasks: Iterable[str] = TASK_NAMES,
+                        languages: Iterable[str] = LANGUAGE_SCOPES, budget_b: float | None = None
                         ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Published models ranked by the plain mean of their nDCG@10 (x100) over the chosen tasks,
+    """Published models ranked by the plain mean of their nDCG@10 over the chosen tasks,
     ``"published figures only"`` (real CoREB v202603, no per-query data, no interval).
 
     With every language chosen: paper Table 3 per task. With fewer languages only C2C can be
@@ -138,7 +142,7 @@ def recommend_published(result_rows: Iterable[dict], tasks: Iterable[str] = TASK
     Parameters come from the project page's efficiency table. Returns (ranked, excluded)."""
     tasks, languages = tuple(tasks), tuple(languages)
     rows = list(result_rows)
-    all_langs = set(LANGUAGES) <= set(languages)
+    all_langs = set(LANGUAGE_SCOPES) <= set(languages)
     table3: dict[str, dict] = {}
     table15: dict[str, dict] = {}
     names: dict[str, str] = {}
@@ -179,68 +183,13 @@ def recommend_published(result_rows: Iterable[dict], tasks: Iterable[str] = TASK
             excluded.append({"model": model, "run": None, "params_b": p, "reason": reason})
             continue
         mean = float(np.mean(list(per_task.values()))) if per_task else math.nan
-        ranked.append({"model": model, "params_b": p, "mean_ndcg_at_10": x100(mean), "_exact": mean,
-                       **{t: x100(per_task.get(t)) for t in TASKS}, "figures": "; ".join(figures),
+        ranked.append({"model": model, "params_b": p, "mean_ndcg_at_10": score(mean),
+                       **{t: score(per_task.get(t)) for t in TASK_NAMES}, "figures": "; ".join(figures),
                        "evidence": PUBLISHED_ONLY})
-    frame = pd.DataFrame(ranked, columns=PUBLISHED_COLUMNS[1:] + ["_exact"])
+    frame = pd.DataFrame(ranked, columns=PUBLISHED_COLUMNS[1:])
     if len(frame):
-        frame = frame.sort_values(["_exact", "params_b", "model"], ascending=[False, True, True], na_position="last")
-    frame = frame.drop(columns="_exact").reset_index(drop=True)
+        frame = frame.sort_values(["mean_ndcg_at_10", "params_b", "model"], ascending=[False, True, True],
+                                  na_position="last")
+    frame = frame.reset_index(drop=True)
     frame.insert(0, "rank", np.arange(1, len(frame) + 1))
     return frame, pd.DataFrame(excluded, columns=EXCLUDED_COLUMNS)
-
-
-def _slice_words(rec: Recommendation) -> str:
-    tasks = ", ".join(t.upper() for t in rec.tasks)
-    langs = "all languages" if set(LANGUAGES) <= set(rec.languages) else ", ".join(rec.languages)
-    budget = "no parameter limit" if rec.budget_b is None else f"at most {rec.budget_b:g} B parameters"
-    return f"{tasks} · {langs} · {budget}"
-
-
-def _params_words(value: float | None) -> str:
-    return "unknown parameters" if value is None or pd.isna(value) else f"{value:g} B parameters"
-
-
-def winner_sentence(rec: Recommendation, scheme: str) -> str:
-    """One sentence naming the winner, built from the numbers of ``rec.ranked``."""
-    if rec.ranked.empty:
-        return f"No run qualifies for {_slice_words(rec)}."
-    top = rec.ranked.iloc[0]
-    text = (f"For {_slice_words(rec)}, {top['model']} ranks first with mean nDCG@10 {top['mean_ndcg_at_10']:.1f} "
-            f"(95% CI {top['ci_low']:.1f}–{top['ci_high']:.1f}, {top['queries']} queries, scheme {scheme}), "
-            f"a trap above the first positive on {top['trap_share']:.1f}% of queries, {_params_words(top['params_b'])}")
-    if len(rec.ranked) > 1:
-        second = rec.ranked.iloc[1]
-        gap = top["mean_ndcg_at_10"] - second["mean_ndcg_at_10"]
-        overlap = second["ci_high"] >= top["ci_low"]
-        lead = (f"level with {second['model']} ({second['mean_ndcg_at_10']:.1f}) at one decimal" if gap < 0.05
-                else f"{gap:.1f} points ahead of {second['model']} ({second['mean_ndcg_at_10']:.1f})")
-        text += (f"; {lead}, "
-                 + ("the intervals overlap, so the lead is not conclusive." if overlap
-                    else "the intervals do not overlap."))
-    else:
-        text += "; it is the only run that qualifies."
-    return text
-
-
-def summary_markdown(rec: Recommendation, published: pd.DataFrame, scheme: str, release: str) -> str:
-    """A plain-text/markdown one-page summary of the recommendation (for download or printing)."""
-    lines = ["# CoREB model selection", "", f"Release: {release} · scheme: {scheme} · selection: {_slice_words(rec)}",
-             f"Average: {'mean of task means' if rec.average == 'tasks' else 'query-weighted mean'}; "
-             "values are nDCG@10 x100; trap share = queries with a trap (rel=1) above the first positive.", "",
-             winner_sentence(rec, scheme), "", "## Our runs", ""]
-    if rec.ranked.empty:
-        lines.append("(none qualifies)")
-    for _, r in rec.ranked.iterrows():
-        lines.append(f"{r['rank']}. {r['model']} ({r['run']}): {r['mean_ndcg_at_10']:.1f} "
-                     f"[{r['ci_low']:.1f}, {r['ci_high']:.1f}], trap share {r['trap_share']:.1f}%, "
-                     f"{_params_words(r['params_b'])}, {r['queries']} queries")
-    for _, r in rec.excluded.iterrows():
-        lines.append(f"- excluded: {r['model']} ({r['run']}): {r['reason']}")
-    lines += ["", f"## Published models ({PUBLISHED_ONLY}; real CoREB v202603, not this release)", ""]
-    if published.empty:
-        lines.append("(none: the chosen filter cannot be applied to published figures)")
-    for _, r in published.iterrows():
-        lines.append(f"{r['rank']}. {r['model']}: {r['mean_ndcg_at_10']:.1f}, {_params_words(r['params_b'])} "
-                     f"({r['figures']})")
-    return "\n".join(lines) + "\n"

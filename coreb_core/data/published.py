@@ -16,6 +16,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from coreb_core.data.schema import TASK_NAMES
+
 FILE = Path(__file__).resolve().parent / "published_figures.json"
 _METRIC = {"ndcg10": "ndcg_at_10", "recall10": "recall_at_10"}
 
@@ -71,7 +73,7 @@ def _row(key: str, model: str, task: str, metric: str, value: Any, subset: str =
     release = release.group(0) if release else RELEASE_OF_UNDATED.get(key)
     return {"source": f"published:{key}", "source_kind": "published", "file": str(FILE.name), "model": model,
             "revision": None, "dataset_revision": release, "task": task,
-            "task_short": task if task in ("t2c", "c2c", "c2t") else None, "subset": subset, "split": "test",
+            "task_short": task if task in TASK_NAMES else None, "subset": subset, "split": "test",
             "metric": metric, "label": _label(metric), "value": float(value), "scheme": _scheme(key)}
 
 

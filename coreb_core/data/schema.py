@@ -13,9 +13,13 @@ HUB_REPO = "hq-bench/coreb"
 HUB_RELEASES = ("release_v2602", "release_v2603")
 
 LANGUAGES = ("python", "java", "cpp", "go", "ruby")
-GRADES = (0, 1, 2)
+# A query's language scope: "any" (no language constraint) or one of LANGUAGES. Used for T2C
+# language constraints and wherever a language filter or chart axis includes the unconstrained queries.
+LANGUAGE_SCOPES = ("any",) + LANGUAGES
 POSITIVE = 2  # rel=2: verified-correct solution (T2C search in coreb 0.1.0: any solution) / original description
 TRAP = 1  # rel=1: hard negative of the same problem
+NEGATIVE = 0  # rel=0: judged negative
+GRADES = (NEGATIVE, TRAP, POSITIVE)
 
 
 class Column(NamedTuple):
@@ -107,14 +111,18 @@ TASKS: dict[str, Task] = {
     "c2c": Task("c2c", "code2code", "CorebC2CRetrieval", "CorebC2CReranking", C2C_QUERIES, C2C_QRELS, CODE_CORPUS),
     "c2t": Task("c2t", "code2text", "CorebC2TRetrieval", "CorebC2TReranking", C2T_QUERIES, C2T_QRELS, TEXT_CORPUS),
 }
+# The task short names in the paper's order (T2C, C2C, C2T).
+TASK_NAMES: tuple[str, ...] = tuple(TASKS)
+# The corpus kind a task searches, as the store's ``documents.corpus`` column names it.
+CORPUS_OF_TASK: dict[str, str] = {t.name: t.corpus.name.removesuffix("_corpus") for t in TASKS.values()}
 TASK_BY_QUERIES_CONFIG = {t.queries.name: t for t in TASKS.values()}
 TASK_BY_QRELS_CONFIG = {t.qrels.name: t for t in TASKS.values()}
 
-_LANG_SCOPES = ("any",) + LANGUAGES
 SUBTASKS: dict[str, tuple[str, ...]] = {
-    "t2c": tuple(f"t2c_{kind}_{scope}" for kind in ("canonical_retro", "full_retro", "search") for scope in _LANG_SCOPES),
+    "t2c": tuple(f"t2c_{kind}_{scope}" for kind in ("canonical_retro", "full_retro", "search")
+                 for scope in LANGUAGE_SCOPES),
     "c2c": ("c2c_cross_lang", "c2c_mono_lang", "c2c_cross_model"),
-    "c2t": tuple(f"c2t_{kind}_{scope}" for kind in ("canonical_retro", "full_retro") for scope in _LANG_SCOPES)
+    "c2t": tuple(f"c2t_{kind}_{scope}" for kind in ("canonical_retro", "full_retro") for scope in LANGUAGE_SCOPES)
     + ("c2t_match",),
 }
 ALL_SUBTASKS = tuple(s for group in SUBTASKS.values() for s in group)

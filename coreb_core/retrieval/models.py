@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from coreb_core.errors import CorebError, NetworkUnavailable
 
-TASK_NAMES = ("t2c", "c2c", "c2t")
+from coreb_core.data.schema import TASK_NAMES  # the task names of the one vocabulary
 
 
 class TaskPrompts(NamedTuple):

@@ -29,7 +29,7 @@ from coreb_core.data.schema import TASKS
 from coreb_core.retrieval.search import bm25_scores, dense_scores
 from coreb_core.data.store import Store
 
-CORPUS_OF = {"t2c": "code", "c2c": "code", "c2t": "text"}
+from coreb_core.data.schema import CORPUS_OF_TASK as CORPUS_OF  # task -> corpus kind, from the schema
 
 
 class RetrievalResult(NamedTuple):
@@ -108,7 +108,7 @@ def _pool_factory(device: str, encoding: Encoding):
     return lambda model: model.start_multi_process_pool()
 
 
-def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = ("t2c", "c2c", "c2t"), device: str = "auto",
+def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = tuple(TASKS), device: str = "auto",
                   batch_size: int = 64, top_k: int = DEFAULT_TOP_K, progress: Progress = silent,
                   root: Path | None = None, model_loader=load_encoder,
                   profile: str = DEFAULT_PROFILE) -> RetrievalResult:

@@ -6,8 +6,9 @@ import pandas as pd
 import pytest
 from tests.helpers import app_test
 
-from coreb_core.analysis.deflation import (COMPUTED, FILE, WHERE_IT_COMES_FROM, deflation_table, headline,
-                                  scheme_definitions, slope_data, top_drop_queries)
+from coreb_core.analysis.deflation import (COMPUTED, FILE, deflation_table, headline, scheme_definitions, slope_data,
+                                  top_drop_queries)
+from ui.display import WHERE_IT_COMES_FROM
 from coreb_core.evaluation.schemes import DESCRIPTIONS
 
 RELEASE = "demo_v2603"

@@ -45,16 +45,17 @@ def test_query_details(tiny_store):
 
 
 def test_ranked_list_anchor_and_badges(tiny_store):
-    from coreb_core.analysis.inspection import POSITIVE, TRAP, UNJUDGED, query_details, ranked_list
+    from coreb_core.analysis.inspection import query_details, ranked_list
+    from ui.display import POSITIVE_BADGE as POSITIVE, TRAP_BADGE as TRAP, UNJUDGED_BADGE as UNJUDGED, with_grades
 
     q = query_details(tiny_store, C2C)
     rows = _rows(tiny_store, C2C, C2C_LIST)
-    excluded = ranked_list(tiny_store, q, rows, anchor_exclusion=True, top=10)
+    excluded = with_grades(ranked_list(tiny_store, q, rows, anchor_exclusion=True, top=10), 1)
     assert excluded[["rank", "doc_id", "grade", "pass_fail", "tests", "stored_rank"]].values.tolist() == [
         [1, "code_v202601_00003", TRAP, "fail", "2/4", 2],
         [2, "code_v202601_00002", POSITIVE, "pass", "4/4", 3],
         [3, "code_v202601_00004", POSITIVE, "pass", "4/4", 4]]
-    kept = ranked_list(tiny_store, q, rows, anchor_exclusion=False, top=2)
+    kept = with_grades(ranked_list(tiny_store, q, rows, anchor_exclusion=False, top=2), 1)
     assert kept[["rank", "doc_id", "grade"]].values.tolist() == [[1, "code_v202601_00001", UNJUDGED],
                                                                  [2, "code_v202601_00003", TRAP]]
 
@@ -114,7 +115,7 @@ def _label_of(at, run_id):
 
 def test_grade_badges_match_qrels(app_cache):
     from coreb_core.evaluation.evaluate import load_hits, trap_table
-    from coreb_core.analysis.inspection import GRADE_LABELS
+    from ui.display import GRADE_LABELS
     from coreb_core.data.store import Store
 
     runs = _default_runs(app_cache)

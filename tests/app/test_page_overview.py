@@ -1,4 +1,5 @@
-"""Overview page and coreb_core.analysis.leaderboard: values x100 as coreb_core.evaluation.evaluate gives them."""
+"""Overview page and coreb_core.analysis.leaderboard: the library's fractions, printed x100 (ui.display) as
+coreb_core.evaluation.evaluate gives them."""
 import numpy as np
 import pandas as pd
 import pytest
@@ -90,13 +91,15 @@ def test_c2c_language_pairs_add_up_to_recall(app_cache):
 
 
 def test_leaderboard_units_and_published_rows():
-    from coreb_core.analysis.leaderboard import canonical_model, published_task_rows, source_label, x100
+    from coreb_core.analysis.leaderboard import canonical_model, published_task_rows, source_label
     from coreb_core.data.published import published_rows
+    from ui.display import pct, pct_columns
 
-    assert x100(0.31974) == 32.0 and x100(0.7955) == 79.5 and np.isnan(x100(None))
+    assert pct(0.31974) == 32.0 and pct(0.7955) == 79.5 and np.isnan(pct(None))
     assert canonical_model("Jina-code-emb-1.5B") == canonical_model("jina-code-1.5b") == "jina-code-1.5b"
     assert source_label("published:readme_v202603_ndcg10") == "README (release v202603)"
-    rows = published_task_rows(published_rows())
+    rows = pct_columns(published_task_rows(published_rows()),
+                       ["t2c", "c2c", "c2t", "overall_query_weighted", "overall_task_mean"])
     c2llm = rows[rows["model"] == "C2LLM-7B"].set_index("source")
     table3 = c2llm.loc["paper Table 3 (release v202603)"]
     assert table3[["t2c", "c2c", "c2t", "overall_query_weighted"]].tolist() == [44.3, 65.9, 79.5, 62.9]
@@ -112,14 +115,16 @@ def test_parameter_efficiency_and_t2c_gradient(app_cache):
     from coreb_core.data.published import published_rows
     from coreb_core.evaluation.schemes import V2
     from coreb_core.data.store import Store
+    from ui.display import pct_columns
 
     runs = _runs(app_cache)
     metas = {m["run_id"]: m for m in runs.values()}
     with Store("demo_v2603", app_cache) as s:
         tables = analyse_many(s, {r: load_hits(r, app_cache) for r in metas}, (V2,), groupings=("task",))
         board = leaderboard(tables["v2:task"], metas, "v2", "demo_v2603", published_rows())
-        points = parameter_efficiency(published_rows(), board, metas)
-        grad = t2c_language_gradient(s, tables["v2"], published_rows(), {}, exclude_search=True)
+        points = pct_columns(parameter_efficiency(published_rows(), board, metas), ["overall"])
+        grad = pct_columns(t2c_language_gradient(s, tables["v2"], published_rows(), {}, exclude_search=True),
+                           ["value"])
         per = tables["v2"].query("task == 't2c'")
         facts = s.df("SELECT query_id, subtask, COALESCE(target_language, 'any') AS lang FROM queries")
     c2llm = points[points["model"] == "C2LLM-7B"].iloc[0]

@@ -85,7 +85,8 @@ def test_recommend_and_published_units(app_cache):
     from coreb_core.evaluation.evaluate import analyse_many, load_hits
     from coreb_core.data.published import published_rows
     from coreb_core.evaluation.schemes import V2
-    from coreb_core.analysis.selection import recommend, recommend_published, summary_markdown, winner_sentence
+    from coreb_core.analysis.selection import recommend, recommend_published
+    from ui.display import pct, summary_markdown, winner_sentence
     from coreb_core.data.store import Store
 
     runs = _runs(app_cache)
@@ -99,18 +100,18 @@ def test_recommend_and_published_units(app_cache):
     traps = tables["traps"].query("task == 't2c'")
     anyq = per["query_id"].astype(str).str.contains("_any_")
     assert row["queries"] == 120 == anyq[per["run"] == bm25].sum()  # T2C _any: 24 canonical + 24 full + 72 search
-    assert row["mean_ndcg_at_10"] == round(per[(per["run"] == bm25) & anyq]["ndcg_at_10"].mean() * 100, 1)
+    assert pct(row["mean_ndcg_at_10"]) == round(per[(per["run"] == bm25) & anyq]["ndcg_at_10"].mean() * 100, 1)
     t_any = traps["query_id"].astype(str).str.contains("_any_")
-    assert row["trap_share"] == round(traps[(traps["run"] == bm25) & t_any]["trap_above_positive"].mean() * 100, 1)
+    assert pct(row["trap_share"]) == round(traps[(traps["run"] == bm25) & t_any]["trap_above_positive"].mean() * 100, 1)
     assert "scheme v2" in winner_sentence(rec, "v2")
     # published: all languages -> paper Table 3; C2C by language -> Table 15; T2C by language -> not applicable
     ranked, _ = recommend_published(published_rows(), ("t2c", "c2c", "c2t"), ("any", "python", "java", "cpp", "go",
                                                                              "ruby"), 8.0)
     c2llm = ranked.set_index("model").loc["C2LLM-7B"]
-    assert c2llm["mean_ndcg_at_10"] == round(np.mean([0.443, 0.659, 0.795]) * 100, 1) and c2llm["params_b"] == 7.0
+    assert pct(c2llm["mean_ndcg_at_10"]) == round(np.mean([0.443, 0.659, 0.795]) * 100, 1) and c2llm["params_b"] == 7.0
     assert (ranked["evidence"] == "published figures only").all()
     c2c, _ = recommend_published(published_rows(), ("c2c",), ("python", "cpp"), None)
-    assert c2c.set_index("model").loc["GemEmb-2", "c2c"] == round((0.681 + 0.789) / 2 * 100, 1)
+    assert pct(c2c.set_index("model").loc["GemEmb-2", "c2c"]) == round((0.681 + 0.789) / 2 * 100, 1)
     none, excluded = recommend_published(published_rows(), ("t2c",), ("python",), None)
     assert none.empty and set(excluded["reason"]) == {"no published T2C figures per language"}
     text = summary_markdown(rec, ranked, "v2", "demo_v2603")

@@ -47,6 +47,7 @@ import pyarrow as pa
 
 from coreb_core.data.ingest import import_release
 from coreb_core.data.mini.judge import LANGUAGE_BY_SUFFIX, Verdict, judge_solution, toolchain_available
+from coreb_core.data.schema import POSITIVE, TASK_NAMES, TRAP
 from coreb_core.data.sources import RawTable
 
 PROBLEMS_DIR = Path(__file__).resolve().parent / "problems"
@@ -164,7 +165,7 @@ class _Builder:
             "code_corpus", "text_corpus", "text2code_queries", "code2code_queries", "code2text_queries",
             "text2code_qrels", "code2code_qrels", "code2text_qrels")}
         self.v1: dict[str, list[dict[str, Any]]] = {"text2code": [], "code2code": [], "code2text": []}
-        self.counters = {"t2c": 0, "c2c": 0, "c2t": 0}
+        self.counters = dict.fromkeys(TASK_NAMES, 0)
         self.docs: dict[str, list[Doc]] = {}
         self.code_text: dict[str, str] = {}
         self.text_id: dict[str, str] = {}
@@ -213,8 +214,8 @@ class _Builder:
         return f"q_{subtask}_{self.counters[task]:04d}"
 
     def _qrels(self, config: str, qid: str, positives: list[str], traps: list[str]) -> None:
-        self.rows[config] += [{"query_id": qid, "doc_id": d, "relevance": 2} for d in positives]
-        self.rows[config] += [{"query_id": qid, "doc_id": d, "relevance": 1} for d in traps]
+        self.rows[config] += [{"query_id": qid, "doc_id": d, "relevance": POSITIVE} for d in positives]
+        self.rows[config] += [{"query_id": qid, "doc_id": d, "relevance": TRAP} for d in traps]
 
     def _v1(self, task: str, qid: str, relevant: list[str]) -> None:
         self.v1[task] += [{"query_id": qid, "doc_id": d, "relevance": 1} for d in relevant]

@@ -1,0 +1,57 @@
+"""One vocabulary: task and language lists are spelled only in ``coreb_core/data/schema.py``.
+
+A guard on the source: every other module of coreb_core, ui and pages must take TASK_NAMES,
+LANGUAGES, LANGUAGE_SCOPES, the grades and CORPUS_OF_TASK from the schema instead of repeating them."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from coreb_core.data import schema
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMA = ROOT / "coreb_core" / "data" / "schema.py"
+
+_TASK = r"""["'](?:t2c|c2c|c2t)["']"""
+_LANG = r"""["'](?:python|java|cpp|go|ruby)["']"""
+# Three quoted task names in a row ("t2c", "c2c", "c2t" in any order), a comma-joined task list,
+# two quoted languages in a row, or a task -> corpus mapping spelled out.
+PATTERNS = {
+    "task list": re.compile(rf"{_TASK}\s*,\s*{_TASK}\s*,\s*{_TASK}"),
+    "comma-joined task list": re.compile(r"\b(?:t2c|c2c|c2t),(?:t2c|c2c|c2t),(?:t2c|c2c|c2t)\b"),
+    "language list": re.compile(rf"{_LANG}\s*,\s*{_LANG}(?!\s*:)"),  # not a dict keyed by language
+    "task -> corpus map": re.compile(rf"""{_TASK}\s*:\s*["'](?:code|text)["']"""),
+}
+
+
+def _sources() -> list[Path]:
+    files = [p for folder in ("coreb_core", "ui", "pages") for p in (ROOT / folder).rglob("*.py")]
+    # The mini release's problem solutions are sample programs, not app code.
+    return [p for p in files + [ROOT / "app.py"] if p != SCHEMA and "problems" not in p.relative_to(ROOT).parts
+            and p.exists()]
+
+
+def test_schema_vocabulary() -> None:
+    assert schema.TASK_NAMES == ("t2c", "c2c", "c2t")
+    assert schema.LANGUAGE_SCOPES == ("any",) + schema.LANGUAGES
+    assert (schema.NEGATIVE, schema.TRAP, schema.POSITIVE) == schema.GRADES == (0, 1, 2)
+    assert schema.CORPUS_OF_TASK == {"t2c": "code", "c2c": "code", "c2t": "text"}
+
+
+def test_guard_catches_a_repeated_list() -> None:
+    assert PATTERNS["task list"].search('TASKS = ("t2c", "c2c", "c2t")')
+    assert PATTERNS["comma-joined task list"].search('default="t2c,c2c,c2t"')
+    assert PATTERNS["language list"].search("LANGS = ['python', 'java', 'cpp']")
+    assert PATTERNS["task -> corpus map"].search('{"t2c": "code", "c2t": "text"}')
+    assert not PATTERNS["task list"].search('if task in ("c2c", "c2t"):')
+    assert not PATTERNS["language list"].search('{"cpp": "g++", "go": "go", "ruby": "ruby"}')
+
+
+def test_no_task_or_language_list_outside_schema() -> None:
+    found = []
+    for path in _sources():
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for kind, pattern in PATTERNS.items():
+                if pattern.search(line):
+                    found.append(f"{path.relative_to(ROOT)}:{number}: {kind}: {line.strip()}")
+    assert not found, "take these names from coreb_core.data.schema:\n" + "\n".join(found)

@@ -1,0 +1,140 @@
+"""How the pages print what ``coreb_core.analysis`` returns: fractions as x100 points, grades as
+badges, the selection's sentences. The library returns ids, 0..1 fractions and typed records;
+every display convention lives here so the library stays free of presentation."""
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+import pandas as pd
+
+from coreb_core.analysis.deflation import Deflation
+from coreb_core.analysis.selection import PUBLISHED_ONLY, Recommendation
+from coreb_core.data.schema import LANGUAGE_SCOPES, NEGATIVE, POSITIVE, TASK_NAMES, TRAP
+
+# Grade badges: the text every table shows in its ``grade`` column.
+GRADE_LABELS: dict[int | None, str] = {POSITIVE: "🟢 positive", TRAP: "🟠 trap", NEGATIVE: "⚫ judged negative",
+                                       None: "⚪ unjudged"}
+POSITIVE_BADGE, TRAP_BADGE, UNJUDGED_BADGE = GRADE_LABELS[POSITIVE], GRADE_LABELS[TRAP], GRADE_LABELS[None]
+
+
+def pct(value: Any) -> float:
+    """A fraction as the paper prints it: x100, one decimal (NaN and None give NaN)."""
+    return float("nan") if value is None or pd.isna(value) else round(float(value) * 100, 1)
+
+
+def pct_columns(frame: pd.DataFrame, columns: Iterable[str]) -> pd.DataFrame:
+    """A copy of ``frame`` with ``columns`` (fractions) printed as ``pct`` points, one value at a time."""
+    out = frame.copy()
+    for col in columns:
+        out[col] = out[col].map(pct).astype(float)
+    return out
+
+
+def points(fractions: pd.Series) -> pd.Series:
+    """A column of fractions as x100 points, one decimal (vectorised, for chart values)."""
+    return (fractions * 100).round(1)
+
+
+def grade_badges(relevance: pd.Series) -> pd.Series:
+    """The badge of each qrel grade (2/1/0, NaN when unjudged)."""
+    return relevance.map(lambda r: GRADE_LABELS.get(None if pd.isna(r) else int(r), GRADE_LABELS[None]))
+
+
+def with_grades(frame: pd.DataFrame, position: int) -> pd.DataFrame:
+    """A copy of an inspection frame with a ``grade`` badge column (from ``relevance``) at ``position``."""
+    out = frame.copy()
+    out.insert(position, "grade", grade_badges(out["relevance"]))
+    return out
+
+
+# ---------------------------------------------------------------- model selection
+# The recommendation's score columns: fractions in the library, x100 points on the page.
+SELECTION_POINTS = ("mean_ndcg_at_10", "ci_low", "ci_high", "trap_share", *TASK_NAMES)
+
+
+def selection_points(frame: pd.DataFrame) -> pd.DataFrame:
+    """A ranked frame of ``coreb_core.analysis.selection`` with its fractions as x100 points."""
+    return pct_columns(frame, [c for c in SELECTION_POINTS if c in frame.columns])
+
+
+def _slice_words(rec: Recommendation) -> str:
+    tasks = ", ".join(t.upper() for t in rec.tasks)
+    langs = "all languages" if set(LANGUAGE_SCOPES) <= set(rec.languages) else ", ".join(rec.languages)
+    budget = "no parameter limit" if rec.budget_b is None else f"at most {rec.budget_b:g} B parameters"
+    return f"{tasks} · {langs} · {budget}"
+
+
+def _params_words(value: float | None) -> str:
+    return "unknown parameters" if value is None or pd.isna(value) else f"{value:g} B parameters"
+
+
+def winner_sentence(rec: Recommendation, scheme: str) -> str:
+    """One sentence naming the winner, built from the numbers of ``rec.ranked`` (printed x100)."""
+    if rec.ranked.empty:
+        return f"No run qualifies for {_slice_words(rec)}."
+    ranked = selection_points(rec.ranked)
+    top = ranked.iloc[0]
+    text = (f"For {_slice_words(rec)}, {top['model']} ranks first with mean nDCG@10 {top['mean_ndcg_at_10']:.1f} "
+            f"(95% CI {top['ci_low']:.1f}–{top['ci_high']:.1f}, {top['queries']} queries, scheme {scheme}), "
+            f"a trap above the first positive on {top['trap_share']:.1f}% of queries, {_params_words(top['params_b'])}")
+    if len(ranked) > 1:
+        second = ranked.iloc[1]
+        gap = top["mean_ndcg_at_10"] - second["mean_ndcg_at_10"]
+        overlap = second["ci_high"] >= top["ci_low"]
+        lead = (f"level with {second['model']} ({second['mean_ndcg_at_10']:.1f}) at one decimal" if gap < 0.05
+                else f"{gap:.1f} points ahead of {second['model']} ({second['mean_ndcg_at_10']:.1f})")
+        text += (f"; {lead}, "
+                 + ("the intervals overlap, so the lead is not conclusive." if overlap
+                    else "the intervals do not overlap."))
+    else:
+        text += "; it is the only run that qualifies."
+    return text
+
+
+def summary_markdown(rec: Recommendation, published: pd.DataFrame, scheme: str, release: str) -> str:
+    """A plain-text/markdown one-page summary of the recommendation (for download or printing);
+    ``published`` is ``recommend_published``'s ranked frame (fractions)."""
+    lines = ["# CoREB model selection", "", f"Release: {release} · scheme: {scheme} · selection: {_slice_words(rec)}",
+             f"Average: {'mean of task means' if rec.average == 'tasks' else 'query-weighted mean'}; "
+             "values are nDCG@10 x100; trap share = queries with a trap (rel=1) above the first positive.", "",
+             winner_sentence(rec, scheme), "", "## Our runs", ""]
+    if rec.ranked.empty:
+        lines.append("(none qualifies)")
+    for _, r in selection_points(rec.ranked).iterrows():
+        lines.append(f"{r['rank']}. {r['model']} ({r['run']}): {r['mean_ndcg_at_10']:.1f} "
+                     f"[{r['ci_low']:.1f}, {r['ci_high']:.1f}], trap share {r['trap_share']:.1f}%, "
+                     f"{_params_words(r['params_b'])}, {r['queries']} queries")
+    for _, r in rec.excluded.iterrows():
+        lines.append(f"- excluded: {r['model']} ({r['run']}): {r['reason']}")
+    lines += ["", f"## Published models ({PUBLISHED_ONLY}; real CoREB v202603, not this release)", ""]
+    if published.empty:
+        lines.append("(none: the chosen filter cannot be applied to published figures)")
+    for _, r in selection_points(published).iterrows():
+        lines.append(f"{r['rank']}. {r['model']}: {r['mean_ndcg_at_10']:.1f}, {_params_words(r['params_b'])} "
+                     f"({r['figures']})")
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- qrel deflation
+# The page's explanations of coreb_core.analysis.deflation's numbers.
+WHY_V2_DEFLATES = ("v2 scores lower than v1 because v1 counted as hits, or did not rank at all, documents that v2 "
+                   "treats as traps: the problem's failing solutions on T2C, and on C2T the noise descriptions, "
+                   "which v1's text corpus did not have. Under v2 they earn nothing and push the positives down.")
+# Where the v1 - v2 difference comes from, task by task (the rules above, in one sentence each).
+WHERE_IT_COMES_FROM = {
+    "t2c": "T2C: v1 counts every solution of the problem in the query's language as a hit, failing ones too; "
+           "v2 counts only verified-correct ones (failing solutions are traps or unjudged).",
+    "c2c": "C2C: no difference by rule: v1's positives were already the verified-correct solutions, the v2 "
+           "positives, so any non-zero gap here would be an error.",
+    "c2t": "C2T: the noise descriptions did not exist in v1's text corpus: without them in the ranking the "
+           "original description rises, and c2t_match label-0 pairs score 0 under both.",
+}
+ARTICLE_CLAIM = ("The seed article's \"from v1 to v2 nearly every model's nDCG@10 fell by 10–15 points\" is this "
+                 "same quantity (v1 rules minus v2) measured on the real release, not on CoREB-mini.")
+
+
+def deflation_sentence(finding: Deflation, label: str) -> str:
+    """The page's answer for one run and task (Markdown): both scores and the overstatement, x100."""
+    return (f"**{label} · {finding.task.upper()}**: v1 rules score {finding.v1 * 100:.1f}, v2 scores "
+            f"{finding.v2 * 100:.1f}: v1 overstates by **{finding.overstatement * 100:.1f} points** "
+            f"({finding.queries} queries).")
