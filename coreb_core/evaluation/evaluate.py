@@ -46,7 +46,48 @@ class Judged(NamedTuple):
     qcode: np.ndarray
     grade: np.ndarray
     has_qrels: np.ndarray  # per query code
-    bitset: np.ndarray  # uint8, bit ``key`` set when the pair is judged (n_queries * n_docs / 8 bytes)
+    filter: "KeyFilter"  # a cheap pre-check of run rows against ``keys``
+
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing: spreads consecutive keys over the table
+
+
+class KeyFilter(NamedTuple):
+    """A one-hash Bloom filter over a set of int64 keys, ~16 bits per key: memory grows with the
+    judged pairs, not with queries x documents. ``maybe`` has no false negatives; its few false
+    positives are removed by an exact ``searchsorted`` on the sorted keys."""
+
+    bits: np.ndarray  # uint8, packed little-endian
+    shift: np.uint64  # 64 - log2(table size)
+
+    @staticmethod
+    def build(keys: np.ndarray) -> "KeyFilter":
+        log2 = max(10, int(np.ceil(np.log2(max(len(keys), 1) * 16))))
+        shift = np.uint64(64 - log2)
+        table = np.zeros(1 << log2, dtype=bool)
+        table[KeyFilter._slot(keys, shift)] = True
+        return KeyFilter(np.packbits(table, bitorder="little"), shift)
+
+    @staticmethod
+    def _slot(keys: np.ndarray, shift: np.uint64) -> np.ndarray:
+        return ((keys.astype(np.uint64) * _GOLDEN) >> shift).astype(np.int64)
+
+    def maybe(self, keys: np.ndarray) -> np.ndarray:
+        slot = self._slot(keys, self.shift)
+        return ((self.bits[slot >> 3] >> (slot & 7).astype(np.uint8)) & 1).astype(bool)
+
+
+def find_keys(sorted_keys: np.ndarray, key_filter: KeyFilter, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rows of ``keys`` found in ``sorted_keys`` and their positions there.
+
+    >>> sk = np.array([3, 8, 20]); find_keys(sk, KeyFilter.build(sk), np.array([8, 5, 20, 3]))
+    (array([0, 2, 3]), array([1, 2, 0]))
+    """
+    candidates = np.flatnonzero(key_filter.maybe(keys))
+    pos = np.searchsorted(sorted_keys, keys[candidates])
+    pos = np.minimum(pos, max(len(sorted_keys) - 1, 0))
+    found = sorted_keys[pos] == keys[candidates] if len(sorted_keys) else np.zeros(len(candidates), dtype=bool)
+    return candidates[found], pos[found]
 
 
 class CodedRun(NamedTuple):
@@ -93,11 +134,9 @@ class ReleaseIndex:
             order = np.argsort(keys, kind="stable")
             has = np.zeros(self.n_queries, dtype=bool)
             has[qc] = True
-            bits = np.zeros(self.n_queries * self.n_docs, dtype=bool)
-            bits[keys] = True
-            bitset = np.packbits(bits, bitorder="little")
-            self._judged[view] = Judged(keys[order], qc[order], q["relevance"].to_numpy()[order].astype(np.int64), has,
-                                        bitset)
+            keys = keys[order]
+            self._judged[view] = Judged(keys, qc[order], q["relevance"].to_numpy()[order].astype(np.int64), has,
+                                        KeyFilter.build(keys))
         return self._judged[view]
 
     def ideal(self, view: str, scheme: Scheme, ks) -> tuple[np.ndarray, np.ndarray]:
@@ -179,11 +218,10 @@ def judged_ranks(index: ReleaseIndex, run: CodedRun, view: str = "qrels", anchor
     valid = (hq >= 0) & (hd >= 0)
     if not valid.all():
         hq, hd, hr = hq[valid], hd[valid], hr[valid]
-    # Rank of every judged pair in the run (inf when not retrieved): a cache-sized bitset picks the
+    # Rank of every judged pair in the run (inf when not retrieved): a cache-sized filter picks the
     # few judged rows, then only those are looked up.
     hkeys = hq.astype(np.int64) * index.n_docs + hd
-    judged_rows = np.flatnonzero((j.bitset[hkeys >> 3] >> (hkeys & 7).astype(np.uint8)) & 1)
-    pos = np.searchsorted(j.keys, hkeys[judged_rows])
+    judged_rows, pos = find_keys(j.keys, j.filter, hkeys)
     rank = np.full(len(j.keys), np.inf)
     rank[pos] = hr[judged_rows]
     # Dropped hits: the query's own id, the C2C anchor, C2T noise texts. Lower ranks move up past
