@@ -48,7 +48,7 @@ sources = left.multiselect("Published sources", list(PUBLISHED_TASK_SOURCES), de
                            format_func=PUBLISHED_TASK_SOURCES.get, key="ov_sources")
 with_imported = right.toggle("Imported results", value=True, key="ov_imported",
                              help="MTEB trees and official-runner outputs brought in with import-results.")
-board = leaderboard(tables[f"{scheme}:task"], metas, scheme, state.release, result_rows, sources, with_imported)
+board = leaderboard(tables.groups(scheme, "task"), metas, scheme, state.release, result_rows, sources, with_imported)
 st.dataframe(board, hide_index=True, width="stretch", column_config={
     "t2c": st.column_config.NumberColumn("T2C", format="%.1f"),
     "c2c": st.column_config.NumberColumn("C2C", format="%.1f"),
@@ -70,7 +70,7 @@ csv_download(board, "leaderboard")
 # ------------------------------------------------------------------ heatmaps
 st.subheader("Our runs by subtask and by language")
 for by, title in (("subtask", "Subtask"), ("language", "Task · target language")):
-    frame = group_heatmap(tables[f"{scheme}:{by}"], by, labels)
+    frame = group_heatmap(tables.groups(scheme, by), by, labels)
     st.altair_chart(heatmap(frame, "cell", "run_label", title, "Run", "nDCG@10 ×100",
                             tooltip=("run_label", "task", by, "queries", "value"))
                     .properties(title=f"nDCG@10 ×100 by {by}", height=max(80, 40 * len(labels))),
@@ -120,7 +120,7 @@ if len(points):
 # ------------------------------------------------------------------ T2C language gradient
 st.subheader("T2C by target language")
 no_search = st.toggle("Exclude the search subtask (as the paper's average)", value=True, key="ov_nosearch")
-gradient = t2c_language_gradient(store(state.release), tables[scheme], result_rows, labels, no_search)
+gradient = t2c_language_gradient(store(state.release), tables.per_query(scheme), result_rows, labels, no_search)
 if len(gradient):
     line = alt.Chart(gradient).mark_line(point=True).encode(
         x=alt.X("language:N", sort=list(LANGUAGE_ORDER), title="Target language (language constraint)"),

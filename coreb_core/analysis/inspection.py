@@ -115,7 +115,7 @@ def facet_values(store: Store, task: str) -> dict[str, list[str]]:
 
 
 def trap_above_positive_ids(traps: pd.DataFrame, run: str) -> list[str]:
-    """Query ids where ``run`` ranks a trap above the first positive (from analyse_many's "traps" frame)."""
+    """Query ids where ``run`` ranks a trap above the first positive (from ``Evaluation.traps`` of analyse_many)."""
     rows = traps[(traps["run"] == run) & traps["trap_above_positive"]]
     return rows["query_id"].astype(str).tolist()
 
