@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from coreb_core.errors import CorebError
+from coreb_core.evaluation.evaluate import official_ranks as evaluator_ranks
 from coreb_core.data.store import Store
 
 # Grade badges: the text every table shows in its ``grade`` column.
@@ -192,16 +193,9 @@ def query_hits(hits: pd.DataFrame, query_id: str) -> pd.DataFrame:
 
 
 def official_ranks(details: QueryDetails, rows: pd.DataFrame, anchor_exclusion: bool = True) -> pd.DataFrame:
-    """Drop the query's own id (and the C2C anchor when ``anchor_exclusion``) and shift lower ranks up,
-    as ``coreb_core.evaluation.evaluate.judged_ranks`` does. Adds ``stored_rank`` (the rank in the file)."""
-    dropped = {details.query_id}
-    if anchor_exclusion and details.task == "c2c" and details.anchor_code_id:
-        dropped.add(details.anchor_code_id)
-    out = rows.rename(columns={"rank": "stored_rank"})
-    removed = out[out["doc_id"].isin(dropped)]["stored_rank"].to_numpy()
-    out = out[~out["doc_id"].isin(dropped)].copy()
-    out.insert(0, "rank", out["stored_rank"] - np.searchsorted(np.sort(removed), out["stored_rank"].to_numpy()))
-    return out.reset_index(drop=True)
+    """The evaluator's ranks for one query's rows (``coreb_core.evaluation.evaluate.official_ranks``).
+    Adds ``stored_rank`` (the rank in the file)."""
+    return evaluator_ranks(rows, details.query_id, details.task, details.anchor_code_id, anchor_exclusion)
 
 
 def _judged(store: Store, query_id: str) -> pd.DataFrame:

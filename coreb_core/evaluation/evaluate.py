@@ -245,6 +245,33 @@ def judged_ranks(index: ReleaseIndex, run: CodedRun, view: str = "qrels", anchor
     return scored, position[jq[keep]], rank[keep], j.grade[keep]
 
 
+def official_ranks(rows: pd.DataFrame, query_id: str, task: str, anchor_id: str | None = None,
+                   anchor_exclusion: bool = True) -> pd.DataFrame:
+    """One query's run rows with the evaluator's ranks (the rule of ``judged_ranks``): the query's own
+    id and, for C2C with ``anchor_exclusion``, the anchor leave the list; lower hits move up one rank
+    per dropped hit above them. ``rows`` has ``doc_id`` and ``rank``; the result adds ``stored_rank``
+    (the rank in the file) and puts the evaluator's ``rank`` first.
+
+    >>> rows = pd.DataFrame({"doc_id": ["a", "q1", "b", "anchor", "c"], "rank": [1, 2, 3, 4, 5]})
+    >>> official_ranks(rows, "q1", "c2c", "anchor")
+       rank doc_id  stored_rank
+    0     1      a            1
+    1     2      b            3
+    2     3      c            5
+    """
+    dropped = {query_id}
+    if anchor_exclusion and task == "c2c" and anchor_id:
+        dropped.add(anchor_id)
+    out = rows.rename(columns={"rank": "stored_rank"})
+    gone = out["doc_id"].isin(dropped).to_numpy()
+    removed = out["stored_rank"].to_numpy(dtype=np.float64)[gone]
+    out = out[~gone].copy()
+    stored = out["stored_rank"].to_numpy(dtype=np.float64)
+    shift = _dropped_above(np.zeros(len(removed)), removed, np.zeros(len(stored)), stored)
+    out.insert(0, "rank", out["stored_rank"] - shift.astype(np.int64))
+    return out.reset_index(drop=True)
+
+
 def _frame(index: ReleaseIndex, scored: np.ndarray, columns: dict[str, np.ndarray],
            run_names: np.ndarray | None = None) -> pd.DataFrame:
     task_codes, task_values = index.group_codes["task"]
