@@ -10,7 +10,8 @@ from runs already in memory, as the official runner does.
 - official: ``coreb_core.evaluation.official.official_evaluate`` (pytrec_eval: map_cut, ndcg_cut, recall, P at
   k in {1,3,5,10,100,1000}, the four metric families) per task.
 
-    .venv/bin/python bench/eval_bench.py
+    .venv/bin/python bench/eval_bench.py        # real scale (CoREB-mini x6)
+    .venv/bin/python bench/eval_bench.py --10x  # 10x real scale (CoREB-mini x60): time and peak memory
 """
 from __future__ import annotations
 
@@ -62,6 +63,51 @@ def make_runs(store: Store, rng: np.random.Generator):
     return [concat_hits(parts) for parts in runs], qrels_by_task
 
 
+def make_runs_fast(store: Store, rng: np.random.Generator, per_task: dict[str, int]) -> list[pd.DataFrame]:
+    """Synthetic runs over ``per_task`` queries, without a dense score matrix (too slow at 10x): per
+    query 100 distinct random documents plus its judged ones, which score higher for stronger runs."""
+    frames: list[list[pd.DataFrame]] = [[] for _ in range(N_RUNS)]
+    for task, corpus in (("t2c", "code"), ("c2c", "code"), ("c2t", "text")):
+        all_q = [r[0] for r in store.sql("SELECT query_id FROM queries WHERE task = ? ORDER BY 1", [task]).fetchall()]
+        qids = pd.Index(sorted(rng.choice(all_q, size=min(per_task[task], len(all_q)), replace=False).tolist()))
+        docs = pd.Index([r[0] for r in store.sql("SELECT doc_id FROM documents WHERE corpus = ? ORDER BY 1",
+                                                 [corpus]).fetchall()])
+        qrels = store.sql("SELECT query_id, doc_id, relevance FROM qrels WHERE task = ?", [task]).df()
+        jq, jd, grade = qids.get_indexer(qrels["query_id"]), docs.get_indexer(qrels["doc_id"]), qrels["relevance"].to_numpy()
+        jq, jd, grade = jq[jq >= 0], jd[jq >= 0], grade[jq >= 0]
+        n_q, n_d = len(qids), len(docs)
+        depth = min(TOP_K, n_d)
+        for r in range(N_RUNS):
+            # Distinct documents per query: an arithmetic progression with a prime stride.
+            start = rng.integers(0, n_d, n_q)[:, None]
+            q = np.r_[np.repeat(np.arange(n_q), depth), jq]
+            d = np.r_[((start + np.arange(depth)[None, :] * 7919) % n_d).ravel(), jd]
+            judged = np.r_[np.zeros(n_q * depth, dtype=bool), np.ones(len(jq), dtype=bool)]
+            score = np.r_[rng.random(n_q * depth), rng.random(len(jq)) + rng.random(len(jq)) * (0.2 + 0.08 * r) * grade]
+            # One row per (query, document), the judged one when both exist.
+            key = q.astype(np.int64) * n_d + d
+            order = np.lexsort((judged, key))
+            last = np.r_[key[order][1:] != key[order][:-1], True]
+            keep = order[last]
+            q, d, judged, score = q[keep], d[keep], judged[keep], score[keep]
+            order = np.lexsort((-d, -score, q))  # score descending, ties by doc id descending
+            q, d, judged, score = q[order], d[order], judged[order], score[order]
+            first = np.searchsorted(q, q, "left")
+            rank = np.arange(len(q)) - first + 1
+            keep = (rank <= depth) | judged  # a judged document is kept wherever it ranks
+            frames[r].append(pd.DataFrame({
+                "task": pd.Categorical.from_codes(np.zeros(keep.sum(), dtype=np.int8), [task]),
+                "query_id": pd.Categorical.from_codes(q[keep], qids),
+                "doc_id": pd.Categorical.from_codes(d[keep], docs),
+                "rank": rank[keep].astype(np.int32), "score": score[keep], "in_top_k": rank[keep] <= depth}))
+    return [concat_hits(parts) for parts in frames]
+
+
+def peak_rss_mb() -> float:
+    import resource
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 def ours(store: Store, runs: dict[str, pd.DataFrame]) -> None:
     analyse_many(store, runs, (V2, V1), traps=True,
                  groupings=("task", "subtask", "language", "anchor_language", "problem"))
@@ -105,5 +151,58 @@ def main() -> None:
         print(f"check: t2c nDCG@10 ours {verify[verify.task == 't2c'].ndcg_at_10.mean():.6f} official {ref:.6f}")
 
 
+def main_10x() -> None:
+    """10x real scale: every query count x10 (26,010 queries) drawn from CoREB-mini x60 (72,000
+    queries, 25,620 documents), 11 runs. Targets: full evaluation <= 2 s, peak memory <= 2 GB."""
+    import tracemalloc
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        t0 = time.perf_counter()
+        name, _ = build_release("demo_v2603", root, scale=60)
+        print(f"built {name} in {time.perf_counter() - t0:.1f} s")
+        store = Store(name, root)
+        runs = make_runs_fast(store, np.random.default_rng(0), {t: 10 * n for t, n in REAL_QUERIES.items()})
+        n_queries = runs[0].groupby(["task", "query_id"], observed=True).ngroups
+        print(f"{N_RUNS} runs x {n_queries:,} queries x top-{TOP_K} (+ judged), {sum(len(h) for h in runs):,} rows; "
+              f"release: {store.sql('SELECT count(*) FROM queries').fetchone()[0]:,} queries, "
+              f"{store.sql('SELECT count(*) FROM documents').fetchone()[0]:,} documents")
+        named = {f"run{i:02d}": hits for i, hits in enumerate(runs)}
+        rss_before = peak_rss_mb()
+        tracemalloc.start()
+        t0 = time.perf_counter()
+        ours(store, {"warm-up": runs[0]})  # builds the release index (once per Store)
+        t_index = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        ours(store, named)
+        t_ours = time.perf_counter() - t0
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        rss_after = peak_rss_mb()
+        print(f"ours, index build + 1-run warm-up: {t_index:.2f} s")
+        print(f"ours, full evaluation of {N_RUNS} runs (v2 + v1, traps, 5 groupings): {t_ours:.2f} s  (target <= 2 s; "
+              f"tracemalloc timing overhead included)")
+        print(f"peak memory (index + evaluation): tracemalloc {peak / 2**30:.2f} GiB, "
+              f"ru_maxrss grew {(rss_after - rss_before) / 1024:.2f} GiB (target <= 2 GB)")
+        t0 = time.perf_counter()
+        ours(store, named)
+        print(f"ours, again without tracemalloc: {time.perf_counter() - t0:.2f} s")
+        # The official procedure, on 1 of the 11 runs (pytrec_eval on dicts is slow at this scale).
+        qrels_by_task: dict[str, dict[str, dict[str, int]]] = {}
+        for t, q, d, r in store.sql("SELECT task, query_id, doc_id, relevance FROM qrels").fetchall():
+            qrels_by_task.setdefault(t, {}).setdefault(q, {})[d] = r
+        per_task: dict[str, dict[str, dict[str, float]]] = {}
+        for t, q, d, sc in runs[0][["task", "query_id", "doc_id", "score"]].itertuples(index=False):
+            per_task.setdefault(t, {}).setdefault(q, {})[d] = sc
+        qrels_by_task = {t: {q: qrels_by_task[t][q] for q in res if q in qrels_by_task[t]} for t, res in per_task.items()}
+        t0 = time.perf_counter()
+        official(per_task, qrels_by_task)
+        t_one = time.perf_counter() - t0
+        print(f"official procedure (pytrec_eval, v2) on 1 of {N_RUNS} runs: {t_one:.2f} s "
+              f"-> {t_one * N_RUNS:.1f} s for {N_RUNS} runs (extrapolated, not measured)")
+
+
 if __name__ == "__main__":
-    main()
+    import sys
+
+    main_10x() if "--10x" in sys.argv[1:] else main()

@@ -20,7 +20,7 @@ from ui.cache import tables as cached_tables
 def _tests(release: str, version: str, run_ids: tuple, scheme: str, anchor: bool, task: str, metric: str,
            label_items: tuple):
     """Paired tests and intervals are the page's slow part (10,000 resamples each): computed once per view."""
-    per_query = split_runs(cached_tables(release, version, run_ids, scheme, anchor)[scheme], task, list(run_ids))
+    per_query = split_runs(cached_tables(release, version, run_ids, scheme, anchor).per_query(scheme), task, list(run_ids))
     labels_ = dict(label_items)
     return pair_table(per_query, metric, labels=labels_), run_intervals(per_query, metric, labels=labels_)
 
@@ -47,7 +47,7 @@ try:
 except CorebError as exc:
     show_error(exc)
     st.stop()
-per_query_all = tables[str(state.scheme)]
+per_query_all = tables.per_query(state.scheme)
 metrics = metric_columns(per_query_all)
 metric = right.selectbox("Metric", metrics, index=metrics.index("ndcg_at_10") if "ndcg_at_10" in metrics else 0,
                          key="compare_metric")

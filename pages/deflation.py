@@ -25,7 +25,7 @@ anchor = "C2C anchor excluded" if state.anchor_exclusion else "C2C anchor kept"
 try:
     release_store = store(state.release)
     has_file = "v1" in release_store.extra_qrels
-    tables = dict(run_tables(state._replace(scheme=Scheme.parse("file:v1")) if has_file else state))
+    tables = run_tables(state._replace(scheme=Scheme.parse("file:v1")) if has_file else state)
 except CorebError as exc:
     show_error(exc)
     st.stop()
@@ -91,7 +91,7 @@ if len(by_subtask):
 
 st.subheader(f"Queries behind the drop: {TASK_LABELS[state.task]}")
 per_run = st.slider("Queries per run", 1, 50, 10, key="deflation_per_run")
-top = top_drop_queries(tables["traps"], state.task, per_run, store=release_store, labels=labels)
+top = top_drop_queries(tables.traps, state.task, per_run, store=release_store, labels=labels)
 st.caption(f"Source: our runs on `{state.release}` · per-query nDCG@10 under `v1` (v1 rules) and `v2` · {anchor}"
            + " · per query v1 − v2 nDCG@10; contribution = its part of the run's mean drop; "
              "share_of_drop = its part of the run's total drop on the task. Select a row to open the inspector.")

@@ -22,7 +22,7 @@ s = store(state.release)
 runs = runs_of(state.release)
 labels = {rid: run_label(runs[rid]) for rid in state.run_ids if rid in runs}
 try:
-    tables = run_tables(state) if state.run_ids else {}
+    tables = run_tables(state) if state.run_ids else None
 except CorebError as exc:
     show_error(exc)
     st.stop()
@@ -51,8 +51,9 @@ with st.expander("Find a query", expanded=url_query is None):
             b = d2.selectbox("Run b", [r for r in state.run_ids if r != a], format_func=labels.get, key="insp_run_b")
             delta_runs = (a, b)
     try:
-        found = candidates(s, state.task, text, subtask, language, traps=tables.get("traps"), trap_run=trap_run,
-                           per_query=tables.get(str(state.scheme)), delta_runs=delta_runs)
+        found = candidates(s, state.task, text, subtask, language, trap_run=trap_run,
+                           traps=tables.traps if tables else None,
+                           per_query=tables.per_query(state.scheme) if tables else None, delta_runs=delta_runs)
     except CorebError as exc:
         show_error(exc)
         st.stop()

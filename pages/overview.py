@@ -50,7 +50,7 @@ sources = left.multiselect("Published sources", list(PUBLISHED_TASK_SOURCES), de
                            format_func=PUBLISHED_TASK_SOURCES.get, key="ov_sources")
 with_imported = right.toggle("Imported results", value=True, key="ov_imported",
                              help="MTEB trees and official-runner outputs brought in with import-results.")
-board = leaderboard(tables[f"{scheme}:task"], metas, scheme, state.release, result_rows, sources, with_imported)
+board = leaderboard(tables.groups(scheme, "task"), metas, scheme, state.release, result_rows, sources, with_imported)
 shown = pct_columns(board, [*TASK_NAMES, QUERY_WEIGHTED, TASK_MEAN])  # fractions printed x100, one decimal
 st.dataframe(shown, hide_index=True, width="stretch", column_config={
     **{task: st.column_config.NumberColumn(task.upper(), format="%.1f") for task in TASK_NAMES},
@@ -71,7 +71,7 @@ csv_download(shown, "leaderboard")
 # ------------------------------------------------------------------ heatmaps
 st.subheader("Our runs by subtask and by language")
 for by, title in (("subtask", "Subtask"), ("language", "Task · target language")):
-    frame = group_heatmap(tables[f"{scheme}:{by}"], by, labels)
+    frame = group_heatmap(tables.groups(scheme, by), by, labels)
     frame = frame.rename(columns={"ndcg_at_10": "ndcg_at_10_raw"}).assign(value=points(frame["ndcg_at_10"]))
     st.altair_chart(heatmap(frame, "cell", "run_label", title, "Run", "nDCG@10 ×100",
                             tooltip=("run_label", "task", by, "queries", "value"))
@@ -124,7 +124,7 @@ if len(efficiency):
 # ------------------------------------------------------------------ T2C language gradient
 st.subheader("T2C by target language")
 no_search = st.toggle("Exclude the search subtask (as the paper's average)", value=True, key="ov_nosearch")
-gradient = t2c_language_gradient(store(state.release), tables[scheme], result_rows, labels, no_search)
+gradient = t2c_language_gradient(store(state.release), tables.per_query(scheme), result_rows, labels, no_search)
 gradient = pct_columns(gradient, ["value"])
 if len(gradient):
     line = alt.Chart(gradient).mark_line(point=True).encode(

@@ -23,8 +23,8 @@ def _recommend(release: str, version: str, run_ids: tuple, scheme: str, anchor: 
                languages: tuple, budget, average: str):
     """The bootstrap behind the recommendation is the page's slow part: computed once per choice."""
     tables = cached_tables(release, version, run_ids, scheme, anchor)
-    return recommend(store(release), tables[scheme], tables["traps"], runs_of(release), list(tasks), list(languages),
-                     budget, average)
+    return recommend(store(release), tables.per_query(scheme), tables.traps, runs_of(release), list(tasks),
+                     list(languages), budget, average)
 
 
 state = sidebar()

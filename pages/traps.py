@@ -23,7 +23,7 @@ runs = runs_of(state.release)
 labels = {rid: run_label(runs[rid]) for rid in state.run_ids if rid in runs}
 level = st.radio("Group by", list(LEVELS), horizontal=True, key="trap_level")
 try:
-    traps = run_tables(state)["traps"]
+    traps = run_tables(state).traps
     table = trap_breakdown(store(state.release), traps, state.task, level)
 except CorebError as exc:
     show_error(exc)

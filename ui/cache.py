@@ -5,7 +5,7 @@ import pandas as pd
 import streamlit as st
 
 from coreb_core.data.store import Store
-from coreb_core.evaluation.evaluate import analyse_many, load_hits
+from coreb_core.evaluation.evaluate import Evaluation, analyse_many, load_hits
 from coreb_core.evaluation.schemes import V1, V2, Scheme
 from coreb_core.paths import release_dir
 from coreb_core.runs.run import list_runs, run_path
@@ -45,13 +45,13 @@ def hits(run_id: str) -> pd.DataFrame:
 
 @st.cache_data(show_spinner="Scoring runs…", max_entries=32)
 def tables(release: str, version: str, run_ids: tuple[str, ...], scheme: str, anchor_exclusion: bool
-           ) -> dict[str, pd.DataFrame]:
+           ) -> Evaluation:
     """analyse_many for the chosen runs: per-query metrics under the scheme and v1/v2, traps, groupings."""
     schemes = tuple(dict.fromkeys([Scheme.parse(scheme), V2, V1]))
     return analyse_many(store(release), {rid: hits(rid) for rid in run_ids}, schemes, anchor_exclusion, traps=True,
                         groupings=GROUPINGS)
 
 
-def run_tables(state: State) -> dict[str, pd.DataFrame]:
+def run_tables(state: State) -> Evaluation:
     return tables(state.release, release_version(state.release), tuple(state.run_ids), str(state.scheme),
                   state.anchor_exclusion)

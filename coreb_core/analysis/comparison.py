@@ -7,7 +7,7 @@ is reported.
 
 Example:
     >>> tables = analyse_many(store, {"bm25": h1, "minilm": h2}, (V2,))
-    >>> per_query = split_runs(tables["v2"], "t2c", ["bm25", "minilm"])
+    >>> per_query = split_runs(tables.per_query("v2"), "t2c", ["bm25", "minilm"])
     >>> pairs = pair_table(per_query, "ndcg_at_10")          # mean Δ, p-values (Holm), win/tie/loss
     >>> pairs[["a", "b", "mean_delta", "p_randomization_holm", "wins", "ties", "losses"]]
     >>> deltas = pair_deltas(per_query, "bm25", "minilm", "ndcg_at_10")   # per query, sorted by Δ
@@ -26,8 +26,8 @@ ID_COLUMNS = ("run", "task", "query_id")
 
 
 def _plain(frame: pd.DataFrame) -> pd.DataFrame:
-    """A view of ``frame`` without ``attrs``. Frames from ``evaluate`` carry array-valued attrs (query
-    codes) that make pandas' merge/concat fail when two different runs' frames meet."""
+    """A view of ``frame`` without ``attrs``: a caller's frame may carry array-valued attrs, which make
+    pandas' merge/concat fail when two different runs' frames meet."""
     out = frame.copy(deep=False)
     out.attrs = {}
     return out
@@ -50,7 +50,7 @@ def split_runs(per_query: pd.DataFrame, task: str, run_ids: Sequence[str]) -> di
     """One task's per-query rows of each run (in ``run_ids`` order; a run without rows gets an
     empty frame), with plain string ``task``/``query_id`` columns.
 
-    >>> split_runs(tables["v2"], "t2c", ["bm25", "minilm"])["bm25"].shape[0]
+    >>> split_runs(tables.per_query("v2"), "t2c", ["bm25", "minilm"])["bm25"].shape[0]
     216
     """
     rows = per_query[per_query["task"] == task]

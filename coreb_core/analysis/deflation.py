@@ -13,7 +13,7 @@ recomputed, only averaged over the queries both schemes score.
 Example:
     >>> tables = analyse_many(store, {"bm25": hits}, (V2, V1, Scheme.parse("file:v1")), traps=True)
     >>> deflation_table(store, tables, "task")[["run", "task", "v1_source", "queries", "v1", "v2", "drop"]]
-    >>> top_drop_queries(tables["traps"], "t2c", per_run=5)
+    >>> top_drop_queries(tables.traps, "t2c", per_run=5)
 """
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from typing import Mapping, NamedTuple
 import numpy as np
 import pandas as pd
 
-from coreb_core.evaluation.evaluate import aggregate
+from coreb_core.evaluation.evaluate import Evaluation, aggregate
 from coreb_core.data.schema import TASK_NAMES
 from coreb_core.evaluation.schemes import DESCRIPTIONS
 from coreb_core.data.store import Store
@@ -58,12 +58,12 @@ def scheme_definitions() -> pd.DataFrame:
                          "definition": [DESCRIPTIONS["v2"], DESCRIPTIONS["v1"], DESCRIPTIONS["file"]]})
 
 
-def deflation_table(store: Store, tables: Mapping[str, pd.DataFrame], by: str = "task", task: str | None = None,
+def deflation_table(store: Store, tables: Evaluation, by: str = "task", task: str | None = None,
                     labels: Mapping[str, str] | None = None) -> pd.DataFrame:
     """v1 against v2 nDCG@10 per run and task (``by="task"``) or per task and ``by`` group.
 
     One row per run, task, (group) and v1 source: ``COMPUTED`` (scheme ``v1``, per-query table
-    ``tables["v1"]``) and, when ``tables`` holds ``"file:v1"``, ``FILE`` (the release's stored v1
+    ``tables.per_query("v1")``) and, when ``tables`` evaluated ``"file:v1"``, ``FILE`` (the release's stored v1
     qrels). Both are averaged over the queries that v1 source and v2 both score (``queries``);
     ``queries_v2`` is every query v2 scores in the group. drop = v1 - v2, relative_drop = drop / v1
     (NaN when v1 is 0). ``task`` keeps one task.
@@ -71,16 +71,16 @@ def deflation_table(store: Store, tables: Mapping[str, pd.DataFrame], by: str = 
     >>> t = deflation_table(store, tables, "task")
     >>> t.loc[t.v1_source == COMPUTED, "drop"]  # v1 - v2 per run and task
     """
-    if "v2" not in tables:
+    if not tables.has("v2"):
         raise KeyError("tables lack 'v2': call analyse_many with scheme v2")
     keys = ["run", "task"] + ([by] if by != "task" else [])
-    v2 = _plain(tables["v2"], METRIC)
+    v2 = _plain(tables.per_query("v2"), METRIC)
     totals = aggregate(store, v2, by).rename(columns={"queries": "queries_v2"})[keys + ["queries_v2"]]
     parts = []
     for scheme, source in V1_SOURCES.items():
-        if scheme not in tables:
+        if not tables.has(scheme):
             continue
-        v1 = _plain(tables[scheme], METRIC).rename(columns={METRIC: "v1"}).drop(columns="task")
+        v1 = _plain(tables.per_query(scheme), METRIC).rename(columns={METRIC: "v1"}).drop(columns="task")
         both = v2.rename(columns={METRIC: "v2"}).merge(v1, on=["run", "query_id"], how="inner")
         means = aggregate(store, both, by)
         means.insert(len(keys), "v1_source", source)
@@ -145,10 +145,9 @@ def top_drop_queries(traps: pd.DataFrame, task: str, per_run: int = 10, store: S
     the task's queries) and ``cumulative_share`` the running total in this order. With a ``store``
     the query's subtask and text are added. Queries whose v1 is not above v2 are left out.
 
-    >>> top_drop_queries(tables["traps"], "t2c", per_run=3)[["run", "query_id", "v1_minus_v2_ndcg_at_10"]]
+    >>> top_drop_queries(tables.traps, "t2c", per_run=3)[["run", "query_id", "v1_minus_v2_ndcg_at_10"]]
     """
-    rows = traps[traps["task"] == task].copy(deep=False)
-    rows.attrs = {}  # evaluate's array-valued attrs would break pandas' concat/merge of the parts
+    rows = traps[traps["task"] == task]
     diff = "v1_minus_v2_ndcg_at_10"
     cols = ["run", "query_id", "ndcg_at_10_v1", "ndcg_at_10", diff, "traps_above_first_positive",
             "traps_in_top_10", "first_positive_rank", "first_trap_rank"]

@@ -24,6 +24,7 @@ import pandas as pd
 
 from coreb_core.errors import CorebError
 from coreb_core.data.schema import CORPUS_OF_TASK, POSITIVE, TRAP
+from coreb_core.evaluation.evaluate import official_ranks as evaluator_ranks
 from coreb_core.data.store import Store
 
 SNIPPET = 160
@@ -113,7 +114,7 @@ def facet_values(store: Store, task: str) -> dict[str, list[str]]:
 
 
 def trap_above_positive_ids(traps: pd.DataFrame, run: str) -> list[str]:
-    """Query ids where ``run`` ranks a trap above the first positive (from analyse_many's "traps" frame)."""
+    """Query ids where ``run`` ranks a trap above the first positive (from ``Evaluation.traps`` of analyse_many)."""
     rows = traps[(traps["run"] == run) & traps["trap_above_positive"]]
     return rows["query_id"].astype(str).tolist()
 
@@ -190,16 +191,9 @@ def query_hits(hits: pd.DataFrame, query_id: str) -> pd.DataFrame:
 
 
 def official_ranks(details: QueryDetails, rows: pd.DataFrame, anchor_exclusion: bool = True) -> pd.DataFrame:
-    """Drop the query's own id (and the C2C anchor when ``anchor_exclusion``) and shift lower ranks up,
-    as ``coreb_core.evaluation.evaluate.judged_ranks`` does. Adds ``stored_rank`` (the rank in the file)."""
-    dropped = {details.query_id}
-    if anchor_exclusion and details.task == "c2c" and details.anchor_code_id:
-        dropped.add(details.anchor_code_id)
-    out = rows.rename(columns={"rank": "stored_rank"})
-    removed = out[out["doc_id"].isin(dropped)]["stored_rank"].to_numpy()
-    out = out[~out["doc_id"].isin(dropped)].copy()
-    out.insert(0, "rank", out["stored_rank"] - np.searchsorted(np.sort(removed), out["stored_rank"].to_numpy()))
-    return out.reset_index(drop=True)
+    """The evaluator's ranks for one query's rows (``coreb_core.evaluation.evaluate.official_ranks``).
+    Adds ``stored_rank`` (the rank in the file)."""
+    return evaluator_ranks(rows, details.query_id, details.task, details.anchor_code_id, anchor_exclusion)
 
 
 def _judged(store: Store, query_id: str) -> pd.DataFrame:

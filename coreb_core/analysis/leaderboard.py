@@ -6,7 +6,7 @@ comes from; ``ui.display`` prints scores x100 with one decimal (the paper's conv
 
 Example:
     >>> tables = analyse_many(store, {rid: load_hits(rid)}, (V2,), groupings=("task",))
-    >>> board = leaderboard(tables["v2:task"], {rid: run_meta(rid)}, "v2", "demo_v2603", all_rows())
+    >>> board = leaderboard(tables.groups("v2", "task"), {rid: run_meta(rid)}, "v2", "demo_v2603", all_rows())
     >>> board.loc[board["kind"] == "our run", ["model", *TASK_NAMES, "overall_query_weighted"]]
 """
 from __future__ import annotations
@@ -68,7 +68,7 @@ def run_params(meta: dict) -> float | None:
 
 def our_task_rows(task_means: pd.DataFrame, metas: dict[str, dict], scheme: str, release: str,
                   metric: str = "ndcg_at_10") -> pd.DataFrame:
-    """Our runs, one row each, from the ``"<scheme>:task"`` table of analyse_many, with both overall
+    """Our runs, one row each, from ``Evaluation.groups(scheme, "task")`` of analyse_many, with both overall
     kinds, only when the run has all three tasks: ``overall_query_weighted`` (mean over every
     evaluated query, as paper Table 3) and ``overall_task_mean`` (plain mean of tasks, as the README)."""
     rows = []

@@ -9,7 +9,7 @@ means (``average="tasks"``, the paper's convention) or query-weighted (``average
 values weighted so that their plain mean equals that score.
 
 Example:
-    >>> rec = recommend(store, tables["v2"], tables["traps"], metas, tasks=("t2c",), languages=("python",),
+    >>> rec = recommend(store, tables.per_query("v2"), tables.traps, metas, tasks=("t2c",), languages=("python",),
     ...                 budget_b=1.0)
     >>> rec.ranked[["rank", "model", "mean_ndcg_at_10", "ci_low", "ci_high", "trap_share", "params_b"]]
 

@@ -21,6 +21,7 @@ Example:
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -46,7 +47,48 @@ class Judged(NamedTuple):
     qcode: np.ndarray
     grade: np.ndarray
     has_qrels: np.ndarray  # per query code
-    bitset: np.ndarray  # uint8, bit ``key`` set when the pair is judged (n_queries * n_docs / 8 bytes)
+    filter: "KeyFilter"  # a cheap pre-check of run rows against ``keys``
+
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing: spreads consecutive keys over the table
+
+
+class KeyFilter(NamedTuple):
+    """A one-hash Bloom filter over a set of int64 keys, ~16 bits per key: memory grows with the
+    judged pairs, not with queries x documents. ``maybe`` has no false negatives; its few false
+    positives are removed by an exact ``searchsorted`` on the sorted keys."""
+
+    bits: np.ndarray  # uint8, packed little-endian
+    shift: np.uint64  # 64 - log2(table size)
+
+    @staticmethod
+    def build(keys: np.ndarray) -> "KeyFilter":
+        log2 = max(10, int(np.ceil(np.log2(max(len(keys), 1) * 16))))
+        shift = np.uint64(64 - log2)
+        table = np.zeros(1 << log2, dtype=bool)
+        table[KeyFilter._slot(keys, shift)] = True
+        return KeyFilter(np.packbits(table, bitorder="little"), shift)
+
+    @staticmethod
+    def _slot(keys: np.ndarray, shift: np.uint64) -> np.ndarray:
+        return ((keys.astype(np.uint64) * _GOLDEN) >> shift).astype(np.int64)
+
+    def maybe(self, keys: np.ndarray) -> np.ndarray:
+        slot = self._slot(keys, self.shift)
+        return ((self.bits[slot >> 3] >> (slot & 7).astype(np.uint8)) & 1).astype(bool)
+
+
+def find_keys(sorted_keys: np.ndarray, key_filter: KeyFilter, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rows of ``keys`` found in ``sorted_keys`` and their positions there.
+
+    >>> sk = np.array([3, 8, 20]); find_keys(sk, KeyFilter.build(sk), np.array([8, 5, 20, 3]))
+    (array([0, 2, 3]), array([1, 2, 0]))
+    """
+    candidates = np.flatnonzero(key_filter.maybe(keys))
+    pos = np.searchsorted(sorted_keys, keys[candidates])
+    pos = np.minimum(pos, max(len(sorted_keys) - 1, 0))
+    found = sorted_keys[pos] == keys[candidates] if len(sorted_keys) else np.zeros(len(candidates), dtype=bool)
+    return candidates[found], pos[found]
 
 
 class CodedRun(NamedTuple):
@@ -93,11 +135,9 @@ class ReleaseIndex:
             order = np.argsort(keys, kind="stable")
             has = np.zeros(self.n_queries, dtype=bool)
             has[qc] = True
-            bits = np.zeros(self.n_queries * self.n_docs, dtype=bool)
-            bits[keys] = True
-            bitset = np.packbits(bits, bitorder="little")
-            self._judged[view] = Judged(keys[order], qc[order], q["relevance"].to_numpy()[order].astype(np.int64), has,
-                                        bitset)
+            keys = keys[order]
+            self._judged[view] = Judged(keys, qc[order], q["relevance"].to_numpy()[order].astype(np.int64), has,
+                                        KeyFilter.build(keys))
         return self._judged[view]
 
     def ideal(self, view: str, scheme: Scheme, ks) -> tuple[np.ndarray, np.ndarray]:
@@ -179,11 +219,10 @@ def judged_ranks(index: ReleaseIndex, run: CodedRun, view: str = "qrels", anchor
     valid = (hq >= 0) & (hd >= 0)
     if not valid.all():
         hq, hd, hr = hq[valid], hd[valid], hr[valid]
-    # Rank of every judged pair in the run (inf when not retrieved): a cache-sized bitset picks the
+    # Rank of every judged pair in the run (inf when not retrieved): a cache-sized filter picks the
     # few judged rows, then only those are looked up.
     hkeys = hq.astype(np.int64) * index.n_docs + hd
-    judged_rows = np.flatnonzero((j.bitset[hkeys >> 3] >> (hkeys & 7).astype(np.uint8)) & 1)
-    pos = np.searchsorted(j.keys, hkeys[judged_rows])
+    judged_rows, pos = find_keys(j.keys, j.filter, hkeys)
     rank = np.full(len(j.keys), np.inf)
     rank[pos] = hr[judged_rows]
     # Dropped hits: the query's own id, the C2C anchor, C2T noise texts. Lower ranks move up past
@@ -206,6 +245,33 @@ def judged_ranks(index: ReleaseIndex, run: CodedRun, view: str = "qrels", anchor
     return scored, position[jq[keep]], rank[keep], j.grade[keep]
 
 
+def official_ranks(rows: pd.DataFrame, query_id: str, task: str, anchor_id: str | None = None,
+                   anchor_exclusion: bool = True) -> pd.DataFrame:
+    """One query's run rows with the evaluator's ranks (the rule of ``judged_ranks``): the query's own
+    id and, for C2C with ``anchor_exclusion``, the anchor leave the list; lower hits move up one rank
+    per dropped hit above them. ``rows`` has ``doc_id`` and ``rank``; the result adds ``stored_rank``
+    (the rank in the file) and puts the evaluator's ``rank`` first.
+
+    >>> rows = pd.DataFrame({"doc_id": ["a", "q1", "b", "anchor", "c"], "rank": [1, 2, 3, 4, 5]})
+    >>> official_ranks(rows, "q1", "c2c", "anchor")
+       rank doc_id  stored_rank
+    0     1      a            1
+    1     2      b            3
+    2     3      c            5
+    """
+    dropped = {query_id}
+    if anchor_exclusion and task == "c2c" and anchor_id:
+        dropped.add(anchor_id)
+    out = rows.rename(columns={"rank": "stored_rank"})
+    gone = out["doc_id"].isin(dropped).to_numpy()
+    removed = out["stored_rank"].to_numpy(dtype=np.float64)[gone]
+    out = out[~gone].copy()
+    stored = out["stored_rank"].to_numpy(dtype=np.float64)
+    shift = _dropped_above(np.zeros(len(removed)), removed, np.zeros(len(stored)), stored)
+    out.insert(0, "rank", out["stored_rank"] - shift.astype(np.int64))
+    return out.reset_index(drop=True)
+
+
 def _frame(index: ReleaseIndex, scored: np.ndarray, columns: dict[str, np.ndarray],
            run_names: np.ndarray | None = None) -> pd.DataFrame:
     task_codes, task_values = index.group_codes["task"]
@@ -223,41 +289,86 @@ def _frame(index: ReleaseIndex, scored: np.ndarray, columns: dict[str, np.ndarra
         if name not in floats:
             frame[name] = values
     frame = frame[list(base) + list(columns)]
-    frame.attrs["qcode"] = _QueryCodes(index.store.folder, scored)  # lets aggregate() skip a string lookup
     return frame
 
 
-class _QueryCodes(NamedTuple):
-    """Query codes riding along in ``DataFrame.attrs``; shared, never deep-copied by pandas."""
+@dataclass(frozen=True)
+class Evaluation:
+    """Several runs evaluated at once (``analyse_many``): per-query metrics per scheme, group means,
+    trap statistics. Every frame has a leading ``run`` column. Plain frames and tuples only, so
+    the whole object pickles (Streamlit's ``st.cache_data``).
 
-    folder: Path
-    codes: np.ndarray
+    >>> ev = analyse_many(store, {"bm25": load_hits(bm25)}, (V2,), traps=True, groupings=("task",))  # demo_v2603
+    >>> ev.runs, ev.schemes
+    (('bm25',), ('v2',))
+    >>> ev.groups(V2, "task")[["run", "task", "queries", "ndcg_at_10"]]
+        run task  queries  ndcg_at_10
+    0  bm25  c2c      144    0.463078
+    1  bm25  c2t      336    0.385968
+    2  bm25  t2c      720    0.299759
+    """
 
-    def __deepcopy__(self, memo: dict) -> "_QueryCodes":
-        return self
+    runs: tuple[str, ...]
+    schemes: tuple[str, ...]  # str(scheme) of every scheme with per-query rows
+    per_query_tables: dict[str, pd.DataFrame]
+    group_tables: dict[tuple[str, str], pd.DataFrame]  # (str(scheme), by) -> group means
+    trap_rows: pd.DataFrame | None
 
-    # pandas compares attrs when merging frames: identity keeps that cheap and unambiguous.
-    def __eq__(self, other: object) -> bool:
-        return self is other
+    def has(self, scheme: Scheme | str) -> bool:
+        return str(scheme) in self.per_query_tables
 
-    def __ne__(self, other: object) -> bool:
-        return self is not other
+    def per_query(self, scheme: Scheme | str) -> pd.DataFrame:
+        """One row per run and evaluated query: run, task, query_id and every metric.
 
-    __hash__ = object.__hash__
+        >>> ev.per_query(V2)[["run", "task", "query_id", "ndcg_at_10"]].head(2)
+            run task               query_id  ndcg_at_10
+        0  bm25  c2c  q_c2c_cross_lang_0025    0.760640
+        1  bm25  c2c  q_c2c_cross_lang_0026    0.946902
+        """
+        if str(scheme) not in self.per_query_tables:
+            raise KeyError(f"scheme {scheme} was not evaluated (evaluated: {', '.join(self.schemes) or 'none'})")
+        return self.per_query_tables[str(scheme)]
 
+    def groups(self, scheme: Scheme | str, by: str) -> pd.DataFrame:
+        """Metric means per run, task and ``by`` group (one of GROUPINGS, or "task"), with ``queries``.
 
-def _query_codes(index: ReleaseIndex, per_query: pd.DataFrame) -> np.ndarray:
-    cached = per_query.attrs.get("qcode")
-    if isinstance(cached, _QueryCodes) and cached.folder == index.store.folder and len(cached.codes) == len(per_query):
-        return cached.codes
-    return index.query_pos.get_indexer(per_query["query_id"])
+        >>> ev.groups("v2", "task")[["run", "task", "ndcg_at_10"]]
+            run task  ndcg_at_10
+        0  bm25  c2c    0.463078
+        1  bm25  c2t    0.385968
+        2  bm25  t2c    0.299759
+        """
+        if (str(scheme), by) not in self.group_tables:
+            raise KeyError(f"no group means for ({scheme}, {by}): pass groupings=({by!r},) to analyse_many")
+        return self.group_tables[(str(scheme), by)]
+
+    @property
+    def traps(self) -> pd.DataFrame:
+        """Per run and query: trap statistics (see ``trap_table``).
+
+        >>> ev.traps[["run", "query_id", "first_positive_rank", "traps_above_first_positive"]].head(2)
+            run               query_id  first_positive_rank  traps_above_first_positive
+        0  bm25  q_c2c_cross_lang_0025                  2.0                           1
+        1  bm25  q_c2c_cross_lang_0026                  1.0                           0
+        """
+        if self.trap_rows is None:
+            raise KeyError("traps were not computed: call analyse_many with traps=True")
+        return self.trap_rows
 
 
 def analyse_many(store: Store, runs: dict[str, pd.DataFrame], schemes=(V2,), anchor_exclusion: bool = True, ks=KS,
-                 traps: bool = False, groupings: tuple[str, ...] = ()) -> dict[str, pd.DataFrame]:
-    """Evaluate several runs at once: ``{str(scheme): per_query, "traps": trap_table,
-    "<scheme>:<by>": group means}``, each with a leading ``run`` column. Each run is coded and joined
-    once per qrels view; the metric kernels then run once over all runs together."""
+                 traps: bool = False, groupings: tuple[str, ...] = ()) -> Evaluation:
+    """Evaluate several runs at once into an ``Evaluation`` (per-query rows per scheme, trap rows,
+    group means for ``groupings``). Each run is coded and joined once per qrels view; the metric
+    kernels then run once over all runs together.
+
+    >>> ev = analyse_many(store, {"bm25": load_hits(bm25)}, (V2,), groupings=("task",))  # demo_v2603
+    >>> ev.groups("v2", "task")[["run", "task", "ndcg_at_10"]]
+        run task  ndcg_at_10
+    0  bm25  c2c    0.463078
+    1  bm25  c2t    0.385968
+    2  bm25  t2c    0.299759
+    """
     if traps and 10 not in ks:
         raise ValueError("the trap table reports nDCG@10: keep 10 among the cutoffs")
     index = release_index(store)
@@ -277,7 +388,8 @@ def analyse_many(store: Store, runs: dict[str, pd.DataFrame], schemes=(V2,), anc
             np.concatenate([p[2] for p in parts]) if parts else np.zeros(0),
             np.concatenate([p[3] for p in parts]) if parts else np.zeros(0, dtype=np.int64),
         )
-    out: dict[str, pd.DataFrame] = {}
+    per_query: dict[str, pd.DataFrame] = {}
+    grouped: dict[tuple[str, str], pd.DataFrame] = {}
     computed: dict[str, dict[str, np.ndarray]] = {}
     for scheme in computed_schemes:
         view = _join_key(store, scheme)
@@ -288,18 +400,19 @@ def analyse_many(store: Store, runs: dict[str, pd.DataFrame], schemes=(V2,), anc
         if scheme not in schemes:
             continue
         names = metric_names(ks)
-        out[str(scheme)] = _frame(index, scored, {n: metrics[n] for n in names}, run_names)
+        per_query[str(scheme)] = _frame(index, scored, {n: metrics[n] for n in names}, run_names)
         if groupings:
             matrix = np.column_stack([metrics[n] for n in names])
             for by in groupings:
-                out[f"{scheme}:{by}"] = _group_means(index, scored, run_names.codes, run_names.categories, matrix,
+                grouped[(str(scheme), by)] = _group_means(index, scored, run_names.codes, run_names.categories, matrix,
                                                      names, by)
+    trap_rows = None
     if traps:
         scored, run_names, qpos, rank, grade = joined[("qrels", False)]
         if not np.array_equal(joined[_join_key(store, V1)][0], scored):
             raise CorebError("internal: the v1 view scores other queries than v2")
-        out["traps"] = _trap_frame(index, scored, qpos, rank, grade, run_names, computed)
-    return out
+        trap_rows = _trap_frame(index, scored, qpos, rank, grade, run_names, computed)
+    return Evaluation(tuple(runs), tuple(per_query), per_query, grouped, trap_rows)
 
 
 def _join_key(store: Store, scheme: Scheme) -> tuple[str, bool]:
@@ -307,24 +420,16 @@ def _join_key(store: Store, scheme: Scheme) -> tuple[str, bool]:
     return qrels_view(store, scheme), scheme.drops_noise_texts
 
 
-def analyse(store: Store, hits: pd.DataFrame, schemes=(V2,), anchor_exclusion: bool = True, ks=KS,
-            traps: bool = False) -> dict[str, pd.DataFrame]:
-    """One run: ``{str(scheme): per_query, "traps": trap_table}`` from one coding of the run."""
-    tables = analyse_many(store, {"run": hits}, schemes, anchor_exclusion, ks, traps)
-    return {name: _drop_run(t) for name, t in tables.items()}
-
-
-def _drop_run(table: pd.DataFrame) -> pd.DataFrame:
-    attrs = table.attrs
-    table = table.drop(columns="run")
-    table.attrs = attrs
-    return table
-
-
 def evaluate(store: Store, hits: pd.DataFrame, scheme: Scheme = V2, anchor_exclusion: bool = True,
              ks=KS) -> pd.DataFrame:
-    """One row per evaluated query: task, query_id and every metric (``ndcg_at_10``, …)."""
-    return analyse(store, hits, (scheme,), anchor_exclusion, ks)[str(scheme)]
+    """One row per evaluated query: task, query_id and every metric (``ndcg_at_10``, …).
+
+    >>> evaluate(store, load_hits(bm25))[["task", "query_id", "ndcg_at_10"]].head(2)  # demo_v2603
+      task               query_id  ndcg_at_10
+    0  c2c  q_c2c_cross_lang_0025    0.760640
+    1  c2c  q_c2c_cross_lang_0026    0.946902
+    """
+    return analyse_many(store, {"run": hits}, (scheme,), anchor_exclusion, ks).per_query(scheme).drop(columns="run")
 
 
 def trap_table(store: Store, hits: pd.DataFrame, anchor_exclusion: bool = True) -> pd.DataFrame:
@@ -333,7 +438,7 @@ def trap_table(store: Store, hits: pd.DataFrame, anchor_exclusion: bool = True) 
     first_positive_rank, first_trap_rank (NaN when none retrieved), traps_above_first_positive
     (0 for a query without positives), trap_above_positive, trap_at_1, traps_in_top_10, dcg_at_10 / idcg_at_10 / ndcg_at_10 under v2,
     ndcg_at_10_v1 (scheme v1: CoREB's v1 rules) and v1_minus_v2_ndcg_at_10 (how much v1 overstates v2)."""
-    return analyse(store, hits, (), anchor_exclusion, traps=True)["traps"]
+    return analyse_many(store, {"run": hits}, (), anchor_exclusion, traps=True).traps.drop(columns="run")
 
 
 def _trap_frame(index: ReleaseIndex, scored: np.ndarray, qidx: np.ndarray, rank: np.ndarray, grade: np.ndarray,
@@ -384,7 +489,7 @@ def aggregate(store: Store, per_query: pd.DataFrame, by: str) -> pd.DataFrame:
         else:
             run_codes, run_values = pd.factorize(runs)
     matrix = per_query[metrics].to_numpy(dtype=np.float64)
-    return _group_means(index, _query_codes(index, per_query), run_codes, run_values, matrix, metrics, by)
+    return _group_means(index, _codes(per_query["query_id"], index.query_pos), run_codes, run_values, matrix, metrics, by)
 
 
 def _group_means(index: ReleaseIndex, qcode: np.ndarray, run_codes: np.ndarray | None, run_values,

@@ -8,6 +8,7 @@ from tests.helpers import app_test
 
 from coreb_core.analysis.deflation import (COMPUTED, FILE, deflation_table, headline, scheme_definitions, slope_data,
                                   top_drop_queries)
+from coreb_core.evaluation.evaluate import Evaluation
 from ui.display import WHERE_IT_COMES_FROM
 from coreb_core.evaluation.schemes import DESCRIPTIONS
 
@@ -23,6 +24,11 @@ def per_query(values: dict[tuple[str, str], float]) -> pd.DataFrame:
     return pd.DataFrame([{"run": r, "task": task[q], "query_id": q, "ndcg_at_10": v} for (r, q), v in values.items()])
 
 
+def evaluation(tables: dict[str, pd.DataFrame]) -> Evaluation:
+    """An Evaluation holding hand-made per-query tables."""
+    return Evaluation(("A", "B"), tuple(tables), tables, {}, None)
+
+
 HAND = {  # per-query nDCG@10 of runs A and B on the tiny dump's queries
     "v2": per_query({("A", Q1): 0.25, ("A", Q2): 0.75, ("A", QT): 0.5, ("A", QM): 0.0, ("B", Q1): 0.0, ("B", Q2): 0.0}),
     "v1": per_query({("A", Q1): 0.75, ("A", Q2): 0.75, ("A", QT): 0.25, ("A", QM): 0.0, ("B", Q1): 0.0,
@@ -33,7 +39,7 @@ HAND = {  # per-query nDCG@10 of runs A and B on the tiny dump's queries
 
 
 def test_deflation_table_by_hand(tiny_store):
-    t = deflation_table(tiny_store, HAND, "task", labels={"A": "model A"})
+    t = deflation_table(tiny_store, evaluation(HAND), "task", labels={"A": "model A"})
     assert list(t.columns) == ["run", "label", "task", "v1_source", "queries", "queries_v2", "v1", "v2", "drop",
                                "relative_drop"]
     # sorted by task, then run, v1 rules before file v1
@@ -48,7 +54,8 @@ def test_deflation_table_by_hand(tiny_store):
     assert t["queries"].tolist() == [2, 1, 2, 1, 2, 1]
     assert t["queries_v2"].tolist() == [2, 2, 2, 2, 2, 2]
     assert t["label"].tolist() == ["model A"] * 4 + ["B", "B"]
-    only = deflation_table(tiny_store, {k: v for k, v in HAND.items() if k != "file:v1"}, "task", task="t2c")
+    without_file = evaluation({k: v for k, v in HAND.items() if k != "file:v1"})
+    only = deflation_table(tiny_store, without_file, "task", task="t2c")
     assert set(only["v1_source"]) == {COMPUTED} and len(only) == 2
     found = headline(t)
     assert [(d.run, d.task, d.queries) for d in found] == [("A", "t2c", 2), ("B", "t2c", 2), ("A", "c2t", 2)]
@@ -56,7 +63,7 @@ def test_deflation_table_by_hand(tiny_store):
 
 
 def test_slope_data_by_hand(tiny_store):
-    s = slope_data(deflation_table(tiny_store, HAND, "task", task="c2t"))
+    s = slope_data(deflation_table(tiny_store, evaluation(HAND), "task", task="c2t"))
     assert s[["scheme", "v1_source", "ndcg_at_10", "queries"]].values.tolist() == [
         ["v1", COMPUTED, 0.125, 2], ["v2", COMPUTED, 0.25, 2], ["v1", FILE, 1.0, 1], ["v2", FILE, 0.5, 1]]
     assert s["line"].nunique() == 2

@@ -121,11 +121,11 @@ def test_parameter_efficiency_and_t2c_gradient(app_cache):
     metas = {m["run_id"]: m for m in runs.values()}
     with Store("demo_v2603", app_cache) as s:
         tables = analyse_many(s, {r: load_hits(r, app_cache) for r in metas}, (V2,), groupings=("task",))
-        board = leaderboard(tables["v2:task"], metas, "v2", "demo_v2603", published_rows())
+        board = leaderboard(tables.groups("v2", "task"), metas, "v2", "demo_v2603", published_rows())
         points = pct_columns(parameter_efficiency(published_rows(), board, metas), ["overall"])
-        grad = pct_columns(t2c_language_gradient(s, tables["v2"], published_rows(), {}, exclude_search=True),
+        grad = pct_columns(t2c_language_gradient(s, tables.per_query("v2"), published_rows(), {}, exclude_search=True),
                            ["value"])
-        per = tables["v2"].query("task == 't2c'")
+        per = tables.per_query("v2").query("task == 't2c'")
         facts = s.df("SELECT query_id, subtask, COALESCE(target_language, 'any') AS lang FROM queries")
     c2llm = points[points["model"] == "C2LLM-7B"].iloc[0]
     assert (c2llm["params_b"], c2llm["overall"], c2llm["kind"]) == (7.0, 62.9, "published")

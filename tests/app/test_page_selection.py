@@ -93,11 +93,11 @@ def test_recommend_and_published_units(app_cache):
     metas = {m["run_id"]: m for m in runs.values()}
     with Store("demo_v2603", app_cache) as s:
         tables = analyse_many(s, {r: load_hits(r, app_cache) for r in metas}, (V2,), traps=True)
-        rec = recommend(s, tables["v2"], tables["traps"], metas, ("t2c",), ("any",), None, "queries")
+        rec = recommend(s, tables.per_query("v2"), tables.traps, metas, ("t2c",), ("any",), None, "queries")
     bm25 = runs["bm25"]["run_id"]
     row = rec.ranked.set_index("run").loc[bm25]
-    per = tables["v2"].query("task == 't2c'")
-    traps = tables["traps"].query("task == 't2c'")
+    per = tables.per_query("v2").query("task == 't2c'")
+    traps = tables.traps.query("task == 't2c'")
     anyq = per["query_id"].astype(str).str.contains("_any_")
     assert row["queries"] == 120 == anyq[per["run"] == bm25].sum()  # T2C _any: 24 canonical + 24 full + 72 search
     assert pct(row["mean_ndcg_at_10"]) == round(per[(per["run"] == bm25) & anyq]["ndcg_at_10"].mean() * 100, 1)

@@ -21,7 +21,7 @@ def tiny_traps(store, runs: dict[str, dict]) -> pd.DataFrame:
 
     task_of = dict(store.sql("SELECT query_id, task FROM queries").fetchall())
     hits = {name: hits_from_lists(task_of, lists, name) for name, lists in runs.items()}
-    return analyse_many(store, hits, (), traps=True)["traps"]
+    return analyse_many(store, hits, (), traps=True).traps
 
 
 def test_breakdown_exact_values(tiny_store):

@@ -260,12 +260,12 @@ def test_batched_analysis_equals_one_run_at_a_time(mini_cache):
         tables = analyse_many(store, runs, (V2, V1), traps=True, groupings=("subtask",))
         for name, hits in runs.items():
             single = evaluate(store, hits, V1)
-            batched = tables["v1"][tables["v1"]["run"] == name].drop(columns="run").reset_index(drop=True)
+            batched = tables.per_query("v1")[tables.per_query("v1")["run"] == name].drop(columns="run").reset_index(drop=True)
             assert batched["query_id"].astype(str).tolist() == single["query_id"].astype(str).tolist()
             assert np.allclose(batched["ndcg_at_10"], single["ndcg_at_10"])
             traps = trap_table(store, hits)
-            assert np.allclose(tables["traps"][tables["traps"]["run"] == name]["v1_minus_v2_ndcg_at_10"],
+            assert np.allclose(tables.traps[tables.traps["run"] == name]["v1_minus_v2_ndcg_at_10"],
                                traps["v1_minus_v2_ndcg_at_10"])
-            grouped = tables["v2:subtask"][tables["v2:subtask"]["run"] == name].set_index("subtask")
+            grouped = tables.groups("v2", "subtask")[tables.groups("v2", "subtask")["run"] == name].set_index("subtask")
             expected = aggregate(store, evaluate(store, hits, V2), "subtask").set_index("subtask")
             assert grouped["ndcg_at_10"].to_dict() == pytest.approx(expected["ndcg_at_10"].to_dict())

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from coreb_core.evaluation.evaluate import analyse, evaluate
+from coreb_core.evaluation.evaluate import analyse_many, evaluate
 from coreb_core.paths import release_dir
 from coreb_core.runs.run import hits_from_lists, hits_from_scores
 from coreb_core.evaluation.schemes import TRAPS_AS_HITS, V1, V2, Scheme
@@ -65,9 +65,9 @@ def test_c2t_drops_every_noise_text_before_scoring(tiny_store):
 
 def test_v1_is_averaged_over_the_v2_queries(tiny_store):
     hits = tiny_hits(tiny_store, {Q2: [code(1)], QC: [code(2)], QT: [text(1)], QM: [text(2)]})
-    tables = analyse(tiny_store, hits, (V2, V1))
-    assert sorted(tables["v1"]["query_id"].astype(str)) == sorted(tables["v2"]["query_id"].astype(str))
-    assert len(tables["v1"]) == 4
+    tables = analyse_many(tiny_store, {"run": hits}, (V2, V1))
+    assert sorted(tables.per_query("v1")["query_id"].astype(str)) == sorted(tables.per_query("v2")["query_id"].astype(str))
+    assert len(tables.per_query("v1")) == 4
 
 
 def test_scheme_names_never_call_the_lenient_view_v1():
