@@ -12,6 +12,7 @@ from coreb_core.data.console import (cuda_status, error_lines, import_dataset, i
 from coreb_core.errors import CorebError
 from coreb_core.retrieval.profiles import DEFAULT_PROFILE, PROFILES
 from coreb_core.runs.results import import_results
+from coreb_core.evaluation.evaluate import score_run
 from coreb_core.retrieval.pipeline import run_retrieval
 from coreb_core.runs.run import DEFAULT_TOP_K
 from coreb_core.data.schema import TASKS
@@ -126,7 +127,7 @@ if clicked:
     else:
         ss.pop("run_pending", None)
         bar.empty()
-        ss["run_last"] = {"run_id": result.run_id, "release": release, "ndcg": result.ndcg_at_10,
+        ss["run_last"] = {"run_id": result.run_id, "release": release, "ndcg": score_run(result.run_id),
                           "seconds": result.seconds, "encoded": result.texts_encoded, "profile": profile}
 
 last = ss.get("run_last")

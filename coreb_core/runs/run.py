@@ -182,6 +182,11 @@ def run_path(run_id: str, root: Path | None = None) -> Path:
     return path
 
 
+def read_hits(run_id: str, root: Path | None = None) -> pd.DataFrame:
+    """A stored run's hits, as written by ``write_run``."""
+    return pd.read_parquet(run_path(run_id, root) / "hits.parquet")
+
+
 def run_meta(run_id: str, root: Path | None = None) -> dict[str, Any]:
     return json.loads((run_path(run_id, root) / "run.json").read_text())
 
