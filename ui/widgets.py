@@ -4,14 +4,14 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from coreb_core.runs.run import run_name
+from coreb_core.runs.run import RunMeta, run_name
 from ui.state import State
 
 
-def run_label(meta: dict) -> str:
-    when = str(meta.get("created", ""))[5:16].replace("T", " ")
-    kind = "" if meta.get("kind") in (None, "retrieval") else f" ({meta['kind']})"
-    return f"{run_name(meta)}{kind} · {when} · …{meta['run_id'][-6:]}"
+def run_label(meta: RunMeta) -> str:
+    when = str(meta.created or "")[5:16].replace("T", " ")
+    kind = "" if meta.kind in (None, "retrieval") else f" ({meta.kind})"
+    return f"{run_name(meta)}{kind} · {when} · …{meta.run_id[-6:]}"
 
 
 def show_error(exc: BaseException) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple
 
@@ -24,7 +25,7 @@ from coreb_core.errors import CorebError
 from coreb_core.retrieval.models import ModelSpec, ensure_available, package_versions, pick_device, resolve
 from coreb_core.retrieval.profiles import DEFAULT_PROFILE, Encoding, check_profile, encoder_identity, encoding_for, load_encoder
 from coreb_core.progress import Progress, silent
-from coreb_core.runs.run import DEFAULT_TOP_K, concat_hits, hits_from_scores, new_run_id, read_hits, run_meta, run_name, write_run
+from coreb_core.runs.run import DEFAULT_TOP_K, concat_hits, hits_from_scores, new_run_id, read_hits, run_meta, run_name, RunMeta, write_run
 from coreb_core.data.schema import TASKS
 from coreb_core.retrieval.search import bm25_scores, dense_scores
 from coreb_core.data.store import Store
@@ -159,19 +160,18 @@ def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = ("t2c", "c2
     hits = concat_hits(frames)
     run_profile = encoding.profile if encoding else None
     run_id = new_run_id(f"{spec.id}-{run_profile}" if run_profile else spec.id, release)
-    meta = {
-        "run_id": run_id, "kind": "retrieval", "release": release, "tasks": list(tasks), "model": spec.id,
-        "profile": run_profile, "model_spec": spec.describe(), "prompts": prompts,
-        "encoding": {**encoding.describe(), "pooling_seen": encoder.pooling_seen()} if encoding else None,
-        "device": used_device, "precision": encoding.precision if encoding else "none",
-        "batch_size": batch_size, "top_k": top_k, "packages": package_versions(),
-        "corpus_fingerprint": corpus_fingerprint(store), "texts_encoded": encoded,
-        "timings_s": {**{k: round(v, 3) for k, v in timings.items()},
-                      "model_load": round(encoder.load_seconds if encoder else 0.0, 3),
-                      "total": round(time.perf_counter() - start, 3)},
-        "created": time.strftime("%Y-%m-%dT%H:%M:%S"), "first_stage": None,
-    }
-    meta["label"] = run_name(meta)
+    meta = RunMeta(
+        run_id=run_id, kind="retrieval", release=release, tasks=tuple(tasks), model=spec.id,
+        profile=run_profile, model_spec=spec.describe(), prompts=prompts,
+        encoding={**encoding.describe(), "pooling_seen": encoder.pooling_seen()} if encoding else None,
+        device=used_device, precision=encoding.precision if encoding else "none",
+        batch_size=batch_size, top_k=top_k, packages=package_versions(),
+        corpus_fingerprint=corpus_fingerprint(store), texts_encoded=encoded,
+        timings_s={**{k: round(v, 3) for k, v in timings.items()},
+                   "model_load": round(encoder.load_seconds if encoder else 0.0, 3),
+                   "total": round(time.perf_counter() - start, 3)},
+        created=time.strftime("%Y-%m-%dT%H:%M:%S"))
+    meta = replace(meta, label=run_name(meta))
     write_run(hits, meta, root)
     progress("done", 1.0)
     return RetrievalResult(run_id, release, encoded, time.perf_counter() - start)
@@ -185,7 +185,7 @@ def rerank_run(first_stage: str, model: str, depth: int = 128, batch_size: int =
     its order. Stored as its own run, linked to the first stage."""
     start = time.perf_counter()
     meta0 = run_meta(first_stage, root)
-    store = Store(meta0["release"], root)
+    store = Store(meta0.release, root)
     hits = read_hits(first_stage, root)
     hits["task"], hits["query_id"], hits["doc_id"] = (hits[c].astype(str) for c in ("task", "query_id", "doc_id"))
     texts = dict(store.sql("SELECT query_id, query FROM queries").fetchall())
@@ -213,12 +213,13 @@ def rerank_run(first_stage: str, model: str, depth: int = 128, batch_size: int =
     rest = rest.assign(rank=rest["rank"])  # positions beyond depth keep their first-stage ranks
     out = pd.concat([top.drop(columns="ce"), rest], ignore_index=True)
     out["in_top_k"] = out["in_top_k"].astype(bool)
-    profile = meta0.get("profile")  # the first stage's encoding, kept in the reranked run's label
-    run_id = new_run_id(f"{meta0['model']}+rerank" + (f"-{profile}" if profile else ""), meta0["release"])
-    meta = {**{k: meta0[k] for k in ("release", "tasks", "corpus_fingerprint")}, "run_id": run_id, "kind": "rerank",
-            "model": f"{meta0['model']}+rerank", "profile": profile, "first_stage": first_stage, "reranker": model,
-            "rerank_depth": depth, "device": used_device, "packages": package_versions(),
-            "created": time.strftime("%Y-%m-%dT%H:%M:%S"), "timings_s": {"total": round(time.perf_counter() - start, 3)}}
-    meta["label"] = run_name(meta)
+    profile = meta0.profile  # the first stage's encoding, kept in the reranked run's label
+    run_id = new_run_id(f"{meta0.model}+rerank" + (f"-{profile}" if profile else ""), meta0.release)
+    meta = RunMeta(run_id=run_id, release=meta0.release, tasks=meta0.tasks, corpus_fingerprint=meta0.corpus_fingerprint,
+                   kind="rerank", model=f"{meta0.model}+rerank", profile=profile, first_stage=first_stage,
+                   reranker=model, rerank_depth=depth, device=used_device, packages=package_versions(),
+                   created=time.strftime("%Y-%m-%dT%H:%M:%S"),
+                   timings_s={"total": round(time.perf_counter() - start, 3)})
+    meta = replace(meta, label=run_name(meta))
     write_run(out, meta, root)
-    return RetrievalResult(run_id, meta0["release"], 0, time.perf_counter() - start)
+    return RetrievalResult(run_id, meta0.release, 0, time.perf_counter() - start)
