@@ -5,6 +5,7 @@ import pandas as pd
 import streamlit as st
 
 from coreb_core.runs.run import RunMeta, run_name
+from ui.format import plain
 from ui.state import State
 
 
@@ -17,8 +18,6 @@ def run_label(meta: RunMeta) -> str:
 def show_error(exc: BaseException) -> None:
     """An error the user caused, one box per line, its text shown literally (ids and paths may hold
     Markdown characters)."""
-    from coreb_core.data.console import plain
-
     for line in str(exc).splitlines() or [type(exc).__name__]:
         st.error(plain(line))
 
