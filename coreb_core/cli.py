@@ -160,6 +160,7 @@ def _models(args: argparse.Namespace) -> int:
 
 @command("run")
 def _run(args: argparse.Namespace) -> int:
+    from coreb_core.evaluation.evaluate import score_run
     from coreb_core.progress import TqdmProgress
     from coreb_core.retrieval.pipeline import rerank_run, run_retrieval
 
@@ -171,7 +172,7 @@ def _run(args: argparse.Namespace) -> int:
     finally:
         bar.close()
     print(f"run {result.run_id}: encoded {result.texts_encoded} texts in {result.seconds:.1f} s")
-    for task, value in result.ndcg_at_10.items():
+    for task, value in score_run(result.run_id).items():
         print(f"  {task} nDCG@10 (v2) {value:.4f}")
     if args.rerank:
         bar = TqdmProgress(f"rerank with {args.rerank}")
@@ -180,7 +181,7 @@ def _run(args: argparse.Namespace) -> int:
         finally:
             bar.close()
         print(f"run {reranked.run_id} (reranked top-{args.rerank_depth} of {result.run_id}) in {reranked.seconds:.1f} s")
-        for task, value in reranked.ndcg_at_10.items():
+        for task, value in score_run(reranked.run_id).items():
             print(f"  {task} nDCG@10 (v2) {value:.4f}")
     return 0
 

@@ -1,13 +1,15 @@
 """Data: statistics of every cached release and a read-only SQL console. Widgets only; the counts and
-the console are coreb_core.data.console."""
+the console are coreb_core.data.statistics and coreb_core.data.sql_console."""
 import altair as alt
 import streamlit as st
 
-from coreb_core.data.console import EXAMPLE_QUERIES, SQL_ROW_CAP, SqlConsole, plain, release_statistics
+from coreb_core.data.sql_console import EXAMPLE_QUERIES, SQL_ROW_CAP, SqlConsole
+from coreb_core.data.statistics import release_statistics
 from coreb_core.errors import CorebError
 from coreb_core.paths import datasets_dir, release_dir
 from coreb_core.data.store import list_releases
 from ui.cache import store
+from ui.format import plain
 from ui.sidebar import sidebar
 from ui.widgets import csv_download, show_error
 

@@ -1,5 +1,6 @@
 """Run retrieval: re-run a model on a cached release, and import datasets and results. Widgets only;
-the work is coreb_core.retrieval.pipeline, coreb_core.data.console, coreb_core.runs.results."""
+the work is coreb_core.retrieval.pipeline, coreb_core.runs.uploads, coreb_core.runs.results; texts come from
+ui.format."""
 import time
 from pathlib import Path
 
@@ -7,15 +8,17 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from coreb_core.data.console import (cuda_status, error_lines, import_dataset, import_uploaded_dataset,
-                                import_uploaded_results, model_table, ndcg_frame, plain, progress_text, prompt_table)
+from coreb_core.retrieval.device import cuda_status
+from coreb_core.runs.uploads import import_dataset, import_uploaded_dataset, import_uploaded_results
 from coreb_core.errors import CorebError
 from coreb_core.retrieval.profiles import DEFAULT_PROFILE, PROFILES
 from coreb_core.runs.results import import_results
+from coreb_core.evaluation.evaluate import score_run
 from coreb_core.retrieval.pipeline import run_retrieval
 from coreb_core.runs.run import DEFAULT_TOP_K
 from coreb_core.data.schema import TASKS
 from coreb_core.data.store import list_releases
+from ui.format import error_lines, model_table, ndcg_frame, plain, progress_text, prompt_table
 from ui.labels import TASK_LABELS
 from ui.sidebar import sidebar
 from ui.widgets import csv_download
@@ -126,7 +129,7 @@ if clicked:
     else:
         ss.pop("run_pending", None)
         bar.empty()
-        ss["run_last"] = {"run_id": result.run_id, "release": release, "ndcg": result.ndcg_at_10,
+        ss["run_last"] = {"run_id": result.run_id, "release": release, "ndcg": score_run(result.run_id),
                           "seconds": result.seconds, "encoded": result.texts_encoded, "profile": profile}
 
 last = ss.get("run_last")

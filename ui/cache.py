@@ -8,7 +8,7 @@ from coreb_core.data.store import Store
 from coreb_core.evaluation.evaluate import Evaluation, analyse_many, load_hits
 from coreb_core.evaluation.schemes import V1, V2, Scheme
 from coreb_core.paths import release_dir
-from coreb_core.runs.run import list_runs, run_path
+from coreb_core.runs.run import RunMeta, list_runs, run_path
 from ui.labels import GROUPINGS
 from ui.state import State
 
@@ -28,9 +28,9 @@ def store(release: str) -> Store:
     return _store(release, release_version(release))
 
 
-def runs_of(release: str) -> dict[str, dict]:
+def runs_of(release: str) -> dict[str, RunMeta]:
     """run_id -> provenance, newest last. Read fresh on every render: new runs appear at once."""
-    return {m["run_id"]: m for m in sorted(list_runs(release), key=lambda m: m.get("created", ""))}
+    return {m.run_id: m for m in sorted(list_runs(release), key=lambda m: m.created or "")}
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)

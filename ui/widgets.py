@@ -4,21 +4,20 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from coreb_core.runs.run import run_name
+from coreb_core.runs.run import RunMeta, run_name
+from ui.format import plain
 from ui.state import State
 
 
-def run_label(meta: dict) -> str:
-    when = str(meta.get("created", ""))[5:16].replace("T", " ")
-    kind = "" if meta.get("kind") in (None, "retrieval") else f" ({meta['kind']})"
-    return f"{run_name(meta)}{kind} · {when} · …{meta['run_id'][-6:]}"
+def run_label(meta: RunMeta) -> str:
+    when = str(meta.created or "")[5:16].replace("T", " ")
+    kind = "" if meta.kind in (None, "retrieval") else f" ({meta.kind})"
+    return f"{run_name(meta)}{kind} · {when} · …{meta.run_id[-6:]}"
 
 
 def show_error(exc: BaseException) -> None:
     """An error the user caused, one box per line, its text shown literally (ids and paths may hold
     Markdown characters)."""
-    from coreb_core.data.console import plain
-
     for line in str(exc).splitlines() or [type(exc).__name__]:
         st.error(plain(line))
 

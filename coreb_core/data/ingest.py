@@ -25,6 +25,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from coreb_core.errors import DataError, DataProblem
+from coreb_core.atomic import atomic_folder, swap_symlink
 from coreb_core.paths import datasets_dir, release_dir
 from coreb_core.data.schema import (
     CONFIGS, GRADES, LANGUAGE_CONSTRAINTS, LANGUAGES, LEGACY_GRADE_COLUMN, SUBTASKS, TASKS, Config,
@@ -207,23 +208,15 @@ def write_release(tables: dict[str, pa.Table], release: str, root: Path | None =
     versions = _versions_dir(root)
     versions.mkdir(parents=True, exist_ok=True)
     stamp = f"{release}-{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:8]}"
-    tmp = versions / f".tmp-{stamp}"
-    tmp.mkdir()
-    try:
+    final = versions / stamp
+    with atomic_folder(final, versions / f".tmp-{stamp}") as tmp:
         for name, table in {**tables, **(extra_files or {})}.items():
             pq.write_table(table, tmp / f"{name}.parquet", compression="zstd")
-        final = versions / stamp
-        os.rename(tmp, final)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
     link = release_dir(release, root)
     if link.exists() and not link.is_symlink():
         # A release folder copied in by hand: keep it as an older version.
         os.rename(link, versions / f"{release}-manual-{uuid.uuid4().hex[:8]}")
-    tmp_link = link.with_name(f".link-{stamp}")
-    os.symlink(os.path.relpath(final, link.parent), tmp_link)
-    os.replace(tmp_link, link)
+    swap_symlink(link, final, link.with_name(f".link-{stamp}"))
     _prune_versions(versions, release, keep={final.name})
     return link
 

@@ -181,14 +181,14 @@ def read_local(directory: Path, split: str | None = None) -> tuple[str, str | No
 HUB_PROBE_TIMEOUT_S = 3.0
 
 
-def _offline_flag() -> str | None:
+def offline_flag() -> str | None:
     for var in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE"):
         if os.environ.get(var, "").strip().lower() in {"1", "true", "yes", "on"}:
             return var
     return None
 
 
-def _hub_reachable(timeout: float = HUB_PROBE_TIMEOUT_S) -> bool:
+def hub_reachable(timeout: float = HUB_PROBE_TIMEOUT_S) -> bool:
     """One TCP connect to the hub endpoint; DNS runs in a thread so it cannot hang past the timeout."""
     from urllib.parse import urlparse
 
@@ -218,10 +218,10 @@ def offline_message(release: str) -> str:
 
 def read_hub(release: str, revision: str | None = None) -> dict[str, RawTable]:
     """Load all eight configs of one release with ``datasets.load_dataset``."""
-    flag = _offline_flag()
+    flag = offline_flag()
     if flag:
         raise NetworkUnavailable(f"{flag} is set; " + offline_message(release))
-    if not _hub_reachable():
+    if not hub_reachable():
         raise NetworkUnavailable(offline_message(release))
     import datasets  # heavy import, only when actually fetching
 

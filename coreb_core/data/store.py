@@ -46,7 +46,7 @@ def sql_literal(text: str) -> str:
 
 
 _META = "json_extract_string(meta, '$.{}')"
-_VIEWS = """
+VIEWS = """
 CREATE VIEW queries AS
   SELECT 't2c' AS task, query_id, query, subtask,
          {pid} AS problem_id, NULLIF(language_constraint, 'none') AS target_language,
@@ -132,7 +132,7 @@ class Store:
         for config in CONFIGS:
             path = sql_literal(str(self.folder / f"{config}.parquet"))
             self.con.execute(f"CREATE OR REPLACE VIEW {config} AS SELECT * FROM read_parquet({path})")
-        self.con.execute(_VIEWS.replace("CREATE VIEW", "CREATE OR REPLACE VIEW"))
+        self.con.execute(VIEWS.replace("CREATE VIEW", "CREATE OR REPLACE VIEW"))
         self.extra_qrels = extra_qrels_names(self.folder)
         for name in self.extra_qrels:
             parts = [f"SELECT '{task}' AS task, query_id, doc_id, relevance FROM read_parquet("

@@ -539,3 +539,12 @@ def summary(per_query: pd.DataFrame) -> dict[str, Any]:
     overall_tasks = dict(zip(metrics, map(float, means.mean(axis=0)))) if len(tasks_found) else {}
     overall_queries = dict(zip(metrics, map(float, values.mean(axis=0)))) if len(per_query) else {}
     return {"tasks": tasks, "overall_mean_of_tasks": overall_tasks, "overall_query_weighted": overall_queries}
+
+
+def score_run(run_id: str, root: Path | None = None) -> dict[str, float]:
+    """Per task, a stored run's nDCG@10 under scheme v2 (anchor excluded): what a new run reports."""
+    from coreb_core.runs.run import run_meta
+
+    with Store(run_meta(run_id, root)["release"], root) as store:
+        result = summary(evaluate(store, load_hits(run_id, root)))
+    return {t: m["ndcg_at_10"] for t, m in result["tasks"].items()}

@@ -15,11 +15,11 @@ Example:
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pandas as pd
 
+from coreb_core.atomic import atomic_write_text
 from coreb_core.errors import CorebError
 from coreb_core.evaluation.evaluate import evaluate, load_hits, summary
 from coreb_core.evaluation.official import OFFICIAL_K
@@ -32,10 +32,7 @@ FORMATS = ("trec", "coreb", "mteb")
 
 
 def _atomic_write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    atomic_write_text(path, text)
 
 
 def _ranked(run_id: str, root: Path | None) -> pd.DataFrame:

@@ -18,7 +18,6 @@ Example:
 from __future__ import annotations
 
 import hashlib
-import os
 import time
 import uuid
 import zipfile
@@ -26,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+from coreb_core.atomic import atomic_open
 from coreb_core.paths import embeddings_dir
 
 STALE_TMP_S = 3600  # a .tmp older than this belongs to a dead writer
@@ -86,12 +86,9 @@ class EmbeddingCache:
         keys = np.frombuffer(b"".join(text_key(prompt, t) for t in texts), dtype="S16")
         vectors = np.ascontiguousarray(vectors, dtype=np.float32)
         name = f"shard-{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:10]}.npz"
-        tmp = self.folder / f"{name}.tmp"
-        with open(tmp, "wb") as f:
+        # the temporary ends in .tmp: what _remove_stale_tmp looks for after a killed writer
+        with atomic_open(self.folder / name, "wb", tmp=self.folder / f"{name}.tmp", fsync=True) as f:
             np.savez(f, keys=keys, vectors=vectors)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, self.folder / name)
         self.refresh()
 
     def _remove_stale_tmp(self) -> None:

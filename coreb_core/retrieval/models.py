@@ -15,11 +15,11 @@ Example:
 """
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import NamedTuple
 
 from coreb_core.errors import CorebError, NetworkUnavailable
+from coreb_core.retrieval.device import accelerator_possible
 
 from coreb_core.data.schema import TASK_NAMES  # the task names of the one vocabulary
 
@@ -223,10 +223,10 @@ def ensure_available(spec: ModelSpec) -> None:
     cached = try_to_load_from_cache(spec.name, "config.json", revision=spec.revision)
     if isinstance(cached, str):
         return
-    from coreb_core.data.sources import _hub_reachable, _offline_flag
+    from coreb_core.data.sources import hub_reachable, offline_flag
 
-    flag = _offline_flag()
-    if flag or not _hub_reachable():
+    flag = offline_flag()
+    if flag or not hub_reachable():
         reason = f"{flag} is set" if flag else "the hub cannot be reached"
         raise NetworkUnavailable(
             f"model {spec.name} is not in the local Hugging Face cache and {reason}. Download it on a machine "
@@ -242,18 +242,9 @@ def precision_for(spec: ModelSpec, device: str) -> str:
     return "float16" if device.startswith("cuda") else "float32"
 
 
-def _accelerator_possible() -> bool:
-    """Cheap check before importing torch (over a second): an NVIDIA driver, or macOS (mps)."""
-    import platform
-    import shutil
-
-    return (os.path.exists("/proc/driver/nvidia/version") or shutil.which("nvidia-smi") is not None
-            or platform.system() == "Darwin")
-
-
 def pick_device(requested: str = "auto") -> str:
     """cuda, then mps, then cpu (``auto``); an explicit choice is checked."""
-    if requested == "auto" and not _accelerator_possible():
+    if requested == "auto" and not accelerator_possible():
         return "cpu"
     if requested == "cpu":
         return "cpu"

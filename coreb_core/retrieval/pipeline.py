@@ -1,16 +1,18 @@
-"""Re-run retrieval for a model on a cached release, store the run, score it.
+"""Re-run retrieval for a model on a cached release and store the run (callers score it:
+``coreb_core.evaluation.evaluate.score_run``; retrieval sits below evaluation in the layers).
 
 The encoding profile (``coreb_core.retrieval.profiles``) says how texts become vectors: ``official`` as the
 CoREB runner made the published numbers, ``card`` as the model's own card says.
 
 Example:
     >>> result = run_retrieval("minilm", "demo_v2603", profile="official")
-    >>> result.run_id, result.ndcg_at_10["t2c"], result.texts_encoded
+    >>> result.run_id, result.texts_encoded
 """
 from __future__ import annotations
 
 import hashlib
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple
 
@@ -20,11 +22,10 @@ import pandas as pd
 from coreb_core.retrieval.embeddings import EmbeddingCache
 from coreb_core.retrieval.encode import encode_cached
 from coreb_core.errors import CorebError
-from coreb_core.evaluation.evaluate import evaluate, summary
 from coreb_core.retrieval.models import ModelSpec, ensure_available, package_versions, pick_device, resolve
 from coreb_core.retrieval.profiles import DEFAULT_PROFILE, Encoding, check_profile, encoder_identity, encoding_for, load_encoder
 from coreb_core.progress import Progress, silent
-from coreb_core.runs.run import DEFAULT_TOP_K, concat_hits, new_run_id, run_meta, run_name, write_run
+from coreb_core.runs.run import DEFAULT_TOP_K, concat_hits, hits_from_scores, new_run_id, read_hits, run_meta, run_name, RunMeta, write_run
 from coreb_core.data.schema import TASKS
 from coreb_core.retrieval.search import bm25_scores, dense_scores
 from coreb_core.data.store import Store
@@ -34,7 +35,7 @@ from coreb_core.data.schema import CORPUS_OF_TASK as CORPUS_OF  # task -> corpus
 
 class RetrievalResult(NamedTuple):
     run_id: str
-    ndcg_at_10: dict[str, float]  # per task, scheme v2
+    release: str
     texts_encoded: int  # 0 when every vector came from the cache
     seconds: float
 
@@ -112,7 +113,7 @@ def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = tuple(TASKS
                   batch_size: int = 64, top_k: int = DEFAULT_TOP_K, progress: Progress = silent,
                   root: Path | None = None, model_loader=load_encoder,
                   profile: str = DEFAULT_PROFILE) -> RetrievalResult:
-    """Encode (or fetch from the cache), search exactly, store the run with provenance, score it (v2).
+    """Encode (or fetch from the cache), search exactly, store the run with provenance.
     ``profile`` is ``official`` (as coreb_runner 0.1.0 encodes) or ``card`` (as the model's card
     says); BM25 has no encoder and ignores it. ``model_loader(spec, encoding, device)`` loads the
     encoder when something must be encoded (the app passes a cached one, so a model is loaded once
@@ -154,31 +155,26 @@ def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = tuple(TASKS
             timings["encode"] += t1 - t0
             scores = dense_scores(qv, dv, used_device)
             timings["search"] += time.perf_counter() - t1
-        from coreb_core.runs.run import hits_from_scores
-
         frames.append(hits_from_scores(task, data.query_ids, data.doc_ids, scores, top_k, data.keep, data.counted))
         step("searched", 1.0)
     hits = concat_hits(frames)
     run_profile = encoding.profile if encoding else None
     run_id = new_run_id(f"{spec.id}-{run_profile}" if run_profile else spec.id, release)
-    meta = {
-        "run_id": run_id, "kind": "retrieval", "release": release, "tasks": list(tasks), "model": spec.id,
-        "profile": run_profile, "model_spec": spec.describe(), "prompts": prompts,
-        "encoding": {**encoding.describe(), "pooling_seen": encoder.pooling_seen()} if encoding else None,
-        "device": used_device, "precision": encoding.precision if encoding else "none",
-        "batch_size": batch_size, "top_k": top_k, "packages": package_versions(),
-        "corpus_fingerprint": corpus_fingerprint(store), "texts_encoded": encoded,
-        "timings_s": {**{k: round(v, 3) for k, v in timings.items()},
-                      "model_load": round(encoder.load_seconds if encoder else 0.0, 3),
-                      "total": round(time.perf_counter() - start, 3)},
-        "created": time.strftime("%Y-%m-%dT%H:%M:%S"), "first_stage": None,
-    }
-    meta["label"] = run_name(meta)
+    meta = RunMeta(
+        run_id=run_id, kind="retrieval", release=release, tasks=tuple(tasks), model=spec.id,
+        profile=run_profile, model_spec=spec.describe(), prompts=prompts,
+        encoding={**encoding.describe(), "pooling_seen": encoder.pooling_seen()} if encoding else None,
+        device=used_device, precision=encoding.precision if encoding else "none",
+        batch_size=batch_size, top_k=top_k, packages=package_versions(),
+        corpus_fingerprint=corpus_fingerprint(store), texts_encoded=encoded,
+        timings_s={**{k: round(v, 3) for k, v in timings.items()},
+                   "model_load": round(encoder.load_seconds if encoder else 0.0, 3),
+                   "total": round(time.perf_counter() - start, 3)},
+        created=time.strftime("%Y-%m-%dT%H:%M:%S"))
+    meta = replace(meta, label=run_name(meta))
     write_run(hits, meta, root)
-    result = summary(evaluate(store, hits))
     progress("done", 1.0)
-    return RetrievalResult(run_id, {t: m["ndcg_at_10"] for t, m in result["tasks"].items()}, encoded,
-                           time.perf_counter() - start)
+    return RetrievalResult(run_id, release, encoded, time.perf_counter() - start)
 
 
 def rerank_run(first_stage: str, model: str, depth: int = 128, batch_size: int = 32, device: str = "auto",
@@ -187,12 +183,10 @@ def rerank_run(first_stage: str, model: str, depth: int = 128, batch_size: int =
 
     Reranked documents come first (by cross-encoder score), then the rest of the first-stage list in
     its order. Stored as its own run, linked to the first stage."""
-    from coreb_core.evaluation.evaluate import load_hits
-
     start = time.perf_counter()
     meta0 = run_meta(first_stage, root)
-    store = Store(meta0["release"], root)
-    hits = load_hits(first_stage, root)
+    store = Store(meta0.release, root)
+    hits = read_hits(first_stage, root)
     hits["task"], hits["query_id"], hits["doc_id"] = (hits[c].astype(str) for c in ("task", "query_id", "doc_id"))
     texts = dict(store.sql("SELECT query_id, query FROM queries").fetchall())
     docs = dict(store.sql("SELECT doc_id, content FROM documents").fetchall())
@@ -219,14 +213,13 @@ def rerank_run(first_stage: str, model: str, depth: int = 128, batch_size: int =
     rest = rest.assign(rank=rest["rank"])  # positions beyond depth keep their first-stage ranks
     out = pd.concat([top.drop(columns="ce"), rest], ignore_index=True)
     out["in_top_k"] = out["in_top_k"].astype(bool)
-    profile = meta0.get("profile")  # the first stage's encoding, kept in the reranked run's label
-    run_id = new_run_id(f"{meta0['model']}+rerank" + (f"-{profile}" if profile else ""), meta0["release"])
-    meta = {**{k: meta0[k] for k in ("release", "tasks", "corpus_fingerprint")}, "run_id": run_id, "kind": "rerank",
-            "model": f"{meta0['model']}+rerank", "profile": profile, "first_stage": first_stage, "reranker": model,
-            "rerank_depth": depth, "device": used_device, "packages": package_versions(),
-            "created": time.strftime("%Y-%m-%dT%H:%M:%S"), "timings_s": {"total": round(time.perf_counter() - start, 3)}}
-    meta["label"] = run_name(meta)
+    profile = meta0.profile  # the first stage's encoding, kept in the reranked run's label
+    run_id = new_run_id(f"{meta0.model}+rerank" + (f"-{profile}" if profile else ""), meta0.release)
+    meta = RunMeta(run_id=run_id, release=meta0.release, tasks=meta0.tasks, corpus_fingerprint=meta0.corpus_fingerprint,
+                   kind="rerank", model=f"{meta0.model}+rerank", profile=profile, first_stage=first_stage,
+                   reranker=model, rerank_depth=depth, device=used_device, packages=package_versions(),
+                   created=time.strftime("%Y-%m-%dT%H:%M:%S"),
+                   timings_s={"total": round(time.perf_counter() - start, 3)})
+    meta = replace(meta, label=run_name(meta))
     write_run(out, meta, root)
-    result = summary(evaluate(store, out))
-    return RetrievalResult(run_id, {t: m["ndcg_at_10"] for t, m in result["tasks"].items()}, 0,
-                           time.perf_counter() - start)
+    return RetrievalResult(run_id, meta0.release, 0, time.perf_counter() - start)

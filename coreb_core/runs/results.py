@@ -25,9 +25,10 @@ from typing import Any, NamedTuple
 
 import pandas as pd
 
+from coreb_core.atomic import atomic_folder, atomic_path
 from coreb_core.errors import CorebError, DataError
 from coreb_core.paths import results_file, runs_dir
-from coreb_core.data.published import _label, published_rows
+from coreb_core.data.published import metric_short_label, published_rows
 
 # Each imported row says what changes its numbers against the official v2 scoring.
 MTEB_SCHEME = ("MTEB qrels: positives only, no anchor exclusion; C2T without the c2t_match label-0 pairs "
@@ -65,7 +66,7 @@ def metric_label(metric: str, task: str) -> str:
         return "Recall@1 (MTEB accuracy)"
     if metric == "main_score":
         return "MAP@10 (main score)" if "Reranking" in task else "nDCG@10 (main score)"
-    return _label(metric)
+    return metric_short_label(metric)
 
 
 # ---------------------------------------------------------------- storage
@@ -85,10 +86,8 @@ def _store(rows: list[dict[str, Any]], root: Path | None) -> None:
     merged = merged.astype({c: "object" for c in ROW_FIELDS if c != "value"})
     merged = merged.drop_duplicates(subset=KEY_FIELDS, keep="last", ignore_index=True)
     path = results_file(root)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    merged.to_parquet(tmp, index=False)
-    os.replace(tmp, path)
+    with atomic_path(path, tmp=path.with_name(f".{path.name}.{os.getpid()}.tmp")) as tmp:
+        merged.to_parquet(tmp, index=False)
 
 
 def all_rows(root: Path | None = None, include_published: bool = True) -> list[dict[str, Any]]:
@@ -242,7 +241,7 @@ def import_runner_metrics(path: Path, model: str) -> tuple[list[dict], str | Non
             rows.append({"source": f"coreb-runner:{path.parent}", "source_kind": "coreb-runner", "file": str(path),
                          "model": model, "revision": None, "dataset_revision": None, "task": path.stem,
                          "task_short": task_short(path.stem), "subset": "default", "split": "test",
-                         "metric": metric, "label": _label(metric), "value": float(value), "scheme": RUNNER_SCHEME})
+                         "metric": metric, "label": metric_short_label(metric), "value": float(value), "scheme": RUNNER_SCHEME})
     return rows, None
 
 
@@ -276,12 +275,12 @@ def read_predictions(path: Path) -> tuple[dict[str, list[tuple[str, float]]] | N
 
 # ---------------------------------------------------------------- runs from files
 
-def _store_run(hits: pd.DataFrame, release: str, label: str, source: str, root: Path | None, extra: dict) -> str:
-    from coreb_core.runs.run import new_run_id, write_run
+def _store_run(hits: pd.DataFrame, release: str, label: str, source: str, root: Path | None, source_file: str) -> str:
+    from coreb_core.runs.run import RunMeta, new_run_id, write_run
 
     run_id = new_run_id(label, release)
-    write_run(hits, {"run_id": run_id, "kind": "imported", "release": release, "model": label, "source": source,
-                     "tasks": sorted(set(hits["task"].astype(str))), **extra}, root)
+    write_run(hits, RunMeta(run_id=run_id, kind="imported", release=release, model=label, source=source,
+                            tasks=tuple(sorted(set(hits["task"].astype(str)))), source_file=source_file), root)
     return run_id
 
 
@@ -310,7 +309,7 @@ def _looks_like_trec(path: Path) -> bool:
 def import_results(path: Path, release: str | None = None, task: str | None = None, model: str | None = None,
                    root: Path | None = None) -> ImportReport:
     """Import whatever ``path`` holds (see module docstring); never stops at the first bad file."""
-    from coreb_core.runs.run import hits_from_lists, read_trec_run
+    from coreb_core.runs.run import hits_from_lists, read_run_meta, read_trec_run
 
     path = Path(path)
     if not path.exists():
@@ -324,16 +323,15 @@ def import_results(path: Path, release: str | None = None, task: str | None = No
     # (d) runs exported by this project
     for run_json in [f for f in files if f.name == "run.json" and (f.parent / "hits.parquet").exists()]:
         try:
-            meta = json.loads(run_json.read_text())
-            target = runs_dir(root) / meta["run_id"]
+            meta = read_run_meta(run_json)
+            target = runs_dir(root) / meta.run_id
             if not target.exists():
                 runs_dir(root).mkdir(parents=True, exist_ok=True)
-                tmp = target.with_name(f".tmp-{meta['run_id']}")
-                shutil.copytree(run_json.parent, tmp)
-                os.replace(tmp, target)
-            runs.append(meta["run_id"])
+                with atomic_folder(target, target.with_name(f".tmp-{meta.run_id}"), create=False) as tmp:
+                    shutil.copytree(run_json.parent, tmp)
+            runs.append(meta.run_id)
             imported += 1
-        except (OSError, KeyError, json.JSONDecodeError) as exc:
+        except (OSError, CorebError) as exc:
             skipped.append(f"{run_json}: not a run exported by this project ({exc})")
     files = [f for f in files if not (f.parent / "hits.parquet").exists()]
 
@@ -361,7 +359,7 @@ def import_results(path: Path, release: str | None = None, task: str | None = No
                 skipped.append(f"{f}: {str(exc).splitlines()[0]}")
                 continue
             label = model or f.parent.name
-            runs.append(_store_run(hits, release, label, f"coreb-runner:{f}", root, {"source_file": str(f)}))
+            runs.append(_store_run(hits, release, label, f"coreb-runner:{f}", root, str(f)))
             imported += 1
             continue
         metric_rows, reason = import_runner_metrics(f, model or f.parent.name)
@@ -386,7 +384,7 @@ def import_results(path: Path, release: str | None = None, task: str | None = No
             hits = read_trec_run(f, task_of)
             if task:
                 hits = hits[hits["task"].astype(str) == task]
-            runs.append(_store_run(hits, release, model or f.stem, f"trec:{f}", root, {"source_file": str(f)}))
+            runs.append(_store_run(hits, release, model or f.stem, f"trec:{f}", root, str(f)))
             imported += 1
         except (DataError, CorebError) as exc:
             skipped.append(f"{f}: {str(exc).splitlines()[0]}")

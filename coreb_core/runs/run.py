@@ -18,18 +18,18 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import shutil
 import time
 import uuid
 from pathlib import Path
-from typing import Any, Iterable
+from dataclasses import dataclass, field, fields
+from typing import Any, Iterable, Mapping
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from coreb_core.atomic import atomic_folder
 from coreb_core.errors import CorebError, DataError, DataProblem
 from coreb_core.paths import runs_dir
 
@@ -136,17 +136,95 @@ def hits_from_lists(task_of: dict[str, str], lists: dict[str, list[tuple]], sour
 
 # ---------------------------------------------------------------- storage
 
-def run_name(meta: dict[str, Any]) -> str:
+@dataclass(frozen=True)
+class RunMeta:
+    """A run's provenance, stored as ``run.json`` beside its hits.
+
+    Every key any writer has stored is a field (None: not recorded, e.g. BM25 has no encoding, old
+    runs have no profile); keys this class does not know are kept in ``extra`` and written back as
+    they were, so a ``run.json`` from an older or newer version round-trips unchanged."""
+    run_id: str
+    release: str | None = None
+    kind: str | None = None  # retrieval, rerank, imported (None: stored before kinds existed)
+    model: str | None = None
+    profile: str | None = None  # encoding profile of a dense run (official, card)
+    label: str | None = None
+    tasks: tuple[str, ...] | None = None
+    created: str | None = None
+    source: str | None = None  # imported runs: where they came from
+    source_file: str | None = None
+    first_stage: str | None = None  # reranked runs: the run they reorder
+    reranker: str | None = None
+    rerank_depth: int | None = None
+    model_spec: dict[str, Any] | None = None
+    encoding: dict[str, Any] | None = None
+    prompts: dict[str, Any] | None = None
+    device: str | None = None
+    precision: str | None = None
+    batch_size: int | None = None
+    top_k: int | None = None
+    packages: dict[str, Any] | None = None
+    corpus_fingerprint: str | None = None
+    texts_encoded: int | None = None
+    timings_s: dict[str, Any] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """Dict-style read (``meta.get("created", "")``), for readers written against the old dicts."""
+        value = getattr(self, key) if key in _META_FIELDS else self.extra.get(key)
+        return default if value is None else value
+
+    def __getitem__(self, key: str) -> Any:
+        if key in _META_FIELDS:
+            return getattr(self, key)
+        return self.extra[key]
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``run.json`` object: recorded fields (None ones left out) and the unknown keys as read."""
+        out = {name: getattr(self, name) for name in _META_FIELDS if getattr(self, name) is not None}
+        if self.tasks is not None:
+            out["tasks"] = list(self.tasks)
+        return {**self.extra, **out}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], source: str | Path = "run.json") -> "RunMeta":
+        """Read a ``run.json`` object; a loud one-line error naming ``source`` and the field when a
+        known field has the wrong type (format drift)."""
+        if not isinstance(data, Mapping):
+            raise CorebError(f"{source}: run metadata is not a JSON object")
+        values: dict[str, Any] = {}
+        for name, kinds in _META_TYPES.items():
+            value = data.get(name)
+            if value is None:
+                continue
+            if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
+                raise CorebError(f"{source}: field {name!r} is {type(value).__name__}, expected "
+                                 f"{' or '.join(k.__name__ for k in kinds)}")
+            values[name] = tuple(value) if name == "tasks" else value
+        if "run_id" not in values:
+            raise CorebError(f"{source}: field 'run_id' is missing")
+        return cls(**values, extra={k: v for k, v in data.items() if k not in _META_FIELDS})
+
+
+_META_FIELDS = tuple(f.name for f in fields(RunMeta) if f.name != "extra")
+# The JSON types each known field may hold; anything else is format drift.
+_META_TYPES: dict[str, tuple[type, ...]] = {
+    name: {"tasks": (list, tuple), "rerank_depth": (int,), "batch_size": (int,), "top_k": (int,),
+           "texts_encoded": (int,), "model_spec": (dict,), "encoding": (dict,), "prompts": (dict,),
+           "packages": (dict,), "timings_s": (dict,)}.get(name, (str,))
+    for name in _META_FIELDS}
+
+
+def run_name(meta: RunMeta) -> str:
     """How a run is named wherever it is shown: its model, and its encoding profile when it has one
     (``minilm [official]``); runs stored before profiles existed, BM25 and imported runs show the
     model alone.
 
-    >>> run_name({"model": "minilm", "profile": "card"})
+    >>> run_name(RunMeta("r1", model="minilm", profile="card"))
     'minilm [card]'
     """
-    model = str(meta.get("model") or meta.get("run_id") or "?")
-    profile = meta.get("profile")
-    return f"{model} [{profile}]" if profile else model
+    model = str(meta.model or meta.run_id or "?")
+    return f"{model} [{meta.profile}]" if meta.profile else model
 
 
 def new_run_id(label: str, release: str) -> str:
@@ -154,24 +232,21 @@ def new_run_id(label: str, release: str) -> str:
     return f"{safe}__{release}__{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:6]}"
 
 
-def write_run(hits: pd.DataFrame, meta: dict[str, Any], root: Path | None = None) -> str:
-    """Store a run atomically: written to a temp folder, renamed into place."""
-    run_id = meta["run_id"]
+def write_run(hits: pd.DataFrame, meta: RunMeta | Mapping[str, Any], root: Path | None = None) -> str:
+    """Store a run atomically: written to a temp folder, renamed into place. ``meta`` may also be a
+    plain ``run.json``-shaped mapping (tests write minimal ones)."""
+    if not isinstance(meta, RunMeta):
+        meta = RunMeta.from_json(meta, "write_run meta")
+    run_id = meta.run_id
     base = runs_dir(root)
     base.mkdir(parents=True, exist_ok=True)
-    tmp = base / f".tmp-{run_id}"
-    tmp.mkdir()
-    try:
+    with atomic_folder(base / run_id, base / f".tmp-{run_id}") as tmp:
         frame = hits[[f.name for f in HITS_SCHEMA]].copy()
         for column in ("task", "query_id", "doc_id"):
             frame[column] = frame[column].astype("category")  # dictionary-encoded on disk, categorical on read
         frame["rank"] = frame["rank"].astype("Int32")
         pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), tmp / "hits.parquet", compression="zstd")
-        (tmp / "run.json").write_text(json.dumps(meta, indent=2, sort_keys=True, default=str))
-        os.rename(tmp, base / run_id)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+        (tmp / "run.json").write_text(json.dumps(meta.to_json(), indent=2, sort_keys=True, default=str))
     return run_id
 
 
@@ -182,11 +257,25 @@ def run_path(run_id: str, root: Path | None = None) -> Path:
     return path
 
 
-def run_meta(run_id: str, root: Path | None = None) -> dict[str, Any]:
-    return json.loads((run_path(run_id, root) / "run.json").read_text())
+def read_hits(run_id: str, root: Path | None = None) -> pd.DataFrame:
+    """A stored run's hits, as written by ``write_run``."""
+    return pd.read_parquet(run_path(run_id, root) / "hits.parquet")
 
 
-def list_runs(release: str | None = None, root: Path | None = None) -> list[dict[str, Any]]:
+def read_run_meta(path: Path) -> RunMeta:
+    """The provenance in one ``run.json`` file."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except json.JSONDecodeError as exc:
+        raise CorebError(f"{path}: not valid JSON ({exc})") from None
+    return RunMeta.from_json(data, path)
+
+
+def run_meta(run_id: str, root: Path | None = None) -> RunMeta:
+    return read_run_meta(run_path(run_id, root) / "run.json")
+
+
+def list_runs(release: str | None = None, root: Path | None = None) -> list[RunMeta]:
     base = runs_dir(root)
     if not base.is_dir():
         return []
@@ -194,8 +283,8 @@ def list_runs(release: str | None = None, root: Path | None = None) -> list[dict
     for p in sorted(base.iterdir()):
         if p.name.startswith(".") or not (p / "run.json").exists():
             continue
-        meta = json.loads((p / "run.json").read_text())
-        if release is None or meta.get("release") == release:
+        meta = read_run_meta(p / "run.json")
+        if release is None or meta.release == release:
             metas.append(meta)
     return metas
 

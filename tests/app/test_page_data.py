@@ -1,9 +1,11 @@
-"""The Data page (statistics, SQL console) and coreb_core.data.console's statistics and console."""
+"""The Data page (statistics, SQL console) and its helpers (coreb_core.data.statistics, coreb_core.data.sql_console)."""
 import pytest
 
 from tests.helpers import app_test
 
-from coreb_core.data.console import ConsoleError, SqlConsole, one_line, plain, release_statistics
+from coreb_core.data.sql_console import ConsoleError, SqlConsole, one_line
+from coreb_core.data.statistics import release_statistics
+from ui.format import plain
 from coreb_core.data.store import Store
 
 REFUSED = {

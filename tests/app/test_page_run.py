@@ -1,4 +1,4 @@
-"""The Run retrieval page (run, cancel, imports) and coreb_core.data.console's run and import helpers."""
+"""The Run retrieval page (run, cancel, imports) and its helpers (ui.format, coreb_core.runs.uploads)."""
 import shutil
 
 import pytest
@@ -6,8 +6,8 @@ import pytest
 from tests import dump
 from tests.helpers import app_test
 
-from coreb_core.data.console import (error_lines, eta_seconds, import_dataset, model_table, ndcg_frame, plain,
-                                progress_text, prompt_table, save_uploads)
+from coreb_core.runs.uploads import import_dataset, save_uploads
+from ui.format import error_lines, eta_seconds, model_table, ndcg_frame, plain, progress_text, prompt_table
 from coreb_core.errors import DataError
 from coreb_core.evaluation.evaluate import evaluate, load_hits, summary
 from coreb_core.data.store import Store, list_releases

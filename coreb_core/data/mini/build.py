@@ -45,6 +45,7 @@ from typing import Any, Callable, NamedTuple
 
 import pyarrow as pa
 
+from coreb_core.atomic import atomic_write_text
 from coreb_core.data.ingest import import_release
 from coreb_core.data.mini.judge import LANGUAGE_BY_SUFFIX, Verdict, judge_solution, toolchain_available
 from coreb_core.data.schema import POSITIVE, TASK_NAMES, TRAP
@@ -143,9 +144,7 @@ def record_verdicts() -> dict[str, list]:
             if v.verified_by != "executed":
                 raise RuntimeError(f"{key}: toolchain missing, cannot record")
             out[key] = [v.passed, v.test_passed, v.test_total]
-    tmp = VERDICTS_FILE.with_suffix(".tmp")
-    tmp.write_text(json.dumps(out, indent=0, sort_keys=True) + "\n")
-    os.replace(tmp, VERDICTS_FILE)
+    atomic_write_text(VERDICTS_FILE, json.dumps(out, indent=0, sort_keys=True) + "\n", tmp=VERDICTS_FILE.with_suffix(".tmp"))
     return out
 
 

@@ -1,0 +1,101 @@
+"""Atomic writes: write beside the target under a temporary name, then rename into place.
+
+A rename within one folder is atomic on POSIX, so a reader sees the old file (or folder) or the new
+one, never a half-written one; a writer killed midway leaves at most the temporary, which readers
+ignore (their names start with a dot or end in ``.tmp``). A writer that fails with an exception
+removes its temporary.
+
+Example:
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> atomic_write_text(folder / "a.txt", "hello")
+    >>> (folder / "a.txt").read_text()
+    'hello'
+"""
+from __future__ import annotations
+
+import os
+import shutil
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Iterator
+
+
+def default_tmp(path: Path) -> Path:
+    """``.<name>.tmp`` beside ``path``: hidden, and in the same folder so the rename stays atomic."""
+    return path.with_name(f".{path.name}.tmp")
+
+
+def _remove(path: Path) -> None:
+    try:
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink()
+    except OSError:
+        pass
+
+
+@contextmanager
+def atomic_path(path: Path, tmp: Path | None = None) -> Iterator[Path]:
+    """Yield a temporary path for a writer that takes a path (``to_parquet``, ``write_table``); on
+    success it replaces ``path``. The parent folder is created."""
+    path = Path(path)
+    tmp = Path(tmp) if tmp is not None else default_tmp(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        yield tmp
+        os.replace(tmp, path)
+    except BaseException:
+        _remove(tmp)
+        raise
+
+
+@contextmanager
+def atomic_open(path: Path, mode: str = "wb", tmp: Path | None = None, fsync: bool = False,
+                encoding: str | None = None) -> Iterator[IO]:
+    """Yield a file object open on a temporary file; on success it is (optionally fsynced and)
+    renamed onto ``path``."""
+    with atomic_path(path, tmp) as tmp_path:
+        with open(tmp_path, mode, encoding=encoding) as f:
+            yield f
+            if fsync:
+                f.flush()
+                os.fsync(f.fileno())
+
+
+def atomic_write_bytes(path: Path, data: bytes, tmp: Path | None = None) -> None:
+    with atomic_open(path, "wb", tmp) as f:
+        f.write(data)
+
+
+def atomic_write_text(path: Path, text: str, tmp: Path | None = None, encoding: str = "utf-8") -> None:
+    with atomic_open(path, "w", tmp, encoding=encoding) as f:
+        f.write(text)
+
+
+@contextmanager
+def atomic_folder(path: Path, tmp: Path, create: bool = True) -> Iterator[Path]:
+    """Yield ``tmp`` (created unless ``create`` is False, for writers such as ``copytree`` that make
+    it themselves) to be filled; on success it is renamed to ``path``, on failure removed.
+    ``path`` must not exist yet (a folder cannot replace a non-empty folder)."""
+    path, tmp = Path(path), Path(tmp)
+    if create:
+        tmp.mkdir()
+    try:
+        yield tmp
+        os.replace(tmp, path)
+    except BaseException:
+        _remove(tmp)
+        raise
+
+
+def swap_symlink(link: Path, target: Path, tmp: Path) -> None:
+    """Point ``link`` at ``target`` (stored relative to the link's folder) in one atomic step: a new
+    link made under the name ``tmp`` replaces the old one."""
+    os.symlink(os.path.relpath(target, link.parent), tmp)
+    try:
+        os.replace(tmp, link)
+    except BaseException:
+        _remove(tmp)
+        raise

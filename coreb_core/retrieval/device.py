@@ -1,0 +1,27 @@
+"""Which compute device this machine offers, checked cheaply (torch takes over a second to import)."""
+from __future__ import annotations
+
+import os
+
+
+def accelerator_possible() -> bool:
+    """Cheap check before importing torch (over a second): an NVIDIA driver, or macOS (mps)."""
+    import platform
+    import shutil
+
+    return (os.path.exists("/proc/driver/nvidia/version") or shutil.which("nvidia-smi") is not None
+            or platform.system() == "Darwin")
+
+
+def cuda_status() -> tuple[bool, str]:
+    """Whether torch sees a CUDA device, and a line saying so. torch is imported only when a driver exists."""
+    if not accelerator_possible():
+        return False, "CUDA unavailable: no NVIDIA driver on this machine (auto uses the CPU)"
+    try:
+        import torch
+    except ImportError:
+        return False, "CUDA unavailable: torch is not installed"
+    if torch.cuda.is_available():
+        names = ", ".join(torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count()))
+        return True, f"CUDA available: {torch.cuda.device_count()} device(s): {names}"
+    return False, f"CUDA unavailable: torch {torch.__version__} sees no CUDA device (the CPU build?)"

@@ -1,0 +1,85 @@
+"""Text and small tables the pages show, without Streamlit: the model picker's table, run
+progress and time-left strings, error lines, and Markdown escaping of data shown in messages.
+
+Example:
+    >>> eta_seconds(elapsed=30.0, fraction=0.25)
+    90.0
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pandas as pd
+
+from coreb_core.data.schema import TASKS
+from coreb_core.data.sql_console import one_line
+from coreb_core.errors import DataError
+from coreb_core.retrieval.models import registry_table
+
+
+def model_table() -> pd.DataFrame:
+    """The registry as the model picker shows it: id, kind, name, params_b, re_runnable, why_not."""
+    rows = registry_table()
+    frame = pd.DataFrame([{k: r[k] for k in ("id", "kind", "name", "revision", "params_b", "re_runnable",
+                                             "trust_remote_code", "card_note")} for r in rows])
+    frame["why_not"] = [None if r["re_runnable"] else
+                        "API-only: its published figures are shown on the overview, it cannot be re-run here"
+                        for r in rows]
+    return frame
+
+
+def prompt_table(model: str, profile: str) -> pd.DataFrame:
+    """The prompts a run of ``model`` under ``profile`` applies, per task and side, with their source
+    (columns task, query, document, source; empty for a model without an encoder)."""
+    from coreb_core.retrieval.models import resolve
+    from coreb_core.retrieval.profiles import encoding_for
+
+    spec = resolve(model)
+    if spec.kind != "dense":
+        return pd.DataFrame(columns=["task", "query", "document", "source"])
+    encoding = encoding_for(spec, profile, "cpu")
+    return pd.DataFrame([{"task": task, **encoding.prompt(task)._asdict()} for task in TASKS])
+
+
+def eta_seconds(elapsed: float, fraction: float) -> float | None:
+    """Seconds left if the rest goes as fast as what is done; None before there is anything to go by."""
+    if fraction <= 0.01 or elapsed <= 0:
+        return None
+    return max(0.0, elapsed * (1.0 - min(fraction, 1.0)) / fraction)
+
+
+def progress_text(message: str, elapsed: float, fraction: float) -> str:
+    """``t2c: documents 3/8 · 12 s elapsed · about 30 s left``."""
+    left = eta_seconds(elapsed, fraction)
+    tail = "estimating time left" if left is None else f"about {_duration(left)} left"
+    return f"{message} · {_duration(elapsed)} elapsed · {tail}"
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(round(seconds))
+    return f"{seconds} s" if seconds < 90 else f"{seconds // 60} min {seconds % 60:02d} s"
+
+
+def ndcg_frame(ndcg_at_10: dict[str, float]) -> pd.DataFrame:
+    """task, ndcg_at_10 (task order t2c, c2c, c2t) from evaluation.score_run."""
+    return pd.DataFrame([{"task": t, "ndcg_at_10": float(ndcg_at_10[t])} for t in TASKS if t in ndcg_at_10])
+
+
+def error_lines(exc: Exception) -> list[str]:
+    """One line per problem: each DataProblem of a DataError, else the message's lines joined."""
+    if isinstance(exc, DataError) and exc.problems:
+        return [str(p) for p in exc.problems]
+    return [one_line(str(exc))]
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>|~$#!])")
+
+
+def plain(text: Any) -> str:
+    """Backslash-escape Markdown so that data shown in st.error/st.success stays literal text.
+
+    >>> plain("file_a.jsonl: row 3: *bold*")
+    'file\\\\_a.jsonl: row 3: \\\\*bold\\\\*'
+    """
+    return _MD_SPECIAL.sub(r"\\\1", str(text))
