@@ -4,7 +4,7 @@ import importlib
 
 import pytest
 
-MODULES = ["coreb_core.evaluation.measures", "coreb_core.evaluation.kernels", "coreb_core.evaluation.schemes",
+MODULES = ["coreb_core.data.measures", "coreb_core.evaluation.kernels", "coreb_core.evaluation.schemes",
            "coreb_core.evaluation.significance", "coreb_core.errors", "coreb_core.paths", "coreb_core.progress"]
 
 

@@ -16,6 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from coreb_core.data.measures import metric_label
 from coreb_core.data.schema import TASK_NAMES
 
 FILE = Path(__file__).resolve().parent / "published_figures.json"
@@ -74,13 +75,8 @@ def _row(key: str, model: str, task: str, metric: str, value: Any, subset: str =
     return {"source": f"published:{key}", "source_kind": "published", "file": str(FILE.name), "model": model,
             "revision": None, "dataset_revision": release, "task": task,
             "task_short": task if task in TASK_NAMES else None, "subset": subset, "split": "test",
-            "metric": metric, "label": metric_short_label(metric), "value": float(value), "scheme": _scheme(key)}
+            "metric": metric, "label": metric_label(metric), "value": float(value), "scheme": _scheme(key)}
 
-
-def metric_short_label(metric: str) -> str:
-    m = re.match(r"(ndcg|recall|map|mrr|precision|hit_rate)_at_(\d+)$", metric)
-    names = {"ndcg": "nDCG", "recall": "Recall", "map": "MAP", "mrr": "MRR", "precision": "P", "hit_rate": "Hit rate"}
-    return f"{names[m.group(1)]}@{m.group(2)}" if m else metric
 
 
 def published_rows() -> list[dict[str, Any]]:

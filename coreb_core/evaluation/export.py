@@ -22,6 +22,7 @@ import pandas as pd
 from coreb_core.atomic import atomic_write_text
 from coreb_core.errors import CorebError
 from coreb_core.evaluation.evaluate import evaluate, load_hits, summary
+from coreb_core.data.measures import measures
 from coreb_core.evaluation.official import OFFICIAL_K
 from coreb_core.runs.run import run_meta
 from coreb_core.data.schema import TASKS
@@ -55,9 +56,9 @@ def _official_metrics(per_query: pd.DataFrame) -> dict:
     m = summary(per_query)["tasks"]
     (task,) = m
     values = m[task]
-    families = {"NDCG": "ndcg", "MAP": "map", "Recall": "recall", "Precision": "precision"}
-    return {"metrics": {fam: {f"{'P' if fam == 'Precision' else fam}@{k}": round(values[f"{name}_at_{k}"], 5)
-                              for k in OFFICIAL_K} for fam, name in families.items()}}
+    families = [measures((family,), OFFICIAL_K) for family in ("ndcg", "map", "recall", "precision")]
+    return {"metrics": {family[0].official_family: {m.official: round(values[m.column], 5) for m in family}
+                        for family in families}}
 
 
 def export_coreb(run_id: str, out: Path, root: Path | None = None) -> Path:

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from coreb_core.evaluation.measures import FAMILIES, KS, Measure, measures
-from coreb_core.evaluation.schemes import Scheme, V2  # noqa: F401  (V2 for the docstring example)
+from coreb_core.data.measures import FAMILIES, KS, Measure, measures
+from coreb_core.evaluation.schemes import Scheme, V2  # noqa: F401  (V2: the docstring example)
 
 
 def metric_names(ks=KS) -> list[str]:

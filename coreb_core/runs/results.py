@@ -28,7 +28,8 @@ import pandas as pd
 from coreb_core.atomic import atomic_folder, atomic_path
 from coreb_core.errors import CorebError, DataError
 from coreb_core.paths import results_file, runs_dir
-from coreb_core.data.published import metric_short_label, published_rows
+from coreb_core.data.measures import metric_label as canonical_label
+from coreb_core.data.published import published_rows
 
 # Each imported row says what changes its numbers against the official v2 scoring.
 MTEB_SCHEME = ("MTEB qrels: positives only, no anchor exclusion; C2T without the c2t_match label-0 pairs "
@@ -66,7 +67,7 @@ def metric_label(metric: str, task: str) -> str:
         return "Recall@1 (MTEB accuracy)"
     if metric == "main_score":
         return "MAP@10 (main score)" if "Reranking" in task else "nDCG@10 (main score)"
-    return metric_short_label(metric)
+    return canonical_label(metric)
 
 
 # ---------------------------------------------------------------- storage
@@ -241,7 +242,7 @@ def import_runner_metrics(path: Path, model: str) -> tuple[list[dict], str | Non
             rows.append({"source": f"coreb-runner:{path.parent}", "source_kind": "coreb-runner", "file": str(path),
                          "model": model, "revision": None, "dataset_revision": None, "task": path.stem,
                          "task_short": task_short(path.stem), "subset": "default", "split": "test",
-                         "metric": metric, "label": metric_short_label(metric), "value": float(value), "scheme": RUNNER_SCHEME})
+                         "metric": metric, "label": canonical_label(metric), "value": float(value), "scheme": RUNNER_SCHEME})
     return rows, None
 
 

@@ -2,7 +2,7 @@
 import pytest
 
 from coreb_core.evaluation.kernels import metric_names
-from coreb_core.evaluation.measures import FAMILIES, KS, Measure, measures
+from coreb_core.data.measures import FAMILIES, KS, Measure, measures
 
 
 def test_every_spelling_round_trips():

@@ -82,6 +82,18 @@ class Measure(NamedTuple):
 NDCG_AT_10 = Measure("ndcg", 10)  # CoREB's main score
 
 
+def metric_label(column: str) -> str:
+    """The canonical name of a metric column, or the column itself when it is no ``Measure``.
+
+    >>> metric_label("ndcg_at_10"), metric_label("capped_recall_at_10")
+    ('nDCG@10', 'capped_recall_at_10')
+    """
+    try:
+        return str(Measure.parse(column))
+    except ValueError:
+        return column
+
+
 def measures(families: Iterable[str] = FAMILIES, ks: Iterable[int] = KS) -> list[Measure]:
     """Every (family, k) pair, family-major: the column order of per-query tables.
 
