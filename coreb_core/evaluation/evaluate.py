@@ -121,6 +121,7 @@ class ReleaseIndex:
         self.noise_doc = np.zeros(self.n_docs, dtype=bool)
         self.noise_doc[self.docs.get_indexer(noise)] = True
         self._judged: dict[str, Judged] = {}
+        self.memo: dict[str, dict] = {}  # derived structures, e.g. joint judged pairs per set of views
         self._ideal: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
 
     def _doc_codes(self, ids: pd.Series) -> np.ndarray:
@@ -207,42 +208,95 @@ def _dropped_above(drop_q: np.ndarray, drop_rank: np.ndarray, q: np.ndarray, ran
     return (np.searchsorted(keys, below, "left") - np.searchsorted(keys, q * span, "left")).astype(np.float64)
 
 
-def judged_ranks(index: ReleaseIndex, run: CodedRun, view: str = "qrels", anchor_exclusion: bool = True,
-                 drop_noise: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Evaluated query codes and, per judged pair of those queries, (query position, rank or inf, grade).
+class RunJoin(NamedTuple):
+    """One run matched once against every judged pair of the views being scored (their union).
 
-    Ranks are the evaluator's: the query's own id, the C2C anchor (``anchor_exclusion``) and, with
-    ``drop_noise``, every noise description in a C2T list leave the list, and hits below move up."""
-    j = index.judged(view)
-    scored = np.flatnonzero(run.in_run & j.has_qrels)
+    The pass over the run's rows happens here, once per run; each view then reads its pairs' ranks
+    from ``rank`` and applies the drops on its judged pairs only."""
+
+    run: CodedRun
+    joint: "JointJudged"
+    rank: np.ndarray  # per joint pair: the stored rank, inf when the run does not list it
+    dropped: list[tuple[np.ndarray, np.ndarray]]  # (doc per query, rank where the run lists it or inf)
+    noise_q: np.ndarray | None  # C2T noise hits (query code, rank), for views that drop noise texts
+    noise_rank: np.ndarray | None
+
+
+class JointJudged(NamedTuple):
+    """The union of several views' judged pairs, and where each view's pairs sit in it."""
+
+    keys: np.ndarray  # sorted, unique
+    filter: KeyFilter
+    where: dict[str, np.ndarray]  # view -> position in ``keys`` of each of its (sorted) pairs
+
+
+def joint_judged(index: ReleaseIndex, views: tuple[str, ...]) -> JointJudged:
+    """The union of ``views``' judged pairs (memoised per index and set of views)."""
+    memo = index.memo.setdefault("joint", {})
+    if views not in memo:
+        parts = [index.judged(v).keys for v in views]
+        keys = np.unique(np.concatenate(parts)) if len(parts) > 1 else parts[0]
+        memo[views] = JointJudged(keys, KeyFilter.build(keys),
+                                  {v: np.searchsorted(keys, k) for v, k in zip(views, parts)})
+    return memo[views]
+
+
+def join_run(index: ReleaseIndex, run: CodedRun, joint: JointJudged, anchor_exclusion: bool = True,
+             noise: bool = False) -> RunJoin:
+    """Match a coded run's rows to the joint judged pairs and find its dropped hits, in one pass."""
     hq, hd, hr = run.qcode, run.dcode, run.rank
     valid = (hq >= 0) & (hd >= 0)
     if not valid.all():
         hq, hd, hr = hq[valid], hd[valid], hr[valid]
-    # Rank of every judged pair in the run (inf when not retrieved): a cache-sized filter picks the
-    # few judged rows, then only those are looked up.
-    hkeys = hq.astype(np.int64) * index.n_docs + hd
-    judged_rows, pos = find_keys(j.keys, j.filter, hkeys)
-    rank = np.full(len(j.keys), np.inf)
-    rank[pos] = hr[judged_rows]
-    # Dropped hits: the query's own id, the C2C anchor, C2T noise texts. Lower ranks move up past
-    # them; every shift is counted on the original ranks, so the steps compose.
-    jq, jd = j.qcode, j.keys - j.qcode.astype(np.int64) * index.n_docs
-    original = rank
+    # A cache-sized filter picks the few judged rows; only those are looked up exactly.
+    rows, pos = find_keys(joint.keys, joint.filter, hq.astype(np.int64) * index.n_docs + hd)
+    rank = np.full(len(joint.keys), np.inf)
+    rank[pos] = hr[rows]
     excluded = ([index.self_doc] if index.has_self_doc else []) + ([index.anchor] if anchor_exclusion else [])
+    dropped = []
     for doc_of_query in excluded:
         hit = doc_of_query[hq] == hd
         dropped_rank = np.full(index.n_queries, np.inf)
         np.minimum.at(dropped_rank, hq[hit], hr[hit])
+        dropped.append((doc_of_query, dropped_rank))
+    noise_q = noise_rank = None
+    if noise:
+        noise_hit = index.noise_doc[hd] & index.c2t_query[hq] & np.isfinite(hr)
+        noise_q, noise_rank = hq[noise_hit], hr[noise_hit]
+    return RunJoin(run, joint, rank, dropped, noise_q, noise_rank)
+
+
+def view_ranks(index: ReleaseIndex, joined: RunJoin, view: str = "qrels", drop_noise: bool = False
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Evaluated query codes and, per judged pair of those queries, (query position, rank or inf, grade).
+
+    Ranks are the evaluator's: the query's own id, the C2C anchor (when the join excluded it) and, with
+    ``drop_noise``, every noise description in a C2T list leave the list, and hits below move up.
+    Only the pairs of the run's evaluated queries are touched (a view's pairs are sorted by query)."""
+    j = index.judged(view)
+    scored = np.flatnonzero(joined.run.in_run & j.has_qrels)
+    # The pairs of the scored queries: contiguous ranges of the query-sorted pairs.
+    bounds = np.searchsorted(j.qcode, np.stack([scored, scored + 1]))
+    lengths = bounds[1] - bounds[0]
+    pairs = np.repeat(bounds[0] - np.r_[0, np.cumsum(lengths)[:-1]], lengths) + np.arange(lengths.sum())
+    jq = j.qcode[pairs]
+    jd = j.keys[pairs] - jq.astype(np.int64) * index.n_docs
+    original = joined.rank[joined.joint.where[view][pairs]]
+    rank = original
+    # Every shift is counted on the original ranks, so the drops compose.
+    for doc_of_query, dropped_rank in joined.dropped:
         rank = np.where(doc_of_query[jq] == jd, np.inf, rank - (dropped_rank[jq] < original))
     if drop_noise:
-        noise_hit = index.noise_doc[hd] & index.c2t_query[hq] & np.isfinite(hr)
-        rank = rank - _dropped_above(hq[noise_hit], hr[noise_hit], jq, original)
+        rank = rank - _dropped_above(joined.noise_q, joined.noise_rank, jq, original)
         rank = np.where(index.noise_doc[jd] & index.c2t_query[jq], np.inf, rank)
-    keep = run.in_run[jq]
-    position = np.full(index.n_queries, -1)
-    position[scored] = np.arange(len(scored))
-    return scored, position[jq[keep]], rank[keep], j.grade[keep]
+    return scored, np.repeat(np.arange(len(scored)), lengths), rank, j.grade[pairs]
+
+
+def judged_ranks(index: ReleaseIndex, run: CodedRun, view: str = "qrels", anchor_exclusion: bool = True,
+                 drop_noise: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``view_ranks`` of one run against one view (``join_run`` + ``view_ranks``)."""
+    joint = joint_judged(index, (view,))
+    return view_ranks(index, join_run(index, run, joint, anchor_exclusion, drop_noise), view, drop_noise)
 
 
 def official_ranks(rows: pd.DataFrame, query_id: str, task: str, anchor_id: str | None = None,
@@ -376,10 +430,13 @@ def analyse_many(store: Store, runs: dict[str, pd.DataFrame], schemes=(V2,), anc
     names = np.asarray(list(runs), dtype=object)
     # The trap table reads v2 and v1 per query, so they are computed whenever traps are asked for.
     computed_schemes = tuple(dict.fromkeys(tuple(schemes) + ((V2, V1) if traps else ())))
-    views = {_join_key(store, s) for s in computed_schemes} | ({("qrels", False)} if traps else set())
+    views = sorted({_join_key(store, s) for s in computed_schemes} | ({("qrels", False)} if traps else set()))
+    # Each run's rows are matched once against the union of the views' judged pairs.
+    joint = joint_judged(index, tuple(sorted({v for v, _ in views})))
+    run_joins = [join_run(index, c, joint, anchor_exclusion, noise=any(d for _, d in views)) for c in coded]
     joined: dict[tuple[str, bool], tuple[np.ndarray, ...]] = {}
-    for view in sorted(views):
-        parts = [judged_ranks(index, c, view[0], anchor_exclusion, drop_noise=view[1]) for c in coded]
+    for view in views:
+        parts = [view_ranks(index, rj, view[0], drop_noise=view[1]) for rj in run_joins]
         offsets = np.cumsum([0] + [len(p[0]) for p in parts])
         joined[view] = (
             np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, dtype=np.int64),
