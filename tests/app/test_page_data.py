@@ -1,7 +1,7 @@
 """The Data page (statistics, SQL console) and its helpers (coreb_core.data.statistics, coreb_core.data.sql_console)."""
 import pytest
 
-from tests.helpers import app_test
+from tests.builders import app_test
 
 from coreb_core.data.sql_console import ConsoleError, SqlConsole, one_line
 from coreb_core.data.statistics import release_statistics
