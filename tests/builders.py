@@ -19,6 +19,17 @@ ARTIFACTS = REPO / "tests" / "artifacts"
 Q1, Q2, QC = "q_t2c_canonical_retro_any_0001", "q_t2c_search_python_0002", "q_c2c_cross_lang_0001"
 QT, QM = "q_c2t_full_retro_any_0001", "q_c2t_match_0002"
 
+# SQL the console refuses, with the one-line message it gives (the Data page shows the same).
+REFUSED_SQL = {
+    "CREATE TABLE t AS SELECT 1": "only a single SELECT (or WITH … SELECT) statement is allowed, not CREATE",
+    "COPY queries TO '/tmp/x.csv'": "only a single SELECT (or WITH … SELECT) statement is allowed, not COPY",
+    "SELECT * FROM read_csv('/etc/passwd')": 'Permission Error: Cannot access file "/etc/passwd" - file system '
+                                             'operations are disabled by configuration',
+    "ATTACH 'x.db'": "only a single SELECT (or WITH … SELECT) statement is allowed, not ATTACH",
+    "INSTALL httpfs": "only a single SELECT (or WITH … SELECT) statement is allowed, not LOAD",
+    "SELECT 1; SELECT 2": "only a single statement is allowed; this text holds 2",
+}
+
 
 def run_cli(*args: str, env: dict | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
     """Run ``python -m coreb_core`` as a user would, in a fresh process."""
