@@ -1,5 +1,6 @@
 """Shared fixtures: private caches, CoREB-mini built once per session, the tiny hand-made release,
-MiniLM encoded once per session. Plain helpers (``run_cli``, ``app_test``) live in ``tests/helpers.py``."""
+MiniLM encoded once per session, the default runs. Plain helpers and builders (``run_cli``, ``app_test``,
+``tiny_hits``, …) live in ``tests/builders.py``."""
 import os
 from pathlib import Path
 
@@ -77,3 +78,19 @@ def app_cache(mini_cache, minilm_cold_and_warm) -> Path:
         if model not in have:
             run_retrieval(model, DEFAULT_RELEASE, root=mini_cache)
     return mini_cache
+
+
+@pytest.fixture(scope="session")
+def default_runs(app_cache) -> dict:
+    """Model -> RunMeta of the first-launch default runs (the app cache's default release). Session-wide:
+    no test adds runs to the app cache (the Run page tests work on a copy)."""
+    from coreb_core.defaults import DEFAULT_RELEASE
+    from tests.builders import retrieval_runs
+
+    return retrieval_runs(DEFAULT_RELEASE, app_cache)
+
+
+@pytest.fixture(scope="session")
+def default_run_ids(default_runs) -> dict[str, str]:
+    """Model -> run id of the default runs."""
+    return {model: meta.run_id for model, meta in default_runs.items()}

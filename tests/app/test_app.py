@@ -4,7 +4,7 @@ from streamlit.testing.v1 import AppTest
 
 from tests import dump
 
-from tests.helpers import REPO
+from tests.builders import REPO
 
 
 def test_data_page_lists_cached_release(tmp_path, cache):

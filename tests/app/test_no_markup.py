@@ -3,7 +3,7 @@ dataframe elements of the inspector, never in markdown-rendering elements."""
 import pytest
 
 from tests import dump
-from tests.helpers import app_test
+from tests.builders import app_test
 
 SCRIPT = "<script>alert(1)</script>"
 MARKDOWN = "**bold** [link](http://x)"

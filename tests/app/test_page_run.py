@@ -4,7 +4,7 @@ import shutil
 import pytest
 
 from tests import dump
-from tests.helpers import app_test
+from tests.builders import app_test
 
 from coreb_core.runs.uploads import import_dataset, save_uploads
 from ui.format import error_lines, eta_seconds, model_table, ndcg_frame, plain, progress_text, prompt_table

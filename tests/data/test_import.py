@@ -10,7 +10,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from tests import dump
-from tests.helpers import run_cli
+from tests.builders import run_cli
 
 
 def info_json(cache: Path) -> dict:

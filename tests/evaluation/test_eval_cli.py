@@ -6,7 +6,7 @@ import json
 import numpy as np
 import pytest
 
-from tests.helpers import run_cli
+from tests.builders import run_cli
 from coreb_core.evaluation.evaluate import evaluate, summary
 from coreb_core.runs.run import concat_hits, hits_from_scores, new_run_id, write_run
 from coreb_core.evaluation.schemes import V1, V2

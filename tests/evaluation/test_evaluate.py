@@ -4,7 +4,6 @@ from __future__ import annotations
 from math import log2
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from coreb_core.evaluation.evaluate import aggregate, evaluate, summary, trap_table
@@ -12,24 +11,7 @@ from coreb_core.evaluation.official import official_c2c_without_anchor, official
 from coreb_core.runs.run import hits_from_lists, hits_from_scores
 from coreb_core.evaluation.schemes import TREC, V1, V2, Scheme
 from coreb_core.data.store import Store
-
-Q1, Q2, QC = "q_t2c_canonical_retro_any_0001", "q_t2c_search_python_0002", "q_c2c_cross_lang_0001"
-
-
-def code(n: int) -> str:
-    return f"code_v202601_{n:05d}"
-
-
-def tiny_hits(store: Store, lists: dict[str, list[str]]) -> pd.DataFrame:
-    """Ranked lists given in order; scores strictly decreasing so ranks are as written."""
-    task_of = dict(store.sql("SELECT query_id, task FROM queries").fetchall())
-    return hits_from_lists(task_of, {q: [(d, 1.0 - i / 100) for i, d in enumerate(docs)] for q, docs in lists.items()},
-                           "test")
-
-
-def row(per_query: pd.DataFrame, qid: str) -> pd.Series:
-    return per_query.set_index("query_id").loc[qid]
-
+from tests.builders import Q1, Q2, QC, code, row, tiny_hits
 
 # Q1 qrels: code1, code2, code4 positive (rel 2); code3 trap (rel 1).
 # Run: code3 (trap) @1, code1 @2, code5 (unjudged) @3, code2 @4; code4 not retrieved.

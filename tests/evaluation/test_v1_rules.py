@@ -19,9 +19,7 @@ from coreb_core.paths import release_dir
 from coreb_core.runs.run import hits_from_lists, hits_from_scores
 from coreb_core.evaluation.schemes import TRAPS_AS_HITS, V1, V2, Scheme
 from coreb_core.data.store import Store
-from tests.evaluation.test_evaluate import Q2, QC, code, row, tiny_hits
-
-QT, QM = "q_c2t_full_retro_any_0001", "q_c2t_match_0002"
+from tests.builders import Q2, QC, QM, QT, code, row, tiny_hits
 
 
 def text(n: int, noise: int | None = None) -> str:

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.helpers import run_cli
+from tests.builders import run_cli
 from coreb_core.retrieval.embeddings import EmbeddingCache
 from coreb_core.errors import CorebError
 from coreb_core.retrieval.models import REGISTRY, ModelSpec, resolve

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.helpers import REPO, run_cli
+from tests.builders import REPO, run_cli
 from coreb_core.evaluation.evaluate import evaluate, load_hits, summary
 from coreb_core.evaluation.export import export_run
 from coreb_core.evaluation.official import official_evaluate

@@ -1,0 +1,40 @@
+"""coreb_core.analysis.selection on the default runs and the published figures (the page is tested in
+tests/app/test_page_selection.py)."""
+import numpy as np
+
+
+def test_recommend_and_published_units(app_cache, default_runs):
+    from coreb_core.evaluation.evaluate import analyse_many, load_hits
+    from coreb_core.data.published import published_rows
+    from coreb_core.evaluation.schemes import V2
+    from coreb_core.analysis.selection import recommend, recommend_published
+    from ui.display import pct, summary_markdown, winner_sentence
+    from coreb_core.data.store import Store
+
+    runs = default_runs
+    metas = {m["run_id"]: m for m in runs.values()}
+    with Store("demo_v2603", app_cache) as s:
+        tables = analyse_many(s, {r: load_hits(r, app_cache) for r in metas}, (V2,), traps=True)
+        rec = recommend(s, tables.per_query("v2"), tables.traps, metas, ("t2c",), ("any",), None, "queries")
+    bm25 = runs["bm25"]["run_id"]
+    row = rec.ranked.set_index("run").loc[bm25]
+    per = tables.per_query("v2").query("task == 't2c'")
+    traps = tables.traps.query("task == 't2c'")
+    anyq = per["query_id"].astype(str).str.contains("_any_")
+    assert row["queries"] == 120 == anyq[per["run"] == bm25].sum()  # T2C _any: 24 canonical + 24 full + 72 search
+    assert pct(row["mean_ndcg_at_10"]) == round(per[(per["run"] == bm25) & anyq]["ndcg_at_10"].mean() * 100, 1)
+    t_any = traps["query_id"].astype(str).str.contains("_any_")
+    assert pct(row["trap_share"]) == round(traps[(traps["run"] == bm25) & t_any]["trap_above_positive"].mean() * 100, 1)
+    assert "scheme v2" in winner_sentence(rec, "v2")
+    # published: all languages -> paper Table 3; C2C by language -> Table 15; T2C by language -> not applicable
+    ranked, _ = recommend_published(published_rows(), ("t2c", "c2c", "c2t"), ("any", "python", "java", "cpp", "go",
+                                                                             "ruby"), 8.0)
+    c2llm = ranked.set_index("model").loc["C2LLM-7B"]
+    assert pct(c2llm["mean_ndcg_at_10"]) == round(np.mean([0.443, 0.659, 0.795]) * 100, 1) and c2llm["params_b"] == 7.0
+    assert (ranked["evidence"] == "published figures only").all()
+    c2c, _ = recommend_published(published_rows(), ("c2c",), ("python", "cpp"), None)
+    assert pct(c2c.set_index("model").loc["GemEmb-2", "c2c"]) == round((0.681 + 0.789) / 2 * 100, 1)
+    none, excluded = recommend_published(published_rows(), ("t2c",), ("python",), None)
+    assert none.empty and set(excluded["reason"]) == {"no published T2C figures per language"}
+    text = summary_markdown(rec, ranked, "v2", "demo_v2603")
+    assert text.startswith("# CoREB model selection") and "published figures only" in text

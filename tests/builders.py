@@ -1,0 +1,84 @@
+"""Plain helpers the tests share: the repository root, the CLI as a user runs it, one page under AppTest,
+and small builders (the tiny dump's query ids, hits from hand-written ranked lists, a release's runs).
+Fixtures live in ``tests/conftest.py``; test modules import only from here, never from each other."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+from coreb_core.runs.run import RunMeta, hits_from_lists, list_runs
+
+REPO = Path(__file__).resolve().parent.parent
+ARTIFACTS = REPO / "tests" / "artifacts"
+
+# Query ids of the tiny hand-made release (tests/dump.py).
+Q1, Q2, QC = "q_t2c_canonical_retro_any_0001", "q_t2c_search_python_0002", "q_c2c_cross_lang_0001"
+QT, QM = "q_c2t_full_retro_any_0001", "q_c2t_match_0002"
+
+# SQL the console refuses, with the one-line message it gives (the Data page shows the same).
+REFUSED_SQL = {
+    "CREATE TABLE t AS SELECT 1": "only a single SELECT (or WITH … SELECT) statement is allowed, not CREATE",
+    "COPY queries TO '/tmp/x.csv'": "only a single SELECT (or WITH … SELECT) statement is allowed, not COPY",
+    "SELECT * FROM read_csv('/etc/passwd')": 'Permission Error: Cannot access file "/etc/passwd" - file system '
+                                             'operations are disabled by configuration',
+    "ATTACH 'x.db'": "only a single SELECT (or WITH … SELECT) statement is allowed, not ATTACH",
+    "INSTALL httpfs": "only a single SELECT (or WITH … SELECT) statement is allowed, not LOAD",
+    "SELECT 1; SELECT 2": "only a single statement is allowed; this text holds 2",
+}
+
+
+def run_cli(*args: str, env: dict | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
+    """Run ``python -m coreb_core`` as a user would, in a fresh process."""
+    full_env = {**os.environ, **(env or {})}
+    return subprocess.run([sys.executable, "-m", "coreb_core", *args], cwd=REPO, env=full_env,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def app_test(page: str, cache: Path, params: dict | None = None, timeout: float = 120):
+    """AppTest of one page script with the app's cache and URL parameters."""
+    from streamlit.testing.v1 import AppTest
+
+    os.environ["COREB_CACHE"] = str(cache)
+    at = AppTest.from_file(str(REPO / "pages" / page), default_timeout=timeout)
+    for k, v in (params or {}).items():
+        at.query_params[k] = v
+    return at
+
+
+def one_table(at, *has: str, lacks: tuple[str, ...] = ()) -> pd.DataFrame:
+    """The one dataframe on a page with every column in ``has`` and none in ``lacks``."""
+    found = [d.value for d in at.dataframe
+             if all(c in d.value.columns for c in has) and not any(c in d.value.columns for c in lacks)]
+    assert len(found) == 1, f"expected one table with {has} and without {lacks}, found {len(found)}"
+    return found[0]
+
+
+def retrieval_runs(release: str, root: Path) -> dict[str, RunMeta]:
+    """Model -> its retrieval run of ``release`` in the cache at ``root`` (the newest where a model has several)."""
+    metas = sorted(list_runs(release, root), key=lambda m: m.created or "")
+    return {m.model: m for m in metas if m.kind == "retrieval"}
+
+
+def code(n: int) -> str:
+    """The tiny release's code document id number ``n``."""
+    return f"code_v202601_{n:05d}"
+
+
+def scored_hits(store, lists: dict[str, list[tuple[str, float]]], run: str = "test") -> pd.DataFrame:
+    """Hits of one run from (doc id, score) lists per query id; each query's task is read from ``store``."""
+    task_of = dict(store.sql("SELECT query_id, task FROM queries").fetchall())
+    return hits_from_lists(task_of, lists, run)
+
+
+def tiny_hits(store, lists: dict[str, list[str]]) -> pd.DataFrame:
+    """Ranked lists given in order; scores strictly decreasing so ranks are as written."""
+    return scored_hits(store, {q: [(d, 1.0 - i / 100) for i, d in enumerate(docs)] for q, docs in lists.items()})
+
+
+def row(per_query: pd.DataFrame, qid: str) -> pd.Series:
+    """One query's row of a per-query table."""
+    return per_query.set_index("query_id").loc[qid]
