@@ -11,6 +11,7 @@ from pathlib import Path
 import pandas as pd
 
 from coreb_core.runs.run import RunMeta, hits_from_lists, list_runs
+from tests import dump
 
 REPO = Path(__file__).resolve().parent.parent
 ARTIFACTS = REPO / "tests" / "artifacts"
@@ -82,3 +83,11 @@ def tiny_hits(store, lists: dict[str, list[str]]) -> pd.DataFrame:
 def row(per_query: pd.DataFrame, qid: str) -> pd.Series:
     """One query's row of a per-query table."""
     return per_query.set_index("query_id").loc[qid]
+
+
+def bad_jsonl(tmp_path):
+    """The tiny release as JSONL with two bad grades (text2code_qrels row 2, code2code_qrels row 3)."""
+    data = dump.rows()
+    data["code2code_qrels"][2]["relevance"] = 7
+    data["text2code_qrels"][1]["relevance"] = 5
+    return dump.write_jsonl(tmp_path / "bad", data)

@@ -4,15 +4,8 @@ import pytest
 
 from tests.builders import REFUSED_SQL, app_test
 
-from coreb_core.data.sql_console import one_line
 from ui.format import plain
 from coreb_core.data.store import Store
-
-
-def test_one_line_and_plain():
-    assert one_line('Catalog Error: no x!\nDid you mean "t"?\n\nLINE 1: FROM x\n        ^') == \
-        'Catalog Error: no x! Did you mean "t"?'
-    assert plain("a_b.jsonl: *x* [y](z) `c`") == r"a\_b.jsonl: \*x\* \[y\](z) \`c\`"
 
 
 # ------------------------------------------------------------------ the page

@@ -1,14 +1,12 @@
-"""The Run retrieval page (run, cancel, imports) and its helpers (ui.format, coreb_core.runs.uploads)."""
+"""The Run retrieval page: run, cancel, imports (its helpers: tests/ui/test_format.py, tests/runs/test_uploads.py)."""
 import shutil
 
 import pytest
 
 from tests import dump
-from tests.builders import app_test
+from tests.builders import app_test, bad_jsonl
 
-from coreb_core.runs.uploads import import_dataset, save_uploads
-from ui.format import error_lines, eta_seconds, model_table, ndcg_frame, plain, progress_text, prompt_table
-from coreb_core.errors import DataError
+from ui.format import plain
 from coreb_core.evaluation.evaluate import evaluate, load_hits, summary
 from coreb_core.data.store import Store, list_releases
 
@@ -22,49 +20,6 @@ def private_cache(app_cache, tmp_path, monkeypatch):
     shutil.copytree(app_cache / "runs", root / "runs")
     monkeypatch.setenv("COREB_CACHE", str(root))  # restored after the test (app_test sets it again)
     return root
-
-
-def _bad_jsonl(tmp_path):
-    data = dump.rows()
-    data["code2code_qrels"][2]["relevance"] = 7
-    data["text2code_qrels"][1]["relevance"] = 5
-    return dump.write_jsonl(tmp_path / "bad", data)
-
-
-def test_eta_and_progress_text():
-    assert eta_seconds(30.0, 0.25) == 90.0
-    assert eta_seconds(10.0, 1.0) == 0.0
-    assert eta_seconds(5.0, 0.0) is None
-    assert progress_text("t2c: searched", 30.0, 0.25) == "t2c: searched · 30 s elapsed · about 1 min 30 s left"
-    assert progress_text("loading", 0.4, 0.0) == "loading · 0 s elapsed · estimating time left"
-
-
-def test_model_table_and_ndcg_frame():
-    models = model_table().set_index("id")
-    assert not models.loc["gemini-embedding-2", "re_runnable"]
-    assert "API-only" in models.loc["gemini-embedding-2", "why_not"]
-    assert models.loc["bm25", "re_runnable"] and models.loc["minilm", "re_runnable"]
-    frame = ndcg_frame({"c2t": 0.5, "t2c": 0.25})
-    assert frame.to_dict("list") == {"task": ["t2c", "c2t"], "ndcg_at_10": [0.25, 0.5]}
-
-
-def test_save_uploads_refuses_paths(tmp_path):
-    assert [p.name for p in save_uploads([("a.parquet", b"x")], tmp_path / "u")] == ["a.parquet"]
-    with pytest.raises(DataError, match="file names may hold only"):
-        save_uploads([("../evil.parquet", b"x")], tmp_path / "u")
-
-
-def test_import_dataset_validates(tmp_path, cache):
-    with pytest.raises(DataError) as err:
-        import_dataset(_bad_jsonl(tmp_path), "r", root=cache)
-    lines = error_lines(err.value)
-    assert len(lines) == 2
-    assert lines[0].endswith("text2code_qrels.jsonl: row 2: field 'relevance': grade must be 0, 1 or 2: 5")
-    assert lines[1].endswith("code2code_qrels.jsonl: row 3: field 'relevance': grade must be 0, 1 or 2: 7")
-    assert all("\n" not in line for line in lines)
-    assert list_releases(cache) == []
-    name, counts = import_dataset(dump.write_parquet_folder(tmp_path / "good", dump.rows()), "r", root=cache)
-    assert name == "r" and counts == dump.EXPECTED_ROWS and list_releases(cache) == ["r"]
 
 
 def test_run_page_runs_bm25(private_cache):
@@ -96,14 +51,6 @@ def test_run_page_runs_bm25(private_cache):
     # the new run is offered on other pages without a restart
     other = app_test("traps.py", private_cache, {"release": "demo_v2603", "runs": run_id}).run()
     assert not other.exception and other.sidebar.multiselect[0].value == [run_id]
-
-
-def test_prompt_table_quotes_the_card_and_official_applies_none():
-    card = prompt_table("jina-code-1.5b", "card").set_index("task")
-    assert card.loc["c2t", "document"] == "Candidate comment:\n" and "INSTRUCTION_CONFIG" in card.loc["c2t", "source"]
-    official = prompt_table("jina-code-1.5b", "official")
-    assert (official["query"] == "").all() and (official["document"] == "").all()
-    assert prompt_table("bm25", "card").empty
 
 
 def test_run_page_profile_selector_reaches_the_run(private_cache):
@@ -148,7 +95,7 @@ def test_run_page_api_model_is_disabled(private_cache):
 
 
 def test_run_page_broken_dataset_shows_each_problem(private_cache, tmp_path):
-    src = _bad_jsonl(tmp_path)
+    src = bad_jsonl(tmp_path)
     at = app_test("run_retrieval.py", private_cache).run()
     at.text_input(key="ds_release").set_value("broken")
     at.text_input(key="ds_path").set_value(str(src)).run()

@@ -2,7 +2,7 @@
 tested in tests/app/test_page_data.py)."""
 import pytest
 
-from coreb_core.data.sql_console import ConsoleError, SqlConsole
+from coreb_core.data.sql_console import ConsoleError, SqlConsole, one_line
 from coreb_core.data.store import Store
 from tests.builders import REFUSED_SQL
 
@@ -56,3 +56,8 @@ def test_console_no_escape(console, sql):
 def test_console_timeout(console):
     with pytest.raises(ConsoleError, match="longer than 0.2 s"):
         console.query("SELECT count(*) FROM range(1000000000000)", timeout_s=0.2)
+
+
+def test_one_line():
+    assert one_line('Catalog Error: no x!\nDid you mean "t"?\n\nLINE 1: FROM x\n        ^') == \
+        'Catalog Error: no x! Did you mean "t"?'
