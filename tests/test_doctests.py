@@ -5,7 +5,8 @@ import importlib
 import pytest
 
 MODULES = ["coreb_core.data.measures", "coreb_core.evaluation.kernels", "coreb_core.evaluation.schemes",
-           "coreb_core.evaluation.significance", "coreb_core.errors", "coreb_core.paths", "coreb_core.progress"]
+           "coreb_core.evaluation.significance", "coreb_core.errors", "coreb_core.paths", "coreb_core.progress",
+           "coreb_core.atomic", "coreb_core.runs.run"]
 
 
 @pytest.mark.parametrize("name", MODULES)
