@@ -41,7 +41,12 @@ _BY_PREFIX.update({family: family for family in FAMILIES}, **_ALIASES)
 
 
 class Measure(NamedTuple):
-    """One cutoff measure: ``family`` (one of ``FAMILIES``) at rank ``k``. Hashable, ordered, one name."""
+    """One cutoff measure: ``family`` (one of ``FAMILIES``) at rank ``k``. Hashable, ordered, one name.
+
+    >>> m = Measure("recall", 100)
+    >>> str(m), m.column, m.official
+    ('Recall@100', 'recall_at_100', 'Recall@100')
+    """
 
     family: str
     k: int
