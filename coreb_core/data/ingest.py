@@ -37,13 +37,13 @@ RELEASE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 _ARROW_TYPES = {"string": pa.string(), "json": pa.string(), "int64": pa.int64(), "int8": pa.int8(), "bool": pa.bool_()}
 
 
-def arrow_schema(config: Config) -> pa.Schema:
+def _arrow_schema(config: Config) -> pa.Schema:
     return pa.schema([pa.field(c.name, _ARROW_TYPES[c.type], nullable=not c.required) for c in config.columns])
 
 
 # ---------------------------------------------------------------- normalisation
 
-def parse_meta(value: Any) -> dict[str, Any]:
+def _parse_meta(value: Any) -> dict[str, Any]:
     """``meta`` arrives as a struct (dict) or a string holding JSON or a Python-repr dict."""
     if isinstance(value, dict):
         # Struct columns carry every key of every row; a None is an absent key, not a value.
@@ -68,7 +68,7 @@ def _json_default(value: Any) -> Any:
     return str(value)
 
 
-def meta_json(meta: dict[str, Any]) -> str:
+def _meta_json(meta: dict[str, Any]) -> str:
     """One canonical text form (sorted keys) so identical data gives identical bytes."""
     return json.dumps(meta, sort_keys=True, ensure_ascii=False, default=_json_default)
 
@@ -77,7 +77,7 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def normalise(config: Config, raw: RawTable) -> tuple[pa.Table, list[DataProblem]]:
+def _normalise(config: Config, raw: RawTable) -> tuple[pa.Table, list[DataProblem]]:
     """Check types of every row and build the cached Arrow table (meta as canonical JSON text)."""
     problems: list[DataProblem] = []
     present = set().union(*(r.keys() for r in raw.rows)) if raw.rows else set()
@@ -107,7 +107,7 @@ def normalise(config: Config, raw: RawTable) -> tuple[pa.Table, list[DataProblem
                     value = len(row["text"])
             elif col.type == "json":
                 try:
-                    value = meta_json(parse_meta(value))
+                    value = _meta_json(_parse_meta(value))
                 except ValueError as exc:
                     problems.append(DataProblem(raw.file, number, key, str(exc), value))
                     value = None
@@ -127,7 +127,7 @@ def normalise(config: Config, raw: RawTable) -> tuple[pa.Table, list[DataProblem
             out[col.name].append(value)
     if problems:
         return pa.table({}), problems
-    return pa.Table.from_pydict(out, schema=arrow_schema(config)), problems
+    return pa.Table.from_pydict(out, schema=_arrow_schema(config)), problems
 
 
 # ---------------------------------------------------------------- validation across configs
@@ -198,7 +198,7 @@ def _versions_dir(root: Path | None) -> Path:
     return datasets_dir(root) / ".versions"
 
 
-def write_release(tables: dict[str, pa.Table], release: str, root: Path | None = None,
+def _write_release(tables: dict[str, pa.Table], release: str, root: Path | None = None,
                   extra_files: dict[str, pa.Table] | None = None) -> Path:
     """Write a release to a fresh version folder, then atomically point ``<release>`` at it.
 
@@ -239,7 +239,7 @@ def import_release(raw: dict[str, RawTable], release: str, root: Path | None = N
     problems: list[DataProblem] = []
     tables: dict[str, pa.Table] = {}
     for name, config in CONFIGS.items():
-        table, bad = normalise(config, raw[name])
+        table, bad = _normalise(config, raw[name])
         problems += bad
         tables[name] = table
     if not problems:
@@ -249,4 +249,4 @@ def import_release(raw: dict[str, RawTable], release: str, root: Path | None = N
         if len(problems) > MAX_PROBLEMS_SHOWN:
             shown.append(DataProblem("(more)", "-", "-", f"{len(problems) - MAX_PROBLEMS_SHOWN} further problems not shown"))
         raise DataError(shown)
-    return write_release(tables, release, root, extra_files)
+    return _write_release(tables, release, root, extra_files)

@@ -32,7 +32,7 @@ class RawTable(NamedTuple):
 
 # ---------------------------------------------------------------- file readers
 
-def read_parquet_rows(path: Path) -> tuple[list[dict[str, Any]], list[DataProblem]]:
+def _read_parquet_rows(path: Path) -> tuple[list[dict[str, Any]], list[DataProblem]]:
     if path.stat().st_size == 0:
         return [], [DataProblem(str(path), "-", "-", "file is empty")]
     try:
@@ -43,7 +43,7 @@ def read_parquet_rows(path: Path) -> tuple[list[dict[str, Any]], list[DataProble
     return table.to_pylist(), []
 
 
-def read_jsonl_rows(path: Path) -> tuple[list[dict[str, Any]], list[DataProblem]]:
+def _read_jsonl_rows(path: Path) -> tuple[list[dict[str, Any]], list[DataProblem]]:
     rows: list[dict[str, Any]] = []
     problems: list[DataProblem] = []
     data = path.read_bytes()
@@ -98,14 +98,14 @@ def detect_layout(directory: Path) -> str:
         return "parquet"
     if any(n in names for c in CONFIGS.values() for n in c.jsonl_names):
         return "jsonl"
-    if hub_release_folders(directory) or any(HUB_SHARD.match(n) for n in names):
+    if _hub_release_folders(directory) or any(HUB_SHARD.match(n) for n in names):
         return "hub"
     raise DataError([DataProblem(str(directory), "-", "-",
                                  "no CoREB files found (expected <config>.parquet, the official JSONL files, "
                                  "or hub release folders release_v26XX/)")])
 
 
-def hub_release_folders(directory: Path) -> dict[str, Path]:
+def _hub_release_folders(directory: Path) -> dict[str, Path]:
     """Release folders in a copy of the hub repository (``release_v2603/...parquet``)."""
     found = {}
     for sub in sorted(p for p in directory.iterdir() if p.is_dir()):
@@ -118,15 +118,15 @@ def _missing(directory: Path, expected: dict[str, str]) -> list[DataProblem]:
     return [DataProblem(str(directory / name), "-", "-", "file is missing") for name in expected.values()]
 
 
-def read_parquet_folder(directory: Path) -> dict[str, RawTable]:
+def _read_parquet_folder(directory: Path) -> dict[str, RawTable]:
     expected = {c: f"{c}.parquet" for c in CONFIGS}
     missing = {c: n for c, n in expected.items() if not (directory / n).exists()}
     if missing:
         raise DataError(_missing(directory, missing))
-    return _collect({c: [directory / n] for c, n in expected.items()}, read_parquet_rows)
+    return _collect({c: [directory / n] for c, n in expected.items()}, _read_parquet_rows)
 
 
-def read_jsonl_folder(directory: Path) -> dict[str, RawTable]:
+def _read_jsonl_folder(directory: Path) -> dict[str, RawTable]:
     files, missing = {}, {}
     for name, config in CONFIGS.items():
         present = [directory / n for n in config.jsonl_names if (directory / n).exists()]
@@ -136,12 +136,12 @@ def read_jsonl_folder(directory: Path) -> dict[str, RawTable]:
             missing[name] = config.jsonl_names[0]
     if missing:
         raise DataError(_missing(directory, missing))
-    return _collect(files, read_jsonl_rows)
+    return _collect(files, _read_jsonl_rows)
 
 
-def read_hub_copy(directory: Path, split: str | None) -> tuple[str, dict[str, RawTable]]:
+def _read_hub_copy(directory: Path, split: str | None) -> tuple[str, dict[str, RawTable]]:
     """Read one release of a hub-layout copy; ``split`` picks it when there are several."""
-    folders = hub_release_folders(directory)
+    folders = _hub_release_folders(directory)
     if not folders and any(HUB_SHARD.match(p.name) for p in directory.iterdir()):
         folders = {directory.name: directory}
     if split is None:
@@ -160,7 +160,7 @@ def read_hub_copy(directory: Path, split: str | None) -> tuple[str, dict[str, Ra
     missing = {c: f"{c}-{split}-00000-of-00001.parquet" for c, fs in files.items() if not fs}
     if missing:
         raise DataError(_missing(folder, missing))
-    return split, _collect(files, read_parquet_rows)
+    return split, _collect(files, _read_parquet_rows)
 
 
 def read_local(directory: Path, split: str | None = None) -> tuple[str, str | None, dict[str, RawTable]]:
@@ -169,10 +169,10 @@ def read_local(directory: Path, split: str | None = None) -> tuple[str, str | No
         raise DataError([DataProblem(str(directory), "-", "-", "not a directory")])
     layout = detect_layout(directory)
     if layout == "parquet":
-        return layout, None, read_parquet_folder(directory)
+        return layout, None, _read_parquet_folder(directory)
     if layout == "jsonl":
-        return layout, None, read_jsonl_folder(directory)
-    release, tables = read_hub_copy(directory, split)
+        return layout, None, _read_jsonl_folder(directory)
+    release, tables = _read_hub_copy(directory, split)
     return layout, release, tables
 
 
@@ -210,7 +210,7 @@ def hub_reachable(timeout: float = HUB_PROBE_TIMEOUT_S) -> bool:
     return bool(result and result[0])
 
 
-def offline_message(release: str) -> str:
+def _offline_message(release: str) -> str:
     return (f"cannot reach the Hugging Face hub to fetch {HUB_REPO} {release}. Import a local copy instead: "
             f"python -m coreb_core import-data DIR --release {release} (DIR = a copy of the hub repository, "
             f"a folder of <config>.parquet files, or the official runner's JSONL files)")
@@ -220,9 +220,9 @@ def read_hub(release: str, revision: str | None = None) -> dict[str, RawTable]:
     """Load all eight configs of one release with ``datasets.load_dataset``."""
     flag = offline_flag()
     if flag:
-        raise NetworkUnavailable(f"{flag} is set; " + offline_message(release))
+        raise NetworkUnavailable(f"{flag} is set; " + _offline_message(release))
     if not hub_reachable():
-        raise NetworkUnavailable(offline_message(release))
+        raise NetworkUnavailable(_offline_message(release))
     import datasets  # heavy import, only when actually fetching
 
     tables = {}

@@ -160,7 +160,7 @@ WHERE json_type(json_extract(entry, '$.' || to_json(metric))) IN ('DOUBLE', 'BIG
 """
 
 
-def import_mteb(files: list[Path], root: Path | None) -> tuple[int, list[dict], list[str]]:
+def _import_mteb(files: list[Path], root: Path | None) -> tuple[int, list[dict], list[str]]:
     import duckdb
 
     skipped, good = [], []
@@ -221,7 +221,7 @@ _OFFICIAL_NAMES = {"NDCG": "ndcg", "MAP": "map", "Recall": "recall", "P": "preci
                    "R_cap": "capped_recall", "Accuracy": "accuracy"}
 
 
-def import_runner_metrics(path: Path, model: str) -> tuple[list[dict], str | None]:
+def _import_runner_metrics(path: Path, model: str) -> tuple[list[dict], str | None]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -246,7 +246,7 @@ def import_runner_metrics(path: Path, model: str) -> tuple[list[dict], str | Non
     return rows, None
 
 
-def read_predictions(path: Path) -> tuple[dict[str, list[tuple[str, float]]] | None, str | None]:
+def _read_predictions(path: Path) -> tuple[dict[str, list[tuple[str, float]]] | None, str | None]:
     """``{query_id: [{"corpus_id", "score", "rank"}, …]}`` -> lists of (doc, score), or a reason."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -338,7 +338,7 @@ def import_results(path: Path, release: str | None = None, task: str | None = No
 
     # (b) MTEB task files
     mteb = [f for f in files if f.suffix == ".json" and f.stem in MTEB_TASKS]
-    n, mteb_rows, bad = import_mteb(mteb, root)
+    n, mteb_rows, bad = _import_mteb(mteb, root)
     imported, rows, skipped = imported + n, rows + mteb_rows, skipped + bad
 
     # (a) official runner output: <task>.json beside <task>_predictions.json, or a metrics-shaped json
@@ -349,7 +349,7 @@ def import_results(path: Path, release: str | None = None, task: str | None = No
             if release is None:
                 skipped.append(f"{f}: predictions need --release to be re-scored")
                 continue
-            lists, reason = read_predictions(f)
+            lists, reason = _read_predictions(f)
             if reason:
                 skipped.append(f"{f}: {reason}")
                 continue
@@ -363,7 +363,7 @@ def import_results(path: Path, release: str | None = None, task: str | None = No
             runs.append(_store_run(hits, release, label, f"coreb-runner:{f}", root, str(f)))
             imported += 1
             continue
-        metric_rows, reason = import_runner_metrics(f, model or f.parent.name)
+        metric_rows, reason = _import_runner_metrics(f, model or f.parent.name)
         if reason:
             skipped.append(f"{f}: {reason}")
         else:

@@ -106,14 +106,14 @@ def load_problems(release: str) -> list[Problem]:
     return problems
 
 
-def load_recorded_verdicts() -> dict[str, list]:
+def _load_recorded_verdicts() -> dict[str, list]:
     return json.loads(VERDICTS_FILE.read_text()) if VERDICTS_FILE.exists() else {}
 
 
-def judge_all(problems: list[Problem], run_toolchains: bool, progress: Progress | None = None) -> dict[str, Verdict]:
+def _judge_all(problems: list[Problem], run_toolchains: bool, progress: Progress | None = None) -> dict[str, Verdict]:
     """Python always runs; other languages run when asked and their toolchain exists, else the
     verdict recorded when the problem set was written (verdicts.json) is used."""
-    recorded = load_recorded_verdicts()
+    recorded = _load_recorded_verdicts()
     jobs, verdicts = [], {}
     for p in problems:
         for s in p.solutions:
@@ -140,7 +140,7 @@ def record_verdicts() -> dict[str, list]:
     """Run every solution with every toolchain and store the verdicts (run when the set changes)."""
     out = {}
     for release in RELEASES:
-        for key, v in sorted(judge_all(load_problems(release), run_toolchains=True).items()):
+        for key, v in sorted(_judge_all(load_problems(release), run_toolchains=True).items()):
             if v.verified_by != "executed":
                 raise RuntimeError(f"{key}: toolchain missing, cannot record")
             out[key] = [v.passed, v.test_passed, v.test_total]
@@ -409,7 +409,7 @@ def _rename_identifiers(code: str, k: int) -> str:
     return re.sub(r"\b([a-z][a-z0-9]{0,2})\b", lambda m: m.group(1) if m.group(1) in _KEEP else f"{m.group(1)}{k}", code)
 
 
-def scale_problems(problems: list[Problem], factor: int, tmp: Path) -> list[Problem]:
+def _scale_problems(problems: list[Problem], factor: int, tmp: Path) -> list[Problem]:
     """``factor`` renamed copies of every problem; solutions point at rewritten texts under ``tmp``."""
     out: list[Problem] = []
     for k in range(factor):
@@ -437,13 +437,13 @@ def build_release(release: str, root: Path | None = None, scale: int = 1, run_to
     import tempfile
 
     problems = load_problems(release)
-    verdicts = judge_all(problems, run_toolchains, progress)
+    verdicts = _judge_all(problems, run_toolchains, progress)
     if scale <= 1:
         raw, v1 = _Builder(release, problems, verdicts).build()
         return release, import_release(raw, release, root, extra_files=v1)
     name = f"{release}_x{scale}"
     with tempfile.TemporaryDirectory(prefix="coreb-mini-scale-") as tmp:
-        scaled = scale_problems(problems, scale, Path(tmp))
+        scaled = _scale_problems(problems, scale, Path(tmp))
         random.Random(f"coreb-mini/{name}").shuffle(scaled)
         raw, v1 = _Builder(name, scaled, verdicts).build()  # copies keep their original verdict keys
     for rows in raw.values():
