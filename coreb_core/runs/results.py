@@ -10,8 +10,14 @@
 A bad file is skipped with a one-line reason; the rest of the folder still imports.
 
 Example:
-    >>> report = import_results(Path("results"))
-    >>> report.imported, report.skipped[:1]
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> tree = folder / "results" / "org__model" / "abc123"          # an MTEB results tree
+    >>> tree.mkdir(parents=True)
+    >>> _ = (tree / "CorebT2CRetrieval.json").write_text(json.dumps({"task_name": "CorebT2CRetrieval", "scores": {
+    ...     "test": [{"hf_subset": "default", "main_score": 0.41, "ndcg_at_10": 0.41, "recall_at_10": 0.62}]}}))
+    >>> import_results(folder / "results", root=folder / "cache")
+    ImportReport(imported=1, rows=3, runs=[], skipped=[])
 """
 from __future__ import annotations
 
@@ -45,6 +51,18 @@ KEY_FIELDS = ["source_kind", "file", "model", "revision", "task", "split", "subs
 
 
 class ImportReport(NamedTuple):
+    """What ``import_results`` did: files imported, numbers stored, runs created, files skipped and why.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> tree = folder / "results" / "org__model" / "abc123"          # an MTEB results tree
+    >>> tree.mkdir(parents=True)
+    >>> _ = (tree / "CorebT2CRetrieval.json").write_text(json.dumps({"task_name": "CorebT2CRetrieval", "scores": {
+    ...     "test": [{"hf_subset": "default", "main_score": 0.41, "ndcg_at_10": 0.41, "recall_at_10": 0.62}]}}))
+    >>> report = import_results(folder / "results", root=folder / "cache")
+    >>> report.imported, report.rows, report.runs, report.skipped
+    (1, 3, [], [])
+    """
     imported: int  # files imported
     rows: int  # numbers stored
     runs: list[str]  # run ids created
@@ -52,7 +70,11 @@ class ImportReport(NamedTuple):
 
 
 def task_short(name: str) -> str | None:
-    """Map any task name to t2c / c2c / c2t (CorebT2CRetrieval, CoREB-Text2Code, text2code, …)."""
+    """Map any task name to t2c / c2c / c2t (CorebT2CRetrieval, CoREB-Text2Code, text2code, …).
+
+    >>> task_short("CorebT2CRetrieval"), task_short("CoREB-Code2Text"), task_short("nfcorpus")
+    ('t2c', 'c2t', None)
+    """
     low = name.lower()
     for short, words in (("t2c", ("t2c", "text2code", "text_to_code")), ("c2c", ("c2c", "code2code")),
                          ("c2t", ("c2t", "code2text", "code_to_text"))):
@@ -62,7 +84,13 @@ def task_short(name: str) -> str | None:
 
 
 def metric_label(metric: str, task: str) -> str:
-    """Display name: MTEB's accuracy is Recall@1; main_score is nDCG@10 (retrieval) or MAP@10 (reranking)."""
+    """Display name: MTEB's accuracy is Recall@1; main_score is nDCG@10 (retrieval) or MAP@10 (reranking).
+
+    >>> metric_label("accuracy", "CorebC2TRetrieval"), metric_label("main_score", "CorebT2CReranking")
+    ('Recall@1 (MTEB accuracy)', 'MAP@10 (main score)')
+    >>> metric_label("ndcg_at_10", "CorebT2CRetrieval")
+    'nDCG@10'
+    """
     if metric == "accuracy":
         return "Recall@1 (MTEB accuracy)"
     if metric == "main_score":
@@ -73,6 +101,21 @@ def metric_label(metric: str, task: str) -> str:
 # ---------------------------------------------------------------- storage
 
 def stored_rows(root: Path | None = None) -> pd.DataFrame:
+    """The imported numbers kept in ``results.parquet`` (an empty frame before any import).
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> tree = folder / "results" / "org__model" / "abc123"          # an MTEB results tree
+    >>> tree.mkdir(parents=True)
+    >>> _ = (tree / "CorebT2CRetrieval.json").write_text(json.dumps({"task_name": "CorebT2CRetrieval", "scores": {
+    ...     "test": [{"hf_subset": "default", "main_score": 0.41, "ndcg_at_10": 0.41, "recall_at_10": 0.62}]}}))
+    >>> _ = import_results(folder / "results", root=folder / "cache")
+    >>> stored_rows(folder / "cache")[["model", "task_short", "metric", "label", "value"]]
+           model task_short        metric                 label  value
+    0  org/model        t2c    main_score  nDCG@10 (main score)   0.41
+    1  org/model        t2c    ndcg_at_10               nDCG@10   0.41
+    2  org/model        t2c  recall_at_10             Recall@10   0.62
+    """
     path = results_file(root)
     return pd.read_parquet(path) if path.exists() else pd.DataFrame(columns=ROW_FIELDS)
 
@@ -92,7 +135,18 @@ def _store(rows: list[dict[str, Any]], root: Path | None) -> None:
 
 
 def all_rows(root: Path | None = None, include_published: bool = True) -> list[dict[str, Any]]:
-    """Every number: imported ones and (optionally) the bundled published figures."""
+    """Every number: imported ones and (optionally) the bundled published figures.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> tree = folder / "results" / "org__model" / "abc123"          # an MTEB results tree
+    >>> tree.mkdir(parents=True)
+    >>> _ = (tree / "CorebT2CRetrieval.json").write_text(json.dumps({"task_name": "CorebT2CRetrieval", "scores": {
+    ...     "test": [{"hf_subset": "default", "main_score": 0.41, "ndcg_at_10": 0.41, "recall_at_10": 0.62}]}}))
+    >>> _ = import_results(folder / "results", root=folder / "cache")
+    >>> len(all_rows(folder / "cache", include_published=False)), len(all_rows(folder / "cache"))
+    (3, 553)
+    """
     rows = stored_rows(root).to_dict("records")
     rows = [{k: (None if isinstance(v, float) and math.isnan(v) and k != "value" else v) for k, v in r.items()}
             for r in rows]
@@ -309,7 +363,19 @@ def _looks_like_trec(path: Path) -> bool:
 
 def import_results(path: Path, release: str | None = None, task: str | None = None, model: str | None = None,
                    root: Path | None = None) -> ImportReport:
-    """Import whatever ``path`` holds (see module docstring); never stops at the first bad file."""
+    """Import whatever ``path`` holds (see module docstring); never stops at the first bad file.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> tree = folder / "results" / "org__model" / "abc123"          # an MTEB results tree
+    >>> tree.mkdir(parents=True)
+    >>> _ = (tree / "CorebT2CRetrieval.json").write_text(json.dumps({"task_name": "CorebT2CRetrieval", "scores": {
+    ...     "test": [{"hf_subset": "default", "main_score": 0.41, "ndcg_at_10": 0.41, "recall_at_10": 0.62}]}}))
+    >>> _ = (folder / "results" / "notes.txt").write_text("hello")
+    >>> report = import_results(folder / "results", root=folder / "cache")
+    >>> report.rows, [line.split(": ", 1)[1] for line in report.skipped]
+    (3, ['not a recognised result file (MTEB task JSON, runner output, TREC run, exported run)'])
+    """
     from coreb_core.runs.run import hits_from_lists, read_run_meta, read_trec_run
 
     path = Path(path)
