@@ -4,9 +4,16 @@
 builder. It writes every config to a fresh folder and swaps it in only when all checks pass, so a
 failed import leaves the cache exactly as it was and readers never see a half-written release.
 
-Example:
-    >>> layout, split, raw = read_local(Path("dump"))
-    >>> import_release(raw, "release_v2603")          # raises DataError listing every problem
+Example (CoREB-mini built into a cache folder ``root``; not doctested; its release folder is a ``<config>.parquet`` folder):
+    >>> from coreb_core.data.sources import read_local
+    >>> from coreb_core.paths import release_dir
+    >>> layout, split, raw = read_local(release_dir("demo_v2603", root))
+    >>> import_release(raw, "demo_copy", root).relative_to(root)
+    PosixPath('coreb/demo_copy')
+    >>> raw["code2code_qrels"].rows[0]["doc_id"] = "code_v202603_99999"
+    >>> import_release(raw, "demo_broken", root)       # raises DataError listing every problem  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    coreb_core.errors.DataError: .../code2code_qrels.parquet: row 1: field 'doc_id': unknown document (not in code_corpus): 'code_v202603_99999'
 """
 from __future__ import annotations
 
@@ -144,7 +151,21 @@ def _duplicates(file: str, ids: list[str], field: str) -> list[DataProblem]:
 
 def validate(tables: dict[str, pa.Table], files: dict[str, str]) -> list[DataProblem]:
     """Rules that span rows and configs: unique ids, qrels resolve, known subtasks and languages,
-    C2C anchors present in the code corpus."""
+    C2C anchors present in the code corpus.
+
+    Example (CoREB-mini built into a cache folder ``root``; not doctested):
+
+    >>> from coreb_core.paths import release_dir
+    >>> folder = release_dir("demo_v2603", root)
+    >>> tables = {name: pq.read_table(folder / f"{name}.parquet") for name in CONFIGS}
+    >>> files = {name: f"{name}.parquet" for name in CONFIGS}
+    >>> validate(tables, files)
+    []
+    >>> languages = tables["code_corpus"].column("language").to_pylist()
+    >>> tables["code_corpus"] = tables["code_corpus"].set_column(2, "language", pa.array(["cobol"] + languages[1:]))
+    >>> validate(tables, files)
+    [DataProblem("code_corpus.parquet: row 1: field 'language': unknown language: 'cobol'")]
+    """
     problems: list[DataProblem] = []
     ids: dict[str, set[str]] = {}
     for name, config in CONFIGS.items():
@@ -233,7 +254,16 @@ def _prune_versions(versions: Path, release: str, keep: set[str], keep_previous:
 
 def import_release(raw: dict[str, RawTable], release: str, root: Path | None = None,
                    extra_files: dict[str, pa.Table] | None = None) -> Path:
-    """Normalise and validate every config; write only when nothing is wrong."""
+    """Normalise and validate every config; write only when nothing is wrong.
+
+    Example (CoREB-mini built into a cache folder ``root``; not doctested):
+
+    >>> from coreb_core.data.sources import read_local
+    >>> from coreb_core.paths import release_dir
+    >>> layout, split, raw = read_local(release_dir("demo_v2603", root))
+    >>> import_release(raw, "demo_copy", root).relative_to(root)
+    PosixPath('coreb/demo_copy')
+    """
     if not RELEASE_NAME.match(release):
         raise DataError([DataProblem("--release", "-", "release", "use letters, digits, '_', '-' or '.'", release)])
     problems: list[DataProblem] = []

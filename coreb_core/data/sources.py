@@ -24,7 +24,11 @@ HUB_SHARD = re.compile(r"^(?P<config>[a-z0-9_]+)-(?P<release>[A-Za-z0-9_.]+)-(?P
 
 
 class RawTable(NamedTuple):
-    """Rows of one config as read, with the file they came from (for error lines)."""
+    """Rows of one config as read, with the file they came from (for error lines).
+
+    >>> RawTable("code_corpus.jsonl", [{"code_id": "code_v202603_00001"}]).rows[0]["code_id"]
+    'code_v202603_00001'
+    """
 
     file: str
     rows: list[dict[str, Any]]
@@ -92,7 +96,18 @@ def _collect(files: dict[str, list[Path]], reader) -> dict[str, RawTable]:
 # ---------------------------------------------------------------- layouts
 
 def detect_layout(directory: Path) -> str:
-    """``parquet`` (folder of <config>.parquet), ``jsonl`` (official runner) or ``hub`` (hub copy)."""
+    """``parquet`` (folder of <config>.parquet), ``jsonl`` (official runner) or ``hub`` (hub copy).
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = (folder / "text2code_queries.jsonl").write_text("")
+    >>> detect_layout(folder)
+    'jsonl'
+    >>> (folder / "empty").mkdir()
+    >>> detect_layout(folder / "empty")   # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    coreb_core.errors.DataError: .../empty: row -: field '-': no CoREB files found (expected <config>.parquet, ...
+    """
     names = {p.name for p in directory.iterdir()} if directory.is_dir() else set()
     if any(f"{c}.parquet" in names for c in CONFIGS):
         return "parquet"
@@ -164,7 +179,15 @@ def _read_hub_copy(directory: Path, split: str | None) -> tuple[str, dict[str, R
 
 
 def read_local(directory: Path, split: str | None = None) -> tuple[str, str | None, dict[str, RawTable]]:
-    """Read any local layout. Returns (layout, release name found in the layout or None, tables)."""
+    """Read any local layout. Returns (layout, release name found in the layout or None, tables).
+
+    Example (CoREB-mini built into a cache folder ``root``; not doctested):
+
+    >>> from coreb_core.paths import release_dir
+    >>> layout, release, tables = read_local(release_dir("demo_v2603", root))
+    >>> layout, release, len(tables), len(tables["code_corpus"].rows)
+    ('parquet', None, 8, 307)
+    """
     if not directory.is_dir():
         raise DataError([DataProblem(str(directory), "-", "-", "not a directory")])
     layout = detect_layout(directory)
@@ -182,6 +205,11 @@ HUB_PROBE_TIMEOUT_S = 3.0
 
 
 def offline_flag() -> str | None:
+    """The Hugging Face offline variable that is set (``HF_HUB_OFFLINE`` or ``HF_DATASETS_OFFLINE``), or None.
+
+    >>> offline_flag()   # with HF_HUB_OFFLINE=1   # doctest: +SKIP
+    'HF_HUB_OFFLINE'
+    """
     for var in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE"):
         if os.environ.get(var, "").strip().lower() in {"1", "true", "yes", "on"}:
             return var
@@ -189,7 +217,11 @@ def offline_flag() -> str | None:
 
 
 def hub_reachable(timeout: float = HUB_PROBE_TIMEOUT_S) -> bool:
-    """One TCP connect to the hub endpoint; DNS runs in a thread so it cannot hang past the timeout."""
+    """One TCP connect to the hub endpoint; DNS runs in a thread so it cannot hang past the timeout.
+
+    >>> hub_reachable(timeout=1.0)   # on a machine without network   # doctest: +SKIP
+    False
+    """
     from urllib.parse import urlparse
 
     endpoint = os.environ.get("HF_ENDPOINT", "https://huggingface.co")
@@ -217,7 +249,12 @@ def _offline_message(release: str) -> str:
 
 
 def read_hub(release: str, revision: str | None = None) -> dict[str, RawTable]:
-    """Load all eight configs of one release with ``datasets.load_dataset``."""
+    """Load all eight configs of one release with ``datasets.load_dataset``.
+
+    >>> read_hub("release_v2603")   # with HF_HUB_OFFLINE=1   # doctest: +SKIP
+    Traceback (most recent call last):
+    coreb_core.errors.NetworkUnavailable: HF_HUB_OFFLINE is set; cannot reach the Hugging Face hub to fetch hq-bench/coreb release_v2603. Import a local copy instead: python -m coreb_core import-data DIR --release release_v2603 (DIR = a copy of the hub repository, a folder of <config>.parquet files, or the official runner's JSONL files)
+    """
     flag = offline_flag()
     if flag:
         raise NetworkUnavailable(f"{flag} is set; " + _offline_message(release))
