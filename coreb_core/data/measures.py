@@ -56,17 +56,29 @@ class Measure(NamedTuple):
 
     @property
     def column(self) -> str:
-        """The table column holding this measure: ``ndcg_at_10``."""
+        """The table column holding this measure: ``ndcg_at_10``.
+
+        >>> Measure("precision", 10).column
+        'precision_at_10'
+        """
         return f"{self.family}_at_{self.k}"
 
     @property
     def official_family(self) -> str:
-        """The family key of the official runner's metrics JSON: ``NDCG``, ``Precision``, …"""
+        """The family key of the official runner's metrics JSON: ``NDCG``, ``Precision``, …
+
+        >>> Measure("precision", 10).official_family
+        'Precision'
+        """
         return _SPELLINGS[self.family][1]
 
     @property
     def official(self) -> str:
-        """The measure key inside that family: ``NDCG@10``, ``P@10``."""
+        """The measure key inside that family: ``NDCG@10``, ``P@10``.
+
+        >>> Measure("precision", 10).official
+        'P@10'
+        """
         return f"{_SPELLINGS[self.family][2]}@{self.k}"
 
     @classmethod

@@ -48,6 +48,11 @@ class Config(NamedTuple):
 
     @property
     def column_names(self) -> tuple[str, ...]:
+        """The config's column names in order.
+
+        >>> C2C_QRELS.column_names
+        ('query_id', 'doc_id', 'relevance')
+        """
         return tuple(c.name for c in self.columns)
 
 

@@ -194,4 +194,11 @@ class SqlConsole:
         return frame.sort_values("table", key=lambda s: s.map(order), kind="stable").reset_index(drop=True)
 
     def close(self) -> None:
+        """Drop the private in-memory database.
+
+        Example (CoREB-mini built into a cache folder ``root``; not doctested):
+
+        >>> console = SqlConsole(Store("demo_v2603", root))
+        >>> console.close()
+        """
         self.con.close()

@@ -63,7 +63,15 @@ class EmbeddingCache:
         self.refresh()
 
     def refresh(self) -> None:
-        """Load shards written since the last look (by this or another process)."""
+        """Load shards written since the last look (by this or another process).
+
+        >>> import tempfile
+        >>> root = Path(tempfile.mkdtemp())
+        >>> reader = EmbeddingCache("abc123", root)
+        >>> EmbeddingCache("abc123", root).put(["a"], "", np.ones((1, 2)))   # another writer
+        >>> len(reader), (reader.refresh(), len(reader))[1]
+        (0, 1)
+        """
         if not self.folder.is_dir():
             return
         for path in sorted(self.folder.glob("shard-*.npz")):

@@ -59,9 +59,19 @@ class ModelSpec(NamedTuple):
 
     @property
     def re_runnable(self) -> bool:
+        """False for API-only models, whose published figures are shown but which cannot be re-run here.
+
+        >>> resolve("gemini-embedding-2").re_runnable, resolve("bm25").re_runnable
+        (False, True)
+        """
         return self.kind != "api"
 
     def describe(self) -> dict:
+        """A JSON-ready dict of the spec (its card prompts as dicts), for ``models --json``.
+
+        >>> {k: resolve("bm25").describe()[k] for k in ("id", "kind", "re_runnable", "card")}
+        {'id': 'bm25', 'kind': 'bm25', 're_runnable': True, 'card': {}}
+        """
         out = {**self._asdict(), "re_runnable": self.re_runnable}
         out["card"] = {task: p._asdict() for task, p in self.card.items()}
         return out

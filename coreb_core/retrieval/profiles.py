@@ -60,11 +60,21 @@ class Encoding(NamedTuple):
     note: str  # what this profile reproduces, and where that was read
 
     def prompt(self, task: str) -> TaskPrompts:
-        """The prompts of ``task``'s two sides (empty ones when the profile has none for it)."""
+        """The prompts of ``task``'s two sides (empty ones when the profile has none for it).
+
+        >>> from coreb_core.retrieval.models import resolve
+        >>> encoding_for(resolve("minilm"), "official", "cpu").prompt("t2c")
+        TaskPrompts(query='', document='', source='coreb_runner adds no prompt (models.py:173-182)')
+        """
         return self.prompts.get(task, TaskPrompts("", "", "no prompt"))
 
     def describe(self) -> dict:
-        """A JSON-ready dict of the encoding (stored in a run's provenance)."""
+        """A JSON-ready dict of the encoding (stored in a run's provenance).
+
+        >>> from coreb_core.retrieval.models import resolve
+        >>> sorted(encoding_for(resolve("minilm"), "official", "cpu").describe())
+        ['backend', 'max_length', 'note', 'pooling', 'precision', 'profile', 'prompts']
+        """
         return {**self._asdict(), "prompts": {t: p._asdict() for t, p in self.prompts.items()}}
 
 

@@ -52,7 +52,12 @@ class RunnerEncoder:
     @classmethod
     def load(cls, name: str, device: str, revision: str | None = None, trust_remote_code: bool = False,
              precision: str = OFFICIAL_PRECISION) -> "RunnerEncoder":
-        """Load tokenizer and model as the runner does (``from_pretrained``, ``.to(device)``, ``.eval()``)."""
+        """Load tokenizer and model as the runner does (``from_pretrained``, ``.to(device)``, ``.eval()``).
+
+        >>> from coreb_core.retrieval.models import resolve
+        >>> type(RunnerEncoder.load(resolve("minilm").name, "cpu")).__name__   # doctest: +SKIP
+        'RunnerEncoder'
+        """
         import torch
         from transformers import AutoModel, AutoTokenizer
 
@@ -69,7 +74,13 @@ class RunnerEncoder:
                max_length: int = OFFICIAL_MAX_LENGTH, **_ignored) -> np.ndarray:
         """Unit vectors (float32), one row per text. ``prompt`` is prepended when given (the
         official profile gives none); ``normalize_embeddings`` and other sentence-transformers
-        options are accepted and ignored, as the runner ignores them."""
+        options are accepted and ignored, as the runner ignores them.
+
+        >>> from coreb_core.retrieval.models import resolve
+        >>> vectors = RunnerEncoder.load(resolve("minilm").name, "cpu").encode(["def f(): pass"])   # doctest: +SKIP
+        >>> vectors.shape, vectors.dtype, round(float((vectors ** 2).sum()), 4)   # doctest: +SKIP
+        ((1, 384), dtype('float32'), 1.0)
+        """
         import torch
 
         if prompt:

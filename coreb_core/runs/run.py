@@ -200,7 +200,12 @@ class RunMeta:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def get(self, key: str, default: Any = None) -> Any:
-        """Dict-style read (``meta.get("created", "")``), for readers written against the old dicts."""
+        """Dict-style read (``meta.get("created", "")``), for readers written against the old dicts.
+
+        >>> meta = RunMeta("r1", model="bm25", extra={"note": "kept"})
+        >>> meta.get("model"), meta.get("created", ""), meta.get("note")
+        ('bm25', '', 'kept')
+        """
         value = getattr(self, key) if key in _META_FIELDS else self.extra.get(key)
         return default if value is None else value
 
@@ -210,7 +215,11 @@ class RunMeta:
         return self.extra[key]
 
     def to_json(self) -> dict[str, Any]:
-        """The ``run.json`` object: recorded fields (None ones left out) and the unknown keys as read."""
+        """The ``run.json`` object: recorded fields (None ones left out) and the unknown keys as read.
+
+        >>> RunMeta("r1", model="bm25", tasks=("t2c",), extra={"note": "kept"}).to_json()
+        {'note': 'kept', 'run_id': 'r1', 'model': 'bm25', 'tasks': ['t2c']}
+        """
         out = {name: getattr(self, name) for name in _META_FIELDS if getattr(self, name) is not None}
         if self.tasks is not None:
             out["tasks"] = list(self.tasks)
@@ -219,7 +228,14 @@ class RunMeta:
     @classmethod
     def from_json(cls, data: Mapping[str, Any], source: str | Path = "run.json") -> "RunMeta":
         """Read a ``run.json`` object; a loud one-line error naming ``source`` and the field when a
-        known field has the wrong type (format drift)."""
+        known field has the wrong type (format drift).
+
+        >>> RunMeta.from_json({"run_id": "r1", "top_k": 100}).top_k
+        100
+        >>> RunMeta.from_json({"run_id": "r1", "top_k": "100"}, "runs/r1/run.json")
+        Traceback (most recent call last):
+        coreb_core.errors.CorebError: runs/r1/run.json: field 'top_k' is str, expected int
+        """
         if not isinstance(data, Mapping):
             raise CorebError(f"{source}: run metadata is not a JSON object")
         values: dict[str, Any] = {}
