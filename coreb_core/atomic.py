@@ -22,7 +22,11 @@ from typing import IO, Iterator
 
 
 def default_tmp(path: Path) -> Path:
-    """``.<name>.tmp`` beside ``path``: hidden, and in the same folder so the rename stays atomic."""
+    """``.<name>.tmp`` beside ``path``: hidden, and in the same folder so the rename stays atomic.
+
+    >>> default_tmp(Path("cache/results/results.parquet")).as_posix()
+    'cache/results/.results.parquet.tmp'
+    """
     return path.with_name(f".{path.name}.tmp")
 
 
@@ -39,7 +43,15 @@ def _remove(path: Path) -> None:
 @contextmanager
 def atomic_path(path: Path, tmp: Path | None = None) -> Iterator[Path]:
     """Yield a temporary path for a writer that takes a path (``to_parquet``, ``write_table``); on
-    success it replaces ``path``. The parent folder is created."""
+    success it replaces ``path``. The parent folder is created.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> with atomic_path(folder / "sub" / "a.txt") as tmp:
+    ...     _ = tmp.write_text("written under " + tmp.name)
+    >>> (folder / "sub" / "a.txt").read_text(), sorted(p.name for p in (folder / "sub").iterdir())
+    ('written under .a.txt.tmp', ['a.txt'])
+    """
     path = Path(path)
     tmp = Path(tmp) if tmp is not None else default_tmp(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -55,7 +67,15 @@ def atomic_path(path: Path, tmp: Path | None = None) -> Iterator[Path]:
 def atomic_open(path: Path, mode: str = "wb", tmp: Path | None = None, fsync: bool = False,
                 encoding: str | None = None) -> Iterator[IO]:
     """Yield a file object open on a temporary file; on success it is (optionally fsynced and)
-    renamed onto ``path``."""
+    renamed onto ``path``.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> with atomic_open(folder / "a.txt", "w", encoding="utf-8") as f:
+    ...     _ = f.write("hello")
+    >>> (folder / "a.txt").read_text()
+    'hello'
+    """
     with atomic_path(path, tmp) as tmp_path:
         with open(tmp_path, mode, encoding=encoding) as f:
             yield f
@@ -65,11 +85,27 @@ def atomic_open(path: Path, mode: str = "wb", tmp: Path | None = None, fsync: bo
 
 
 def atomic_write_bytes(path: Path, data: bytes, tmp: Path | None = None) -> None:
+    """Replace ``path`` with ``data`` in one atomic step.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> atomic_write_bytes(folder / "a.bin", b"\\x00\\x01")
+    >>> (folder / "a.bin").read_bytes()
+    b'\\x00\\x01'
+    """
     with atomic_open(path, "wb", tmp) as f:
         f.write(data)
 
 
 def atomic_write_text(path: Path, text: str, tmp: Path | None = None, encoding: str = "utf-8") -> None:
+    """Replace ``path`` with ``text`` in one atomic step.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> atomic_write_text(folder / "a.txt", "hello")
+    >>> (folder / "a.txt").read_text()
+    'hello'
+    """
     with atomic_open(path, "w", tmp, encoding=encoding) as f:
         f.write(text)
 
@@ -78,7 +114,15 @@ def atomic_write_text(path: Path, text: str, tmp: Path | None = None, encoding: 
 def atomic_folder(path: Path, tmp: Path, create: bool = True) -> Iterator[Path]:
     """Yield ``tmp`` (created unless ``create`` is False, for writers such as ``copytree`` that make
     it themselves) to be filled; on success it is renamed to ``path``, on failure removed.
-    ``path`` must not exist yet (a folder cannot replace a non-empty folder)."""
+    ``path`` must not exist yet (a folder cannot replace a non-empty folder).
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> with atomic_folder(folder / "run", folder / ".tmp-run") as tmp:
+    ...     _ = (tmp / "hits.parquet").write_bytes(b"")
+    >>> sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*"))
+    ['run', 'run/hits.parquet']
+    """
     path, tmp = Path(path), Path(tmp)
     if create:
         tmp.mkdir()
@@ -92,7 +136,16 @@ def atomic_folder(path: Path, tmp: Path, create: bool = True) -> Iterator[Path]:
 
 def swap_symlink(link: Path, target: Path, tmp: Path) -> None:
     """Point ``link`` at ``target`` (stored relative to the link's folder) in one atomic step: a new
-    link made under the name ``tmp`` replaces the old one."""
+    link made under the name ``tmp`` replaces the old one.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> (folder / "v1").mkdir(); (folder / "v2").mkdir()
+    >>> swap_symlink(folder / "current", folder / "v1", folder / ".current.tmp")
+    >>> swap_symlink(folder / "current", folder / "v2", folder / ".current.tmp")
+    >>> os.readlink(folder / "current")
+    'v2'
+    """
     os.symlink(os.path.relpath(target, link.parent), tmp)
     try:
         os.replace(tmp, link)

@@ -2,6 +2,10 @@
 
 Every command turns a ``CorebError`` into plain lines on stderr and exit status 2; no traceback
 reaches the user for bad input.
+
+Example:
+    >>> build_parser().parse_args(["run", "--model", "bm25", "--release", "demo_v2603"]).profile
+    'official'
 """
 from __future__ import annotations
 
@@ -18,6 +22,11 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {}
 
 
 def command(name: str):
+    """Register the decorated function as the handler of CLI command ``name`` (in ``COMMANDS``).
+
+    >>> sorted(COMMANDS)
+    ['demo', 'eval', 'export', 'fetch', 'import-data', 'import-results', 'info', 'models', 'results', 'run']
+    """
     def register(fn: Callable[[argparse.Namespace], int]):
         COMMANDS[name] = fn
         return fn
@@ -228,6 +237,12 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every command, with its options and defaults.
+
+    >>> args = build_parser().parse_args(["run", "--model", "bm25", "--release", "demo_v2603"])
+    >>> args.command, args.model, args.profile, args.tasks, args.device, args.top_k
+    ('run', 'bm25', 'official', 't2c,c2c,c2t', 'auto', 100)
+    """
     parser = argparse.ArgumentParser(prog="python -m coreb_core", description="CoREB error-analysis toolkit")
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -297,6 +312,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; its exit status (2 for a CorebError, whose lines go to stderr as ``error: …``).
+
+    >>> main(["eval", "--release", "no_such_release", "--run", "r1"])   # stderr: error: release 'no_such_release' is not in the cache …
+    2
+    """
     args = build_parser().parse_args(argv)
     try:
         return COMMANDS[args.command](args)

@@ -1,7 +1,13 @@
 """What a fresh clone needs before the first page renders: CoREB-mini and two default runs.
 
-Example:
-    >>> ensure_defaults(progress=print)   # builds demo_v2602/demo_v2603, runs minilm and bm25 on demo_v2603
+Example (an empty cache folder ``root``; builds demo_v2602/demo_v2603 and runs bm25 and minilm on
+demo_v2603, which takes minutes, so not doctested):
+    >>> needs_defaults(root)
+    True
+    >>> ensure_defaults(root=root)
+    ['bm25__demo_v2603__20261201T063510-68929c', 'minilm-official__demo_v2603__20261201T063729-08715e']
+    >>> needs_defaults(root), ensure_defaults(root=root)
+    (False, [])
 """
 from __future__ import annotations
 
@@ -16,12 +22,30 @@ DEFAULT_MODELS = ("bm25", "minilm")
 
 
 def needs_defaults(root: Path | None = None) -> bool:
+    """Whether ``ensure_defaults`` has work to do: no release cached, or the demo release has no run.
+
+    Example (a cache folder ``root``; not doctested):
+
+    >>> needs_defaults(root)        # empty
+    True
+    >>> _ = ensure_defaults(root=root)
+    >>> needs_defaults(root)
+    False
+    """
     return not list_releases(root) or (DEFAULT_RELEASE in list_releases(root) and not list_runs(DEFAULT_RELEASE, root))
 
 
 def ensure_defaults(progress: Progress = silent, root: Path | None = None) -> list[str]:
     """Build CoREB-mini when no release is cached, and the default runs when the demo release has none.
-    Returns the run ids created."""
+    Returns the run ids created.
+
+    Example (an empty cache folder ``root``; takes minutes, so not doctested):
+
+    >>> ensure_defaults(root=root)
+    ['bm25__demo_v2603__20261201T063510-68929c', 'minilm-official__demo_v2603__20261201T063729-08715e']
+    >>> ensure_defaults(root=root)   # nothing left to do
+    []
+    """
     from coreb_core.data.mini.build import build_demo
     from coreb_core.retrieval.pipeline import run_retrieval
 

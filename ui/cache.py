@@ -14,7 +14,13 @@ from ui.state import State
 
 
 def release_version(release: str) -> str:
-    """Cache key of a release's current contents: a re-import swaps the folder the name resolves to."""
+    """Cache key of a release's current contents: a re-import swaps the folder the name resolves to.
+
+    Example (CoREB-mini and a BM25 run in the cache ``COREB_CACHE`` points at; not doctested):
+
+    >>> release_version("demo_v2603")   # doctest: +ELLIPSIS
+    '.../coreb/.versions/demo_v2603-20261201T063347-45ed5d4a'
+    """
     return str(release_dir(release).resolve())
 
 
@@ -24,12 +30,24 @@ def _store(release: str, version: str) -> Store:
 
 
 def store(release: str) -> Store:
-    """One Store per release version (a re-import swaps the version and so the cache entry)."""
+    """One Store per release version (a re-import swaps the version and so the cache entry).
+
+    Example (CoREB-mini and a BM25 run in the cache ``COREB_CACHE`` points at; not doctested):
+
+    >>> store("demo_v2603") is store("demo_v2603")
+    True
+    """
     return _store(release, release_version(release))
 
 
 def runs_of(release: str) -> dict[str, RunMeta]:
-    """run_id -> provenance, newest last. Read fresh on every render: new runs appear at once."""
+    """run_id -> provenance, newest last. Read fresh on every render: new runs appear at once.
+
+    Example (CoREB-mini and a BM25 run in the cache ``COREB_CACHE`` points at; not doctested):
+
+    >>> runs_of("demo_v2603")["bm25__demo_v2603__20261201T062218-f8c8b6"].model
+    'bm25'
+    """
     return {m.run_id: m for m in sorted(list_runs(release), key=lambda m: m.created or "")}
 
 
@@ -39,19 +57,47 @@ def _hits(run_id: str, folder: str) -> pd.DataFrame:
 
 
 def hits(run_id: str) -> pd.DataFrame:
-    """A run's stored hits, read once per server and shared read-only (runs are written once, atomically)."""
+    """A run's stored hits, read once per server and shared read-only (runs are written once, atomically).
+
+    Example (CoREB-mini and a BM25 run in the cache ``COREB_CACHE`` points at; not doctested):
+
+    >>> frame = hits("bm25__demo_v2603__20261201T062218-f8c8b6")
+    >>> len(frame), frame is hits("bm25__demo_v2603__20261201T062218-f8c8b6")
+    (128804, True)
+    """
     return _hits(run_id, str(run_path(run_id)))
 
 
 @st.cache_data(show_spinner="Scoring runs…", max_entries=32)
 def tables(release: str, version: str, run_ids: tuple[str, ...], scheme: str, anchor_exclusion: bool
            ) -> Evaluation:
-    """analyse_many for the chosen runs: per-query metrics under the scheme and v1/v2, traps, groupings."""
+    """analyse_many for the chosen runs: per-query metrics under the scheme and v1/v2, traps, groupings.
+
+    Example (CoREB-mini and a BM25 run in the cache ``COREB_CACHE`` points at; not doctested):
+
+    >>> from coreb_core.evaluation.schemes import V2
+    >>> ev = tables("demo_v2603", release_version("demo_v2603"), ("bm25__demo_v2603__20261201T062218-f8c8b6",), "v2", True)
+    >>> ev.schemes
+    ('v2', 'v1')
+    >>> ev.groups(V2, "task")[["task", "queries", "ndcg_at_10"]]
+      task  queries  ndcg_at_10
+    0  c2c      144    0.463078
+    1  c2t      336    0.385968
+    2  t2c      720    0.299759
+    """
     schemes = tuple(dict.fromkeys([Scheme.parse(scheme), V2, V1]))
     return analyse_many(store(release), {rid: hits(rid) for rid in run_ids}, schemes, anchor_exclusion, traps=True,
                         groupings=GROUPINGS)
 
 
 def run_tables(state: State) -> Evaluation:
+    """``tables`` for what the sidebar chose.
+
+    Example (CoREB-mini and a BM25 run in the cache ``COREB_CACHE`` points at; not doctested):
+
+    >>> state = State("demo_v2603", V2, ["bm25__demo_v2603__20261201T062218-f8c8b6"], "t2c", anchor_exclusion=True)
+    >>> run_tables(state).groups(V2, "task")["ndcg_at_10"].round(4).tolist()
+    [0.4631, 0.386, 0.2998]
+    """
     return tables(state.release, release_version(state.release), tuple(state.run_ids), str(state.scheme),
                   state.anchor_exclusion)

@@ -1,6 +1,11 @@
 """How the pages print what ``coreb_core.analysis`` returns: fractions as x100 points, grades as
 badges, the selection's sentences. The library returns ids, 0..1 fractions and typed records;
-every display convention lives here so the library stays free of presentation."""
+every display convention lives here so the library stays free of presentation.
+
+Example:
+    >>> pct(0.43219), points(pd.Series([0.43219, 0.5])).tolist()
+    (43.2, [43.2, 50.0])
+"""
 from __future__ import annotations
 
 from typing import Any, Iterable
@@ -18,12 +23,21 @@ POSITIVE_BADGE, TRAP_BADGE, UNJUDGED_BADGE = GRADE_LABELS[POSITIVE], GRADE_LABEL
 
 
 def pct(value: Any) -> float:
-    """A fraction as the paper prints it: x100, one decimal (NaN and None give NaN)."""
+    """A fraction as the paper prints it: x100, one decimal (NaN and None give NaN).
+
+    >>> pct(0.43219), pct(None)
+    (43.2, nan)
+    """
     return float("nan") if value is None or pd.isna(value) else round(float(value) * 100, 1)
 
 
 def pct_columns(frame: pd.DataFrame, columns: Iterable[str]) -> pd.DataFrame:
-    """A copy of ``frame`` with ``columns`` (fractions) printed as ``pct`` points, one value at a time."""
+    """A copy of ``frame`` with ``columns`` (fractions) printed as ``pct`` points, one value at a time.
+
+    >>> pct_columns(pd.DataFrame({"model": ["bm25"], "ndcg_at_10": [0.43219]}), ["ndcg_at_10"])
+      model  ndcg_at_10
+    0  bm25        43.2
+    """
     out = frame.copy()
     for col in columns:
         out[col] = out[col].map(pct).astype(float)
@@ -31,17 +45,31 @@ def pct_columns(frame: pd.DataFrame, columns: Iterable[str]) -> pd.DataFrame:
 
 
 def points(fractions: pd.Series) -> pd.Series:
-    """A column of fractions as x100 points, one decimal (vectorised, for chart values)."""
+    """A column of fractions as x100 points, one decimal (vectorised, for chart values).
+
+    >>> points(pd.Series([0.43219, 0.5])).tolist()
+    [43.2, 50.0]
+    """
     return (fractions * 100).round(1)
 
 
 def grade_badges(relevance: pd.Series) -> pd.Series:
-    """The badge of each qrel grade (2/1/0, NaN when unjudged)."""
+    """The badge of each qrel grade (2/1/0, NaN when unjudged).
+
+    >>> grade_badges(pd.Series([2, 1, 0, None])).tolist()
+    ['🟢 positive', '🟠 trap', '⚫ judged negative', '⚪ unjudged']
+    """
     return relevance.map(lambda r: GRADE_LABELS.get(None if pd.isna(r) else int(r), GRADE_LABELS[None]))
 
 
 def with_grades(frame: pd.DataFrame, position: int) -> pd.DataFrame:
-    """A copy of an inspection frame with a ``grade`` badge column (from ``relevance``) at ``position``."""
+    """A copy of an inspection frame with a ``grade`` badge column (from ``relevance``) at ``position``.
+
+    >>> with_grades(pd.DataFrame({"doc_id": ["d1", "d2"], "relevance": [2, None]}), 1)
+      doc_id       grade  relevance
+    0     d1  🟢 positive        2.0
+    1     d2  ⚪ unjudged        NaN
+    """
     out = frame.copy()
     out.insert(position, "grade", grade_badges(out["relevance"]))
     return out
@@ -53,7 +81,12 @@ SELECTION_POINTS = ("mean_ndcg_at_10", "ci_low", "ci_high", "trap_share", *TASK_
 
 
 def selection_points(frame: pd.DataFrame) -> pd.DataFrame:
-    """A ranked frame of ``coreb_core.analysis.selection`` with its fractions as x100 points."""
+    """A ranked frame of ``coreb_core.analysis.selection`` with its fractions as x100 points.
+
+    >>> selection_points(pd.DataFrame({"model": ["bm25"], "mean_ndcg_at_10": [0.48], "t2c": [0.4321]}))
+      model  mean_ndcg_at_10   t2c
+    0  bm25             48.0  43.2
+    """
     return pct_columns(frame, [c for c in SELECTION_POINTS if c in frame.columns])
 
 
@@ -69,7 +102,17 @@ def _params_words(value: float | None) -> str:
 
 
 def winner_sentence(rec: Recommendation, scheme: str) -> str:
-    """One sentence naming the winner, built from the numbers of ``rec.ranked`` (printed x100)."""
+    """One sentence naming the winner, built from the numbers of ``rec.ranked`` (printed x100).
+
+    >>> from coreb_core.analysis.selection import Recommendation
+    >>> ranked = pd.DataFrame({"rank": [1], "model": ["bm25"], "run": ["r1"], "mean_ndcg_at_10": [0.48], "ci_low": [0.45],
+    ...                        "ci_high": [0.51], "trap_share": [0.31], "queries": [720], "params_b": [None]})
+    >>> rec = Recommendation(ranked, pd.DataFrame(columns=["model", "run", "reason"]), ("t2c",), LANGUAGE_SCOPES, None, "tasks")
+    >>> print(winner_sentence(rec, "v2"))
+    For T2C · all languages · no parameter limit, bm25 ranks first with mean nDCG@10 48.0 (95% CI 45.0–51.0,
+    720 queries, scheme v2), a trap above the first positive on 31.0% of queries, unknown parameters; it is the
+    only run that qualifies.
+    """
     if rec.ranked.empty:
         return f"No run qualifies for {_slice_words(rec)}."
     ranked = selection_points(rec.ranked)
@@ -93,7 +136,18 @@ def winner_sentence(rec: Recommendation, scheme: str) -> str:
 
 def summary_markdown(rec: Recommendation, published: pd.DataFrame, scheme: str, release: str) -> str:
     """A plain-text/markdown one-page summary of the recommendation (for download or printing);
-    ``published`` is ``recommend_published``'s ranked frame (fractions)."""
+    ``published`` is ``recommend_published``'s ranked frame (fractions).
+
+    >>> from coreb_core.analysis.selection import Recommendation
+    >>> ranked = pd.DataFrame({"rank": [1], "model": ["bm25"], "run": ["r1"], "mean_ndcg_at_10": [0.48], "ci_low": [0.45],
+    ...                        "ci_high": [0.51], "trap_share": [0.31], "queries": [720], "params_b": [None]})
+    >>> rec = Recommendation(ranked, pd.DataFrame(columns=["model", "run", "reason"]), ("t2c",), LANGUAGE_SCOPES, None, "tasks")
+    >>> published = pd.DataFrame({"rank": [1], "model": ["C2LLM-7B"], "mean_ndcg_at_10": [0.705], "params_b": [7.0],
+    ...                           "figures": ["paper Table 3"]})
+    >>> summary_markdown(rec, published, "v2", "demo_v2603").splitlines()[-3:]
+    ['## Published models (published figures only; real CoREB v202603, not this release)', '',
+     '1. C2LLM-7B: 70.5, 7 B parameters (paper Table 3)']
+    """
     lines = ["# CoREB model selection", "", f"Release: {release} · scheme: {scheme} · selection: {_slice_words(rec)}",
              f"Average: {'mean of task means' if rec.average == 'tasks' else 'query-weighted mean'}; "
              "values are nDCG@10 x100; trap share = queries with a trap (rel=1) above the first positive.", "",
@@ -134,7 +188,11 @@ ARTICLE_CLAIM = ("The seed article's \"from v1 to v2 nearly every model's nDCG@1
 
 
 def deflation_sentence(finding: Deflation, label: str) -> str:
-    """The page's answer for one run and task (Markdown): both scores and the overstatement, x100."""
+    """The page's answer for one run and task (Markdown): both scores and the overstatement, x100.
+
+    >>> print(deflation_sentence(Deflation("r1", "t2c", v1=0.61, v2=0.48, queries=720), "bm25"))
+    **bm25 · T2C**: v1 rules score 61.0, v2 scores 48.0: v1 overstates by **13.0 points** (720 queries).
+    """
     return (f"**{label} · {finding.task.upper()}**: v1 rules score {finding.v1 * 100:.1f}, v2 scores "
             f"{finding.v2 * 100:.1f}: v1 overstates by **{finding.overstatement * 100:.1f} points** "
             f"({finding.queries} queries).")

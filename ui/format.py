@@ -19,7 +19,11 @@ from coreb_core.retrieval.models import registry_table
 
 
 def model_table() -> pd.DataFrame:
-    """The registry as the model picker shows it: id, kind, name, params_b, re_runnable, why_not."""
+    """The registry as the model picker shows it: id, kind, name, params_b, re_runnable, why_not.
+
+    >>> model_table().loc[lambda f: ~f["re_runnable"], ["id", "why_not"]].head(1).values.tolist()
+    [['gemini-embedding-2', 'API-only: its published figures are shown on the overview, it cannot be re-run here']]
+    """
     rows = registry_table()
     frame = pd.DataFrame([{k: r[k] for k in ("id", "kind", "name", "revision", "params_b", "re_runnable",
                                              "trust_remote_code", "card_note")} for r in rows])
@@ -31,7 +35,15 @@ def model_table() -> pd.DataFrame:
 
 def prompt_table(model: str, profile: str) -> pd.DataFrame:
     """The prompts a run of ``model`` under ``profile`` applies, per task and side, with their source
-    (columns task, query, document, source; empty for a model without an encoder)."""
+    (columns task, query, document, source; empty for a model without an encoder).
+
+    >>> prompt_table("jina-code-0.5b", "card").iloc[2].to_dict()
+    {'task': 'c2t', 'query': 'Find the most relevant comment given the following code snippet:\\n',
+     'document': 'Candidate comment:\\n',
+     'source': "jina-code-embeddings model card, INSTRUCTION_CONFIG['code2nl'] (query / passage)"}
+    >>> prompt_table("bm25", "card").empty
+    True
+    """
     from coreb_core.retrieval.models import resolve
     from coreb_core.retrieval.profiles import encoding_for
 
@@ -43,14 +55,24 @@ def prompt_table(model: str, profile: str) -> pd.DataFrame:
 
 
 def eta_seconds(elapsed: float, fraction: float) -> float | None:
-    """Seconds left if the rest goes as fast as what is done; None before there is anything to go by."""
+    """Seconds left if the rest goes as fast as what is done; None before there is anything to go by.
+
+    >>> eta_seconds(elapsed=30.0, fraction=0.25), eta_seconds(elapsed=1.0, fraction=0.0)
+    (90.0, None)
+    """
     if fraction <= 0.01 or elapsed <= 0:
         return None
     return max(0.0, elapsed * (1.0 - min(fraction, 1.0)) / fraction)
 
 
 def progress_text(message: str, elapsed: float, fraction: float) -> str:
-    """``t2c: documents 3/8 · 12 s elapsed · about 30 s left``."""
+    """``t2c: documents 3/8 · 12 s elapsed · about 30 s left``.
+
+    >>> progress_text("t2c: documents 3/8", elapsed=12.0, fraction=0.3)
+    't2c: documents 3/8 · 12 s elapsed · about 28 s left'
+    >>> progress_text("c2t", elapsed=200.0, fraction=0.5)
+    'c2t · 3 min 20 s elapsed · about 3 min 20 s left'
+    """
     left = eta_seconds(elapsed, fraction)
     tail = "estimating time left" if left is None else f"about {_duration(left)} left"
     return f"{message} · {_duration(elapsed)} elapsed · {tail}"
@@ -62,12 +84,25 @@ def _duration(seconds: float) -> str:
 
 
 def ndcg_frame(ndcg_at_10: dict[str, float]) -> pd.DataFrame:
-    """task, ndcg_at_10 (task order t2c, c2c, c2t) from evaluation.score_run."""
+    """task, ndcg_at_10 (task order t2c, c2c, c2t) from evaluation.score_run.
+
+    >>> ndcg_frame({"c2t": 0.5, "t2c": 0.25})
+      task  ndcg_at_10
+    0  t2c        0.25
+    1  c2t        0.50
+    """
     return pd.DataFrame([{"task": t, "ndcg_at_10": float(ndcg_at_10[t])} for t in TASKS if t in ndcg_at_10])
 
 
 def error_lines(exc: Exception) -> list[str]:
-    """One line per problem: each DataProblem of a DataError, else the message's lines joined."""
+    """One line per problem: each DataProblem of a DataError, else the message's lines joined.
+
+    >>> from coreb_core.errors import DataProblem
+    >>> error_lines(DataError([DataProblem("a.jsonl", 3, "query_id", "missing")]))
+    ["a.jsonl: row 3: field 'query_id': missing"]
+    >>> error_lines(ValueError("line one\\nline two"))
+    ['line one line two']
+    """
     if isinstance(exc, DataError) and exc.problems:
         return [str(p) for p in exc.problems]
     return [one_line(str(exc))]

@@ -10,7 +10,11 @@ from ui.state import State
 
 
 class PageSpec(NamedTuple):
-    """One page of the app: app.py builds st.navigation from these; tests and benches read them too."""
+    """One page of the app: app.py builds st.navigation from these; tests and benches read them too.
+
+    >>> [(p.url_path, p.default) for p in PAGE_SPECS[:2]]
+    [('overview', True), ('inspector', False)]
+    """
 
     script: str
     title: str
@@ -40,7 +44,12 @@ def ensure_navigation() -> None:
     legacy multipage mode, which serves a deep link such as ``/inspector`` by running
     ``pages/inspector.py`` alone, without app.py's navigation. The project layout keeps the folder name
     ``pages/``, so the first deep link to a fresh server lands here; running app.py registers the
-    navigation and renders the requested page through it, and this run stops."""
+    navigation and renders the requested page through it, and this run stops.
+
+    Outside a legacy multipage run (here, or under app.py) it does nothing:
+
+    >>> ensure_navigation()
+    """
     from streamlit.runtime.pages_manager import PagesManager
 
     if PagesManager.uses_pages_directory:
@@ -51,6 +60,13 @@ def ensure_navigation() -> None:
 
 
 def open_inspector(state: State, query_id: str) -> None:
+    """Switch to the Query inspector on ``query_id``, carrying the sidebar's choices in the URL.
+
+    It needs a running page (outside one Streamlit raises NoSessionContext), so the example shows only
+    the call:
+
+    >>> open_inspector(state, "q_t2c_canonical_retro_any_0001")   # doctest: +SKIP
+    """
     st.switch_page("pages/inspector.py", query_params={
         "release": state.release, "scheme": str(state.scheme), "task": state.task, "runs": state.run_ids,
         "anchor": "1" if state.anchor_exclusion else "0", "query": query_id})

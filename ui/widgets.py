@@ -10,6 +10,12 @@ from ui.state import State
 
 
 def run_label(meta: RunMeta) -> str:
+    """How a run is listed in pickers: its name, its kind unless plain retrieval, when, and its id's tail.
+
+    >>> run_label(RunMeta("bm25__demo_v2603__20261201T062218-f8c8b6", model="bm25", kind="retrieval",
+    ...                   created="2026-12-01T06:22:18"))
+    'bm25 · 12-01 06:22 · …f8c8b6'
+    """
     when = str(meta.created or "")[5:16].replace("T", " ")
     kind = "" if meta.kind in (None, "retrieval") else f" ({meta.kind})"
     return f"{run_name(meta)}{kind} · {when} · …{meta.run_id[-6:]}"
@@ -17,17 +23,33 @@ def run_label(meta: RunMeta) -> str:
 
 def show_error(exc: BaseException) -> None:
     """An error the user caused, one box per line, its text shown literally (ids and paths may hold
-    Markdown characters)."""
+    Markdown characters).
+
+    Outside a page Streamlit draws nothing, so the example shows only the call:
+
+    >>> show_error(ValueError("file_a.jsonl: row 3: *bold*\\nsecond problem"))   # two red boxes  # doctest: +SKIP
+    """
     for line in str(exc).splitlines() or [type(exc).__name__]:
         st.error(plain(line))
 
 
 def csv_download(frame: pd.DataFrame, name: str, label: str = "Download CSV") -> None:
+    """A download button for ``frame`` as ``<name>.csv`` (its key is derived from ``name``, so one per name).
+
+    Outside a page Streamlit draws nothing, so the example shows only the call:
+
+    >>> csv_download(pd.DataFrame({"task": ["t2c"], "ndcg_at_10": [0.3]}), "scores")   # doctest: +SKIP
+    """
     st.download_button(label, frame.to_csv(index=False).encode("utf-8"), file_name=f"{name}.csv", mime="text/csv",
                        key=f"csv-{name}")
 
 
 def provenance(state: State, extra: str = "") -> str:
-    """The one-line caption every number on a page carries."""
+    """The one-line caption every number on a page carries.
+
+    >>> from coreb_core.evaluation.schemes import V2
+    >>> provenance(State("demo_v2603", V2, ["r1"], "t2c", anchor_exclusion=True), "top 10")
+    'Source: our runs on `demo_v2603` · scheme `v2` · C2C anchor excluded · top 10'
+    """
     anchor = "C2C anchor excluded" if state.anchor_exclusion else "C2C anchor kept"
     return f"Source: our runs on `{state.release}` · scheme `{state.scheme}` · {anchor}{' · ' + extra if extra else ''}"

@@ -4,9 +4,16 @@
 builder. It writes every config to a fresh folder and swaps it in only when all checks pass, so a
 failed import leaves the cache exactly as it was and readers never see a half-written release.
 
-Example:
-    >>> layout, split, raw = read_local(Path("dump"))
-    >>> import_release(raw, "release_v2603")          # raises DataError listing every problem
+Example (CoREB-mini built into a cache folder ``root``; not doctested; its release folder is a ``<config>.parquet`` folder):
+    >>> from coreb_core.data.sources import read_local
+    >>> from coreb_core.paths import release_dir
+    >>> layout, split, raw = read_local(release_dir("demo_v2603", root))
+    >>> import_release(raw, "demo_copy", root).relative_to(root)
+    PosixPath('coreb/demo_copy')
+    >>> raw["code2code_qrels"].rows[0]["doc_id"] = "code_v202603_99999"
+    >>> import_release(raw, "demo_broken", root)       # raises DataError listing every problem  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    coreb_core.errors.DataError: .../code2code_qrels.parquet: row 1: field 'doc_id': unknown document (not in code_corpus): 'code_v202603_99999'
 """
 from __future__ import annotations
 
@@ -37,13 +44,13 @@ RELEASE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 _ARROW_TYPES = {"string": pa.string(), "json": pa.string(), "int64": pa.int64(), "int8": pa.int8(), "bool": pa.bool_()}
 
 
-def arrow_schema(config: Config) -> pa.Schema:
+def _arrow_schema(config: Config) -> pa.Schema:
     return pa.schema([pa.field(c.name, _ARROW_TYPES[c.type], nullable=not c.required) for c in config.columns])
 
 
 # ---------------------------------------------------------------- normalisation
 
-def parse_meta(value: Any) -> dict[str, Any]:
+def _parse_meta(value: Any) -> dict[str, Any]:
     """``meta`` arrives as a struct (dict) or a string holding JSON or a Python-repr dict."""
     if isinstance(value, dict):
         # Struct columns carry every key of every row; a None is an absent key, not a value.
@@ -68,7 +75,7 @@ def _json_default(value: Any) -> Any:
     return str(value)
 
 
-def meta_json(meta: dict[str, Any]) -> str:
+def _meta_json(meta: dict[str, Any]) -> str:
     """One canonical text form (sorted keys) so identical data gives identical bytes."""
     return json.dumps(meta, sort_keys=True, ensure_ascii=False, default=_json_default)
 
@@ -77,7 +84,7 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def normalise(config: Config, raw: RawTable) -> tuple[pa.Table, list[DataProblem]]:
+def _normalise(config: Config, raw: RawTable) -> tuple[pa.Table, list[DataProblem]]:
     """Check types of every row and build the cached Arrow table (meta as canonical JSON text)."""
     problems: list[DataProblem] = []
     present = set().union(*(r.keys() for r in raw.rows)) if raw.rows else set()
@@ -107,7 +114,7 @@ def normalise(config: Config, raw: RawTable) -> tuple[pa.Table, list[DataProblem
                     value = len(row["text"])
             elif col.type == "json":
                 try:
-                    value = meta_json(parse_meta(value))
+                    value = _meta_json(_parse_meta(value))
                 except ValueError as exc:
                     problems.append(DataProblem(raw.file, number, key, str(exc), value))
                     value = None
@@ -127,7 +134,7 @@ def normalise(config: Config, raw: RawTable) -> tuple[pa.Table, list[DataProblem
             out[col.name].append(value)
     if problems:
         return pa.table({}), problems
-    return pa.Table.from_pydict(out, schema=arrow_schema(config)), problems
+    return pa.Table.from_pydict(out, schema=_arrow_schema(config)), problems
 
 
 # ---------------------------------------------------------------- validation across configs
@@ -144,7 +151,21 @@ def _duplicates(file: str, ids: list[str], field: str) -> list[DataProblem]:
 
 def validate(tables: dict[str, pa.Table], files: dict[str, str]) -> list[DataProblem]:
     """Rules that span rows and configs: unique ids, qrels resolve, known subtasks and languages,
-    C2C anchors present in the code corpus."""
+    C2C anchors present in the code corpus.
+
+    Example (CoREB-mini built into a cache folder ``root``; not doctested):
+
+    >>> from coreb_core.paths import release_dir
+    >>> folder = release_dir("demo_v2603", root)
+    >>> tables = {name: pq.read_table(folder / f"{name}.parquet") for name in CONFIGS}
+    >>> files = {name: f"{name}.parquet" for name in CONFIGS}
+    >>> validate(tables, files)
+    []
+    >>> languages = tables["code_corpus"].column("language").to_pylist()
+    >>> tables["code_corpus"] = tables["code_corpus"].set_column(2, "language", pa.array(["cobol"] + languages[1:]))
+    >>> validate(tables, files)
+    [DataProblem("code_corpus.parquet: row 1: field 'language': unknown language: 'cobol'")]
+    """
     problems: list[DataProblem] = []
     ids: dict[str, set[str]] = {}
     for name, config in CONFIGS.items():
@@ -198,7 +219,7 @@ def _versions_dir(root: Path | None) -> Path:
     return datasets_dir(root) / ".versions"
 
 
-def write_release(tables: dict[str, pa.Table], release: str, root: Path | None = None,
+def _write_release(tables: dict[str, pa.Table], release: str, root: Path | None = None,
                   extra_files: dict[str, pa.Table] | None = None) -> Path:
     """Write a release to a fresh version folder, then atomically point ``<release>`` at it.
 
@@ -233,13 +254,22 @@ def _prune_versions(versions: Path, release: str, keep: set[str], keep_previous:
 
 def import_release(raw: dict[str, RawTable], release: str, root: Path | None = None,
                    extra_files: dict[str, pa.Table] | None = None) -> Path:
-    """Normalise and validate every config; write only when nothing is wrong."""
+    """Normalise and validate every config; write only when nothing is wrong.
+
+    Example (CoREB-mini built into a cache folder ``root``; not doctested):
+
+    >>> from coreb_core.data.sources import read_local
+    >>> from coreb_core.paths import release_dir
+    >>> layout, split, raw = read_local(release_dir("demo_v2603", root))
+    >>> import_release(raw, "demo_copy", root).relative_to(root)
+    PosixPath('coreb/demo_copy')
+    """
     if not RELEASE_NAME.match(release):
         raise DataError([DataProblem("--release", "-", "release", "use letters, digits, '_', '-' or '.'", release)])
     problems: list[DataProblem] = []
     tables: dict[str, pa.Table] = {}
     for name, config in CONFIGS.items():
-        table, bad = normalise(config, raw[name])
+        table, bad = _normalise(config, raw[name])
         problems += bad
         tables[name] = table
     if not problems:
@@ -249,4 +279,4 @@ def import_release(raw: dict[str, RawTable], release: str, root: Path | None = N
         if len(problems) > MAX_PROBLEMS_SHOWN:
             shown.append(DataProblem("(more)", "-", "-", f"{len(problems) - MAX_PROBLEMS_SHOWN} further problems not shown"))
         raise DataError(shown)
-    return write_release(tables, release, root, extra_files)
+    return _write_release(tables, release, root, extra_files)

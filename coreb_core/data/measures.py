@@ -41,7 +41,12 @@ _BY_PREFIX.update({family: family for family in FAMILIES}, **_ALIASES)
 
 
 class Measure(NamedTuple):
-    """One cutoff measure: ``family`` (one of ``FAMILIES``) at rank ``k``. Hashable, ordered, one name."""
+    """One cutoff measure: ``family`` (one of ``FAMILIES``) at rank ``k``. Hashable, ordered, one name.
+
+    >>> m = Measure("recall", 100)
+    >>> str(m), m.column, m.official
+    ('Recall@100', 'recall_at_100', 'Recall@100')
+    """
 
     family: str
     k: int
@@ -51,17 +56,29 @@ class Measure(NamedTuple):
 
     @property
     def column(self) -> str:
-        """The table column holding this measure: ``ndcg_at_10``."""
+        """The table column holding this measure: ``ndcg_at_10``.
+
+        >>> Measure("precision", 10).column
+        'precision_at_10'
+        """
         return f"{self.family}_at_{self.k}"
 
     @property
     def official_family(self) -> str:
-        """The family key of the official runner's metrics JSON: ``NDCG``, ``Precision``, …"""
+        """The family key of the official runner's metrics JSON: ``NDCG``, ``Precision``, …
+
+        >>> Measure("precision", 10).official_family
+        'Precision'
+        """
         return _SPELLINGS[self.family][1]
 
     @property
     def official(self) -> str:
-        """The measure key inside that family: ``NDCG@10``, ``P@10``."""
+        """The measure key inside that family: ``NDCG@10``, ``P@10``.
+
+        >>> Measure("precision", 10).official
+        'P@10'
+        """
         return f"{_SPELLINGS[self.family][2]}@{self.k}"
 
     @classmethod

@@ -6,7 +6,10 @@ both are kept, each labelled with its source.
 
 Example:
     >>> rows = published_rows()
-    >>> {r["source"] for r in rows if r["model"] == "C2LLM-7B" and r["task"] == "c2t" and r["metric"] == "ndcg_at_10"}
+    >>> sorted((r["source"], r["value"]) for r in rows if r["model"] == "C2LLM-7B" and r["task"] == "c2t"
+    ...        and r["metric"] == "ndcg_at_10" and r["dataset_revision"] == "v202603")
+    [('published:page_b312b5b_v202603_retrieval', 0.766), ('published:paper_table3_v202603_retrieval', 0.795),
+     ('published:readme_v202603_ndcg10', 0.766)]
 """
 from __future__ import annotations
 
@@ -46,7 +49,7 @@ def query_weighted_overall(task_values: dict[str, float], counts: dict[str, int]
     """Overall as paper Table 3 computes it: the per-task means weighted by each task's query count.
 
     >>> round(query_weighted_overall({"t2c": 0.443, "c2c": 0.659, "c2t": 0.795}, OVERALL_QUERY_COUNTS["v202603"]), 3)
-    0.629
+    0.628
     """
     total = sum(counts[t] for t in task_values)
     return sum(task_values[t] * counts[t] for t in task_values) / total
@@ -54,6 +57,11 @@ def query_weighted_overall(task_values: dict[str, float], counts: dict[str, int]
 
 @lru_cache(maxsize=1)
 def published_figures() -> dict[str, Any]:
+    """The bundled figures file as read: one table per source, keyed as in the JSON (read once).
+
+    >>> published_figures()["page_1a0d779_parameter_efficiency"]["C2LLM-0.5B"]   # params_b, Overall, per billion
+    [0.5, 0.603, 1.206]
+    """
     return json.loads(FILE.read_text(encoding="utf-8"))
 
 
@@ -80,7 +88,12 @@ def _row(key: str, model: str, task: str, metric: str, value: Any, subset: str =
 
 
 def published_rows() -> list[dict[str, Any]]:
-    """Every numeric published figure as a row (same fields as imported results)."""
+    """Every numeric published figure as a row (same fields as imported results).
+
+    >>> row = published_rows()[0]
+    >>> row["source"], row["model"], row["task"], row["label"], row["value"], row["dataset_revision"]
+    ('published:paper_table3_v202603_retrieval', 'GemEmb-2', 't2c', 'nDCG@10', 0.434, 'v202603')
+    """
     figures = published_figures()
     rows: list[dict[str, Any] | None] = []
     for key, table in figures.items():
@@ -120,6 +133,10 @@ def published_rows() -> list[dict[str, Any]]:
 
 
 def parameter_counts() -> dict[str, float]:
-    """Leaderboard name -> parameters (billions), from the project page's efficiency table."""
+    """Leaderboard name -> parameters (billions), from the project page's efficiency table.
+
+    >>> parameter_counts()["C2LLM-0.5B"]
+    0.5
+    """
     table = published_figures()["page_1a0d779_parameter_efficiency"]
     return {m: v[0] for m, v in table.items() if isinstance(v, list)}

@@ -23,7 +23,11 @@ GRADES = (NEGATIVE, TRAP, POSITIVE)
 
 
 class Column(NamedTuple):
-    """One column of a config as cached: name, Arrow type name, and whether import demands it."""
+    """One column of a config as cached: name, Arrow type name, and whether import demands it.
+
+    >>> CODE_CORPUS.columns[0]
+    Column(name='code_id', type='string', required=True)
+    """
 
     name: str
     type: str  # "string" | "int64" | "int8" | "bool" | "json"  ("json" = normalised meta text)
@@ -31,7 +35,11 @@ class Column(NamedTuple):
 
 
 class Config(NamedTuple):
-    """One of the eight dataset configs (one parquet per release)."""
+    """One of the eight dataset configs (one parquet per release).
+
+    >>> T2C_QRELS.name, T2C_QRELS.id_column, T2C_QRELS.column_names
+    ('text2code_qrels', None, ('query_id', 'doc_id', 'relevance'))
+    """
 
     name: str
     id_column: str | None  # None for qrels (their key is the pair)
@@ -40,6 +48,11 @@ class Config(NamedTuple):
 
     @property
     def column_names(self) -> tuple[str, ...]:
+        """The config's column names in order.
+
+        >>> C2C_QRELS.column_names
+        ('query_id', 'doc_id', 'relevance')
+        """
         return tuple(c.name for c in self.columns)
 
 
@@ -95,7 +108,12 @@ LEGACY_GRADE_COLUMN = "score"
 
 
 class Task(NamedTuple):
-    """A retrieval direction: which queries, qrels and corpus belong together."""
+    """A retrieval direction: which queries, qrels and corpus belong together.
+
+    >>> task = TASKS["c2t"]
+    >>> task.long_name, task.corpus.name, task.mteb_retrieval
+    ('code2text', 'text_corpus', 'CorebC2TRetrieval')
+    """
 
     name: str  # short name used everywhere: t2c, c2c, c2t
     long_name: str  # official runner's name
@@ -131,7 +149,11 @@ LANGUAGE_CONSTRAINTS = ("none",) + LANGUAGES
 
 
 def subtask_language(subtask: str) -> str | None:
-    """The target language a subtask constrains to, or None (``t2c_search_go`` -> ``go``)."""
+    """The target language a subtask constrains to, or None (``t2c_search_go`` -> ``go``).
+
+    >>> subtask_language("t2c_search_go"), subtask_language("c2c_cross_lang")
+    ('go', None)
+    """
     tail = subtask.rsplit("_", 1)[-1]
     return tail if tail in LANGUAGES else None
 

@@ -24,7 +24,11 @@ HUB_SHARD = re.compile(r"^(?P<config>[a-z0-9_]+)-(?P<release>[A-Za-z0-9_.]+)-(?P
 
 
 class RawTable(NamedTuple):
-    """Rows of one config as read, with the file they came from (for error lines)."""
+    """Rows of one config as read, with the file they came from (for error lines).
+
+    >>> RawTable("code_corpus.jsonl", [{"code_id": "code_v202603_00001"}]).rows[0]["code_id"]
+    'code_v202603_00001'
+    """
 
     file: str
     rows: list[dict[str, Any]]
@@ -32,7 +36,7 @@ class RawTable(NamedTuple):
 
 # ---------------------------------------------------------------- file readers
 
-def read_parquet_rows(path: Path) -> tuple[list[dict[str, Any]], list[DataProblem]]:
+def _read_parquet_rows(path: Path) -> tuple[list[dict[str, Any]], list[DataProblem]]:
     if path.stat().st_size == 0:
         return [], [DataProblem(str(path), "-", "-", "file is empty")]
     try:
@@ -43,7 +47,7 @@ def read_parquet_rows(path: Path) -> tuple[list[dict[str, Any]], list[DataProble
     return table.to_pylist(), []
 
 
-def read_jsonl_rows(path: Path) -> tuple[list[dict[str, Any]], list[DataProblem]]:
+def _read_jsonl_rows(path: Path) -> tuple[list[dict[str, Any]], list[DataProblem]]:
     rows: list[dict[str, Any]] = []
     problems: list[DataProblem] = []
     data = path.read_bytes()
@@ -92,20 +96,31 @@ def _collect(files: dict[str, list[Path]], reader) -> dict[str, RawTable]:
 # ---------------------------------------------------------------- layouts
 
 def detect_layout(directory: Path) -> str:
-    """``parquet`` (folder of <config>.parquet), ``jsonl`` (official runner) or ``hub`` (hub copy)."""
+    """``parquet`` (folder of <config>.parquet), ``jsonl`` (official runner) or ``hub`` (hub copy).
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = (folder / "text2code_queries.jsonl").write_text("")
+    >>> detect_layout(folder)
+    'jsonl'
+    >>> (folder / "empty").mkdir()
+    >>> detect_layout(folder / "empty")   # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    coreb_core.errors.DataError: .../empty: row -: field '-': no CoREB files found (expected <config>.parquet, ...
+    """
     names = {p.name for p in directory.iterdir()} if directory.is_dir() else set()
     if any(f"{c}.parquet" in names for c in CONFIGS):
         return "parquet"
     if any(n in names for c in CONFIGS.values() for n in c.jsonl_names):
         return "jsonl"
-    if hub_release_folders(directory) or any(HUB_SHARD.match(n) for n in names):
+    if _hub_release_folders(directory) or any(HUB_SHARD.match(n) for n in names):
         return "hub"
     raise DataError([DataProblem(str(directory), "-", "-",
                                  "no CoREB files found (expected <config>.parquet, the official JSONL files, "
                                  "or hub release folders release_v26XX/)")])
 
 
-def hub_release_folders(directory: Path) -> dict[str, Path]:
+def _hub_release_folders(directory: Path) -> dict[str, Path]:
     """Release folders in a copy of the hub repository (``release_v2603/...parquet``)."""
     found = {}
     for sub in sorted(p for p in directory.iterdir() if p.is_dir()):
@@ -118,15 +133,15 @@ def _missing(directory: Path, expected: dict[str, str]) -> list[DataProblem]:
     return [DataProblem(str(directory / name), "-", "-", "file is missing") for name in expected.values()]
 
 
-def read_parquet_folder(directory: Path) -> dict[str, RawTable]:
+def _read_parquet_folder(directory: Path) -> dict[str, RawTable]:
     expected = {c: f"{c}.parquet" for c in CONFIGS}
     missing = {c: n for c, n in expected.items() if not (directory / n).exists()}
     if missing:
         raise DataError(_missing(directory, missing))
-    return _collect({c: [directory / n] for c, n in expected.items()}, read_parquet_rows)
+    return _collect({c: [directory / n] for c, n in expected.items()}, _read_parquet_rows)
 
 
-def read_jsonl_folder(directory: Path) -> dict[str, RawTable]:
+def _read_jsonl_folder(directory: Path) -> dict[str, RawTable]:
     files, missing = {}, {}
     for name, config in CONFIGS.items():
         present = [directory / n for n in config.jsonl_names if (directory / n).exists()]
@@ -136,12 +151,12 @@ def read_jsonl_folder(directory: Path) -> dict[str, RawTable]:
             missing[name] = config.jsonl_names[0]
     if missing:
         raise DataError(_missing(directory, missing))
-    return _collect(files, read_jsonl_rows)
+    return _collect(files, _read_jsonl_rows)
 
 
-def read_hub_copy(directory: Path, split: str | None) -> tuple[str, dict[str, RawTable]]:
+def _read_hub_copy(directory: Path, split: str | None) -> tuple[str, dict[str, RawTable]]:
     """Read one release of a hub-layout copy; ``split`` picks it when there are several."""
-    folders = hub_release_folders(directory)
+    folders = _hub_release_folders(directory)
     if not folders and any(HUB_SHARD.match(p.name) for p in directory.iterdir()):
         folders = {directory.name: directory}
     if split is None:
@@ -160,19 +175,27 @@ def read_hub_copy(directory: Path, split: str | None) -> tuple[str, dict[str, Ra
     missing = {c: f"{c}-{split}-00000-of-00001.parquet" for c, fs in files.items() if not fs}
     if missing:
         raise DataError(_missing(folder, missing))
-    return split, _collect(files, read_parquet_rows)
+    return split, _collect(files, _read_parquet_rows)
 
 
 def read_local(directory: Path, split: str | None = None) -> tuple[str, str | None, dict[str, RawTable]]:
-    """Read any local layout. Returns (layout, release name found in the layout or None, tables)."""
+    """Read any local layout. Returns (layout, release name found in the layout or None, tables).
+
+    Example (CoREB-mini built into a cache folder ``root``; not doctested):
+
+    >>> from coreb_core.paths import release_dir
+    >>> layout, release, tables = read_local(release_dir("demo_v2603", root))
+    >>> layout, release, len(tables), len(tables["code_corpus"].rows)
+    ('parquet', None, 8, 307)
+    """
     if not directory.is_dir():
         raise DataError([DataProblem(str(directory), "-", "-", "not a directory")])
     layout = detect_layout(directory)
     if layout == "parquet":
-        return layout, None, read_parquet_folder(directory)
+        return layout, None, _read_parquet_folder(directory)
     if layout == "jsonl":
-        return layout, None, read_jsonl_folder(directory)
-    release, tables = read_hub_copy(directory, split)
+        return layout, None, _read_jsonl_folder(directory)
+    release, tables = _read_hub_copy(directory, split)
     return layout, release, tables
 
 
@@ -182,6 +205,11 @@ HUB_PROBE_TIMEOUT_S = 3.0
 
 
 def offline_flag() -> str | None:
+    """The Hugging Face offline variable that is set (``HF_HUB_OFFLINE`` or ``HF_DATASETS_OFFLINE``), or None.
+
+    >>> offline_flag()   # with HF_HUB_OFFLINE=1   # doctest: +SKIP
+    'HF_HUB_OFFLINE'
+    """
     for var in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE"):
         if os.environ.get(var, "").strip().lower() in {"1", "true", "yes", "on"}:
             return var
@@ -189,7 +217,11 @@ def offline_flag() -> str | None:
 
 
 def hub_reachable(timeout: float = HUB_PROBE_TIMEOUT_S) -> bool:
-    """One TCP connect to the hub endpoint; DNS runs in a thread so it cannot hang past the timeout."""
+    """One TCP connect to the hub endpoint; DNS runs in a thread so it cannot hang past the timeout.
+
+    >>> hub_reachable(timeout=1.0)   # on a machine without network   # doctest: +SKIP
+    False
+    """
     from urllib.parse import urlparse
 
     endpoint = os.environ.get("HF_ENDPOINT", "https://huggingface.co")
@@ -210,19 +242,24 @@ def hub_reachable(timeout: float = HUB_PROBE_TIMEOUT_S) -> bool:
     return bool(result and result[0])
 
 
-def offline_message(release: str) -> str:
+def _offline_message(release: str) -> str:
     return (f"cannot reach the Hugging Face hub to fetch {HUB_REPO} {release}. Import a local copy instead: "
             f"python -m coreb_core import-data DIR --release {release} (DIR = a copy of the hub repository, "
             f"a folder of <config>.parquet files, or the official runner's JSONL files)")
 
 
 def read_hub(release: str, revision: str | None = None) -> dict[str, RawTable]:
-    """Load all eight configs of one release with ``datasets.load_dataset``."""
+    """Load all eight configs of one release with ``datasets.load_dataset``.
+
+    >>> read_hub("release_v2603")   # with HF_HUB_OFFLINE=1   # doctest: +SKIP
+    Traceback (most recent call last):
+    coreb_core.errors.NetworkUnavailable: HF_HUB_OFFLINE is set; cannot reach the Hugging Face hub to fetch hq-bench/coreb release_v2603. Import a local copy instead: python -m coreb_core import-data DIR --release release_v2603 (DIR = a copy of the hub repository, a folder of <config>.parquet files, or the official runner's JSONL files)
+    """
     flag = offline_flag()
     if flag:
-        raise NetworkUnavailable(f"{flag} is set; " + offline_message(release))
+        raise NetworkUnavailable(f"{flag} is set; " + _offline_message(release))
     if not hub_reachable():
-        raise NetworkUnavailable(offline_message(release))
+        raise NetworkUnavailable(_offline_message(release))
     import datasets  # heavy import, only when actually fetching
 
     tables = {}

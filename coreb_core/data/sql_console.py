@@ -8,14 +8,14 @@ configuration so no statement can switch them back on. Only one SELECT (or WITH 
 SHOW, SUMMARIZE: whatever DuckDB parses as a SELECT statement) is accepted; rows are capped and every
 error is one line.
 
-Example:
+Example (CoREB-mini built into a cache folder ``root``; not doctested):
     >>> from coreb_core.data.store import Store
-    >>> console = SqlConsole(Store("demo_v2603"))
+    >>> console = SqlConsole(Store("demo_v2603", root))
     >>> console.query("SELECT count(*) AS n FROM queries WHERE task = 't2c'").frame["n"].tolist()
-    [216]
+    [720]
     >>> console.query("COPY queries TO '/tmp/x.csv'")
     Traceback (most recent call last):
-    ConsoleError: only a single SELECT (or WITH … SELECT) statement is allowed, not COPY
+    coreb_core.data.sql_console.ConsoleError: only a single SELECT (or WITH … SELECT) statement is allowed, not COPY
 """
 from __future__ import annotations
 
@@ -47,10 +47,22 @@ _DERIVED_VIEWS = ("queries", "qrels", "documents", "judgments")
 
 
 class ConsoleError(CorebError):
-    """A refused or failed console statement; the message is always one line."""
+    """A refused or failed console statement; the message is always one line.
+
+    >>> str(ConsoleError("only a single SELECT (or WITH … SELECT) statement is allowed, not DROP"))
+    'only a single SELECT (or WITH … SELECT) statement is allowed, not DROP'
+    """
 
 
 class QueryResult(NamedTuple):
+    """The rows of one console query (at most the cap), whether more existed, and the time it took.
+
+    Example (CoREB-mini built into a cache folder ``root``; not doctested):
+
+    >>> result = SqlConsole(Store("demo_v2603", root)).query("SELECT query_id FROM queries ORDER BY query_id", max_rows=2)
+    >>> result.frame["query_id"].tolist(), result.truncated
+    (['q_c2c_cross_lang_0025', 'q_c2c_cross_lang_0026'], True)
+    """
     frame: pd.DataFrame  # at most the row cap
     truncated: bool  # more rows existed than were returned
     seconds: float
@@ -68,7 +80,18 @@ def one_line(message: str) -> str:
 
 
 class SqlConsole:
-    """Read-only SQL over a private in-memory copy of one release (see the module docstring)."""
+    """Read-only SQL over a private in-memory copy of one release (see the module docstring).
+
+    Example (CoREB-mini built into a cache folder ``root``; not doctested):
+
+    >>> console = SqlConsole(Store("demo_v2603", root))
+    >>> console.query("SELECT task, count(*) AS queries FROM queries GROUP BY task ORDER BY task").frame
+      task  queries
+    0  c2c      144
+    1  c2t      336
+    2  t2c      720
+    >>> console.close()
+    """
 
     def __init__(self, store: Store, memory_limit: str = SQL_MEMORY_LIMIT) -> None:
         self.release = store.release
@@ -88,7 +111,16 @@ class SqlConsole:
             self.con.execute(setting)
 
     def check(self, sql: str) -> None:
-        """Raise ConsoleError unless ``sql`` is exactly one SELECT statement."""
+        """Raise ConsoleError unless ``sql`` is exactly one SELECT statement.
+
+        Example (CoREB-mini built into a cache folder ``root``; not doctested):
+
+        >>> console = SqlConsole(Store("demo_v2603", root))
+        >>> console.check("SELECT 1")
+        >>> console.check("DROP TABLE queries")
+        Traceback (most recent call last):
+        coreb_core.data.sql_console.ConsoleError: only a single SELECT (or WITH … SELECT) statement is allowed, not DROP
+        """
         if not sql.strip():
             raise ConsoleError("the query is empty: write one SELECT statement")
         try:
@@ -103,7 +135,14 @@ class SqlConsole:
                                f"not {kind.name}")
 
     def query(self, sql: str, max_rows: int = SQL_ROW_CAP, timeout_s: float = SQL_TIMEOUT_S) -> QueryResult:
-        """Run one checked SELECT on a fresh cursor; at most ``max_rows`` rows come back."""
+        """Run one checked SELECT on a fresh cursor; at most ``max_rows`` rows come back.
+
+        Example (CoREB-mini built into a cache folder ``root``; not doctested):
+
+        >>> console = SqlConsole(Store("demo_v2603", root))
+        >>> console.query("SELECT count(*) AS n FROM queries WHERE task = 't2c'").frame["n"].tolist()
+        [720]
+        """
         self.check(sql)
         start = time.perf_counter()
         cur = self.con.cursor()
@@ -132,7 +171,16 @@ class SqlConsole:
         return QueryResult(frame.iloc[:max_rows].reset_index(drop=True), truncated, time.perf_counter() - start)
 
     def schema(self) -> pd.DataFrame:
-        """table, kind (table or view), column, type: what the console can query."""
+        """table, kind (table or view), column, type: what the console can query.
+
+        Example (CoREB-mini built into a cache folder ``root``; not doctested):
+
+        >>> SqlConsole(Store("demo_v2603", root)).schema().head(3)
+                 table   kind    column     type
+        0  code_corpus  table   code_id  VARCHAR
+        1  code_corpus  table      code  VARCHAR
+        2  code_corpus  table  language  VARCHAR
+        """
         cur = self.con.cursor()
         try:
             frame = cur.execute("""
@@ -146,4 +194,11 @@ class SqlConsole:
         return frame.sort_values("table", key=lambda s: s.map(order), kind="stable").reset_index(drop=True)
 
     def close(self) -> None:
+        """Drop the private in-memory database.
+
+        Example (CoREB-mini built into a cache folder ``root``; not doctested):
+
+        >>> console = SqlConsole(Store("demo_v2603", root))
+        >>> console.close()
+        """
         self.con.close()

@@ -1,9 +1,9 @@
 """Counts describing one cached release (the Data page's statistics).
 
-Example:
+Example (CoREB-mini built into a cache folder ``root``; not doctested):
     >>> from coreb_core.data.store import Store
-    >>> release_statistics(Store("demo_v2603"))["judgments"].set_index("task").loc["t2c", "traps"]
-    np.int64(...)
+    >>> release_statistics(Store("demo_v2603", root))["judgments"].set_index("task").loc["t2c", "traps"]
+    np.int64(1934)
 """
 from __future__ import annotations
 
@@ -18,7 +18,21 @@ def release_statistics(store: Store) -> dict[str, pd.DataFrame]:
 
     ``rows`` (config, rows), ``judgments`` (task, queries, positives = rel 2, traps = rel 1, judged
     negatives = rel 0; Store.judgment_counts), ``subtasks`` (task, subtask, queries), ``code``
-    (language, verdict pass/fail/unknown, documents) and ``text`` (kind description/noise, documents)."""
+    (language, verdict pass/fail/unknown, documents) and ``text`` (kind description/noise, documents).
+
+    Example (CoREB-mini built into a cache folder ``root``; not doctested):
+
+    >>> stats = release_statistics(Store("demo_v2603", root))
+    >>> stats["judgments"]
+      task  queries  positives  traps  judged_negatives
+    0  t2c      720       2802   1934                 0
+    1  c2c      144        360    432                 0
+    2  c2t      336        312    888                 0
+    >>> stats["text"]
+              kind  documents
+    0  description         24
+    1        noise         96
+    """
     rows = pd.DataFrame(list(store.row_counts().items()), columns=["config", "rows"])
     counts = store.judgment_counts()
     judgments = pd.DataFrame([{"task": t, **counts.get(t, {"queries": 0, "positives": 0, "traps": 0,

@@ -5,7 +5,11 @@ import os
 
 
 def accelerator_possible() -> bool:
-    """Cheap check before importing torch (over a second): an NVIDIA driver, or macOS (mps)."""
+    """Cheap check before importing torch (over a second): an NVIDIA driver, or macOS (mps).
+
+    >>> accelerator_possible() in (True, False)   # True on a machine with an NVIDIA driver or on macOS
+    True
+    """
     import platform
     import shutil
 
@@ -14,7 +18,11 @@ def accelerator_possible() -> bool:
 
 
 def cuda_status() -> tuple[bool, str]:
-    """Whether torch sees a CUDA device, and a line saying so. torch is imported only when a driver exists."""
+    """Whether torch sees a CUDA device, and a line saying so. torch is imported only when a driver exists.
+
+    >>> cuda_status()   # on a machine without an NVIDIA driver   # doctest: +SKIP
+    (False, 'CUDA unavailable: no NVIDIA driver on this machine (auto uses the CPU)')
+    """
     if not accelerator_possible():
         return False, "CUDA unavailable: no NVIDIA driver on this machine (auto uses the CPU)"
     try:

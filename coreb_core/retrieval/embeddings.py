@@ -11,9 +11,13 @@ Shards are written to a temporary name and renamed into place, so a writer kille
 at most a ``.tmp`` file, which readers ignore and later writers remove.
 
 Example:
-    >>> cache = EmbeddingCache("abc123")
-    >>> found, missing = cache.lookup(["def f(): pass"], prompt="")
-    >>> cache.put(["def f(): pass"], "", vectors)
+    >>> import tempfile
+    >>> cache = EmbeddingCache("abc123", root=Path(tempfile.mkdtemp()))
+    >>> cache.lookup(["def f(): pass"], prompt="")
+    ({}, [0])
+    >>> cache.put(["def f(): pass"], "", np.array([[0.6, 0.8]]))
+    >>> cache.lookup(["def f(): pass"], prompt="")
+    ({0: array([0.6, 0.8], dtype=float32)}, [])
 """
 from __future__ import annotations
 
@@ -32,10 +36,25 @@ STALE_TMP_S = 3600  # a .tmp older than this belongs to a dead writer
 
 
 def text_key(prompt: str, text: str) -> bytes:
+    """The 16-byte cache key of one encoder input: the prompt and the text, hashed together.
+
+    >>> text_key("", "def f(): pass").hex()
+    '2d154fc4448463f67b3d594625cbd0f3'
+    >>> text_key("query: ", "def f(): pass") == text_key("", "def f(): pass")
+    False
+    """
     return hashlib.blake2b(f"{prompt}\0{text}".encode("utf-8"), digest_size=16).digest()
 
 
 class EmbeddingCache:
+    """The vectors one encoder identity has produced, read from its shards and added to in new ones.
+
+    >>> import tempfile
+    >>> root = Path(tempfile.mkdtemp())
+    >>> EmbeddingCache("abc123", root).put(["def f(): pass"], "", np.array([[0.6, 0.8]]))
+    >>> len(EmbeddingCache("abc123", root)), len(EmbeddingCache("other", root))   # shared through the disk
+    (1, 0)
+    """
     def __init__(self, identity: str, root: Path | None = None) -> None:
         self.folder = embeddings_dir(root) / identity
         self._index: dict[bytes, tuple[int, int]] = {}
@@ -44,7 +63,15 @@ class EmbeddingCache:
         self.refresh()
 
     def refresh(self) -> None:
-        """Load shards written since the last look (by this or another process)."""
+        """Load shards written since the last look (by this or another process).
+
+        >>> import tempfile
+        >>> root = Path(tempfile.mkdtemp())
+        >>> reader = EmbeddingCache("abc123", root)
+        >>> EmbeddingCache("abc123", root).put(["a"], "", np.ones((1, 2)))   # another writer
+        >>> len(reader), (reader.refresh(), len(reader))[1]
+        (0, 1)
+        """
         if not self.folder.is_dir():
             return
         for path in sorted(self.folder.glob("shard-*.npz")):
@@ -67,7 +94,16 @@ class EmbeddingCache:
         return len(self._index)
 
     def lookup(self, texts: list[str], prompt: str) -> tuple[dict[int, np.ndarray], list[int]]:
-        """Vectors found (by position in ``texts``) and the positions still to encode."""
+        """Vectors found (by position in ``texts``) and the positions still to encode.
+
+        >>> import tempfile
+        >>> cache = EmbeddingCache("abc123", root=Path(tempfile.mkdtemp()))
+        >>> cache.put(["def f(): pass"], "", np.array([[0.6, 0.8]]))
+        >>> cache.lookup(["def f(): pass", "x = 1"], prompt="")
+        ({0: array([0.6, 0.8], dtype=float32)}, [1])
+        >>> cache.lookup(["def f(): pass"], prompt="query: ")   # another prompt is another input
+        ({}, [0])
+        """
         found, missing = {}, []
         for i, text in enumerate(texts):
             hit = self._index.get(text_key(prompt, text))
@@ -78,7 +114,14 @@ class EmbeddingCache:
         return found, missing
 
     def put(self, texts: list[str], prompt: str, vectors: np.ndarray) -> None:
-        """Store vectors for texts in one new shard (atomic)."""
+        """Store vectors for texts in one new shard (atomic).
+
+        >>> import tempfile
+        >>> cache = EmbeddingCache("abc123", root=Path(tempfile.mkdtemp()))
+        >>> cache.put(["a", "b"], "", np.eye(2))
+        >>> len(cache), len(list(cache.folder.glob("shard-*.npz")))
+        (2, 1)
+        """
         if len(texts) == 0:
             return
         self.folder.mkdir(parents=True, exist_ok=True)

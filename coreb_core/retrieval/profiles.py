@@ -12,6 +12,7 @@ The profile is part of a run's provenance, of its label (``coreb_core.runs.run.r
 embedding cache's identity, so vectors of one profile are never served to the other.
 
 Example:
+    >>> from coreb_core.retrieval.models import resolve
     >>> enc = encoding_for(resolve("minilm"), "official", "cpu")
     >>> enc.backend, enc.max_length, enc.prompts["t2c"].query
     ('transformers', 512, '')
@@ -41,7 +42,15 @@ GEMINI_NOTE = ("coreb_runner 0.1.0 GeminiEmbeddingWrapper (benchmark/models.py:2
 
 
 class Encoding(NamedTuple):
-    """Everything that fixes a model's vectors under one profile (the model itself aside)."""
+    """Everything that fixes a model's vectors under one profile (the model itself aside).
+
+    >>> from coreb_core.retrieval.models import resolve
+    >>> enc = encoding_for(resolve("jina-code-0.5b"), "card", "cpu")
+    >>> enc.backend, enc.max_length, enc.precision, enc.prompt("c2t").document
+    ('sentence-transformers', 8192, 'float32', 'Candidate comment:\\n')
+    >>> encoding_for(resolve("minilm"), "official", "cpu").describe()["prompts"]["t2c"]
+    {'query': '', 'document': '', 'source': 'coreb_runner adds no prompt (models.py:173-182)'}
+    """
     profile: str
     backend: str  # "transformers" (AutoModel, as coreb_runner) or "sentence-transformers" (the model's modules)
     max_length: int | None  # tokens kept per text; None = the model's own maximum
@@ -51,20 +60,46 @@ class Encoding(NamedTuple):
     note: str  # what this profile reproduces, and where that was read
 
     def prompt(self, task: str) -> TaskPrompts:
+        """The prompts of ``task``'s two sides (empty ones when the profile has none for it).
+
+        >>> from coreb_core.retrieval.models import resolve
+        >>> encoding_for(resolve("minilm"), "official", "cpu").prompt("t2c")
+        TaskPrompts(query='', document='', source='coreb_runner adds no prompt (models.py:173-182)')
+        """
         return self.prompts.get(task, TaskPrompts("", "", "no prompt"))
 
     def describe(self) -> dict:
+        """A JSON-ready dict of the encoding (stored in a run's provenance).
+
+        >>> from coreb_core.retrieval.models import resolve
+        >>> sorted(encoding_for(resolve("minilm"), "official", "cpu").describe())
+        ['backend', 'max_length', 'note', 'pooling', 'precision', 'profile', 'prompts']
+        """
         return {**self._asdict(), "prompts": {t: p._asdict() for t, p in self.prompts.items()}}
 
 
 def check_profile(profile: str) -> str:
+    """``profile`` itself when it is a known profile, else a CorebError naming the choices.
+
+    >>> check_profile("card")
+    'card'
+    >>> check_profile("fast")
+    Traceback (most recent call last):
+    coreb_core.errors.CorebError: unknown profile 'fast'; use official or card
+    """
     if profile not in PROFILES:
         raise CorebError(f"unknown profile {profile!r}; use {' or '.join(PROFILES)}")
     return profile
 
 
 def encoding_for(spec: ModelSpec, profile: str, device: str) -> Encoding:
-    """How ``spec`` encodes under ``profile`` on ``device`` (a dense model; BM25 has no encoder)."""
+    """How ``spec`` encodes under ``profile`` on ``device`` (a dense model; BM25 has no encoder).
+
+    >>> from coreb_core.retrieval.models import resolve
+    >>> enc = encoding_for(resolve("minilm"), "official", "cpu")
+    >>> enc.profile, enc.backend, enc.max_length, enc.precision
+    ('official', 'transformers', 512, 'float32')
+    """
     check_profile(profile)
     if spec.kind != "dense":
         raise CorebError(f"{spec.id} has no encoder, so it has no encoding profile")
@@ -90,7 +125,13 @@ def _own_prompts(spec: ModelSpec) -> dict[str, TaskPrompts]:
 
 def encoder_identity(spec: ModelSpec, encoding: Encoding) -> str:
     """Cache folder name: a hash of what fixes the encoder (prompts are hashed with each text
-    instead, so a prompt change misses the cache for the texts it touches and nothing else)."""
+    instead, so a prompt change misses the cache for the texts it touches and nothing else).
+
+    >>> from coreb_core.retrieval.models import resolve
+    >>> spec = resolve("minilm")
+    >>> encoder_identity(spec, encoding_for(spec, "official", "cpu")), encoder_identity(spec, encoding_for(spec, "card", "cpu"))
+    ('99a0389adacecf3a9531', 'a4b51bca2527c46385f5')
+    """
     # Registry entries are identified by id (the bundled MiniLM's path differs per install).
     parts = {"name": spec.id if spec.id in REGISTRY else spec.name, "revision": spec.revision,
              "normalize": spec.normalize, "kind": spec.kind, "profile": encoding.profile,
@@ -99,7 +140,14 @@ def encoder_identity(spec: ModelSpec, encoding: Encoding) -> str:
 
 
 def load_encoder(spec: ModelSpec, encoding: Encoding, device: str):
-    """The encoder object for a profile; both have sentence-transformers' ``encode`` signature."""
+    """The encoder object for a profile; both have sentence-transformers' ``encode`` signature.
+
+    >>> from coreb_core.retrieval.models import resolve
+    >>> spec = resolve("minilm")
+    >>> encoder = load_encoder(spec, encoding_for(spec, "official", "cpu"), "cpu")   # doctest: +SKIP
+    >>> type(encoder).__name__, encoder.encode(["def f(): pass"], batch_size=8).shape   # doctest: +SKIP
+    ('RunnerEncoder', (1, 384))
+    """
     if encoding.backend == "transformers":
         from coreb_core.retrieval.models import ensure_available
 
@@ -112,7 +160,12 @@ def load_encoder(spec: ModelSpec, encoding: Encoding, device: str):
 
 
 def official_summary(spec: ModelSpec) -> str:
-    """One line: what the official profile does for this model."""
+    """One line: what the official profile does for this model.
+
+    >>> from coreb_core.retrieval.models import resolve
+    >>> official_summary(resolve("bm25"))
+    'lexical baseline (bm25s, k1=1.5, b=0.75, identifier-aware tokens): no encoder, so profiles do not apply'
+    """
     if spec.kind == "api":
         return GEMINI_NOTE
     if spec.kind != "dense":

@@ -19,9 +19,10 @@ package does not ship). We load float32: that is what ``from_pretrained`` gives 
 transformers 4.x (transformers 5 loads the checkpoint's dtype instead), and it is the exact
 computation; see README "Encoding profiles".
 
-Example:
-    >>> encoder = RunnerEncoder.load(resolve("minilm").name, device="cpu")
-    >>> encoder.encode(["def f(): pass"], batch_size=8).shape
+Example (loading takes seconds, so doctest skips it):
+    >>> from coreb_core.retrieval.models import resolve
+    >>> encoder = RunnerEncoder.load(resolve("minilm").name, device="cpu")   # doctest: +SKIP
+    >>> encoder.encode(["def f(): pass"], batch_size=8).shape   # doctest: +SKIP
     (1, 384)
 """
 from __future__ import annotations
@@ -35,7 +36,14 @@ OFFICIAL_PRECISION = "float32"
 class RunnerEncoder:
     """AutoTokenizer + AutoModel with the runner's tokenization and pooling. ``encode`` has the
     signature of sentence-transformers' ``encode`` so the cached, length-sorted batching of
-    ``coreb_core.retrieval.encode`` drives both backends."""
+    ``coreb_core.retrieval.encode`` drives both backends.
+
+    >>> from coreb_core.retrieval.models import resolve
+    >>> encoder = RunnerEncoder.load(resolve("minilm").name, device="cpu")   # doctest: +SKIP
+    >>> vectors = encoder.encode(["def f(): pass", "a comment"], batch_size=8)   # doctest: +SKIP
+    >>> vectors.shape, vectors.dtype, sorted(encoder.pooling_seen)   # doctest: +SKIP
+    ((2, 384), dtype('float32'), ['mean'])
+    """
 
     def __init__(self, tokenizer, model, device: str, jina_task: str | None = None) -> None:
         self.tokenizer, self.model, self.device, self.jina_task = tokenizer, model, device, jina_task
@@ -44,6 +52,12 @@ class RunnerEncoder:
     @classmethod
     def load(cls, name: str, device: str, revision: str | None = None, trust_remote_code: bool = False,
              precision: str = OFFICIAL_PRECISION) -> "RunnerEncoder":
+        """Load tokenizer and model as the runner does (``from_pretrained``, ``.to(device)``, ``.eval()``).
+
+        >>> from coreb_core.retrieval.models import resolve
+        >>> type(RunnerEncoder.load(resolve("minilm").name, "cpu")).__name__   # doctest: +SKIP
+        'RunnerEncoder'
+        """
         import torch
         from transformers import AutoModel, AutoTokenizer
 
@@ -60,7 +74,13 @@ class RunnerEncoder:
                max_length: int = OFFICIAL_MAX_LENGTH, **_ignored) -> np.ndarray:
         """Unit vectors (float32), one row per text. ``prompt`` is prepended when given (the
         official profile gives none); ``normalize_embeddings`` and other sentence-transformers
-        options are accepted and ignored, as the runner ignores them."""
+        options are accepted and ignored, as the runner ignores them.
+
+        >>> from coreb_core.retrieval.models import resolve
+        >>> vectors = RunnerEncoder.load(resolve("minilm").name, "cpu").encode(["def f(): pass"])   # doctest: +SKIP
+        >>> vectors.shape, vectors.dtype, round(float((vectors ** 2).sum()), 4)   # doctest: +SKIP
+        ((1, 384), dtype('float32'), 1.0)
+        """
         import torch
 
         if prompt:

@@ -5,7 +5,8 @@ is installed, else torch matmul on CUDA, else faiss on the CPU. Lexical: BM25 (b
 full (queries x documents) score matrix; ``coreb_core.runs.run.hits_from_scores`` turns it into a run.
 
 Example:
-    >>> scores = dense_scores(query_vectors, doc_vectors)      # (Q, N) cosine similarities
+    >>> dense_scores(np.array([[1.0, 0.0]]), np.array([[2.0, 0.0], [1.0, 1.0], [0.0, 3.0]])).round(4)  # (Q, N) cosines
+    array([[1.    , 0.7071, 0.    ]], dtype=float32)
 """
 from __future__ import annotations
 
@@ -17,13 +18,23 @@ _TOKEN = re.compile(r"[A-Za-z][a-z]+|[A-Z]+(?![a-z])|\d+")
 
 
 def normalise(x: np.ndarray) -> np.ndarray:
+    """Rows scaled to unit length, as float32 (all-zero rows stay zero).
+
+    >>> normalise(np.array([[3.0, 4.0], [0.0, 0.0]]))
+    array([[0.6, 0.8],
+           [0. , 0. ]], dtype=float32)
+    """
     x = np.asarray(x, dtype=np.float32)
     norms = np.linalg.norm(x, axis=1, keepdims=True)
     return x / np.where(norms > 0, norms, 1.0)
 
 
 def dense_scores(queries: np.ndarray, docs: np.ndarray, device: str = "cpu") -> np.ndarray:
-    """Cosine similarity of every query with every document (exact)."""
+    """Cosine similarity of every query with every document (exact).
+
+    >>> dense_scores(np.array([[1.0, 0.0]]), np.array([[2.0, 0.0], [0.0, 3.0]]))
+    array([[1., 0.]], dtype=float32)
+    """
     q, d = normalise(queries), normalise(docs)
     if len(q) == 0 or len(d) == 0:
         return np.zeros((len(q), len(d)), dtype=np.float32)
@@ -47,12 +58,21 @@ def dense_scores(queries: np.ndarray, docs: np.ndarray, device: str = "cpu") -> 
 
 
 def code_tokens(text: str) -> list[str]:
-    """Lower-cased words, with identifiers split at camelCase and snake_case boundaries."""
+    """Lower-cased words, with identifiers split at camelCase and snake_case boundaries.
+
+    >>> code_tokens("def parseHTTPResponse(raw_text, max_len2):")
+    ['def', 'parse', 'http', 'response', 'raw', 'text', 'max', 'len', '2']
+    """
     return [t.lower() for t in _TOKEN.findall(text)]
 
 
 def bm25_scores(queries: list[str], docs: list[str], k1: float = 1.5, b: float = 0.75) -> np.ndarray:
-    """BM25 score of every document for every query (bm25s, Lucene-style idf)."""
+    """BM25 score of every document for every query (bm25s, Lucene-style idf).
+
+    >>> docs = ["def add(a, b): return a + b  # sum two numbers", "def parse_list(text): return text.split()"]
+    >>> bm25_scores(["sum of two numbers"], docs).round(4)
+    array([[0.8616, 0.    ]], dtype=float32)
+    """
     import bm25s
 
     retriever = bm25s.BM25(k1=k1, b=b)

@@ -10,8 +10,14 @@
 A bad file is skipped with a one-line reason; the rest of the folder still imports.
 
 Example:
-    >>> report = import_results(Path("results"))
-    >>> report.imported, report.skipped[:1]
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> tree = folder / "results" / "org__model" / "abc123"          # an MTEB results tree
+    >>> tree.mkdir(parents=True)
+    >>> _ = (tree / "CorebT2CRetrieval.json").write_text(json.dumps({"task_name": "CorebT2CRetrieval", "scores": {
+    ...     "test": [{"hf_subset": "default", "main_score": 0.41, "ndcg_at_10": 0.41, "recall_at_10": 0.62}]}}))
+    >>> import_results(folder / "results", root=folder / "cache")
+    ImportReport(imported=1, rows=3, runs=[], skipped=[])
 """
 from __future__ import annotations
 
@@ -45,6 +51,18 @@ KEY_FIELDS = ["source_kind", "file", "model", "revision", "task", "split", "subs
 
 
 class ImportReport(NamedTuple):
+    """What ``import_results`` did: files imported, numbers stored, runs created, files skipped and why.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> tree = folder / "results" / "org__model" / "abc123"          # an MTEB results tree
+    >>> tree.mkdir(parents=True)
+    >>> _ = (tree / "CorebT2CRetrieval.json").write_text(json.dumps({"task_name": "CorebT2CRetrieval", "scores": {
+    ...     "test": [{"hf_subset": "default", "main_score": 0.41, "ndcg_at_10": 0.41, "recall_at_10": 0.62}]}}))
+    >>> report = import_results(folder / "results", root=folder / "cache")
+    >>> report.imported, report.rows, report.runs, report.skipped
+    (1, 3, [], [])
+    """
     imported: int  # files imported
     rows: int  # numbers stored
     runs: list[str]  # run ids created
@@ -52,7 +70,11 @@ class ImportReport(NamedTuple):
 
 
 def task_short(name: str) -> str | None:
-    """Map any task name to t2c / c2c / c2t (CorebT2CRetrieval, CoREB-Text2Code, text2code, …)."""
+    """Map any task name to t2c / c2c / c2t (CorebT2CRetrieval, CoREB-Text2Code, text2code, …).
+
+    >>> task_short("CorebT2CRetrieval"), task_short("CoREB-Code2Text"), task_short("nfcorpus")
+    ('t2c', 'c2t', None)
+    """
     low = name.lower()
     for short, words in (("t2c", ("t2c", "text2code", "text_to_code")), ("c2c", ("c2c", "code2code")),
                          ("c2t", ("c2t", "code2text", "code_to_text"))):
@@ -62,7 +84,13 @@ def task_short(name: str) -> str | None:
 
 
 def metric_label(metric: str, task: str) -> str:
-    """Display name: MTEB's accuracy is Recall@1; main_score is nDCG@10 (retrieval) or MAP@10 (reranking)."""
+    """Display name: MTEB's accuracy is Recall@1; main_score is nDCG@10 (retrieval) or MAP@10 (reranking).
+
+    >>> metric_label("accuracy", "CorebC2TRetrieval"), metric_label("main_score", "CorebT2CReranking")
+    ('Recall@1 (MTEB accuracy)', 'MAP@10 (main score)')
+    >>> metric_label("ndcg_at_10", "CorebT2CRetrieval")
+    'nDCG@10'
+    """
     if metric == "accuracy":
         return "Recall@1 (MTEB accuracy)"
     if metric == "main_score":
@@ -73,6 +101,21 @@ def metric_label(metric: str, task: str) -> str:
 # ---------------------------------------------------------------- storage
 
 def stored_rows(root: Path | None = None) -> pd.DataFrame:
+    """The imported numbers kept in ``results.parquet`` (an empty frame before any import).
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> tree = folder / "results" / "org__model" / "abc123"          # an MTEB results tree
+    >>> tree.mkdir(parents=True)
+    >>> _ = (tree / "CorebT2CRetrieval.json").write_text(json.dumps({"task_name": "CorebT2CRetrieval", "scores": {
+    ...     "test": [{"hf_subset": "default", "main_score": 0.41, "ndcg_at_10": 0.41, "recall_at_10": 0.62}]}}))
+    >>> _ = import_results(folder / "results", root=folder / "cache")
+    >>> stored_rows(folder / "cache")[["model", "task_short", "metric", "label", "value"]]
+           model task_short        metric                 label  value
+    0  org/model        t2c    main_score  nDCG@10 (main score)   0.41
+    1  org/model        t2c    ndcg_at_10               nDCG@10   0.41
+    2  org/model        t2c  recall_at_10             Recall@10   0.62
+    """
     path = results_file(root)
     return pd.read_parquet(path) if path.exists() else pd.DataFrame(columns=ROW_FIELDS)
 
@@ -92,7 +135,18 @@ def _store(rows: list[dict[str, Any]], root: Path | None) -> None:
 
 
 def all_rows(root: Path | None = None, include_published: bool = True) -> list[dict[str, Any]]:
-    """Every number: imported ones and (optionally) the bundled published figures."""
+    """Every number: imported ones and (optionally) the bundled published figures.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> tree = folder / "results" / "org__model" / "abc123"          # an MTEB results tree
+    >>> tree.mkdir(parents=True)
+    >>> _ = (tree / "CorebT2CRetrieval.json").write_text(json.dumps({"task_name": "CorebT2CRetrieval", "scores": {
+    ...     "test": [{"hf_subset": "default", "main_score": 0.41, "ndcg_at_10": 0.41, "recall_at_10": 0.62}]}}))
+    >>> _ = import_results(folder / "results", root=folder / "cache")
+    >>> len(all_rows(folder / "cache", include_published=False)), len(all_rows(folder / "cache"))
+    (3, 553)
+    """
     rows = stored_rows(root).to_dict("records")
     rows = [{k: (None if isinstance(v, float) and math.isnan(v) and k != "value" else v) for k, v in r.items()}
             for r in rows]
@@ -160,7 +214,7 @@ WHERE json_type(json_extract(entry, '$.' || to_json(metric))) IN ('DOUBLE', 'BIG
 """
 
 
-def import_mteb(files: list[Path], root: Path | None) -> tuple[int, list[dict], list[str]]:
+def _import_mteb(files: list[Path], root: Path | None) -> tuple[int, list[dict], list[str]]:
     import duckdb
 
     skipped, good = [], []
@@ -221,7 +275,7 @@ _OFFICIAL_NAMES = {"NDCG": "ndcg", "MAP": "map", "Recall": "recall", "P": "preci
                    "R_cap": "capped_recall", "Accuracy": "accuracy"}
 
 
-def import_runner_metrics(path: Path, model: str) -> tuple[list[dict], str | None]:
+def _import_runner_metrics(path: Path, model: str) -> tuple[list[dict], str | None]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -246,7 +300,7 @@ def import_runner_metrics(path: Path, model: str) -> tuple[list[dict], str | Non
     return rows, None
 
 
-def read_predictions(path: Path) -> tuple[dict[str, list[tuple[str, float]]] | None, str | None]:
+def _read_predictions(path: Path) -> tuple[dict[str, list[tuple[str, float]]] | None, str | None]:
     """``{query_id: [{"corpus_id", "score", "rank"}, …]}`` -> lists of (doc, score), or a reason."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -309,7 +363,19 @@ def _looks_like_trec(path: Path) -> bool:
 
 def import_results(path: Path, release: str | None = None, task: str | None = None, model: str | None = None,
                    root: Path | None = None) -> ImportReport:
-    """Import whatever ``path`` holds (see module docstring); never stops at the first bad file."""
+    """Import whatever ``path`` holds (see module docstring); never stops at the first bad file.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> tree = folder / "results" / "org__model" / "abc123"          # an MTEB results tree
+    >>> tree.mkdir(parents=True)
+    >>> _ = (tree / "CorebT2CRetrieval.json").write_text(json.dumps({"task_name": "CorebT2CRetrieval", "scores": {
+    ...     "test": [{"hf_subset": "default", "main_score": 0.41, "ndcg_at_10": 0.41, "recall_at_10": 0.62}]}}))
+    >>> _ = (folder / "results" / "notes.txt").write_text("hello")
+    >>> report = import_results(folder / "results", root=folder / "cache")
+    >>> report.rows, [line.split(": ", 1)[1] for line in report.skipped]
+    (3, ['not a recognised result file (MTEB task JSON, runner output, TREC run, exported run)'])
+    """
     from coreb_core.runs.run import hits_from_lists, read_run_meta, read_trec_run
 
     path = Path(path)
@@ -338,7 +404,7 @@ def import_results(path: Path, release: str | None = None, task: str | None = No
 
     # (b) MTEB task files
     mteb = [f for f in files if f.suffix == ".json" and f.stem in MTEB_TASKS]
-    n, mteb_rows, bad = import_mteb(mteb, root)
+    n, mteb_rows, bad = _import_mteb(mteb, root)
     imported, rows, skipped = imported + n, rows + mteb_rows, skipped + bad
 
     # (a) official runner output: <task>.json beside <task>_predictions.json, or a metrics-shaped json
@@ -349,7 +415,7 @@ def import_results(path: Path, release: str | None = None, task: str | None = No
             if release is None:
                 skipped.append(f"{f}: predictions need --release to be re-scored")
                 continue
-            lists, reason = read_predictions(f)
+            lists, reason = _read_predictions(f)
             if reason:
                 skipped.append(f"{f}: {reason}")
                 continue
@@ -363,7 +429,7 @@ def import_results(path: Path, release: str | None = None, task: str | None = No
             runs.append(_store_run(hits, release, label, f"coreb-runner:{f}", root, str(f)))
             imported += 1
             continue
-        metric_rows, reason = import_runner_metrics(f, model or f.parent.name)
+        metric_rows, reason = _import_runner_metrics(f, model or f.parent.name)
         if reason:
             skipped.append(f"{f}: {reason}")
         else:

@@ -45,7 +45,15 @@ def hits_from_scores(task: str, query_ids: list[str], doc_ids: list[str], scores
     ``keep`` names, per query, documents to store wherever they rank (its judged documents and
     its anchor). ``counted`` (a bool per document) stretches each stored prefix until it holds
     ``top_k`` counted documents: C2T lists pass "not a noise text", so that the v1 view, which drops
-    noise texts, still has an exact top ``top_k`` after the drop."""
+    noise texts, still has an exact top ``top_k`` after the drop.
+
+    >>> scores = np.array([[0.5, 0.9, 0.5], [0.1, 0.2, 0.3]])
+    >>> hits_from_scores("t2c", ["q1", "q2"], ["d1", "d2", "d3"], scores, top_k=1, keep={"q1": ["d1"]})
+      task query_id doc_id  rank  score  in_top_k
+    0  t2c       q1     d2     1    0.9      True
+    1  t2c       q1     d1     3    0.5     False
+    2  t2c       q2     d3     1    0.3      True
+    """
     doc_ids = np.asarray(doc_ids, dtype=object)
     by_id = np.argsort(doc_ids, kind="stable")[::-1]
     doc_sorted, s = doc_ids[by_id], np.asarray(scores, dtype=np.float64)[:, by_id]
@@ -83,7 +91,14 @@ def hits_from_scores(task: str, query_ids: list[str], doc_ids: list[str], scores
 
 def concat_hits(frames: list[pd.DataFrame]) -> pd.DataFrame:
     """Concatenate run rows keeping the id columns categorical (plain ``pd.concat`` of categoricals
-    with different categories falls back to strings)."""
+    with different categories falls back to strings).
+
+    >>> a = hits_from_scores("t2c", ["q1"], ["d1", "d2"], np.array([[0.5, 0.9]]), top_k=2)
+    >>> b = hits_from_scores("c2c", ["q9"], ["d3", "d4"], np.array([[0.2, 0.1]]), top_k=2)
+    >>> both = concat_hits([a, b])
+    >>> both[["task", "query_id", "doc_id", "rank"]].values.tolist(), str(both["doc_id"].dtype)
+    ([['t2c', 'q1', 'd2', 1], ['t2c', 'q1', 'd1', 2], ['c2c', 'q9', 'd3', 1], ['c2c', 'q9', 'd4', 2]], 'category')
+    """
     from pandas.api.types import union_categoricals
 
     frames = [f for f in frames if len(f)]
@@ -103,7 +118,15 @@ def hits_from_lists(task_of: dict[str, str], lists: dict[str, list[tuple]], sour
     The order is always score descending, ties by doc id descending (trec_eval). When the given ranks
     agree with that order (strictly increasing, never below the position), they are kept: that is how
     a run stored with judged documents far beyond its top-K ("rank 250" after "rank 100") survives an
-    export and re-import exactly."""
+    export and re-import exactly.
+
+    >>> lists = {"q1": [("d1", 0.5), ("d2", 0.9), ("d3", 0.5)]}
+    >>> hits_from_lists({"q1": "t2c"}, lists, "example")[["doc_id", "rank"]].values.tolist()
+    [['d2', 1], ['d3', 2], ['d1', 3]]
+    >>> lists = {"q1": [("d2", 0.9, 1), ("d7", 0.1, 250)]}   # given ranks that fit the order are kept
+    >>> hits_from_lists({"q1": "t2c"}, lists, "example")[["doc_id", "rank"]].values.tolist()
+    [['d2', 1], ['d7', 250]]
+    """
     problems: list[DataProblem] = []
     records = []
     for qid, pairs in lists.items():
@@ -142,7 +165,14 @@ class RunMeta:
 
     Every key any writer has stored is a field (None: not recorded, e.g. BM25 has no encoding, old
     runs have no profile); keys this class does not know are kept in ``extra`` and written back as
-    they were, so a ``run.json`` from an older or newer version round-trips unchanged."""
+    they were, so a ``run.json`` from an older or newer version round-trips unchanged.
+
+    >>> meta = RunMeta.from_json({"run_id": "r1", "model": "bm25", "tasks": ["t2c"], "note": "kept"})
+    >>> meta.model, meta.tasks, meta.get("note"), meta.get("device", "cpu")
+    ('bm25', ('t2c',), 'kept', 'cpu')
+    >>> meta.to_json()
+    {'note': 'kept', 'run_id': 'r1', 'model': 'bm25', 'tasks': ['t2c']}
+    """
     run_id: str
     release: str | None = None
     kind: str | None = None  # retrieval, rerank, imported (None: stored before kinds existed)
@@ -170,7 +200,12 @@ class RunMeta:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def get(self, key: str, default: Any = None) -> Any:
-        """Dict-style read (``meta.get("created", "")``), for readers written against the old dicts."""
+        """Dict-style read (``meta.get("created", "")``), for readers written against the old dicts.
+
+        >>> meta = RunMeta("r1", model="bm25", extra={"note": "kept"})
+        >>> meta.get("model"), meta.get("created", ""), meta.get("note")
+        ('bm25', '', 'kept')
+        """
         value = getattr(self, key) if key in _META_FIELDS else self.extra.get(key)
         return default if value is None else value
 
@@ -180,7 +215,11 @@ class RunMeta:
         return self.extra[key]
 
     def to_json(self) -> dict[str, Any]:
-        """The ``run.json`` object: recorded fields (None ones left out) and the unknown keys as read."""
+        """The ``run.json`` object: recorded fields (None ones left out) and the unknown keys as read.
+
+        >>> RunMeta("r1", model="bm25", tasks=("t2c",), extra={"note": "kept"}).to_json()
+        {'note': 'kept', 'run_id': 'r1', 'model': 'bm25', 'tasks': ['t2c']}
+        """
         out = {name: getattr(self, name) for name in _META_FIELDS if getattr(self, name) is not None}
         if self.tasks is not None:
             out["tasks"] = list(self.tasks)
@@ -189,7 +228,14 @@ class RunMeta:
     @classmethod
     def from_json(cls, data: Mapping[str, Any], source: str | Path = "run.json") -> "RunMeta":
         """Read a ``run.json`` object; a loud one-line error naming ``source`` and the field when a
-        known field has the wrong type (format drift)."""
+        known field has the wrong type (format drift).
+
+        >>> RunMeta.from_json({"run_id": "r1", "top_k": 100}).top_k
+        100
+        >>> RunMeta.from_json({"run_id": "r1", "top_k": "100"}, "runs/r1/run.json")
+        Traceback (most recent call last):
+        coreb_core.errors.CorebError: runs/r1/run.json: field 'top_k' is str, expected int
+        """
         if not isinstance(data, Mapping):
             raise CorebError(f"{source}: run metadata is not a JSON object")
         values: dict[str, Any] = {}
@@ -228,13 +274,27 @@ def run_name(meta: RunMeta) -> str:
 
 
 def new_run_id(label: str, release: str) -> str:
+    """A fresh run id: the label made file-name safe, the release, a timestamp and a random tail.
+
+    >>> new_run_id("BM25 (k1=1.5)", "demo_v2603")  # doctest: +ELLIPSIS
+    'BM25--k1-1.5__demo_v2603__...-...'
+    """
     safe = "".join(c if c.isalnum() or c in "-_." else "-" for c in label).strip("-")[:48] or "run"
     return f"{safe}__{release}__{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:6]}"
 
 
 def write_run(hits: pd.DataFrame, meta: RunMeta | Mapping[str, Any], root: Path | None = None) -> str:
     """Store a run atomically: written to a temp folder, renamed into place. ``meta`` may also be a
-    plain ``run.json``-shaped mapping (tests write minimal ones)."""
+    plain ``run.json``-shaped mapping (tests write minimal ones).
+
+    >>> import tempfile
+    >>> root = Path(tempfile.mkdtemp())
+    >>> hits = hits_from_scores("t2c", ["q1"], ["d1", "d2"], np.array([[0.5, 0.9]]))
+    >>> write_run(hits, RunMeta("r1", release="demo_v2603", model="bm25"), root)
+    'r1'
+    >>> sorted(p.name for p in (root / "runs" / "r1").iterdir())
+    ['hits.parquet', 'run.json']
+    """
     if not isinstance(meta, RunMeta):
         meta = RunMeta.from_json(meta, "write_run meta")
     run_id = meta.run_id
@@ -251,6 +311,14 @@ def write_run(hits: pd.DataFrame, meta: RunMeta | Mapping[str, Any], root: Path 
 
 
 def run_path(run_id: str, root: Path | None = None) -> Path:
+    """The folder of a stored run; a CorebError when it is missing or incomplete.
+
+    >>> import tempfile
+    >>> root = Path(tempfile.mkdtemp())
+    >>> _ = write_run(hits_from_scores("t2c", ["q1"], ["d1"], np.array([[0.5]])), {"run_id": "r1"}, root)
+    >>> run_path("r1", root).relative_to(root).as_posix()
+    'runs/r1'
+    """
     path = runs_dir(root) / run_id
     if not (path / "hits.parquet").exists() or not (path / "run.json").exists():
         raise CorebError(f"run {run_id!r} not found in {runs_dir(root)}")
@@ -258,12 +326,28 @@ def run_path(run_id: str, root: Path | None = None) -> Path:
 
 
 def read_hits(run_id: str, root: Path | None = None) -> pd.DataFrame:
-    """A stored run's hits, as written by ``write_run``."""
+    """A stored run's hits, as written by ``write_run``.
+
+    >>> import tempfile
+    >>> root = Path(tempfile.mkdtemp())
+    >>> _ = write_run(hits_from_scores("t2c", ["q1"], ["d1", "d2"], np.array([[0.5, 0.9]])), {"run_id": "r1"}, root)
+    >>> read_hits("r1", root)
+      task query_id doc_id  rank  score  in_top_k
+    0  t2c       q1     d2     1    0.9      True
+    1  t2c       q1     d1     2    0.5      True
+    """
     return pd.read_parquet(run_path(run_id, root) / "hits.parquet")
 
 
 def read_run_meta(path: Path) -> RunMeta:
-    """The provenance in one ``run.json`` file."""
+    """The provenance in one ``run.json`` file.
+
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "run.json"
+    >>> _ = path.write_text('{"run_id": "r1", "model": "bm25", "release": "demo_v2603"}')
+    >>> read_run_meta(path).release
+    'demo_v2603'
+    """
     try:
         data = json.loads(Path(path).read_text())
     except json.JSONDecodeError as exc:
@@ -272,10 +356,26 @@ def read_run_meta(path: Path) -> RunMeta:
 
 
 def run_meta(run_id: str, root: Path | None = None) -> RunMeta:
+    """The provenance of a stored run, by id.
+
+    >>> import tempfile
+    >>> root = Path(tempfile.mkdtemp())
+    >>> _ = write_run(hits_from_scores("t2c", ["q1"], ["d1"], np.array([[0.5]])), {"run_id": "r1", "model": "bm25"}, root)
+    >>> run_meta("r1", root).model
+    'bm25'
+    """
     return read_run_meta(run_path(run_id, root) / "run.json")
 
 
 def list_runs(release: str | None = None, root: Path | None = None) -> list[RunMeta]:
+    """The provenance of every stored run (of one release when ``release`` is given), by run id.
+
+    >>> import tempfile
+    >>> root = Path(tempfile.mkdtemp())
+    >>> _ = write_run(hits_from_scores("t2c", ["q1"], ["d1"], np.array([[0.5]])), {"run_id": "r1", "release": "demo_v2603"}, root)
+    >>> [m.run_id for m in list_runs("demo_v2603", root)], list_runs("other", root)
+    (['r1'], [])
+    """
     base = runs_dir(root)
     if not base.is_dir():
         return []
@@ -290,6 +390,11 @@ def list_runs(release: str | None = None, root: Path | None = None) -> list[RunM
 
 
 def fingerprint(parts: Iterable[str]) -> str:
+    """A short stable hash of a sequence of strings (order matters), e.g. a corpus's document ids.
+
+    >>> fingerprint(["d1", "d2"])
+    '884869a76bb61fe5'
+    """
     h = hashlib.sha256()
     for p in parts:
         h.update(p.encode("utf-8"))
@@ -299,7 +404,16 @@ def fingerprint(parts: Iterable[str]) -> str:
 
 def read_trec_run(path: Path, task_of: dict[str, str]) -> pd.DataFrame:
     """Read ``qid Q0 docid rank score tag`` lines. Order comes from the scores (descending, ties by doc
-    id descending, as trec_eval); the rank column is kept only where it agrees with that order."""
+    id descending, as trec_eval); the rank column is kept only where it agrees with that order.
+
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "run.trec"
+    >>> _ = path.write_text("q1 Q0 d1 1 0.9 bm25\\nq1 Q0 d2 2 0.4 bm25\\n")
+    >>> read_trec_run(path, {"q1": "t2c"})
+      task query_id doc_id  rank  score  in_top_k
+    0  t2c       q1     d1     1    0.9      True
+    1  t2c       q1     d2     2    0.4      True
+    """
     problems: list[DataProblem] = []
     lists: dict[str, list[tuple[str, float]]] = {}
     seen: set[tuple[str, str]] = set()

@@ -14,7 +14,15 @@ _SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,200}$")
 
 
 def save_uploads(files: Iterable[tuple[str, bytes]], folder: Path) -> list[Path]:
-    """Write uploaded (name, bytes) pairs flat into ``folder``; names must be plain file names."""
+    """Write uploaded (name, bytes) pairs flat into ``folder``; names must be plain file names.
+
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> [p.name for p in save_uploads([("run.trec", b"q1 Q0 d1 1 0.9 bm25\\n")], folder)]
+    ['run.trec']
+    >>> save_uploads([("../evil.txt", b"")], folder)
+    Traceback (most recent call last):
+    coreb_core.errors.DataError: ../evil.txt: row -: field '-': file names may hold only letters, digits, '_', '-', '.'
+    """
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for name, data in files:
@@ -30,7 +38,15 @@ def import_dataset(directory: Path, release: str | None = None, split: str | Non
                    root: Path | None = None) -> tuple[str, dict[str, int]]:
     """Validate and cache a local copy (hub layout, <config>.parquet folder or runner JSONL).
 
-    Returns (release, rows per config). Raises DataError (one DataProblem per line) or CorebError."""
+    Returns (release, rows per config). Raises DataError (one DataProblem per line) or CorebError.
+
+    Example (CoREB-mini built into a cache folder ``root``; not doctested; its release folder is itself a ``<config>.parquet`` folder):
+
+    >>> from coreb_core.paths import release_dir
+    >>> import_dataset(release_dir("demo_v2603", root), "demo_copy", root=root)
+    ('demo_copy', {'code_corpus': 307, 'text_corpus': 120, 'text2code_queries': 720, 'code2code_queries': 144,
+                   'code2text_queries': 336, 'text2code_qrels': 4736, 'code2code_qrels': 792, 'code2text_qrels': 1200})
+    """
     from coreb_core.data.ingest import import_release
     from coreb_core.data.sources import read_local
 
@@ -44,7 +60,15 @@ def import_dataset(directory: Path, release: str | None = None, split: str | Non
 
 def import_uploaded_dataset(files: Iterable[tuple[str, bytes]], release: str | None = None,
                             split: str | None = None, root: Path | None = None) -> tuple[str, dict[str, int]]:
-    """import_dataset over uploaded files, written to a temporary folder removed afterwards."""
+    """import_dataset over uploaded files, written to a temporary folder removed afterwards.
+
+    Example (CoREB-mini built into a cache folder ``root``; not doctested):
+
+    >>> from coreb_core.paths import release_dir
+    >>> files = [(p.name, p.read_bytes()) for p in sorted(release_dir("demo_v2603", root).glob("*.parquet"))]
+    >>> import_uploaded_dataset(files, "demo_upload", root=root)[1]["text2code_queries"]
+    720
+    """
     with tempfile.TemporaryDirectory(prefix="coreb-upload-") as tmp:
         save_uploads(files, Path(tmp))
         return import_dataset(Path(tmp), release, split, root)
@@ -52,7 +76,15 @@ def import_uploaded_dataset(files: Iterable[tuple[str, bytes]], release: str | N
 
 def import_uploaded_results(files: Iterable[tuple[str, bytes]], release: str | None = None, task: str | None = None,
                             model: str | None = None, root: Path | None = None):
-    """coreb_core.runs.results.import_results over uploaded files (a temporary folder, removed afterwards)."""
+    """coreb_core.runs.results.import_results over uploaded files (a temporary folder, removed afterwards).
+
+    Example (CoREB-mini built into a cache folder ``root``; not doctested):
+
+    >>> trec = b"q_t2c_canonical_retro_any_0001 Q0 code_v202603_00018 1 12.5 bm25\\n"
+    >>> report = import_uploaded_results([("bm25.trec", trec)], "demo_v2603", root=root)
+    >>> report.imported, report.rows, report.runs   # doctest: +ELLIPSIS
+    (1, 0, ['bm25__demo_v2603__...'])
+    """
     from coreb_core.runs.results import import_results
 
     with tempfile.TemporaryDirectory(prefix="coreb-results-") as tmp:

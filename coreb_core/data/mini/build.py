@@ -65,6 +65,12 @@ Progress = Callable[[str, float], None]
 
 
 class Solution(NamedTuple):
+    """One solution file of the problem set: its verdicts.json key, language, model role and variant.
+
+    >>> solution = load_problems("demo_v2603")[0].solutions[0]
+    >>> solution.key, solution.language, solution.model, solution.variant
+    ('demo_v2603/p01_fuel_loop/concise.cpp', 'cpp', 'mini-concise', 'correct')
+    """
     path: Path
     key: str  # "<release>/<folder>/<file>" (the verdicts.json key)
     language: str
@@ -73,6 +79,12 @@ class Solution(NamedTuple):
 
 
 class Problem(NamedTuple):
+    """One problem folder: its id, its ``problem.json`` and its solutions.
+
+    >>> problem = load_problems("demo_v2603")[0]
+    >>> problem.problem_id, problem.spec["topic"], [s.variant for s in problem.solutions if s.variant != "correct"]
+    ('demo_fuel_loop', 'greedy', ['edgecase', 'wrongcmp', 'overflow'])
+    """
     folder: Path
     problem_id: str
     spec: dict[str, Any]
@@ -80,6 +92,11 @@ class Problem(NamedTuple):
 
 
 class Doc(NamedTuple):
+    """One code document of the generated corpus, with the facts the generator's rules use.
+
+    >>> Doc("code_v202603_00001", "demo_fuel_loop", "python", CLAUDE_ROLE, passed=True).model
+    'mini-verbose'
+    """
     code_id: str
     problem_id: str
     language: str
@@ -90,6 +107,12 @@ class Doc(NamedTuple):
 # ---------------------------------------------------------------- loading the problem set
 
 def load_problems(release: str) -> list[Problem]:
+    """The bundled problem set of one CoREB-mini release, in folder order.
+
+    >>> problems = load_problems("demo_v2603")
+    >>> len(problems), problems[0].folder.name, len(problems[0].solutions)
+    (24, 'p01_fuel_loop', 13)
+    """
     folder = PROBLEMS_DIR / release
     problems = []
     for pdir in sorted(p for p in folder.iterdir() if p.is_dir() and (p / "problem.json").exists()):
@@ -106,14 +129,14 @@ def load_problems(release: str) -> list[Problem]:
     return problems
 
 
-def load_recorded_verdicts() -> dict[str, list]:
+def _load_recorded_verdicts() -> dict[str, list]:
     return json.loads(VERDICTS_FILE.read_text()) if VERDICTS_FILE.exists() else {}
 
 
-def judge_all(problems: list[Problem], run_toolchains: bool, progress: Progress | None = None) -> dict[str, Verdict]:
+def _judge_all(problems: list[Problem], run_toolchains: bool, progress: Progress | None = None) -> dict[str, Verdict]:
     """Python always runs; other languages run when asked and their toolchain exists, else the
     verdict recorded when the problem set was written (verdicts.json) is used."""
-    recorded = load_recorded_verdicts()
+    recorded = _load_recorded_verdicts()
     jobs, verdicts = [], {}
     for p in problems:
         for s in p.solutions:
@@ -137,10 +160,16 @@ def judge_all(problems: list[Problem], run_toolchains: bool, progress: Progress 
 
 
 def record_verdicts() -> dict[str, list]:
-    """Run every solution with every toolchain and store the verdicts (run when the set changes)."""
+    """Run every solution with every toolchain and store the verdicts (run when the set changes).
+
+    It needs g++, javac, go and ruby on PATH (else a RuntimeError names the first solution it could
+    not run), and rewrites ``verdicts.json``, so doctest skips it:
+
+    >>> record_verdicts()   # doctest: +SKIP
+    """
     out = {}
     for release in RELEASES:
-        for key, v in sorted(judge_all(load_problems(release), run_toolchains=True).items()):
+        for key, v in sorted(_judge_all(load_problems(release), run_toolchains=True).items()):
             if v.verified_by != "executed":
                 raise RuntimeError(f"{key}: toolchain missing, cannot record")
             out[key] = [v.passed, v.test_passed, v.test_total]
@@ -409,7 +438,7 @@ def _rename_identifiers(code: str, k: int) -> str:
     return re.sub(r"\b([a-z][a-z0-9]{0,2})\b", lambda m: m.group(1) if m.group(1) in _KEEP else f"{m.group(1)}{k}", code)
 
 
-def scale_problems(problems: list[Problem], factor: int, tmp: Path) -> list[Problem]:
+def _scale_problems(problems: list[Problem], factor: int, tmp: Path) -> list[Problem]:
     """``factor`` renamed copies of every problem; solutions point at rewritten texts under ``tmp``."""
     out: list[Problem] = []
     for k in range(factor):
@@ -433,17 +462,24 @@ def scale_problems(problems: list[Problem], factor: int, tmp: Path) -> list[Prob
 
 def build_release(release: str, root: Path | None = None, scale: int = 1, run_toolchains: bool = False,
                   progress: Progress | None = None) -> tuple[str, Path]:
-    """Judge, generate, validate and cache one release (or its ``scale``-times synthetic variant)."""
+    """Judge, generate, validate and cache one release (or its ``scale``-times synthetic variant).
+
+    Example (a cache folder ``root``; takes seconds, so not doctested):
+
+    >>> release, folder = build_release("demo_v2603", root)
+    >>> release, folder.relative_to(root)
+    ('demo_v2603', PosixPath('coreb/demo_v2603'))
+    """
     import tempfile
 
     problems = load_problems(release)
-    verdicts = judge_all(problems, run_toolchains, progress)
+    verdicts = _judge_all(problems, run_toolchains, progress)
     if scale <= 1:
         raw, v1 = _Builder(release, problems, verdicts).build()
         return release, import_release(raw, release, root, extra_files=v1)
     name = f"{release}_x{scale}"
     with tempfile.TemporaryDirectory(prefix="coreb-mini-scale-") as tmp:
-        scaled = scale_problems(problems, scale, Path(tmp))
+        scaled = _scale_problems(problems, scale, Path(tmp))
         random.Random(f"coreb-mini/{name}").shuffle(scaled)
         raw, v1 = _Builder(name, scaled, verdicts).build()  # copies keep their original verdict keys
     for rows in raw.values():
@@ -455,7 +491,13 @@ def build_release(release: str, root: Path | None = None, scale: int = 1, run_to
 
 def build_demo(root: Path | None = None, scale: int = 1, run_toolchains: bool = False,
                progress: Progress | None = None) -> list[str]:
-    """Build both CoREB-mini releases (``demo`` command and the app's first launch)."""
+    """Build both CoREB-mini releases (``demo`` command and the app's first launch).
+
+    Example (a cache folder ``root``; takes seconds, so not doctested):
+
+    >>> build_demo(root=root)
+    ['demo_v2602', 'demo_v2603']
+    """
     built = []
     for i, release in enumerate(RELEASES):
         def sub(msg: str, frac: float, i: int = i) -> None:

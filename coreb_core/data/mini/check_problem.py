@@ -17,6 +17,27 @@ TOPICS = {"greedy", "dp", "graphs", "strings", "math", "data_structures"}
 
 
 def check(folder: Path) -> list[str]:
+    """The rule breaks of one problem folder (empty when it is fine); prints one line per solution run.
+
+    Example (solutions run only where their toolchain is on PATH, so the lines depend on the machine;
+    here without go and ruby):
+
+    >>> check(Path("coreb_core/data/mini/problems/demo_v2603/p01_fuel_loop"))   # doctest: +SKIP
+      ok  concise.cpp: 10/10
+      skip concise.go (no toolchain for go)
+      ok  concise.java: 10/10
+      ok  concise.py: 10/10
+      skip concise.rb (no toolchain for ruby)
+      ok  fail_concise_edgecase.java: 7/10
+      ok  fail_concise_wrongcmp.py: 7/10
+      ok  fail_verbose_overflow.cpp: 8/10
+      ok  verbose.cpp: 10/10
+      skip verbose.go (no toolchain for go)
+      ok  verbose.java: 10/10
+      ok  verbose.py: 10/10
+      skip verbose.rb (no toolchain for ruby)
+    []
+    """
     errors: list[str] = []
     spec = json.loads((folder / "problem.json").read_text(encoding="utf-8"))
     missing = REQUIRED_KEYS - spec.keys()
@@ -57,6 +78,11 @@ def check(folder: Path) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
+    """Check every folder named in ``argv``; print the errors; 1 when there are any, else 0.
+
+    >>> main([])
+    0
+    """
     all_errors: list[str] = []
     for arg in argv:
         print(arg)

@@ -6,9 +6,11 @@ Ruby run when their toolchain is on PATH; otherwise the caller falls back to
 the recorded verdicts in ``verdicts.json``.
 
 Example:
-    >>> verdict = judge_solution(Path("p/solutions/concise.py"), tests)
+    >>> folder = Path(__file__).parent / "problems" / "demo_v2603" / "p01_fuel_loop"
+    >>> tests = json.loads((folder / "problem.json").read_text(encoding="utf-8"))["tests"]
+    >>> verdict = judge_solution(folder / "solutions" / "concise.py", tests)
     >>> verdict.test_passed, verdict.test_total
-    (8, 8)
+    (10, 10)
 """
 from __future__ import annotations
 
@@ -51,7 +53,11 @@ print(json.dumps(outs))
 
 
 class Verdict(NamedTuple):
-    """Outcome of one solution on its problem's tests."""
+    """Outcome of one solution on its problem's tests.
+
+    >>> Verdict(passed=False, test_passed=7, test_total=10, verified_by="recorded").passed
+    False
+    """
 
     passed: bool
     test_passed: int
@@ -60,11 +66,20 @@ class Verdict(NamedTuple):
 
 
 def outputs_match(actual: str, expected: str) -> bool:
-    """Token-wise comparison, as competitive judges do (whitespace-insensitive)."""
+    """Token-wise comparison, as competitive judges do (whitespace-insensitive).
+
+    >>> outputs_match("3 4\\n", " 3  4"), outputs_match("3 4", "34")
+    (True, False)
+    """
     return actual.split() == expected.split()
 
 
 def toolchain_available(language: str) -> bool:
+    """Whether solutions in ``language`` can run here (Python always; others need their compiler on PATH).
+
+    >>> toolchain_available("python")
+    True
+    """
     return language == "python" or shutil.which(TOOLCHAIN[language]) is not None
 
 
@@ -122,7 +137,13 @@ def _judge_compiled(src: Path, language: str, tests: list[dict]) -> Verdict:
 
 
 def judge_solution(src: Path, tests: list[dict]) -> Verdict:
-    """Run one solution file on every test and count the tests it passes."""
+    """Run one solution file on every test and count the tests it passes.
+
+    >>> folder = Path(__file__).parent / "problems" / "demo_v2603" / "p01_fuel_loop"
+    >>> tests = json.loads((folder / "problem.json").read_text(encoding="utf-8"))["tests"]
+    >>> judge_solution(folder / "solutions" / "fail_concise_wrongcmp.py", tests)
+    Verdict(passed=False, test_passed=7, test_total=10, verified_by='executed')
+    """
     language = LANGUAGE_BY_SUFFIX[src.suffix]
     if language == "python":
         return _judge_python(src, tests)
