@@ -22,6 +22,8 @@ Example:
 from __future__ import annotations
 
 from dataclasses import dataclass
+import os
+from concurrent.futures import ThreadPoolExecutor
 from functools import cached_property
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -164,7 +166,7 @@ class ReleaseIndex:
         dcode = _codes(hits["doc_id"], self.docs)
         rank = pd.to_numeric(hits["rank"]).to_numpy(dtype=np.float64, na_value=np.inf)
         in_run = np.zeros(self.n_queries, dtype=bool)
-        in_run[qcode[qcode >= 0]] = True
+        in_run[qcode[qcode >= 0] if (qcode < 0).any() else qcode] = True
         return CodedRun(qcode, dcode, rank, in_run)
 
 
@@ -175,6 +177,8 @@ def _codes(column: pd.Series, index: pd.Index) -> np.ndarray:
     else:
         codes, uniques = pd.factorize(column)  # hash the strings once, look up only the distinct ones
     mapping = index.get_indexer(uniques)
+    if len(codes) and codes.min() >= 0:  # no missing value: one gather, no mask
+        return mapping[codes]
     return np.where(codes >= 0, mapping[codes], -1)
 
 
@@ -261,8 +265,9 @@ def join_run(index: ReleaseIndex, run: CodedRun, joint: JointJudged, anchor_excl
         dropped.append((doc_of_query, dropped_rank))
     noise_q = noise_rank = None
     if noise:
-        noise_hit = index.noise_doc[hd] & index.c2t_query[hq] & np.isfinite(hr)
-        noise_q, noise_rank = hq[noise_hit], hr[noise_hit]
+        rows = np.flatnonzero(index.noise_doc[hd])  # few rows: test the rest on those only
+        rows = rows[index.c2t_query[hq[rows]] & np.isfinite(hr[rows])]
+        noise_q, noise_rank = hq[rows], hr[rows]
     return RunJoin(run, joint, rank, dropped, noise_q, noise_rank)
 
 
@@ -413,7 +418,7 @@ class Evaluation:
 def analyse_many(store: Store, runs: dict[str, pd.DataFrame], schemes=(V2,), anchor_exclusion: bool = True, ks=KS,
                  traps: bool = False, groupings: tuple[str, ...] = ()) -> Evaluation:
     """Evaluate several runs at once into an ``Evaluation`` (per-query rows per scheme, trap rows,
-    group means for ``groupings``). Each run is coded and joined once per qrels view; the metric
+    group means for ``groupings``). Each run is coded and joined once (threads across runs); the metric
     kernels then run once over all runs together.
 
     >>> ev = analyse_many(store, {"bm25": load_hits(bm25)}, (V2,), groupings=("task",))  # demo_v2603
@@ -426,43 +431,55 @@ def analyse_many(store: Store, runs: dict[str, pd.DataFrame], schemes=(V2,), anc
     if traps and 10 not in ks:
         raise ValueError("the trap table reports nDCG@10: keep 10 among the cutoffs")
     index = release_index(store)
-    coded = [index.code_run(h) for h in runs.values()]
     names = np.asarray(list(runs), dtype=object)
     # The trap table reads v2 and v1 per query, so they are computed whenever traps are asked for.
     computed_schemes = tuple(dict.fromkeys(tuple(schemes) + ((V2, V1) if traps else ())))
     views = sorted({_join_key(store, s) for s in computed_schemes} | ({("qrels", False)} if traps else set()))
     # Each run's rows are matched once against the union of the views' judged pairs.
     joint = joint_judged(index, tuple(sorted({v for v, _ in views})))
-    run_joins = [join_run(index, c, joint, anchor_exclusion, noise=any(d for _, d in views)) for c in coded]
-    joined: dict[tuple[str, bool], tuple[np.ndarray, ...]] = {}
-    for view in views:
-        parts = [view_ranks(index, rj, view[0], drop_noise=view[1]) for rj in run_joins]
-        offsets = np.cumsum([0] + [len(p[0]) for p in parts])
-        joined[view] = (
-            np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, dtype=np.int64),
-            pd.Categorical.from_codes(np.repeat(np.arange(len(names)), [len(p[0]) for p in parts]), names),
-            np.concatenate([p[1] + o for p, o in zip(parts, offsets)]) if parts else np.zeros(0, dtype=np.int64),
-            np.concatenate([p[2] for p in parts]) if parts else np.zeros(0),
-            np.concatenate([p[3] for p in parts]) if parts else np.zeros(0, dtype=np.int64),
-        )
-    per_query: dict[str, pd.DataFrame] = {}
-    grouped: dict[tuple[str, str], pd.DataFrame] = {}
-    computed: dict[str, dict[str, np.ndarray]] = {}
-    for scheme in computed_schemes:
+    noise = any(d for _, d in views)
+
+    def code_and_join(hits: pd.DataFrame) -> RunJoin:
+        return join_run(index, index.code_run(hits), joint, anchor_exclusion, noise)
+
+    def scheme_metrics(scheme: Scheme) -> dict[str, np.ndarray]:
         view = _join_key(store, scheme)
-        scored, run_names, qpos, rank, grade = joined[view]
+        scored, _, qpos, rank, grade = joined[view]
         n_rel, idcg = index.ideal(view[0], scheme, ks)
-        metrics = per_query_metrics(qpos, rank, grade, len(scored), scheme, ks, ideal=(n_rel[scored], idcg[scored]))
-        computed[str(scheme)] = metrics
-        if scheme not in schemes:
-            continue
-        names = metric_names(ks)
-        per_query[str(scheme)] = _frame(index, scored, {n: metrics[n] for n in names}, run_names)
-        if groupings:
-            matrix = np.column_stack([metrics[n] for n in names])
-            for by in groupings:
-                grouped[(str(scheme), by)] = _group_means(index, scored, run_names.codes, run_names.categories, matrix,
-                                                     names, by)
+        return per_query_metrics(qpos, rank, grade, len(scored), scheme, ks, ideal=(n_rel[scored], idcg[scored]))
+
+    # Runs, views, schemes and groupings are independent, and NumPy releases the GIL on these array
+    # passes: one thread per core.
+    with ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1)) as pool:
+        run_joins = list(pool.map(code_and_join, runs.values()))
+        joined: dict[tuple[str, bool], tuple[np.ndarray, ...]] = {}
+        for view in views:
+            parts = list(pool.map(lambda rj: view_ranks(index, rj, view[0], drop_noise=view[1]), run_joins))
+            offsets = np.cumsum([0] + [len(p[0]) for p in parts])
+            joined[view] = (
+                np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, dtype=np.int64),
+                pd.Categorical.from_codes(np.repeat(np.arange(len(names)), [len(p[0]) for p in parts]), names),
+                np.concatenate([p[1] + o for p, o in zip(parts, offsets)]) if parts else np.zeros(0, dtype=np.int64),
+                np.concatenate([p[2] for p in parts]) if parts else np.zeros(0),
+                np.concatenate([p[3] for p in parts]) if parts else np.zeros(0, dtype=np.int64),
+            )
+        for scheme in computed_schemes:  # memoised on the index: filled before the threads read it
+            index.ideal(_join_key(store, scheme)[0], scheme, ks)
+        index.group_codes  # noqa: B018  (likewise)
+        computed = dict(zip(map(str, computed_schemes), pool.map(scheme_metrics, computed_schemes)))
+        columns = metric_names(ks)
+        per_query: dict[str, pd.DataFrame] = {}
+        pending = {}
+        for scheme in (s for s in computed_schemes if s in schemes):
+            metrics = computed[str(scheme)]
+            scored, run_names = joined[_join_key(store, scheme)][:2]
+            per_query[str(scheme)] = _frame(index, scored, {n: metrics[n] for n in columns}, run_names)
+            if groupings:
+                by_metric = np.vstack([metrics[n] for n in columns])  # one row per metric: contiguous, cheap
+                for by in groupings:
+                    pending[(str(scheme), by)] = pool.submit(_group_means, index, scored, run_names.codes,
+                                                             run_names.categories, by_metric, columns, by)
+        grouped = {key: future.result() for key, future in pending.items()}
     trap_rows = None
     if traps:
         scored, run_names, qpos, rank, grade = joined[("qrels", False)]
@@ -545,12 +562,14 @@ def aggregate(store: Store, per_query: pd.DataFrame, by: str) -> pd.DataFrame:
             run_codes, run_values = runs.cat.codes.to_numpy(), runs.cat.categories
         else:
             run_codes, run_values = pd.factorize(runs)
-    matrix = per_query[metrics].to_numpy(dtype=np.float64)
-    return _group_means(index, _codes(per_query["query_id"], index.query_pos), run_codes, run_values, matrix, metrics, by)
+    by_metric = per_query[metrics].to_numpy(dtype=np.float64).T
+    return _group_means(index, _codes(per_query["query_id"], index.query_pos), run_codes, run_values, by_metric, metrics,
+                        by)
 
 
 def _group_means(index: ReleaseIndex, qcode: np.ndarray, run_codes: np.ndarray | None, run_values,
-                 matrix: np.ndarray, metrics: list[str], by: str) -> pd.DataFrame:
+                 by_metric: np.ndarray, metrics: list[str], by: str) -> pd.DataFrame:
+    """Means of ``by_metric`` (metrics x rows) per (run,) task and group cell present."""
     task_codes, task_values = index.group_codes["task"]
     if by == "task":  # per task only
         group_codes, group_values = np.zeros(index.n_queries, dtype=np.int64), np.array(["all"], dtype=object)
@@ -564,14 +583,16 @@ def _group_means(index: ReleaseIndex, qcode: np.ndarray, run_codes: np.ndarray |
     key = key[order]
     starts = np.r_[0, np.flatnonzero(np.diff(key)) + 1] if len(key) else np.zeros(0, dtype=np.int64)
     present = key[starts]
-    values = matrix[order]
+    values = by_metric[:, order]  # rows stay contiguous per metric: the reduction streams through memory
     nan = np.isnan(values)
-    if nan.any():
-        total = np.add.reduceat(np.where(nan, 0.0, values), starts, axis=0) if len(key) else values[:0]
-        count = np.add.reduceat((~nan).astype(np.int64), starts, axis=0) if len(key) else values[:0]
+    if not len(key):
+        total = count = np.zeros((0, len(metrics)))
+    elif nan.any():
+        total = np.add.reduceat(np.where(nan, 0.0, values), starts, axis=1).T
+        count = np.add.reduceat((~nan).astype(np.int64), starts, axis=1).T
     else:
-        total = np.add.reduceat(values, starts, axis=0) if len(key) else values[:0]
-        count = np.diff(np.r_[starts, len(key)])[:, None] * np.ones((1, values.shape[1]))
+        total = np.add.reduceat(values, starts, axis=1).T
+        count = np.diff(np.r_[starts, len(key)])[:, None] * np.ones((1, len(metrics)))
     means = np.divide(total, count, out=np.full(total.shape, np.nan), where=count > 0)
     out = pd.DataFrame(means, columns=metrics)
     cell = present % n_cells
