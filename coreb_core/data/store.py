@@ -18,7 +18,7 @@ import duckdb
 
 from coreb_core.errors import CorebError
 from coreb_core.paths import datasets_dir, release_dir
-from coreb_core.data.schema import CONFIGS, TASKS
+from coreb_core.data.schema import CONFIGS, NEGATIVE, POSITIVE, TASKS, TRAP
 
 
 def list_releases(root: Path | None = None) -> list[str]:
@@ -84,8 +84,8 @@ CREATE VIEW documents AS
 -- CoREB's v1 (binary) qrels rebuilt from this v2 release by the v1 rules (paper App. A.4/A.8):
 -- T2C every solution of the query's problem inside its language constraint, passing or failing;
 -- C2C and C2T the v2 positives (C2T noise texts are dropped from the ranking by the evaluator).
--- Relevant pairs get grade 1; every other v2-judged pair stays with grade 0, so the v1 view is
--- averaged over exactly the v2 queries.
+-- Relevant pairs get grade 1 (v1's binary "relevant", not a trap); every other v2-judged pair stays
+-- with grade 0, so the v1 view is averaged over exactly the v2 queries.
 CREATE VIEW qrels_v1_rules AS
   WITH relevant AS (
     SELECT 't2c' AS task, q.query_id, d.doc_id
@@ -94,7 +94,7 @@ CREATE VIEW qrels_v1_rules AS
          AND (q.target_language IS NULL OR d.language = q.target_language)
     WHERE q.task = 't2c' AND q.query_id IN (SELECT query_id FROM qrels WHERE task = 't2c')
     UNION
-    SELECT task, query_id, doc_id FROM qrels WHERE task IN ('c2c', 'c2t') AND relevance = 2
+    SELECT task, query_id, doc_id FROM qrels WHERE task IN ('c2c', 'c2t') AND relevance = {positive}
   )
   SELECT task, query_id, doc_id, 1 AS relevance FROM relevant
   UNION ALL
@@ -102,13 +102,15 @@ CREATE VIEW qrels_v1_rules AS
 
 CREATE VIEW judgments AS
   SELECT r.task, r.query_id, q.subtask, q.problem_id AS query_problem_id, r.doc_id, r.relevance,
-         CASE r.relevance WHEN 2 THEN 'positive' WHEN 1 THEN 'trap' ELSE 'judged_negative' END AS grade,
+         CASE r.relevance WHEN {positive} THEN 'positive' WHEN {trap} THEN 'trap' ELSE 'judged_negative' END AS grade,
          d.problem_id AS doc_problem_id, d.language, d.model, d.passed, d.test_passed, d.test_total, d.is_noise
   FROM qrels r
   JOIN queries q USING (task, query_id)
   LEFT JOIN documents d ON d.doc_id = r.doc_id AND d.corpus = CASE r.task WHEN 'c2t' THEN 'text' ELSE 'code' END;
 """.format(pid=_META.format("source_problem_id"), anchor=_META.format("anchor_code_id"),
-           orig=_META.format("original_problem_id"))
+           orig=_META.format("original_problem_id"),
+           # Grades come from the vocabulary; DDL takes no parameters, and these are our own integers.
+           positive=int(POSITIVE), trap=int(TRAP))
 
 
 class Store:
@@ -169,10 +171,10 @@ class Store:
         rows = self.sql("""
             SELECT task,
                    (SELECT count(*) FROM queries q WHERE q.task = r.task) AS queries,
-                   count(*) FILTER (relevance = 2) AS positives,
-                   count(*) FILTER (relevance = 1) AS traps,
-                   count(*) FILTER (relevance = 0) AS judged_negatives
-            FROM qrels r GROUP BY task ORDER BY task""").fetchall()
+                   count(*) FILTER (relevance = ?) AS positives,
+                   count(*) FILTER (relevance = ?) AS traps,
+                   count(*) FILTER (relevance = ?) AS judged_negatives
+            FROM qrels r GROUP BY task ORDER BY task""", [POSITIVE, TRAP, NEGATIVE]).fetchall()
         return {t: {"queries": q, "positives": p, "traps": tr, "judged_negatives": n} for t, q, p, tr, n in rows}
 
     def close(self) -> None:

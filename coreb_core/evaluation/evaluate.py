@@ -33,6 +33,7 @@ from coreb_core.errors import CorebError
 from coreb_core.evaluation.kernels import KS, ideal_gains, metric_names, per_query_metrics
 from coreb_core.runs.run import run_path
 from coreb_core.evaluation.schemes import V1, V2, Scheme
+from coreb_core.data.schema import POSITIVE, TRAP
 from coreb_core.data.store import Store
 
 GROUPINGS = {"subtask": "subtask", "language": "target_language", "anchor_language": "anchor_language",
@@ -444,13 +445,14 @@ def trap_table(store: Store, hits: pd.DataFrame, anchor_exclusion: bool = True) 
 def _trap_frame(index: ReleaseIndex, scored: np.ndarray, qidx: np.ndarray, rank: np.ndarray, grade: np.ndarray,
                 run_names: np.ndarray | None, computed: dict[str, dict[str, np.ndarray]]) -> pd.DataFrame:
     n = len(scored)
+    positive, trap = grade == POSITIVE, grade == TRAP
     first_pos = np.full(n, np.inf)
-    np.minimum.at(first_pos, qidx[grade == 2], rank[grade == 2])
+    np.minimum.at(first_pos, qidx[positive], rank[positive])
     first_trap = np.full(n, np.inf)
-    np.minimum.at(first_trap, qidx[grade == 1], rank[grade == 1])
-    is_trap = (grade == 1) & np.isfinite(rank)
+    np.minimum.at(first_trap, qidx[trap], rank[trap])
+    is_trap = trap & np.isfinite(rank)
     # Queries without any positive in their qrels (c2t_match label-0 pairs) have nothing to be above.
-    has_positive = np.bincount(qidx, weights=grade == 2, minlength=n) > 0
+    has_positive = np.bincount(qidx, weights=positive, minlength=n) > 0
     traps_above = np.bincount(qidx, weights=is_trap & (rank < first_pos[qidx]), minlength=n) * has_positive
     v2, v1 = computed["v2"], computed["v1"]  # analyse_many computes both whenever traps are asked for
     return _frame(index, scored, {
