@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from coreb_core.evaluation.significance import KEYS, TIE_TOLERANCE, compare_runs, intervals
-from coreb_core.data.store import Store
+from coreb_core.data.store import Store, with_query_facts
 
 ID_COLUMNS = ("run", "task", "query_id")
 
@@ -121,6 +121,5 @@ def pair_deltas(per_query: Mapping[str, pd.DataFrame], a: str, b: str, metric: s
                                   ["win", "loss"], "tie")
     merged = merged.sort_values(["delta", "query_id"], ascending=[False, True], kind="stable").reset_index(drop=True)
     if store is not None and len(merged):
-        facts = store.sql("SELECT task, query_id, subtask, query FROM queries").df()
-        merged = merged.merge(facts, on=KEYS, how="left")
+        merged = with_query_facts(store, merged, ("subtask", "query"))
     return merged.rename(columns={"value_a": f"{metric} (a)", "value_b": f"{metric} (b)"})

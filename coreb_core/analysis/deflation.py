@@ -25,7 +25,7 @@ import pandas as pd
 from coreb_core.evaluation.evaluate import Evaluation, aggregate
 from coreb_core.data.schema import TASK_NAMES
 from coreb_core.evaluation.schemes import DESCRIPTIONS
-from coreb_core.data.store import Store
+from coreb_core.data.store import Store, with_query_facts
 
 METRIC = "ndcg_at_10"
 COMPUTED = "v1 rules (rebuilt from the v2 release)"
@@ -170,8 +170,7 @@ def top_drop_queries(traps: pd.DataFrame, task: str, per_run: int = 10, store: S
     out = out.rename(columns={"ndcg_at_10_v1": "v1_ndcg_at_10", "ndcg_at_10": "v2_ndcg_at_10"})
     out.insert(1, "task", task)
     if store is not None and len(out):
-        facts = store.sql("SELECT query_id, subtask, query FROM queries WHERE task = ?", [task]).df()
-        out = out.merge(facts, on="query_id", how="left")
+        out = with_query_facts(store, out, ("subtask", "query"))
     if labels is not None:
         out.insert(1, "label", out["run"].map(lambda r: labels.get(r, r)))
     return out.reset_index(drop=True)

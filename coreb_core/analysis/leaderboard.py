@@ -22,7 +22,7 @@ from coreb_core.evaluation.evaluate import aggregate, judged_ranks, release_inde
 from coreb_core.data.published import QUERY_WEIGHTED, TASK_MEAN
 from coreb_core.runs.run import run_name
 from coreb_core.data.schema import LANGUAGE_SCOPES, POSITIVE, TASK_NAMES
-from coreb_core.data.store import Store
+from coreb_core.data.store import Store, with_query_facts
 
 # The scores come right after the model, so both overall kinds are visible without scrolling.
 BOARD_COLUMNS = ["kind", "model", *TASK_NAMES, QUERY_WEIGHTED, TASK_MEAN, "release", "scheme", "source", "run"]
@@ -179,10 +179,9 @@ def c2c_language_hits(store: Store, hits: pd.DataFrame, anchor_exclusion: bool =
     ranks = pd.DataFrame({"query_id": index.query_array[qcode], "doc_id": np.asarray(index.docs)[dcode],
                           "rank": rank, "grade": grade})
     ranks = ranks[(index.task_array[qcode] == "c2c") & (ranks["grade"] == POSITIVE)]
-    langs = store.sql("""
-        SELECT j.query_id, j.doc_id, q.anchor_language, j.language AS target_language
-        FROM judgments j JOIN queries q USING (task, query_id)
-        WHERE j.task = 'c2c' AND j.relevance = ?""", [POSITIVE]).df()
+    ranks = with_query_facts(store, ranks, ("anchor_language",))
+    langs = store.sql("""SELECT query_id, doc_id, language AS target_language FROM judgments
+                         WHERE task = 'c2c' AND relevance = ?""", [POSITIVE]).df()
     merged = ranks.merge(langs, on=["query_id", "doc_id"], how="left")
     merged["found"] = merged["rank"] <= k
     out = (merged.groupby(["query_id", "anchor_language", "target_language"], dropna=False)
@@ -239,8 +238,8 @@ def t2c_language_gradient(store: Store, per_query: pd.DataFrame, result_rows: It
            for r in result_rows if r.get("source") == T2C_LANGUAGE_SOURCE]
     t2c = per_query[per_query["task"] == "t2c"]
     if exclude_search:
-        subtask = release_index(store).queries.set_index("query_id")["subtask"]
-        t2c = t2c[~t2c["query_id"].astype(str).map(subtask).str.startswith("t2c_search")]
+        subtask = with_query_facts(store, t2c[["query_id"]], ("subtask",))["subtask"]
+        t2c = t2c[~subtask.str.startswith("t2c_search").to_numpy()]
     if len(t2c):
         means = aggregate(store, t2c[["run", "task", "query_id", "ndcg_at_10"]], "language")
         for _, m in means.iterrows():

@@ -25,7 +25,6 @@ import numpy as np
 import pandas as pd
 
 from coreb_core.evaluation.significance import intervals
-from coreb_core.evaluation.evaluate import release_index
 from coreb_core.analysis.leaderboard import canonical_model, run_params, score
 from coreb_core.data.published import parameter_counts
 from coreb_core.runs.run import run_name
@@ -52,7 +51,7 @@ class Recommendation(NamedTuple):
 
 def query_languages(store: Store) -> pd.DataFrame:
     """Per query of the release: task and selection language (see module docstring)."""
-    q = release_index(store).queries
+    q = store.query_facts
     lang = np.where(q["task"] == "t2c", q["target_language"].fillna("any"), q["anchor_language"].fillna("any"))
     return pd.DataFrame({"query_id": q["query_id"].astype(str), "task": q["task"].astype(str), "language": lang})
 

@@ -2,7 +2,7 @@
 
 Built on the per-query trap table of ``coreb_core.evaluation.evaluate`` (``trap_table`` or the "traps" frame of
 ``analyse_many``, both with the official rank semantics) plus the query facts of
-``coreb_core.evaluation.evaluate.with_query_facts``; nothing here re-computes a metric, it only counts and averages.
+``coreb_core.data.store.with_query_facts``; nothing here re-computes a metric, it only counts and averages.
 
 Shares are over the evaluated queries of a group (as ``bench/mini_difficulty.py`` reports them): a query
 without any positive (a ``c2t_match`` label-0 pair) counts as having no trap above a positive.
@@ -18,8 +18,7 @@ from __future__ import annotations
 import pandas as pd
 
 from coreb_core.errors import CorebError
-from coreb_core.evaluation.evaluate import with_query_facts
-from coreb_core.data.store import Store
+from coreb_core.data.store import Store, with_query_facts
 
 # Group levels the page offers: label -> query-fact columns (after run and task).
 LEVELS: dict[str, list[str]] = {

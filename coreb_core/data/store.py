@@ -15,10 +15,16 @@ from pathlib import Path
 from typing import Any, Sequence
 
 import duckdb
+import numpy as np
+import pandas as pd
 
 from coreb_core.errors import CorebError
 from coreb_core.paths import datasets_dir, release_dir
 from coreb_core.data.schema import CONFIGS, NEGATIVE, POSITIVE, TASKS, TRAP
+
+# The facts of a query that per-query tables carry after ``with_query_facts`` (``query_facts`` has
+# these plus task, query_id and anchor_code_id; ``with_query_facts`` also offers the ``query`` text).
+QUERY_FACTS = ("subtask", "target_language", "anchor_language", "problem_id")
 
 
 def list_releases(root: Path | None = None) -> list[str]:
@@ -136,6 +142,10 @@ class Store:
             self.con.execute(f"CREATE OR REPLACE VIEW {config} AS SELECT * FROM read_parquet({path})")
         self.con.execute(VIEWS.replace("CREATE VIEW", "CREATE OR REPLACE VIEW"))
         self.extra_qrels = extra_qrels_names(self.folder)
+        # Per-version memo: whatever is derived from this version's files (``query_facts``, the
+        # evaluator's integer index) lives here, so it is dropped when the Store follows the link
+        # to a newer version. Keys are the owning verb's name.
+        self.cache: dict[str, Any] = {}
         for name in self.extra_qrels:
             parts = [f"SELECT '{task}' AS task, query_id, doc_id, relevance FROM read_parquet("
                      f"{sql_literal(str(self.folder / f'{TASKS[task].long_name}_qrels_{name}.parquet'))})"
@@ -163,6 +173,24 @@ class Store:
     def df(self, query: str, params: Sequence[Any] | dict[str, Any] | None = None):
         return self.sql(query, params).df()
 
+    @property
+    def query_facts(self) -> pd.DataFrame:
+        """One row per query, ordered by task and id (the order evaluation codes queries in): task,
+        query_id, subtask, target_language ("any" when unconstrained), anchor_language, problem_id,
+        anchor_code_id. Read once per version; treat it as read-only."""
+        if "query_facts" not in self.cache:
+            self.cache["query_facts"] = self.df("""
+                SELECT task, query_id, subtask, COALESCE(target_language, 'any') AS target_language,
+                       anchor_language, problem_id, anchor_code_id FROM queries ORDER BY task, query_id""")
+        return self.cache["query_facts"]
+
+    @property
+    def query_ids(self) -> pd.Index:
+        """The query ids of ``query_facts`` as an Index: a query's position is its integer code."""
+        if "query_ids" not in self.cache:
+            self.cache["query_ids"] = pd.Index(self.query_facts["query_id"])
+        return self.cache["query_ids"]
+
     def row_counts(self) -> dict[str, int]:
         return {c: self.sql(f"SELECT count(*) FROM {c}").fetchone()[0] for c in CONFIGS}
 
@@ -185,6 +213,24 @@ class Store:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def with_query_facts(store: Store, per_query: pd.DataFrame, columns: Sequence[str] = QUERY_FACTS) -> pd.DataFrame:
+    """``per_query`` (any frame with a ``query_id`` column) with ``columns`` of each row's query
+    appended: any of ``query_facts``'s columns, or ``query`` for the query text. Rows keep their
+    order; the index is reset; an id not in the release gets missing values."""
+    positions = store.query_ids.get_indexer(per_query["query_id"])
+    known = [c for c in columns if c != "query"]
+    facts = store.query_facts.iloc[np.maximum(positions, 0)][known].reset_index(drop=True)
+    if (positions < 0).any():
+        facts = facts.where(pd.Series(positions >= 0), None)
+    if "query" in columns:
+        # Query texts are large and rarely wanted: read only those of these rows.
+        ids = pd.DataFrame({"query_id": pd.unique(per_query["query_id"].astype(str))})
+        texts = dict(store.sql("SELECT q.query_id, q.query FROM ids JOIN queries q USING (query_id)",
+                               frames={"ids": ids}).fetchall())
+        facts["query"] = per_query["query_id"].astype(str).map(texts).to_numpy()
+    return pd.concat([per_query.reset_index(drop=True), facts[list(columns)]], axis=1)
 
 
 def info(root: Path | None = None) -> dict[str, Any]:

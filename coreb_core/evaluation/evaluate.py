@@ -5,6 +5,13 @@ codes queries, documents and qrels as integers; a run is coded once (its categor
 that nearly free) and every join is an integer ``searchsorted``, so a whole release evaluates in
 milliseconds.
 
+Who owns what: the Store owns the query facts (``Store.query_facts``, one row per query in code
+order; ``data.store.with_query_facts`` appends them to any per-query frame) and a per-version memo
+(``Store.cache``). The ``ReleaseIndex`` is evaluation's: it takes its query codes from the Store,
+codes documents and qrel views itself (with the scheme-specific ideal gains) and is kept in the
+Store's memo by ``release_index``, so nothing is attached to a Store from outside and data never
+imports evaluation. Per-query frames here carry only task and query_id; facts join on demand.
+
 Official semantics reproduced (``coreb_runner`` EvaluateRetrieval.evaluate + the runner's C2C step):
 - a query is evaluated when it is in the qrels and in the run (an empty list counts, scoring 0);
   means are over those queries, as pytrec_eval's output is averaged;
@@ -35,10 +42,10 @@ from coreb_core.runs.run import run_path
 from coreb_core.evaluation.schemes import V1, V2, Scheme
 from coreb_core.data.schema import POSITIVE, TRAP
 from coreb_core.data.store import Store
+from coreb_core.data.store import with_query_facts  # noqa: F401  (lived here; still importable)
 
 GROUPINGS = {"subtask": "subtask", "language": "target_language", "anchor_language": "anchor_language",
              "problem": "problem_id", "query": "query_id"}
-FACTS = ["subtask", "target_language", "anchor_language", "problem_id"]
 
 
 class Judged(NamedTuple):
@@ -100,14 +107,15 @@ class CodedRun(NamedTuple):
 
 
 class ReleaseIndex:
-    """Integer codes for one release's queries, documents and qrels (built lazily, cached)."""
+    """Integer codes for one release's queries, documents and qrels (built lazily, cached).
+
+    Queries come from the Store (``Store.query_facts``: their facts, and their order is their code);
+    documents, qrel views and scheme-specific ideal gains are coded here, as only evaluation needs them."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self.queries = store.sql("""
-            SELECT task, query_id, subtask, COALESCE(target_language, 'any') AS target_language,
-                   anchor_language, problem_id, anchor_code_id FROM queries ORDER BY task, query_id""").df()
-        self.query_pos = pd.Index(self.queries["query_id"])
+        self.queries = store.query_facts
+        self.query_pos = store.query_ids
         self.task_array = self.queries["task"].to_numpy(dtype=object)
         self.query_array = self.queries["query_id"].to_numpy(dtype=object)
         if not self.query_pos.is_unique:
@@ -179,11 +187,11 @@ def _codes(column: pd.Series, index: pd.Index) -> np.ndarray:
 
 
 def release_index(store: Store) -> ReleaseIndex:
-    """The Store's cached index (one per Store, rebuilt if the Store re-opened a newer version)."""
-    cached = getattr(store, "_release_index", None)
-    if cached is None or cached[0] != store.folder:
-        store._release_index = (store.folder, ReleaseIndex(store))
-    return store._release_index[1]
+    """The Store's index, built once and kept in the Store's per-version memo (``Store.cache``), so a
+    Store that re-opens a newer version builds a new one."""
+    if "release_index" not in store.cache:
+        store.cache["release_index"] = ReleaseIndex(store)
+    return store.cache["release_index"]
 
 
 def load_hits(run_id: str, root: Path | None = None) -> pd.DataFrame:
@@ -465,13 +473,6 @@ def _trap_frame(index: ReleaseIndex, scored: np.ndarray, qidx: np.ndarray, rank:
         "dcg_at_10": v2["dcg_at_10"], "idcg_at_10": v2["idcg_at_10"], "ndcg_at_10": v2["ndcg_at_10"],
         "ndcg_at_10_v1": v1["ndcg_at_10"], "v1_minus_v2_ndcg_at_10": v1["ndcg_at_10"] - v2["ndcg_at_10"],
     }, run_names)
-
-
-def with_query_facts(store: Store, per_query: pd.DataFrame) -> pd.DataFrame:
-    """Add subtask, target/anchor language and problem id to per-query rows."""
-    index = release_index(store)
-    facts = index.queries.iloc[index.query_pos.get_indexer(per_query["query_id"])][FACTS]
-    return pd.concat([per_query.reset_index(drop=True), facts.reset_index(drop=True)], axis=1)
 
 
 def _numeric_columns(frame: pd.DataFrame) -> list[str]:
