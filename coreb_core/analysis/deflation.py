@@ -145,7 +145,17 @@ def top_drop_queries(traps: pd.DataFrame, task: str, per_run: int = 10, store: S
     the task's queries) and ``cumulative_share`` the running total in this order. With a ``store``
     the query's subtask and text are added. Queries whose v1 is not above v2 are left out.
 
-    >>> top_drop_queries(tables.traps, "t2c", per_run=3)[["run", "query_id", "v1_minus_v2_ndcg_at_10"]]
+    >>> tables = analyse_many(store, {"bm25": hits, "no_top1": hits[hits["rank"] != 1]}, (V2,), traps=True)
+    >>> top_drop_queries(tables.traps, "t2c", per_run=1)[["run", "query_id", "v1_minus_v2_ndcg_at_10"]]
+           run                       query_id  v1_minus_v2_ndcg_at_10
+    0     bm25      q_t2c_full_retro_cpp_0230                0.378508
+    1  no_top1  q_t2c_canonical_retro_go_0129                0.296082
+    >>> top_drop_queries(tables.traps, "t2c", per_run=1, store=store)[["run", "subtask", "share_of_drop"]]
+           run                 subtask  share_of_drop
+    0     bm25      t2c_full_retro_cpp       0.050327
+    1  no_top1  t2c_canonical_retro_go       0.034025
+
+    (demo_v2603, ``hits`` a BM25 run; ``no_top1`` is that run without its rank-1 hits.)
     """
     rows = traps[traps["task"] == task]
     diff = "v1_minus_v2_ndcg_at_10"

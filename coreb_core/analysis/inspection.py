@@ -106,7 +106,11 @@ def _snippet(text: str | None, limit: int = SNIPPET) -> str:
 
 
 def facet_values(store: Store, task: str) -> dict[str, list[str]]:
-    """Subtasks and target languages present among ``task``'s queries (for filter widgets)."""
+    """Subtasks and target languages present among ``task``'s queries (for filter widgets).
+
+    >>> facet_values(store, "c2c")  # demo_v2603
+    {'subtask': ['c2c_cross_lang', 'c2c_cross_model', 'c2c_mono_lang'], 'target_language': ['any']}
+    """
     facts = store.query_facts[store.query_facts["task"] == task]
     return {"subtask": sorted(facts["subtask"].unique().tolist()),
             "target_language": sorted(facts["target_language"].unique().tolist())}

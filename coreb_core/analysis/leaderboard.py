@@ -166,7 +166,14 @@ def c2c_language_hits(store: Store, hits: pd.DataFrame, anchor_exclusion: bool =
     """Per evaluated C2C query and target language: the query's positives (rel=2) in that language
     and how many of them rank within the top ``k`` (ranks as the evaluator has them: anchor and
     self hits dropped, lower hits moved up). Columns: query_id, anchor_language, target_language,
-    positives, found."""
+    positives, found.
+
+    >>> c2c_language_hits(store, load_hits(bm25)).head(3)  # demo_v2603
+                    query_id anchor_language target_language  positives  found
+    0  q_c2c_cross_lang_0025            ruby             cpp          1      1
+    1  q_c2c_cross_lang_0025            ruby              go          1      1
+    2  q_c2c_cross_lang_0025            ruby            java          1      1
+    """
     index = release_index(store)
     run = index.code_run(hits)
     scored, qpos, rank, grade = judged_ranks(index, run, "qrels", anchor_exclusion)
@@ -232,7 +239,15 @@ def parameter_efficiency(result_rows: Iterable[dict], board: pd.DataFrame, metas
 def t2c_language_gradient(store: Store, per_query: pd.DataFrame, result_rows: Iterable[dict],
                           labels: dict[str, str], exclude_search: bool = True) -> pd.DataFrame:
     """T2C nDCG@10 (``value``, a fraction) by target language: the paper's average over models (search subtask
-    excluded) and each of our runs (search excluded too when ``exclude_search``, to match)."""
+    excluded) and each of our runs (search excluded too when ``exclude_search``, to match).
+
+    >>> per_query = analyse_many(store, {"bm25": load_hits(bm25)}, (V2,)).per_query(V2)  # demo_v2603
+    >>> t2c_language_gradient(store, per_query, [], {"bm25": "BM25"})[["series", "language", "value", "queries"]].head(3)
+      series language     value  queries
+    0   BM25      any  0.435459       48
+    1   BM25   python  0.265118       48
+    2   BM25     java  0.199770       48
+    """
     out = [{"series": "published: average of models (paper)", "kind": "published", "language": r["subset"],
             "value": score(r["value"]), "queries": None, "source": "paper, T2C by language (excl. search)"}
            for r in result_rows if r.get("source") == T2C_LANGUAGE_SOURCE]

@@ -50,7 +50,13 @@ class Recommendation(NamedTuple):
 
 
 def query_languages(store: Store) -> pd.DataFrame:
-    """Per query of the release: task and selection language (see module docstring)."""
+    """Per query of the release: task and selection language (see module docstring).
+
+    >>> query_languages(store).head(2)  # demo_v2603
+                    query_id task language
+    0  q_c2c_cross_lang_0025  c2c     ruby
+    1  q_c2c_cross_lang_0026  c2c   python
+    """
     q = store.query_facts
     lang = np.where(q["task"] == "t2c", q["target_language"].fillna("any"), q["anchor_language"].fillna("any"))
     return pd.DataFrame({"query_id": q["query_id"].astype(str), "task": q["task"].astype(str), "language": lang})

@@ -4,10 +4,15 @@ Each ``Store`` owns a private in-memory DuckDB connection whose views read the p
 directly. No database file exists, so any number of readers (browser sessions, CLI calls) run
 side by side without a lock, and a writer swapping in a new release never blocks them.
 
-Example:
-    >>> store = Store("demo_v2603")
+The Store also owns what is derived from one version's files: the query facts
+(``query_facts``, ``with_query_facts``) and a per-version memo (``cache``) where higher layers keep
+their own derived structures (evaluation's integer index), so no layer attaches state to a Store
+and data never imports them.
+
+Example (CoREB-mini: ``coreb_core.data.mini.build.build_release("demo_v2603", root)``):
+    >>> store = Store("demo_v2603", root)
     >>> store.sql("SELECT task, count(*) AS n FROM queries GROUP BY task ORDER BY task").fetchall()
-    [('c2c', 52), ('c2t', 310), ('t2c', 402)]
+    [('c2c', 144), ('c2t', 336), ('t2c', 720)]
 """
 from __future__ import annotations
 
@@ -177,7 +182,13 @@ class Store:
     def query_facts(self) -> pd.DataFrame:
         """One row per query, ordered by task and id (the order evaluation codes queries in): task,
         query_id, subtask, target_language ("any" when unconstrained), anchor_language, problem_id,
-        anchor_code_id. Read once per version; treat it as read-only."""
+        anchor_code_id. Read once per version; treat it as read-only.
+
+        >>> store.query_facts[["task", "query_id", "subtask", "target_language"]].head(2)  # demo_v2603
+          task               query_id         subtask target_language
+        0  c2c  q_c2c_cross_lang_0025  c2c_cross_lang             any
+        1  c2c  q_c2c_cross_lang_0026  c2c_cross_lang             any
+        """
         if "query_facts" not in self.cache:
             self.cache["query_facts"] = self.df("""
                 SELECT task, query_id, subtask, COALESCE(target_language, 'any') AS target_language,
@@ -186,7 +197,11 @@ class Store:
 
     @property
     def query_ids(self) -> pd.Index:
-        """The query ids of ``query_facts`` as an Index: a query's position is its integer code."""
+        """The query ids of ``query_facts`` as an Index: a query's position is its integer code.
+
+        >>> store.query_ids.get_indexer(["q_c2c_cross_lang_0026", "q_t2c_search_go_0645"])  # demo_v2603
+        array([  1, 971])
+        """
         if "query_ids" not in self.cache:
             self.cache["query_ids"] = pd.Index(self.query_facts["query_id"])
         return self.cache["query_ids"]
@@ -195,7 +210,11 @@ class Store:
         return {c: self.sql(f"SELECT count(*) FROM {c}").fetchone()[0] for c in CONFIGS}
 
     def judgment_counts(self) -> dict[str, dict[str, int]]:
-        """Queries, positives (rel=2), traps (rel=1) and judged negatives (rel=0) per task."""
+        """Queries, positives (rel=2), traps (rel=1) and judged negatives (rel=0) per task.
+
+        >>> store.judgment_counts()["c2c"]  # demo_v2603
+        {'queries': 144, 'positives': 360, 'traps': 432, 'judged_negatives': 0}
+        """
         rows = self.sql("""
             SELECT task,
                    (SELECT count(*) FROM queries q WHERE q.task = r.task) AS queries,
@@ -218,7 +237,14 @@ class Store:
 def with_query_facts(store: Store, per_query: pd.DataFrame, columns: Sequence[str] = QUERY_FACTS) -> pd.DataFrame:
     """``per_query`` (any frame with a ``query_id`` column) with ``columns`` of each row's query
     appended: any of ``query_facts``'s columns, or ``query`` for the query text. Rows keep their
-    order; the index is reset; an id not in the release gets missing values."""
+    order; the index is reset; an id not in the release gets missing values.
+
+    >>> per_query = evaluate(store, load_hits(bm25))[["task", "query_id", "ndcg_at_10"]].head(2)  # demo_v2603
+    >>> with_query_facts(store, per_query, ("subtask", "anchor_language"))
+      task               query_id  ndcg_at_10         subtask anchor_language
+    0  c2c  q_c2c_cross_lang_0025    0.760640  c2c_cross_lang            ruby
+    1  c2c  q_c2c_cross_lang_0026    0.946902  c2c_cross_lang          python
+    """
     positions = store.query_ids.get_indexer(per_query["query_id"])
     known = [c for c in columns if c != "query"]
     facts = store.query_facts.iloc[np.maximum(positions, 0)][known].reset_index(drop=True)

@@ -22,9 +22,10 @@ Official semantics reproduced (``coreb_runner`` EvaluateRetrieval.evaluate + the
 - schemes that rebuild CoREB v1 (``v1``, ``file:v1``) also drop every noise description from C2T
   lists (the v1 text corpus had none); documents below move up, as for the anchor.
 
-Example:
+Example (CoREB-mini demo_v2603, a BM25 run):
     >>> per_query = evaluate(store, load_hits(run_id), V2)
-    >>> summary(per_query)["tasks"]["t2c"]["ndcg_at_10"]
+    >>> round(summary(per_query)["tasks"]["t2c"]["ndcg_at_10"], 4)
+    0.2998
 """
 from __future__ import annotations
 
@@ -188,7 +189,12 @@ def _codes(column: pd.Series, index: pd.Index) -> np.ndarray:
 
 def release_index(store: Store) -> ReleaseIndex:
     """The Store's index, built once and kept in the Store's per-version memo (``Store.cache``), so a
-    Store that re-opens a newer version builds a new one."""
+    Store that re-opens a newer version builds a new one.
+
+    >>> index = release_index(store)  # demo_v2603
+    >>> index.n_queries, index.n_docs, release_index(store) is index
+    (1200, 427, True)
+    """
     if "release_index" not in store.cache:
         store.cache["release_index"] = ReleaseIndex(store)
     return store.cache["release_index"]
@@ -446,7 +452,13 @@ def trap_table(store: Store, hits: pd.DataFrame, anchor_exclusion: bool = True) 
 
     first_positive_rank, first_trap_rank (NaN when none retrieved), traps_above_first_positive
     (0 for a query without positives), trap_above_positive, trap_at_1, traps_in_top_10, dcg_at_10 / idcg_at_10 / ndcg_at_10 under v2,
-    ndcg_at_10_v1 (scheme v1: CoREB's v1 rules) and v1_minus_v2_ndcg_at_10 (how much v1 overstates v2)."""
+    ndcg_at_10_v1 (scheme v1: CoREB's v1 rules) and v1_minus_v2_ndcg_at_10 (how much v1 overstates v2).
+
+    >>> trap_table(store, load_hits(bm25))[["query_id", "first_positive_rank", "first_trap_rank", "trap_at_1"]].head(2)
+                    query_id  first_positive_rank  first_trap_rank  trap_at_1
+    0  q_c2c_cross_lang_0025                  2.0              1.0       True
+    1  q_c2c_cross_lang_0026                  1.0              3.0      False
+    """
     return analyse_many(store, {"run": hits}, (), anchor_exclusion, traps=True).traps.drop(columns="run")
 
 
