@@ -203,7 +203,10 @@ class Store:
         array([  1, 971])
         """
         if "query_ids" not in self.cache:
-            self.cache["query_ids"] = pd.Index(self.query_facts["query_id"])
+            ids = pd.Index(self.query_facts["query_id"])
+            if not ids.is_unique:
+                raise CorebError("query ids repeat across tasks; evaluation needs them unique within a release")
+            self.cache["query_ids"] = ids
         return self.cache["query_ids"]
 
     def row_counts(self) -> dict[str, int]:
