@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from coreb_core.evaluation.significance import KEYS, TIE_TOLERANCE, compare_runs, intervals
-from coreb_core.data.store import Store
+from coreb_core.data.store import Store, with_query_facts
 
 ID_COLUMNS = ("run", "task", "query_id")
 
@@ -111,7 +111,12 @@ def pair_deltas(per_query: Mapping[str, pd.DataFrame], a: str, b: str, metric: s
     for a, with ``coreb_core.evaluation.significance``'s tie tolerance); sorted by delta, largest first. With a
     ``store`` the query's subtask and text are added.
 
-    >>> pair_deltas({"A": a, "B": b}, "A", "B")[["query_id", "ndcg_at_10 (a)", "ndcg_at_10 (b)", "delta", "outcome"]]
+    >>> tables = analyse_many(store, {"bm25": hits, "no_top1": hits[hits["rank"] != 1]}, (V2,))  # demo_v2603
+    >>> per_query = split_runs(tables.per_query("v2"), "t2c", ["bm25", "no_top1"])
+    >>> pair_deltas(per_query, "bm25", "no_top1", store=store)[["query_id", "delta", "outcome", "subtask"]].head(2)
+                             query_id     delta outcome                  subtask
+    0  q_t2c_canonical_retro_cpp_0092  0.613147     win  t2c_canonical_retro_cpp
+    1  q_t2c_canonical_retro_cpp_0122  0.613147     win  t2c_canonical_retro_cpp
     """
     left = _plain(per_query[a])[KEYS + [metric]].rename(columns={metric: "value_a"})
     right = _plain(per_query[b])[KEYS + [metric]].rename(columns={metric: "value_b"})
@@ -121,6 +126,5 @@ def pair_deltas(per_query: Mapping[str, pd.DataFrame], a: str, b: str, metric: s
                                   ["win", "loss"], "tie")
     merged = merged.sort_values(["delta", "query_id"], ascending=[False, True], kind="stable").reset_index(drop=True)
     if store is not None and len(merged):
-        facts = store.sql("SELECT task, query_id, subtask, query FROM queries").df()
-        merged = merged.merge(facts, on=KEYS, how="left")
+        merged = with_query_facts(store, merged, ("subtask", "query"))
     return merged.rename(columns={"value_a": f"{metric} (a)", "value_b": f"{metric} (b)"})

@@ -25,7 +25,7 @@ import pandas as pd
 from coreb_core.evaluation.evaluate import Evaluation, aggregate
 from coreb_core.data.schema import TASK_NAMES
 from coreb_core.evaluation.schemes import DESCRIPTIONS
-from coreb_core.data.store import Store
+from coreb_core.data.store import Store, with_query_facts
 
 METRIC = "ndcg_at_10"
 COMPUTED = "v1 rules (rebuilt from the v2 release)"
@@ -145,7 +145,17 @@ def top_drop_queries(traps: pd.DataFrame, task: str, per_run: int = 10, store: S
     the task's queries) and ``cumulative_share`` the running total in this order. With a ``store``
     the query's subtask and text are added. Queries whose v1 is not above v2 are left out.
 
-    >>> top_drop_queries(tables.traps, "t2c", per_run=3)[["run", "query_id", "v1_minus_v2_ndcg_at_10"]]
+    >>> tables = analyse_many(store, {"bm25": hits, "no_top1": hits[hits["rank"] != 1]}, (V2,), traps=True)
+    >>> top_drop_queries(tables.traps, "t2c", per_run=1)[["run", "query_id", "v1_minus_v2_ndcg_at_10"]]
+           run                       query_id  v1_minus_v2_ndcg_at_10
+    0     bm25      q_t2c_full_retro_cpp_0230                0.378508
+    1  no_top1  q_t2c_canonical_retro_go_0129                0.296082
+    >>> top_drop_queries(tables.traps, "t2c", per_run=1, store=store)[["run", "subtask", "share_of_drop"]]
+           run                 subtask  share_of_drop
+    0     bm25      t2c_full_retro_cpp       0.050327
+    1  no_top1  t2c_canonical_retro_go       0.034025
+
+    (demo_v2603, ``hits`` a BM25 run; ``no_top1`` is that run without its rank-1 hits.)
     """
     rows = traps[traps["task"] == task]
     diff = "v1_minus_v2_ndcg_at_10"
@@ -170,8 +180,7 @@ def top_drop_queries(traps: pd.DataFrame, task: str, per_run: int = 10, store: S
     out = out.rename(columns={"ndcg_at_10_v1": "v1_ndcg_at_10", "ndcg_at_10": "v2_ndcg_at_10"})
     out.insert(1, "task", task)
     if store is not None and len(out):
-        facts = store.sql("SELECT query_id, subtask, query FROM queries WHERE task = ?", [task]).df()
-        out = out.merge(facts, on="query_id", how="left")
+        out = with_query_facts(store, out, ("subtask", "query"))
     if labels is not None:
         out.insert(1, "label", out["run"].map(lambda r: labels.get(r, r)))
     return out.reset_index(drop=True)

@@ -106,11 +106,14 @@ def _snippet(text: str | None, limit: int = SNIPPET) -> str:
 
 
 def facet_values(store: Store, task: str) -> dict[str, list[str]]:
-    """Subtasks and target languages present among ``task``'s queries (for filter widgets)."""
-    rows = store.sql("""SELECT DISTINCT subtask, COALESCE(target_language, 'any') AS lang FROM queries
-                        WHERE task = ? ORDER BY 1, 2""", [task]).df()
-    return {"subtask": sorted(rows["subtask"].unique().tolist()),
-            "target_language": sorted(rows["lang"].unique().tolist())}
+    """Subtasks and target languages present among ``task``'s queries (for filter widgets).
+
+    >>> facet_values(store, "c2c")  # demo_v2603
+    {'subtask': ['c2c_cross_lang', 'c2c_cross_model', 'c2c_mono_lang'], 'target_language': ['any']}
+    """
+    facts = store.query_facts[store.query_facts["task"] == task]
+    return {"subtask": sorted(facts["subtask"].unique().tolist()),
+            "target_language": sorted(facts["target_language"].unique().tolist())}
 
 
 def trap_above_positive_ids(traps: pd.DataFrame, run: str) -> list[str]:

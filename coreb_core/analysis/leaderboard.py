@@ -22,7 +22,7 @@ from coreb_core.evaluation.evaluate import aggregate, judged_ranks, release_inde
 from coreb_core.data.published import QUERY_WEIGHTED, TASK_MEAN
 from coreb_core.runs.run import run_name
 from coreb_core.data.schema import LANGUAGE_SCOPES, POSITIVE, TASK_NAMES
-from coreb_core.data.store import Store
+from coreb_core.data.store import Store, with_query_facts
 
 # The scores come right after the model, so both overall kinds are visible without scrolling.
 BOARD_COLUMNS = ["kind", "model", *TASK_NAMES, QUERY_WEIGHTED, TASK_MEAN, "release", "scheme", "source", "run"]
@@ -166,7 +166,14 @@ def c2c_language_hits(store: Store, hits: pd.DataFrame, anchor_exclusion: bool =
     """Per evaluated C2C query and target language: the query's positives (rel=2) in that language
     and how many of them rank within the top ``k`` (ranks as the evaluator has them: anchor and
     self hits dropped, lower hits moved up). Columns: query_id, anchor_language, target_language,
-    positives, found."""
+    positives, found.
+
+    >>> c2c_language_hits(store, load_hits(bm25)).head(3)  # demo_v2603
+                    query_id anchor_language target_language  positives  found
+    0  q_c2c_cross_lang_0025            ruby             cpp          1      1
+    1  q_c2c_cross_lang_0025            ruby              go          1      1
+    2  q_c2c_cross_lang_0025            ruby            java          1      1
+    """
     index = release_index(store)
     run = index.code_run(hits)
     scored, qpos, rank, grade = judged_ranks(index, run, "qrels", anchor_exclusion)
@@ -179,10 +186,9 @@ def c2c_language_hits(store: Store, hits: pd.DataFrame, anchor_exclusion: bool =
     ranks = pd.DataFrame({"query_id": index.query_array[qcode], "doc_id": np.asarray(index.docs)[dcode],
                           "rank": rank, "grade": grade})
     ranks = ranks[(index.task_array[qcode] == "c2c") & (ranks["grade"] == POSITIVE)]
-    langs = store.sql("""
-        SELECT j.query_id, j.doc_id, q.anchor_language, j.language AS target_language
-        FROM judgments j JOIN queries q USING (task, query_id)
-        WHERE j.task = 'c2c' AND j.relevance = ?""", [POSITIVE]).df()
+    ranks = with_query_facts(store, ranks, ("anchor_language",))
+    langs = store.sql("""SELECT query_id, doc_id, language AS target_language FROM judgments
+                         WHERE task = 'c2c' AND relevance = ?""", [POSITIVE]).df()
     merged = ranks.merge(langs, on=["query_id", "doc_id"], how="left")
     merged["found"] = merged["rank"] <= k
     out = (merged.groupby(["query_id", "anchor_language", "target_language"], dropna=False)
@@ -233,14 +239,22 @@ def parameter_efficiency(result_rows: Iterable[dict], board: pd.DataFrame, metas
 def t2c_language_gradient(store: Store, per_query: pd.DataFrame, result_rows: Iterable[dict],
                           labels: dict[str, str], exclude_search: bool = True) -> pd.DataFrame:
     """T2C nDCG@10 (``value``, a fraction) by target language: the paper's average over models (search subtask
-    excluded) and each of our runs (search excluded too when ``exclude_search``, to match)."""
+    excluded) and each of our runs (search excluded too when ``exclude_search``, to match).
+
+    >>> per_query = analyse_many(store, {"bm25": load_hits(bm25)}, (V2,)).per_query(V2)  # demo_v2603
+    >>> t2c_language_gradient(store, per_query, [], {"bm25": "BM25"})[["series", "language", "value", "queries"]].head(3)
+      series language     value  queries
+    0   BM25      any  0.435459       48
+    1   BM25   python  0.265118       48
+    2   BM25     java  0.199770       48
+    """
     out = [{"series": "published: average of models (paper)", "kind": "published", "language": r["subset"],
             "value": score(r["value"]), "queries": None, "source": "paper, T2C by language (excl. search)"}
            for r in result_rows if r.get("source") == T2C_LANGUAGE_SOURCE]
     t2c = per_query[per_query["task"] == "t2c"]
     if exclude_search:
-        subtask = release_index(store).queries.set_index("query_id")["subtask"]
-        t2c = t2c[~t2c["query_id"].astype(str).map(subtask).str.startswith("t2c_search")]
+        subtask = with_query_facts(store, t2c[["query_id"]], ("subtask",))["subtask"]
+        t2c = t2c[~subtask.str.startswith("t2c_search").to_numpy()]
     if len(t2c):
         means = aggregate(store, t2c[["run", "task", "query_id", "ndcg_at_10"]], "language")
         for _, m in means.iterrows():

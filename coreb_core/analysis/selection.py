@@ -25,7 +25,6 @@ import numpy as np
 import pandas as pd
 
 from coreb_core.evaluation.significance import intervals
-from coreb_core.evaluation.evaluate import release_index
 from coreb_core.analysis.leaderboard import canonical_model, run_params, score
 from coreb_core.data.published import parameter_counts
 from coreb_core.runs.run import run_name
@@ -51,8 +50,14 @@ class Recommendation(NamedTuple):
 
 
 def query_languages(store: Store) -> pd.DataFrame:
-    """Per query of the release: task and selection language (see module docstring)."""
-    q = release_index(store).queries
+    """Per query of the release: task and selection language (see module docstring).
+
+    >>> query_languages(store).head(2)  # demo_v2603
+                    query_id task language
+    0  q_c2c_cross_lang_0025  c2c     ruby
+    1  q_c2c_cross_lang_0026  c2c   python
+    """
+    q = store.query_facts
     lang = np.where(q["task"] == "t2c", q["target_language"].fillna("any"), q["anchor_language"].fillna("any"))
     return pd.DataFrame({"query_id": q["query_id"].astype(str), "task": q["task"].astype(str), "language": lang})
 

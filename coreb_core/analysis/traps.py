@@ -2,24 +2,30 @@
 
 Built on the per-query trap table of ``coreb_core.evaluation.evaluate`` (``trap_table`` or the "traps" frame of
 ``analyse_many``, both with the official rank semantics) plus the query facts of
-``coreb_core.evaluation.evaluate.with_query_facts``; nothing here re-computes a metric, it only counts and averages.
+``coreb_core.data.store.with_query_facts``; nothing here re-computes a metric, it only counts and averages.
 
 Shares are over the evaluated queries of a group (as ``bench/mini_difficulty.py`` reports them): a query
 without any positive (a ``c2t_match`` label-0 pair) counts as having no trap above a positive.
 
-Example:
+Example (CoREB-mini demo_v2603, a BM25 run):
     >>> traps = analyse_many(store, {"bm25": load_hits(run_id)}, (), traps=True).traps
     >>> table = trap_breakdown(store, traps, task="t2c", level="subtask")
-    >>> table[["run", "subtask", "queries", "share_trap_above_positive"]].head()
-    >>> worst_queries(store, traps, task="t2c", limit=20)
+    >>> table[["run", "subtask", "queries", "share_trap_above_positive"]].head(3)
+        run                  subtask  queries  share_trap_above_positive
+    0  bm25  t2c_canonical_retro_any       24                   0.041667
+    1  bm25  t2c_canonical_retro_cpp       24                   0.791667
+    2  bm25   t2c_canonical_retro_go       24                   0.666667
+    >>> worst_queries(store, traps, task="t2c", limit=2)[["run", "query_id", "traps_above_first_positive"]]
+        run               query_id  traps_above_first_positive
+    0  bm25  q_t2c_search_cpp_0332                           3
+    1  bm25   q_t2c_search_go_0645                           3
 """
 from __future__ import annotations
 
 import pandas as pd
 
 from coreb_core.errors import CorebError
-from coreb_core.evaluation.evaluate import with_query_facts
-from coreb_core.data.store import Store
+from coreb_core.data.store import Store, with_query_facts
 
 # Group levels the page offers: label -> query-fact columns (after run and task).
 LEVELS: dict[str, list[str]] = {

@@ -4,10 +4,15 @@ Each ``Store`` owns a private in-memory DuckDB connection whose views read the p
 directly. No database file exists, so any number of readers (browser sessions, CLI calls) run
 side by side without a lock, and a writer swapping in a new release never blocks them.
 
-Example:
-    >>> store = Store("demo_v2603")
+The Store also owns what is derived from one version's files: the query facts
+(``query_facts``, ``with_query_facts``) and a per-version memo (``cache``) where higher layers keep
+their own derived structures (evaluation's integer index), so no layer attaches state to a Store
+and data never imports them.
+
+Example (CoREB-mini: ``coreb_core.data.mini.build.build_release("demo_v2603", root)``):
+    >>> store = Store("demo_v2603", root)
     >>> store.sql("SELECT task, count(*) AS n FROM queries GROUP BY task ORDER BY task").fetchall()
-    [('c2c', 52), ('c2t', 310), ('t2c', 402)]
+    [('c2c', 144), ('c2t', 336), ('t2c', 720)]
 """
 from __future__ import annotations
 
@@ -15,10 +20,16 @@ from pathlib import Path
 from typing import Any, Sequence
 
 import duckdb
+import numpy as np
+import pandas as pd
 
 from coreb_core.errors import CorebError
 from coreb_core.paths import datasets_dir, release_dir
-from coreb_core.data.schema import CONFIGS, TASKS
+from coreb_core.data.schema import CONFIGS, NEGATIVE, POSITIVE, TASKS, TRAP
+
+# The facts of a query that per-query tables carry after ``with_query_facts`` (``query_facts`` has
+# these plus task, query_id and anchor_code_id; ``with_query_facts`` also offers the ``query`` text).
+QUERY_FACTS = ("subtask", "target_language", "anchor_language", "problem_id")
 
 
 def list_releases(root: Path | None = None) -> list[str]:
@@ -84,8 +95,8 @@ CREATE VIEW documents AS
 -- CoREB's v1 (binary) qrels rebuilt from this v2 release by the v1 rules (paper App. A.4/A.8):
 -- T2C every solution of the query's problem inside its language constraint, passing or failing;
 -- C2C and C2T the v2 positives (C2T noise texts are dropped from the ranking by the evaluator).
--- Relevant pairs get grade 1; every other v2-judged pair stays with grade 0, so the v1 view is
--- averaged over exactly the v2 queries.
+-- Relevant pairs get grade 1 (v1's binary "relevant", not a trap); every other v2-judged pair stays
+-- with grade 0, so the v1 view is averaged over exactly the v2 queries.
 CREATE VIEW qrels_v1_rules AS
   WITH relevant AS (
     SELECT 't2c' AS task, q.query_id, d.doc_id
@@ -94,7 +105,7 @@ CREATE VIEW qrels_v1_rules AS
          AND (q.target_language IS NULL OR d.language = q.target_language)
     WHERE q.task = 't2c' AND q.query_id IN (SELECT query_id FROM qrels WHERE task = 't2c')
     UNION
-    SELECT task, query_id, doc_id FROM qrels WHERE task IN ('c2c', 'c2t') AND relevance = 2
+    SELECT task, query_id, doc_id FROM qrels WHERE task IN ('c2c', 'c2t') AND relevance = {positive}
   )
   SELECT task, query_id, doc_id, 1 AS relevance FROM relevant
   UNION ALL
@@ -102,13 +113,15 @@ CREATE VIEW qrels_v1_rules AS
 
 CREATE VIEW judgments AS
   SELECT r.task, r.query_id, q.subtask, q.problem_id AS query_problem_id, r.doc_id, r.relevance,
-         CASE r.relevance WHEN 2 THEN 'positive' WHEN 1 THEN 'trap' ELSE 'judged_negative' END AS grade,
+         CASE r.relevance WHEN {positive} THEN 'positive' WHEN {trap} THEN 'trap' ELSE 'judged_negative' END AS grade,
          d.problem_id AS doc_problem_id, d.language, d.model, d.passed, d.test_passed, d.test_total, d.is_noise
   FROM qrels r
   JOIN queries q USING (task, query_id)
   LEFT JOIN documents d ON d.doc_id = r.doc_id AND d.corpus = CASE r.task WHEN 'c2t' THEN 'text' ELSE 'code' END;
 """.format(pid=_META.format("source_problem_id"), anchor=_META.format("anchor_code_id"),
-           orig=_META.format("original_problem_id"))
+           orig=_META.format("original_problem_id"),
+           # Grades come from the vocabulary; DDL takes no parameters, and these are our own integers.
+           positive=int(POSITIVE), trap=int(TRAP))
 
 
 class Store:
@@ -134,6 +147,10 @@ class Store:
             self.con.execute(f"CREATE OR REPLACE VIEW {config} AS SELECT * FROM read_parquet({path})")
         self.con.execute(VIEWS.replace("CREATE VIEW", "CREATE OR REPLACE VIEW"))
         self.extra_qrels = extra_qrels_names(self.folder)
+        # Per-version memo: whatever is derived from this version's files (``query_facts``, the
+        # evaluator's integer index) lives here, so it is dropped when the Store follows the link
+        # to a newer version. Keys are the owning verb's name.
+        self.cache: dict[str, Any] = {}
         for name in self.extra_qrels:
             parts = [f"SELECT '{task}' AS task, query_id, doc_id, relevance FROM read_parquet("
                      f"{sql_literal(str(self.folder / f'{TASKS[task].long_name}_qrels_{name}.parquet'))})"
@@ -161,18 +178,53 @@ class Store:
     def df(self, query: str, params: Sequence[Any] | dict[str, Any] | None = None):
         return self.sql(query, params).df()
 
+    @property
+    def query_facts(self) -> pd.DataFrame:
+        """One row per query, ordered by task and id (the order evaluation codes queries in): task,
+        query_id, subtask, target_language ("any" when unconstrained), anchor_language, problem_id,
+        anchor_code_id. Read once per version; treat it as read-only.
+
+        >>> store.query_facts[["task", "query_id", "subtask", "target_language"]].head(2)  # demo_v2603
+          task               query_id         subtask target_language
+        0  c2c  q_c2c_cross_lang_0025  c2c_cross_lang             any
+        1  c2c  q_c2c_cross_lang_0026  c2c_cross_lang             any
+        """
+        if "query_facts" not in self.cache:
+            self.cache["query_facts"] = self.df("""
+                SELECT task, query_id, subtask, COALESCE(target_language, 'any') AS target_language,
+                       anchor_language, problem_id, anchor_code_id FROM queries ORDER BY task, query_id""")
+        return self.cache["query_facts"]
+
+    @property
+    def query_ids(self) -> pd.Index:
+        """The query ids of ``query_facts`` as an Index: a query's position is its integer code.
+
+        >>> store.query_ids.get_indexer(["q_c2c_cross_lang_0026", "q_t2c_search_go_0645"])  # demo_v2603
+        array([  1, 971])
+        """
+        if "query_ids" not in self.cache:
+            ids = pd.Index(self.query_facts["query_id"])
+            if not ids.is_unique:
+                raise CorebError("query ids repeat across tasks; evaluation needs them unique within a release")
+            self.cache["query_ids"] = ids
+        return self.cache["query_ids"]
+
     def row_counts(self) -> dict[str, int]:
         return {c: self.sql(f"SELECT count(*) FROM {c}").fetchone()[0] for c in CONFIGS}
 
     def judgment_counts(self) -> dict[str, dict[str, int]]:
-        """Queries, positives (rel=2), traps (rel=1) and judged negatives (rel=0) per task."""
+        """Queries, positives (rel=2), traps (rel=1) and judged negatives (rel=0) per task.
+
+        >>> store.judgment_counts()["c2c"]  # demo_v2603
+        {'queries': 144, 'positives': 360, 'traps': 432, 'judged_negatives': 0}
+        """
         rows = self.sql("""
             SELECT task,
                    (SELECT count(*) FROM queries q WHERE q.task = r.task) AS queries,
-                   count(*) FILTER (relevance = 2) AS positives,
-                   count(*) FILTER (relevance = 1) AS traps,
-                   count(*) FILTER (relevance = 0) AS judged_negatives
-            FROM qrels r GROUP BY task ORDER BY task""").fetchall()
+                   count(*) FILTER (relevance = ?) AS positives,
+                   count(*) FILTER (relevance = ?) AS traps,
+                   count(*) FILTER (relevance = ?) AS judged_negatives
+            FROM qrels r GROUP BY task ORDER BY task""", [POSITIVE, TRAP, NEGATIVE]).fetchall()
         return {t: {"queries": q, "positives": p, "traps": tr, "judged_negatives": n} for t, q, p, tr, n in rows}
 
     def close(self) -> None:
@@ -183,6 +235,31 @@ class Store:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def with_query_facts(store: Store, per_query: pd.DataFrame, columns: Sequence[str] = QUERY_FACTS) -> pd.DataFrame:
+    """``per_query`` (any frame with a ``query_id`` column) with ``columns`` of each row's query
+    appended: any of ``query_facts``'s columns, or ``query`` for the query text. Rows keep their
+    order; the index is reset; an id not in the release gets missing values.
+
+    >>> per_query = evaluate(store, load_hits(bm25))[["task", "query_id", "ndcg_at_10"]].head(2)  # demo_v2603
+    >>> with_query_facts(store, per_query, ("subtask", "anchor_language"))
+      task               query_id  ndcg_at_10         subtask anchor_language
+    0  c2c  q_c2c_cross_lang_0025    0.760640  c2c_cross_lang            ruby
+    1  c2c  q_c2c_cross_lang_0026    0.946902  c2c_cross_lang          python
+    """
+    positions = store.query_ids.get_indexer(per_query["query_id"])
+    known = [c for c in columns if c != "query"]
+    facts = store.query_facts.iloc[np.maximum(positions, 0)][known].reset_index(drop=True)
+    if (positions < 0).any():
+        facts = facts.where(pd.Series(positions >= 0), None)
+    if "query" in columns:
+        # Query texts are large and rarely wanted: read only those of these rows.
+        ids = pd.DataFrame({"query_id": pd.unique(per_query["query_id"].astype(str))})
+        texts = dict(store.sql("SELECT q.query_id, q.query FROM ids JOIN queries q USING (query_id)",
+                               frames={"ids": ids}).fetchall())
+        facts["query"] = per_query["query_id"].astype(str).map(texts).to_numpy()
+    return pd.concat([per_query.reset_index(drop=True), facts[list(columns)]], axis=1)
 
 
 def info(root: Path | None = None) -> dict[str, Any]:

@@ -5,6 +5,13 @@ codes queries, documents and qrels as integers; a run is coded once (its categor
 that nearly free) and every join is an integer ``searchsorted``, so a whole release evaluates in
 milliseconds.
 
+Who owns what: the Store owns the query facts (``Store.query_facts``, one row per query in code
+order; ``data.store.with_query_facts`` appends them to any per-query frame) and a per-version memo
+(``Store.cache``). The ``ReleaseIndex`` is evaluation's: it takes its query codes from the Store,
+codes documents and qrel views itself (with the scheme-specific ideal gains) and is kept in the
+Store's memo by ``release_index``, so nothing is attached to a Store from outside and data never
+imports evaluation. Per-query frames here carry only task and query_id; facts join on demand.
+
 Official semantics reproduced (``coreb_runner`` EvaluateRetrieval.evaluate + the runner's C2C step):
 - a query is evaluated when it is in the qrels and in the run (an empty list counts, scoring 0);
   means are over those queries, as pytrec_eval's output is averaged;
@@ -15,9 +22,10 @@ Official semantics reproduced (``coreb_runner`` EvaluateRetrieval.evaluate + the
 - schemes that rebuild CoREB v1 (``v1``, ``file:v1``) also drop every noise description from C2T
   lists (the v1 text corpus had none); documents below move up, as for the anchor.
 
-Example:
+Example (CoREB-mini demo_v2603, a BM25 run):
     >>> per_query = evaluate(store, load_hits(run_id), V2)
-    >>> summary(per_query)["tasks"]["t2c"]["ndcg_at_10"]
+    >>> round(summary(per_query)["tasks"]["t2c"]["ndcg_at_10"], 4)
+    0.2998
 """
 from __future__ import annotations
 
@@ -35,11 +43,12 @@ from coreb_core.errors import CorebError
 from coreb_core.evaluation.kernels import KS, ideal_gains, metric_names, per_query_metrics
 from coreb_core.runs.run import run_path
 from coreb_core.evaluation.schemes import V1, V2, Scheme
+from coreb_core.data.schema import POSITIVE, TRAP
 from coreb_core.data.store import Store
+from coreb_core.data.store import with_query_facts  # noqa: F401  (lived here; still importable)
 
 GROUPINGS = {"subtask": "subtask", "language": "target_language", "anchor_language": "anchor_language",
              "problem": "problem_id", "query": "query_id"}
-FACTS = ["subtask", "target_language", "anchor_language", "problem_id"]
 
 
 class Judged(NamedTuple):
@@ -101,18 +110,22 @@ class CodedRun(NamedTuple):
 
 
 class ReleaseIndex:
-    """Integer codes for one release's queries, documents and qrels (built lazily, cached)."""
+    """Integer codes for one release's queries, documents and qrels (built lazily, cached).
+
+    Queries come from the Store (``Store.query_facts``: their facts, and their order is their code);
+    documents, qrel views and scheme-specific ideal gains are coded here, as only evaluation needs them.
+
+    >>> index = release_index(store)  # demo_v2603
+    >>> index.queries is store.query_facts, index.query_pos is store.query_ids, index.judged("qrels").keys.size
+    (True, True, 6728)
+    """
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self.queries = store.sql("""
-            SELECT task, query_id, subtask, COALESCE(target_language, 'any') AS target_language,
-                   anchor_language, problem_id, anchor_code_id FROM queries ORDER BY task, query_id""").df()
-        self.query_pos = pd.Index(self.queries["query_id"])
+        self.queries = store.query_facts
+        self.query_pos = store.query_ids
         self.task_array = self.queries["task"].to_numpy(dtype=object)
         self.query_array = self.queries["query_id"].to_numpy(dtype=object)
-        if not self.query_pos.is_unique:
-            raise CorebError("query ids repeat across tasks; evaluation needs them unique within a release")
         self.docs = pd.Index(store.sql("SELECT DISTINCT doc_id FROM documents ORDER BY 1").df()["doc_id"])
         self.n_queries, self.n_docs = len(self.queries), len(self.docs)
         self.anchor = self._doc_codes(self.queries["anchor_code_id"].where(self.queries["task"] == "c2c"))
@@ -183,11 +196,16 @@ def _codes(column: pd.Series, index: pd.Index) -> np.ndarray:
 
 
 def release_index(store: Store) -> ReleaseIndex:
-    """The Store's cached index (one per Store, rebuilt if the Store re-opened a newer version)."""
-    cached = getattr(store, "_release_index", None)
-    if cached is None or cached[0] != store.folder:
-        store._release_index = (store.folder, ReleaseIndex(store))
-    return store._release_index[1]
+    """The Store's index, built once and kept in the Store's per-version memo (``Store.cache``), so a
+    Store that re-opens a newer version builds a new one.
+
+    >>> index = release_index(store)  # demo_v2603
+    >>> index.n_queries, index.n_docs, release_index(store) is index
+    (1200, 427, True)
+    """
+    if "release_index" not in store.cache:
+        store.cache["release_index"] = ReleaseIndex(store)
+    return store.cache["release_index"]
 
 
 def load_hits(run_id: str, root: Path | None = None) -> pd.DataFrame:
@@ -511,20 +529,27 @@ def trap_table(store: Store, hits: pd.DataFrame, anchor_exclusion: bool = True) 
 
     first_positive_rank, first_trap_rank (NaN when none retrieved), traps_above_first_positive
     (0 for a query without positives), trap_above_positive, trap_at_1, traps_in_top_10, dcg_at_10 / idcg_at_10 / ndcg_at_10 under v2,
-    ndcg_at_10_v1 (scheme v1: CoREB's v1 rules) and v1_minus_v2_ndcg_at_10 (how much v1 overstates v2)."""
+    ndcg_at_10_v1 (scheme v1: CoREB's v1 rules) and v1_minus_v2_ndcg_at_10 (how much v1 overstates v2).
+
+    >>> trap_table(store, load_hits(bm25))[["query_id", "first_positive_rank", "first_trap_rank", "trap_at_1"]].head(2)
+                    query_id  first_positive_rank  first_trap_rank  trap_at_1
+    0  q_c2c_cross_lang_0025                  2.0              1.0       True
+    1  q_c2c_cross_lang_0026                  1.0              3.0      False
+    """
     return analyse_many(store, {"run": hits}, (), anchor_exclusion, traps=True).traps.drop(columns="run")
 
 
 def _trap_frame(index: ReleaseIndex, scored: np.ndarray, qidx: np.ndarray, rank: np.ndarray, grade: np.ndarray,
                 run_names: np.ndarray | None, computed: dict[str, dict[str, np.ndarray]]) -> pd.DataFrame:
     n = len(scored)
+    positive, trap = grade == POSITIVE, grade == TRAP
     first_pos = np.full(n, np.inf)
-    np.minimum.at(first_pos, qidx[grade == 2], rank[grade == 2])
+    np.minimum.at(first_pos, qidx[positive], rank[positive])
     first_trap = np.full(n, np.inf)
-    np.minimum.at(first_trap, qidx[grade == 1], rank[grade == 1])
-    is_trap = (grade == 1) & np.isfinite(rank)
+    np.minimum.at(first_trap, qidx[trap], rank[trap])
+    is_trap = trap & np.isfinite(rank)
     # Queries without any positive in their qrels (c2t_match label-0 pairs) have nothing to be above.
-    has_positive = np.bincount(qidx, weights=grade == 2, minlength=n) > 0
+    has_positive = np.bincount(qidx, weights=positive, minlength=n) > 0
     traps_above = np.bincount(qidx, weights=is_trap & (rank < first_pos[qidx]), minlength=n) * has_positive
     v2, v1 = computed["v2"], computed["v1"]  # analyse_many computes both whenever traps are asked for
     return _frame(index, scored, {
@@ -537,13 +562,6 @@ def _trap_frame(index: ReleaseIndex, scored: np.ndarray, qidx: np.ndarray, rank:
         "dcg_at_10": v2["dcg_at_10"], "idcg_at_10": v2["idcg_at_10"], "ndcg_at_10": v2["ndcg_at_10"],
         "ndcg_at_10_v1": v1["ndcg_at_10"], "v1_minus_v2_ndcg_at_10": v1["ndcg_at_10"] - v2["ndcg_at_10"],
     }, run_names)
-
-
-def with_query_facts(store: Store, per_query: pd.DataFrame) -> pd.DataFrame:
-    """Add subtask, target/anchor language and problem id to per-query rows."""
-    index = release_index(store)
-    facts = index.queries.iloc[index.query_pos.get_indexer(per_query["query_id"])][FACTS]
-    return pd.concat([per_query.reset_index(drop=True), facts.reset_index(drop=True)], axis=1)
 
 
 def _numeric_columns(frame: pd.DataFrame) -> list[str]:
