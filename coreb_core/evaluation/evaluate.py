@@ -45,7 +45,6 @@ from coreb_core.runs.run import run_path
 from coreb_core.evaluation.schemes import V1, V2, Scheme
 from coreb_core.data.schema import POSITIVE, TRAP
 from coreb_core.data.store import Store
-from coreb_core.data.store import with_query_facts  # noqa: F401  (lived here; still importable)
 
 GROUPINGS = {"subtask": "subtask", "language": "target_language", "anchor_language": "anchor_language",
              "problem": "problem_id", "query": "query_id"}

@@ -6,7 +6,8 @@ from tests.builders import app_test
 
 
 def test_page_share_matches_trap_table(app_cache, default_run_ids):
-    from coreb_core.evaluation.evaluate import load_hits, trap_table, with_query_facts
+    from coreb_core.data.store import with_query_facts
+    from coreb_core.evaluation.evaluate import load_hits, trap_table
     from coreb_core.data.store import Store
 
     runs = default_run_ids
