@@ -16,7 +16,8 @@ import tempfile
 from pathlib import Path
 
 
-from coreb_core.evaluation.evaluate import evaluate, load_hits, summary, trap_table  # noqa: E402
+from coreb_core.evaluation.evaluate import evaluate, summary, trap_table  # noqa: E402
+from coreb_core.runs.run import read_hits
 from coreb_core.data.mini.build import build_release  # noqa: E402
 from coreb_core.retrieval.pipeline import run_retrieval  # noqa: E402
 from coreb_core.evaluation.schemes import V1  # noqa: E402
@@ -35,7 +36,7 @@ def main() -> None:
             for name, model, profile in (("minilm [official]", "minilm", "official"),
                                          ("minilm [card]", "minilm", "card"), ("bm25", "bm25", "official")):
                 result = run_retrieval(model, args.release, root=root, profile=profile)
-                hits = load_hits(result.run_id, root)
+                hits = read_hits(result.run_id, root)
                 traps = trap_table(store, hits)
                 share = traps.groupby("task", observed=True)["trap_above_positive"].mean()
                 v1 = summary(evaluate(store, hits, V1))["tasks"]

@@ -102,7 +102,8 @@ def _demo(args: argparse.Namespace) -> int:
 
 @command("eval")
 def _eval(args: argparse.Namespace) -> int:
-    from coreb_core.evaluation.evaluate import aggregate, evaluate, load_hits, summary
+    from coreb_core.evaluation.evaluate import aggregate, evaluate, summary
+    from coreb_core.runs.run import read_hits
     from coreb_core.runs.run import read_trec_run, run_meta
     from coreb_core.evaluation.schemes import Scheme
     from coreb_core.data.store import Store
@@ -116,7 +117,7 @@ def _eval(args: argparse.Namespace) -> int:
         meta = run_meta(args.run)
         if meta.get("release") not in (None, args.release):
             raise CorebError(f"run {args.run} was made on release {meta['release']}, not {args.release}")
-        hits, source = load_hits(args.run), f"run:{args.run}"
+        hits, source = read_hits(args.run), f"run:{args.run}"
     else:
         task_of = dict(store.sql("SELECT query_id, task FROM queries").fetchall())
         hits, source = read_trec_run(Path(args.run_file), task_of), f"trec:{args.run_file}"

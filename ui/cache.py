@@ -5,7 +5,8 @@ import pandas as pd
 import streamlit as st
 
 from coreb_core.data.store import Store
-from coreb_core.evaluation.evaluate import Evaluation, analyse_many, load_hits
+from coreb_core.evaluation.evaluate import Evaluation, analyse_many
+from coreb_core.runs.run import read_hits
 from coreb_core.evaluation.schemes import V1, V2, Scheme
 from coreb_core.paths import release_dir
 from coreb_core.runs.run import RunMeta, list_runs, run_path
@@ -53,7 +54,7 @@ def runs_of(release: str) -> dict[str, RunMeta]:
 
 @st.cache_resource(show_spinner=False, max_entries=32)
 def _hits(run_id: str, folder: str) -> pd.DataFrame:
-    return load_hits(run_id)
+    return read_hits(run_id)
 
 
 def hits(run_id: str) -> pd.DataFrame:

@@ -9,7 +9,7 @@ Example:
     >>> store = Store("demo_v2603")
     >>> found = find_queries(store, task="t2c", text="circular")
     >>> q = query_details(store, found["query_id"][0])
-    >>> hits = query_hits(load_hits(run_id), q.query_id)
+    >>> hits = query_hits(read_hits(run_id), q.query_id)
     >>> ranked_list(store, q, hits, anchor_exclusion=True, top=10)[["rank", "doc_id", "relevance"]]
     >>> judged_positions(store, q, {"bm25": hits}, anchor_exclusion=True)
 """

@@ -5,7 +5,7 @@ Every score this module returns is a fraction (0..1) and every row carries the s
 comes from; ``ui.display`` prints scores x100 with one decimal (the paper's convention).
 
 Example:
-    >>> tables = analyse_many(store, {rid: load_hits(rid)}, (V2,), groupings=("task",))
+    >>> tables = analyse_many(store, {rid: read_hits(rid)}, (V2,), groupings=("task",))
     >>> board = leaderboard(tables.groups("v2", "task"), {rid: run_meta(rid)}, "v2", "demo_v2603", all_rows())
     >>> board.loc[board["kind"] == "our run", ["model", *TASK_NAMES, "overall_query_weighted"]]
 """
@@ -168,7 +168,7 @@ def c2c_language_hits(store: Store, hits: pd.DataFrame, anchor_exclusion: bool =
     self hits dropped, lower hits moved up). Columns: query_id, anchor_language, target_language,
     positives, found.
 
-    >>> c2c_language_hits(store, load_hits(bm25)).head(3)  # demo_v2603
+    >>> c2c_language_hits(store, read_hits(bm25)).head(3)  # demo_v2603
                     query_id anchor_language target_language  positives  found
     0  q_c2c_cross_lang_0025            ruby             cpp          1      1
     1  q_c2c_cross_lang_0025            ruby              go          1      1
@@ -203,7 +203,7 @@ def c2c_language_pairs(store: Store, hits: pd.DataFrame, anchor_exclusion: bool 
     the language), with the number of queries and positives.
 
     Example:
-        >>> c2c_language_pairs(store, load_hits(run_id))[["anchor_language", "target_language", "recall_at_k"]]
+        >>> c2c_language_pairs(store, read_hits(run_id))[["anchor_language", "target_language", "recall_at_k"]]
     """
     per = c2c_language_hits(store, hits, anchor_exclusion, k)
     per = per.assign(share=per["found"] / per["positives"])
@@ -241,7 +241,7 @@ def t2c_language_gradient(store: Store, per_query: pd.DataFrame, result_rows: It
     """T2C nDCG@10 (``value``, a fraction) by target language: the paper's average over models (search subtask
     excluded) and each of our runs (search excluded too when ``exclude_search``, to match).
 
-    >>> per_query = analyse_many(store, {"bm25": load_hits(bm25)}, (V2,)).per_query(V2)  # demo_v2603
+    >>> per_query = analyse_many(store, {"bm25": read_hits(bm25)}, (V2,)).per_query(V2)  # demo_v2603
     >>> t2c_language_gradient(store, per_query, [], {"bm25": "BM25"})[["series", "language", "value", "queries"]].head(3)
       series language     value  queries
     0   BM25      any  0.435459       48

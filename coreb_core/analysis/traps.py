@@ -8,7 +8,7 @@ Shares are over the evaluated queries of a group (as ``bench/mini_difficulty.py`
 without any positive (a ``c2t_match`` label-0 pair) counts as having no trap above a positive.
 
 Example (CoREB-mini demo_v2603, a BM25 run):
-    >>> traps = analyse_many(store, {"bm25": load_hits(run_id)}, (), traps=True).traps
+    >>> traps = analyse_many(store, {"bm25": read_hits(run_id)}, (), traps=True).traps
     >>> table = trap_breakdown(store, traps, task="t2c", level="subtask")
     >>> table[["run", "subtask", "queries", "share_trap_above_positive"]].head(3)
         run                  subtask  queries  share_trap_above_positive

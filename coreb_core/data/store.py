@@ -242,7 +242,7 @@ def with_query_facts(store: Store, per_query: pd.DataFrame, columns: Sequence[st
     appended: any of ``query_facts``'s columns, or ``query`` for the query text. Rows keep their
     order; the index is reset; an id not in the release gets missing values.
 
-    >>> per_query = evaluate(store, load_hits(bm25))[["task", "query_id", "ndcg_at_10"]].head(2)  # demo_v2603
+    >>> per_query = evaluate(store, read_hits(bm25))[["task", "query_id", "ndcg_at_10"]].head(2)  # demo_v2603
     >>> with_query_facts(store, per_query, ("subtask", "anchor_language"))
       task               query_id  ndcg_at_10         subtask anchor_language
     0  c2c  q_c2c_cross_lang_0025    0.760640  c2c_cross_lang            ruby

@@ -23,7 +23,7 @@ Official semantics reproduced (``coreb_runner`` EvaluateRetrieval.evaluate + the
   lists (the v1 text corpus had none); documents below move up, as for the anchor.
 
 Example (CoREB-mini demo_v2603, a BM25 run):
-    >>> per_query = evaluate(store, load_hits(run_id), V2)
+    >>> per_query = evaluate(store, read_hits(run_id), V2)
     >>> round(summary(per_query)["tasks"]["t2c"]["ndcg_at_10"], 4)
     0.2998
 """
@@ -41,7 +41,7 @@ import pandas as pd
 
 from coreb_core.errors import CorebError
 from coreb_core.evaluation.kernels import KS, ideal_gains, metric_names, per_query_metrics
-from coreb_core.runs.run import run_path
+from coreb_core.runs.run import read_hits
 from coreb_core.evaluation.schemes import V1, V2, Scheme
 from coreb_core.data.schema import POSITIVE, TRAP
 from coreb_core.data.store import Store
@@ -207,9 +207,6 @@ def release_index(store: Store) -> ReleaseIndex:
     return store.cache["release_index"]
 
 
-def load_hits(run_id: str, root: Path | None = None) -> pd.DataFrame:
-    return pd.read_parquet(run_path(run_id, root) / "hits.parquet")
-
 
 def qrels_view(store: Store, scheme: Scheme) -> str:
     """The Store view of ``scheme``'s judgments; a loud error when a stored qrels file is missing."""
@@ -374,7 +371,7 @@ class Evaluation:
     trap statistics. Every frame has a leading ``run`` column. Plain frames and tuples only, so
     the whole object pickles (Streamlit's ``st.cache_data``).
 
-    >>> ev = analyse_many(store, {"bm25": load_hits(bm25)}, (V2,), traps=True, groupings=("task",))  # demo_v2603
+    >>> ev = analyse_many(store, {"bm25": read_hits(bm25)}, (V2,), traps=True, groupings=("task",))  # demo_v2603
     >>> ev.runs, ev.schemes
     (('bm25',), ('v2',))
     >>> ev.groups(V2, "task")[["run", "task", "queries", "ndcg_at_10"]]
@@ -438,7 +435,7 @@ def analyse_many(store: Store, runs: dict[str, pd.DataFrame], schemes=(V2,), anc
     group means for ``groupings``). Each run is coded and joined once (threads across runs); the metric
     kernels then run once over all runs together.
 
-    >>> ev = analyse_many(store, {"bm25": load_hits(bm25)}, (V2,), groupings=("task",))  # demo_v2603
+    >>> ev = analyse_many(store, {"bm25": read_hits(bm25)}, (V2,), groupings=("task",))  # demo_v2603
     >>> ev.groups("v2", "task")[["run", "task", "ndcg_at_10"]]
         run task  ndcg_at_10
     0  bm25  c2c    0.463078
@@ -515,7 +512,7 @@ def evaluate(store: Store, hits: pd.DataFrame, scheme: Scheme = V2, anchor_exclu
              ks=KS) -> pd.DataFrame:
     """One row per evaluated query: task, query_id and every metric (``ndcg_at_10``, …).
 
-    >>> evaluate(store, load_hits(bm25))[["task", "query_id", "ndcg_at_10"]].head(2)  # demo_v2603
+    >>> evaluate(store, read_hits(bm25))[["task", "query_id", "ndcg_at_10"]].head(2)  # demo_v2603
       task               query_id  ndcg_at_10
     0  c2c  q_c2c_cross_lang_0025    0.760640
     1  c2c  q_c2c_cross_lang_0026    0.946902
@@ -530,7 +527,7 @@ def trap_table(store: Store, hits: pd.DataFrame, anchor_exclusion: bool = True) 
     (0 for a query without positives), trap_above_positive, trap_at_1, traps_in_top_10, dcg_at_10 / idcg_at_10 / ndcg_at_10 under v2,
     ndcg_at_10_v1 (scheme v1: CoREB's v1 rules) and v1_minus_v2_ndcg_at_10 (how much v1 overstates v2).
 
-    >>> trap_table(store, load_hits(bm25))[["query_id", "first_positive_rank", "first_trap_rank", "trap_at_1"]].head(2)
+    >>> trap_table(store, read_hits(bm25))[["query_id", "first_positive_rank", "first_trap_rank", "trap_at_1"]].head(2)
                     query_id  first_positive_rank  first_trap_rank  trap_at_1
     0  q_c2c_cross_lang_0025                  2.0              1.0       True
     1  q_c2c_cross_lang_0026                  1.0              3.0      False
@@ -641,5 +638,5 @@ def score_run(run_id: str, root: Path | None = None) -> dict[str, float]:
     from coreb_core.runs.run import run_meta
 
     with Store(run_meta(run_id, root)["release"], root) as store:
-        result = summary(evaluate(store, load_hits(run_id, root)))
+        result = summary(evaluate(store, read_hits(run_id, root)))
     return {t: m["ndcg_at_10"] for t, m in result["tasks"].items()}

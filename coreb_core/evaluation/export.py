@@ -21,7 +21,8 @@ import pandas as pd
 
 from coreb_core.atomic import atomic_write_text
 from coreb_core.errors import CorebError
-from coreb_core.evaluation.evaluate import evaluate, load_hits, summary
+from coreb_core.evaluation.evaluate import evaluate, summary
+from coreb_core.runs.run import read_hits
 from coreb_core.data.measures import measures
 from coreb_core.evaluation.official import OFFICIAL_K
 from coreb_core.runs.run import run_meta
@@ -37,7 +38,7 @@ def _atomic_write(path: Path, text: str) -> None:
 
 
 def _ranked(run_id: str, root: Path | None) -> pd.DataFrame:
-    hits = load_hits(run_id, root)
+    hits = read_hits(run_id, root)
     hits = hits[hits["doc_id"].notna()].astype({"task": str, "query_id": str, "doc_id": str})
     return hits.sort_values(["task", "query_id", "rank"], ignore_index=True)
 
@@ -64,7 +65,7 @@ def _official_metrics(per_query: pd.DataFrame) -> dict:
 def export_coreb(run_id: str, out: Path, root: Path | None = None) -> Path:
     meta = run_meta(run_id, root)
     hits = _ranked(run_id, root)
-    stored = load_hits(run_id, root)
+    stored = read_hits(run_id, root)
     with Store(meta["release"], root) as store:
         for task, group in hits.groupby("task"):
             long = TASKS[task].long_name
@@ -85,7 +86,7 @@ def export_mteb(run_id: str, out: Path, root: Path | None = None) -> Path:
     name = name or meta.get("model", "unknown")
     revision = spec.get("revision") or "no_revision_available"
     folder = out / name.replace("/", "__") / revision
-    hits = load_hits(run_id, root)
+    hits = read_hits(run_id, root)
     with Store(meta["release"], root) as store:
         per_query = evaluate(store, hits, V2)
     for task, values in summary(per_query)["tasks"].items():

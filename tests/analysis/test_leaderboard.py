@@ -7,12 +7,13 @@ BM25 = "bm25"
 
 
 def test_c2c_language_pairs_add_up_to_recall(app_cache, default_runs):
-    from coreb_core.evaluation.evaluate import evaluate, load_hits
+    from coreb_core.evaluation.evaluate import evaluate
+    from coreb_core.runs.run import read_hits
     from coreb_core.analysis.leaderboard import c2c_language_hits, c2c_language_pairs
     from coreb_core.data.store import Store
 
     bm25 = default_runs[BM25]["run_id"]
-    hits = load_hits(bm25, app_cache)
+    hits = read_hits(bm25, app_cache)
     with Store("demo_v2603", app_cache) as s:
         per = c2c_language_hits(s, hits)
         pairs = c2c_language_pairs(s, hits)
@@ -52,7 +53,8 @@ def test_leaderboard_units_and_published_rows():
 
 
 def test_parameter_efficiency_and_t2c_gradient(app_cache, default_runs):
-    from coreb_core.evaluation.evaluate import analyse_many, load_hits
+    from coreb_core.evaluation.evaluate import analyse_many
+    from coreb_core.runs.run import read_hits
     from coreb_core.analysis.leaderboard import leaderboard, parameter_efficiency, t2c_language_gradient
     from coreb_core.data.published import published_rows
     from coreb_core.evaluation.schemes import V2
@@ -62,7 +64,7 @@ def test_parameter_efficiency_and_t2c_gradient(app_cache, default_runs):
     runs = default_runs
     metas = {m["run_id"]: m for m in runs.values()}
     with Store("demo_v2603", app_cache) as s:
-        tables = analyse_many(s, {r: load_hits(r, app_cache) for r in metas}, (V2,), groupings=("task",))
+        tables = analyse_many(s, {r: read_hits(r, app_cache) for r in metas}, (V2,), groupings=("task",))
         board = leaderboard(tables.groups("v2", "task"), metas, "v2", "demo_v2603", published_rows())
         points = pct_columns(parameter_efficiency(published_rows(), board, metas), ["overall"])
         grad = pct_columns(t2c_language_gradient(s, tables.per_query("v2"), published_rows(), {}, exclude_search=True),

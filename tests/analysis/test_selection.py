@@ -4,7 +4,8 @@ import numpy as np
 
 
 def test_recommend_and_published_units(app_cache, default_runs):
-    from coreb_core.evaluation.evaluate import analyse_many, load_hits
+    from coreb_core.evaluation.evaluate import analyse_many
+    from coreb_core.runs.run import read_hits
     from coreb_core.data.published import published_rows
     from coreb_core.evaluation.schemes import V2
     from coreb_core.analysis.selection import recommend, recommend_published
@@ -14,7 +15,7 @@ def test_recommend_and_published_units(app_cache, default_runs):
     runs = default_runs
     metas = {m["run_id"]: m for m in runs.values()}
     with Store("demo_v2603", app_cache) as s:
-        tables = analyse_many(s, {r: load_hits(r, app_cache) for r in metas}, (V2,), traps=True)
+        tables = analyse_many(s, {r: read_hits(r, app_cache) for r in metas}, (V2,), traps=True)
         rec = recommend(s, tables.per_query("v2"), tables.traps, metas, ("t2c",), ("any",), None, "queries")
     bm25 = runs["bm25"]["run_id"]
     row = rec.ranked.set_index("run").loc[bm25]

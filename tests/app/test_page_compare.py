@@ -12,12 +12,13 @@ RELEASE = "demo_v2603"
 
 @pytest.fixture(scope="module")
 def expected(app_cache, default_run_ids):
-    from coreb_core.evaluation.evaluate import evaluate, load_hits
+    from coreb_core.evaluation.evaluate import evaluate
+    from coreb_core.runs.run import read_hits
     from coreb_core.data.store import Store
 
     runs = default_run_ids
     with Store(RELEASE, app_cache) as store:
-        per = {m: evaluate(store, load_hits(runs[m], app_cache)) for m in ("bm25", "minilm")}
+        per = {m: evaluate(store, read_hits(runs[m], app_cache)) for m in ("bm25", "minilm")}
     out = {}
     for m, t in per.items():
         # evaluate() frames carry array-valued attrs that break pandas' merge of two runs' frames

@@ -13,7 +13,8 @@ RELEASE = "demo_v2603"
 
 
 def test_page_v1_at_least_v2_for_minilm_on_t2c(app_cache, default_run_ids):
-    from coreb_core.evaluation.evaluate import evaluate, load_hits
+    from coreb_core.evaluation.evaluate import evaluate
+    from coreb_core.runs.run import read_hits
     from coreb_core.evaluation.schemes import V1, V2, Scheme
     from coreb_core.data.store import Store
 
@@ -29,7 +30,7 @@ def test_page_v1_at_least_v2_for_minilm_on_t2c(app_cache, default_run_ids):
     assert v1 >= v2
 
     with Store(RELEASE, app_cache) as store:
-        hits = load_hits(minilm, app_cache)
+        hits = read_hits(minilm, app_cache)
         exp_v1 = evaluate(store, hits, V1)
         exp_v2 = evaluate(store, hits, V2)
         exp_file = evaluate(store, hits, Scheme.parse("file:v1"))
@@ -65,7 +66,8 @@ def test_page_v1_at_least_v2_for_minilm_on_t2c(app_cache, default_run_ids):
 
 
 def test_page_top_queries_and_subtasks(app_cache, default_run_ids):
-    from coreb_core.evaluation.evaluate import load_hits, trap_table
+    from coreb_core.evaluation.evaluate import trap_table
+    from coreb_core.runs.run import read_hits
     from coreb_core.data.store import Store
 
     runs = default_run_ids
@@ -74,7 +76,7 @@ def test_page_top_queries_and_subtasks(app_cache, default_run_ids):
     assert not at.exception
     top = one_table(at, "run", "v1_minus_v2_ndcg_at_10")
     with Store(RELEASE, app_cache) as store:
-        traps = trap_table(store, load_hits(minilm, app_cache))
+        traps = trap_table(store, read_hits(minilm, app_cache))
     t2c = traps[traps["task"] == "t2c"]
     expected = t2c["v1_minus_v2_ndcg_at_10"].sort_values(ascending=False).head(10).tolist()
     assert len(top) == 10

@@ -3,7 +3,8 @@ from tests.builders import app_test
 
 
 def test_grade_badges_match_qrels(app_cache, default_run_ids):
-    from coreb_core.evaluation.evaluate import load_hits, trap_table
+    from coreb_core.evaluation.evaluate import trap_table
+    from coreb_core.runs.run import read_hits
     from ui.display import GRADE_LABELS
     from coreb_core.data.store import Store
 
@@ -14,7 +15,7 @@ def test_grade_badges_match_qrels(app_cache, default_run_ids):
     assert not at.exception
     with Store("demo_v2603", app_cache) as store:
         grades = dict(store.sql("SELECT doc_id, relevance FROM qrels WHERE query_id = ?", [qid]).fetchall())
-        traps = trap_table(store, load_hits(runs["bm25"], app_cache)).set_index("query_id")
+        traps = trap_table(store, read_hits(runs["bm25"], app_cache)).set_index("query_id")
     assert 2 in grades.values() and 1 in grades.values()
     lists = [d.value for d in at.dataframe[1:3]]
     for listing in lists:
@@ -39,14 +40,15 @@ def store_query(cache, qid):
 
 
 def test_url_restores_view(app_cache, default_run_ids):
-    from coreb_core.evaluation.evaluate import load_hits, trap_table
+    from coreb_core.evaluation.evaluate import trap_table
+    from coreb_core.runs.run import read_hits
     from coreb_core.data.store import Store
 
     runs = default_run_ids
     with Store("demo_v2603", app_cache) as store:
         qid, query, lang = store.sql("""SELECT query_id, query, anchor_language FROM queries WHERE task = 'c2c'
                                         ORDER BY query_id LIMIT 1 OFFSET 5""").fetchone()
-        traps = trap_table(store, load_hits(runs["minilm"], app_cache), anchor_exclusion=False).set_index("query_id")
+        traps = trap_table(store, read_hits(runs["minilm"], app_cache), anchor_exclusion=False).set_index("query_id")
     at = app_test("inspector.py", app_cache, {"query": qid, "task": "c2c", "scheme": "v1", "anchor": "0",
                                               "runs": [runs["minilm"]]}).run()
     assert not at.exception
@@ -66,7 +68,8 @@ def test_url_restores_view(app_cache, default_run_ids):
 
 
 def test_trap_filter_and_diff(app_cache, default_run_ids):
-    from coreb_core.evaluation.evaluate import load_hits, trap_table
+    from coreb_core.evaluation.evaluate import trap_table
+    from coreb_core.runs.run import read_hits
     from coreb_core.data.store import Store
 
     runs = default_run_ids
@@ -76,7 +79,7 @@ def test_trap_filter_and_diff(app_cache, default_run_ids):
     at.radio(key="insp_mode").set_value("trap above positive in a run").run()
     assert not at.exception
     with Store("demo_v2603", app_cache) as store:
-        traps = trap_table(store, load_hits(runs["bm25"], app_cache))
+        traps = trap_table(store, read_hits(runs["bm25"], app_cache))
     expected = traps[(traps["task"] == "t2c") & traps["trap_above_positive"]]
     found = at.dataframe[0].value
     assert set(found["query_id"]) == set(expected["query_id"].astype(str))

@@ -13,13 +13,14 @@ def _board(at) -> pd.DataFrame:
 
 
 def test_overview_shows_bm25_t2c_as_evaluate_and_both_published_c2t(app_cache, default_runs):
-    from coreb_core.evaluation.evaluate import evaluate, load_hits, summary
+    from coreb_core.evaluation.evaluate import evaluate, summary
+    from coreb_core.runs.run import read_hits
     from coreb_core.data.store import Store
 
     runs = default_runs
     bm25 = runs[BM25]["run_id"]
     with Store("demo_v2603", app_cache) as s:
-        ours = summary(evaluate(s, load_hits(bm25, app_cache)))["tasks"]
+        ours = summary(evaluate(s, read_hits(bm25, app_cache)))["tasks"]
     at = app_test("overview.py", app_cache, {"release": "demo_v2603", "runs": [m["run_id"] for m in runs.values()]})
     at.run()
     assert not at.exception and not at.error
@@ -44,13 +45,14 @@ def test_overview_shows_bm25_t2c_as_evaluate_and_both_published_c2t(app_cache, d
 
 
 def test_overview_scheme_v1_changes_our_rows(app_cache, default_runs):
-    from coreb_core.evaluation.evaluate import evaluate, load_hits, summary
+    from coreb_core.evaluation.evaluate import evaluate, summary
+    from coreb_core.runs.run import read_hits
     from coreb_core.evaluation.schemes import V1
     from coreb_core.data.store import Store
 
     bm25 = default_runs[BM25]["run_id"]
     with Store("demo_v2603", app_cache) as s:
-        v1 = summary(evaluate(s, load_hits(bm25, app_cache), V1))["tasks"]["t2c"]["ndcg_at_10"]
+        v1 = summary(evaluate(s, read_hits(bm25, app_cache), V1))["tasks"]["t2c"]["ndcg_at_10"]
     at = app_test("overview.py", app_cache, {"release": "demo_v2603", "runs": [bm25], "scheme": "v1"}).run()
     assert not at.exception
     row = _board(at).query("kind == 'our run'").iloc[0]

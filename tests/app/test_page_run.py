@@ -7,7 +7,8 @@ from tests import dump
 from tests.builders import app_test, bad_jsonl
 
 from ui.format import plain
-from coreb_core.evaluation.evaluate import evaluate, load_hits, summary
+from coreb_core.evaluation.evaluate import evaluate, summary
+from coreb_core.runs.run import read_hits
 from coreb_core.data.store import Store, list_releases
 
 
@@ -40,7 +41,7 @@ def test_run_page_runs_bm25(private_cache):
     assert at.code[0].value == run_id
     assert "run_pending" not in at.session_state
     with Store("demo_v2603", private_cache) as store:
-        expected = summary(evaluate(store, load_hits(run_id, private_cache)))["tasks"]
+        expected = summary(evaluate(store, read_hits(run_id, private_cache)))["tasks"]
     shown = next(d.value for d in at.dataframe if "ndcg_at_10" in d.value.columns).set_index("task")["ndcg_at_10"]
     assert list(shown.index) == ["t2c", "c2c", "c2t"]
     for task in shown.index:

@@ -9,11 +9,12 @@ from coreb_core.runs.run import run_name
 
 def _slice_mean(cache, run_id, tasks, languages) -> float:
     """Independent: plain mean over tasks of the per-task mean nDCG@10 of the chosen queries."""
-    from coreb_core.evaluation.evaluate import evaluate, load_hits
+    from coreb_core.evaluation.evaluate import evaluate
+    from coreb_core.runs.run import read_hits
     from coreb_core.data.store import Store
 
     with Store("demo_v2603", cache) as s:
-        per = evaluate(s, load_hits(run_id, cache))
+        per = evaluate(s, read_hits(run_id, cache))
         q = s.df("SELECT query_id, task, CASE WHEN task = 't2c' THEN COALESCE(target_language, 'any') "
                  "ELSE anchor_language END AS lang FROM queries")
     m = per.astype({"query_id": str, "task": str}).merge(q, on=["query_id", "task"])

@@ -7,7 +7,8 @@ from tests.builders import app_test
 
 def test_page_share_matches_trap_table(app_cache, default_run_ids):
     from coreb_core.data.store import with_query_facts
-    from coreb_core.evaluation.evaluate import load_hits, trap_table
+    from coreb_core.evaluation.evaluate import trap_table
+    from coreb_core.runs.run import read_hits
     from coreb_core.data.store import Store
 
     runs = default_run_ids
@@ -18,7 +19,7 @@ def test_page_share_matches_trap_table(app_cache, default_run_ids):
     shown = at.dataframe[0].value
     with Store("demo_v2603", app_cache) as store:
         for model in ("bm25", "minilm"):
-            traps = trap_table(store, load_hits(runs[model], app_cache))
+            traps = trap_table(store, read_hits(runs[model], app_cache))
             traps = with_query_facts(store, traps[traps["task"] == "t2c"])
             expected = traps.groupby("subtask")["trap_above_positive"].mean()
             mine = shown[shown["run"] == runs[model]].set_index("subtask")["share_trap_above_positive"]
@@ -31,7 +32,7 @@ def test_page_share_matches_trap_table(app_cache, default_run_ids):
     at.radio(key="trap_level").set_value("task").run()
     per_task = at.dataframe[0].value.set_index("run")
     with Store("demo_v2603", app_cache) as store:
-        bm25 = trap_table(store, load_hits(runs["bm25"], app_cache))
+        bm25 = trap_table(store, read_hits(runs["bm25"], app_cache))
     bm25 = bm25[bm25["task"] == "t2c"]
     assert per_task.loc[runs["bm25"], "share_trap_above_positive"] == pytest.approx(bm25["trap_above_positive"].mean())
     assert per_task.loc[runs["bm25"], "queries"] == 720  # every T2C query of demo_v2603
@@ -45,7 +46,8 @@ def test_page_share_matches_trap_table(app_cache, default_run_ids):
 
 
 def test_page_c2c_and_anchor(app_cache, default_run_ids):
-    from coreb_core.evaluation.evaluate import load_hits, trap_table
+    from coreb_core.evaluation.evaluate import trap_table
+    from coreb_core.runs.run import read_hits
     from coreb_core.data.store import Store
 
     runs = default_run_ids
@@ -54,7 +56,7 @@ def test_page_c2c_and_anchor(app_cache, default_run_ids):
     at.radio(key="trap_level").set_value("task").run()
     row = at.dataframe[0].value.iloc[0]
     with Store("demo_v2603", app_cache) as store:
-        traps = trap_table(store, load_hits(runs["minilm"], app_cache), anchor_exclusion=False)
+        traps = trap_table(store, read_hits(runs["minilm"], app_cache), anchor_exclusion=False)
     traps = traps[traps["task"] == "c2c"]
     assert row["queries"] == 144  # every C2C query of demo_v2603
     assert row["traps_in_top_10_per_query"] == pytest.approx(traps["traps_in_top_10"].mean())

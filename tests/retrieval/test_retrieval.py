@@ -232,15 +232,16 @@ def minilm_runs(minilm_cold_and_warm):
 
 def test_second_identical_run_encodes_nothing_and_scores_the_same(minilm_runs, private_cache):
     mini_cache = private_cache
-    from coreb_core.evaluation.evaluate import evaluate, load_hits, score_run
+    from coreb_core.evaluation.evaluate import evaluate, score_run
+    from coreb_core.runs.run import read_hits
     from coreb_core.data.store import Store
 
     cold, warm = minilm_runs
     assert cold.texts_encoded > 0 and warm.texts_encoded == 0
     assert score_run(warm.run_id, mini_cache) == score_run(cold.run_id, mini_cache)
     with Store("demo_v2603", mini_cache) as store:
-        a = evaluate(store, load_hits(cold.run_id, mini_cache))
-        b = evaluate(store, load_hits(warm.run_id, mini_cache))
+        a = evaluate(store, read_hits(cold.run_id, mini_cache))
+        b = evaluate(store, read_hits(warm.run_id, mini_cache))
     assert a.drop(columns=[]).equals(b)
     meta = run_meta(cold.run_id, mini_cache)
     assert meta["model_spec"]["id"] == "minilm" and meta["device"] == "cpu" and meta["precision"] == "float32"
@@ -274,10 +275,10 @@ def test_card_profile_run_has_its_own_vectors_label_and_provenance(minilm_runs, 
 
 def test_run_keeps_every_judged_document_and_the_anchor(minilm_runs, private_cache):
     mini_cache = private_cache
-    from coreb_core.evaluation.evaluate import load_hits
+    from coreb_core.runs.run import read_hits
     from coreb_core.data.store import Store
 
-    hits = load_hits(minilm_runs[0].run_id, mini_cache)
+    hits = read_hits(minilm_runs[0].run_id, mini_cache)
     hits = hits.astype({"task": str, "query_id": str, "doc_id": str})
     with Store("demo_v2603", mini_cache) as store:
         judged = store.sql("SELECT task, query_id, doc_id FROM qrels").df()
@@ -319,7 +320,7 @@ def _tiny_cross_encoder(folder: Path) -> Path:
 def test_rerank_with_a_locally_built_cross_encoder(mini_cache, tmp_path):
     from sentence_transformers import CrossEncoder
 
-    from coreb_core.evaluation.evaluate import load_hits
+    from coreb_core.runs.run import read_hits
     from coreb_core.retrieval.pipeline import rerank_run, run_retrieval
     from coreb_core.data.store import Store
 
@@ -328,8 +329,8 @@ def test_rerank_with_a_locally_built_cross_encoder(mini_cache, tmp_path):
     reranked = rerank_run(first.run_id, str(model), depth=10, root=mini_cache)
     meta = run_meta(reranked.run_id, mini_cache)
     assert meta["first_stage"] == first.run_id and meta["rerank_depth"] == 10 and meta["kind"] == "rerank"
-    a = load_hits(first.run_id, mini_cache).astype({"query_id": str, "doc_id": str})
-    b = load_hits(reranked.run_id, mini_cache).astype({"query_id": str, "doc_id": str})
+    a = read_hits(first.run_id, mini_cache).astype({"query_id": str, "doc_id": str})
+    b = read_hits(reranked.run_id, mini_cache).astype({"query_id": str, "doc_id": str})
     qid = a["query_id"].iloc[0]
     top_a = a[(a.query_id == qid) & (a["rank"] <= 10)]
     top_b = b[(b.query_id == qid) & (b["rank"] <= 10)].sort_values("rank")

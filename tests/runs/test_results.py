@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from tests.builders import REPO, run_cli
-from coreb_core.evaluation.evaluate import evaluate, load_hits, summary
+from coreb_core.evaluation.evaluate import evaluate, summary
+from coreb_core.runs.run import read_hits
 from coreb_core.evaluation.export import export_run
 from coreb_core.evaluation.official import official_evaluate
 from coreb_core.runs.results import all_rows, import_results
@@ -120,11 +121,11 @@ def test_trec_round_trip_and_pytrec_eval_agreement(bm25_run, mini_cache, tmp_pat
     report = import_results(out, release="demo_v2603", root=mini_cache)
     assert len(report.runs) == 1 and not report.skipped
     with Store("demo_v2603", mini_cache) as store:
-        original = _per_query(store, load_hits(bm25_run, mini_cache))
-        back = _per_query(store, load_hits(report.runs[0], mini_cache))
+        original = _per_query(store, read_hits(bm25_run, mini_cache))
+        back = _per_query(store, read_hits(report.runs[0], mini_cache))
         assert np.allclose(back.loc[original.index].select_dtypes("number"), original.select_dtypes("number"))
         # the exported file, scored by the official procedure (pytrec_eval), gives our v2 numbers
-        ours = summary(evaluate(store, load_hits(bm25_run, mini_cache), anchor_exclusion=False))["tasks"]
+        ours = summary(evaluate(store, read_hits(bm25_run, mini_cache), anchor_exclusion=False))["tasks"]
         for task in ("t2c", "c2t", "c2c"):
             qrels: dict = {}
             for q, d, r in store.sql("SELECT query_id, doc_id, relevance FROM qrels WHERE task = ?", [task]).fetchall():
@@ -148,9 +149,9 @@ def test_official_predictions_round_trip(bm25_run, mini_cache, tmp_path):
     report = import_results(folder, release="demo_v2603", model="bm25-again", root=mini_cache)
     assert len(report.runs) == 3 and report.imported == 6 and not report.skipped
     with Store("demo_v2603", mini_cache) as store:
-        original = _per_query(store, load_hits(bm25_run, mini_cache))
+        original = _per_query(store, read_hits(bm25_run, mini_cache))
         for run_id in report.runs:
-            back = _per_query(store, load_hits(run_id, mini_cache))
+            back = _per_query(store, read_hits(run_id, mini_cache))
             assert np.allclose(back.select_dtypes("number"), original.loc[back.index].select_dtypes("number"))
     stored = [r for r in all_rows(mini_cache, include_published=False) if r["source_kind"] == "coreb-runner"]
     t2c = {r["metric"]: r["value"] for r in stored if r["task"] == "text2code"}
@@ -184,7 +185,7 @@ def test_exported_project_run_and_mteb_export_import_back(bm25_run, mini_cache, 
     assert back.imported == 3 and not back.skipped
     rows = {(r["task"], r["metric"]): r["value"] for r in all_rows(other, include_published=False)}
     with Store("demo_v2603", mini_cache) as store:
-        ours = summary(evaluate(store, load_hits(bm25_run, mini_cache)))["tasks"]
+        ours = summary(evaluate(store, read_hits(bm25_run, mini_cache)))["tasks"]
     assert rows[("CorebT2CRetrieval", "main_score")] == pytest.approx(ours["t2c"]["ndcg_at_10"])
     assert rows[("CorebC2TRetrieval", "recall_at_10")] == pytest.approx(ours["c2t"]["recall_at_10"])
 
