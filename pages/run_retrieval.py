@@ -21,7 +21,7 @@ from coreb_core.data.store import list_releases
 from ui.format import error_lines, model_table, ndcg_frame, plain, progress_text, prompt_table
 from ui.labels import TASK_LABELS
 from ui.sidebar import sidebar
-from ui.widgets import csv_download
+from ui.widgets import csv_download, path_or_upload
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)
@@ -158,20 +158,15 @@ st.caption("A local copy of CoREB: a hub copy (release_v26XX/<config>-…parquet
 ds_name = st.text_input("Release name in the cache", key="ds_release",
                         help="Letters, digits, '_', '-', '.'. Optional for a hub copy (its folder names the release).")
 ds_split = st.text_input("Hub release folder to read (a hub copy with several releases)", key="ds_split")
-folder_tab, upload_tab = st.tabs(["Folder on the server", "Upload files"])
-with folder_tab:
-    ds_path = st.text_input("Folder path", key="ds_path")
-    ds_go = st.button("Import folder", key="ds_go", disabled=not ds_path.strip())
-with upload_tab:
-    ds_files = st.file_uploader("The eight config files (parquet or JSONL)", accept_multiple_files=True, key="ds_files")
-    ds_up = st.button("Import uploaded files", key="ds_up", disabled=not ds_files)
-if ds_go or ds_up:
+ds = path_or_upload("ds", "Folder path", "Import folder", "The eight config files (parquet or JSONL)",
+                    "Import uploaded files", path_tab="Folder on the server")
+if ds.path_clicked or ds.upload_clicked:
     try:
         with st.spinner("Validating and importing…"):
-            if ds_go:
-                name, counts = import_dataset(ds_path.strip(), ds_name, ds_split)
+            if ds.path_clicked:
+                name, counts = import_dataset(ds.path, ds_name, ds_split)
             else:
-                name, counts = import_uploaded_dataset([(f.name, f.getvalue()) for f in ds_files], ds_name, ds_split)
+                name, counts = import_uploaded_dataset([(f.name, f.getvalue()) for f in ds.files], ds_name, ds_split)
     except CorebError as exc:
         for line in error_lines(exc):
             st.error(plain(line))
@@ -192,21 +187,15 @@ res_release = c1.selectbox("Release the ranked lists belong to", [""] + releases
 res_task = c2.selectbox("Task of a TREC file", [""] + list(TASKS), key="res_task",
                         format_func=lambda t: t or "(all tasks in the file)")
 res_model = c3.text_input("Model label (optional)", key="res_model")
-path_tab, files_tab = st.tabs(["Path on the server", "Upload files"])
-with path_tab:
-    res_path = st.text_input("File or folder path", key="res_path")
-    res_go = st.button("Import path", key="res_go", disabled=not res_path.strip())
-with files_tab:
-    res_files = st.file_uploader("Result files", accept_multiple_files=True, key="res_files")
-    res_up = st.button("Import uploaded results", key="res_up", disabled=not res_files)
-if res_go or res_up:
+res = path_or_upload("res", "File or folder path", "Import path", "Result files", "Import uploaded results")
+if res.path_clicked or res.upload_clicked:
     try:
         with st.spinner("Importing…"):
-            if res_go:
-                report_ = import_results(Path(res_path.strip()).expanduser(), res_release or None, res_task or None,
+            if res.path_clicked:
+                report_ = import_results(Path(res.path).expanduser(), res_release or None, res_task or None,
                                          res_model.strip() or None)
             else:
-                report_ = import_uploaded_results([(f.name, f.getvalue()) for f in res_files], res_release,
+                report_ = import_uploaded_results([(f.name, f.getvalue()) for f in res.files], res_release,
                                                   res_task, res_model.strip())
     except CorebError as exc:
         for line in error_lines(exc):

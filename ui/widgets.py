@@ -1,6 +1,8 @@
 """Small widgets every page uses: errors shown as lines, CSV downloads, provenance captions, run labels."""
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import pandas as pd
 import streamlit as st
 
@@ -53,3 +55,31 @@ def provenance(state: State, extra: str = "") -> str:
     """
     anchor = "C2C anchor excluded" if state.anchor_exclusion else "C2C anchor kept"
     return f"Source: our runs on `{state.release}` · scheme `{state.scheme}` · {anchor}{' · ' + extra if extra else ''}"
+
+
+class PathOrUpload(NamedTuple):
+    """What the user gave an import panel: a path on the server or uploaded files, and which button went."""
+
+    path: str
+    path_clicked: bool
+    files: list
+    upload_clicked: bool
+
+
+def path_or_upload(key: str, path_label: str, path_button: str, upload_label: str, upload_button: str,
+                   path_tab: str = "Path on the server") -> PathOrUpload:
+    """Two tabs, a server path with its button and an uploader with its button; widget keys are
+    ``<key>_path``, ``<key>_go``, ``<key>_files`` and ``<key>_up`` (tests click them by key).
+
+    Outside a page Streamlit draws nothing, so the example shows only the call:
+
+    >>> given = path_or_upload("ds", "Folder path", "Import folder", "The eight config files", "Import")  # doctest: +SKIP
+    """
+    by_path, by_upload = st.tabs([path_tab, "Upload files"])
+    with by_path:
+        path = st.text_input(path_label, key=f"{key}_path")
+        path_clicked = st.button(path_button, key=f"{key}_go", disabled=not path.strip())
+    with by_upload:
+        files = st.file_uploader(upload_label, accept_multiple_files=True, key=f"{key}_files")
+        upload_clicked = st.button(upload_button, key=f"{key}_up", disabled=not files)
+    return PathOrUpload(path.strip(), path_clicked, files or [], upload_clicked)

@@ -12,10 +12,7 @@ A bad file is skipped with a one-line reason; the rest of the folder still impor
 Example:
     >>> import tempfile
     >>> folder = Path(tempfile.mkdtemp())
-    >>> tree = folder / "results" / "org__model" / "abc123"          # an MTEB results tree
-    >>> tree.mkdir(parents=True)
-    >>> _ = (tree / "CorebT2CRetrieval.json").write_text(json.dumps({"task_name": "CorebT2CRetrieval", "scores": {
-    ...     "test": [{"hf_subset": "default", "main_score": 0.41, "ndcg_at_10": 0.41, "recall_at_10": 0.62}]}}))
+    >>> _ = example_mteb_tree(folder)  # folder/results: org/model's T2C nDCG@10 0.41, Recall@10 0.62
     >>> import_results(folder / "results", root=folder / "cache")
     ImportReport(imported=1, rows=3, runs=[], skipped=[])
 """
@@ -50,15 +47,29 @@ ROW_FIELDS = ["source", "source_kind", "file", "model", "revision", "dataset_rev
 KEY_FIELDS = ["source_kind", "file", "model", "revision", "task", "split", "subset", "metric"]
 
 
+def example_mteb_tree(folder: Path) -> Path:
+    """Write the smallest MTEB results tree (one model, one task file) under ``folder/results``: the
+    input of this module's examples, and a quick way to try ``import_results``.
+
+    >>> import tempfile
+    >>> tree = example_mteb_tree(Path(tempfile.mkdtemp()))
+    >>> sorted(p.relative_to(tree).as_posix() for p in tree.rglob("*.json"))
+    ['org__model/abc123/CorebT2CRetrieval.json']
+    """
+    task = folder / "results" / "org__model" / "abc123"
+    task.mkdir(parents=True, exist_ok=True)
+    scores = {"hf_subset": "default", "main_score": 0.41, "ndcg_at_10": 0.41, "recall_at_10": 0.62}
+    (task / "CorebT2CRetrieval.json").write_text(json.dumps({"task_name": "CorebT2CRetrieval",
+                                                             "scores": {"test": [scores]}}))
+    return folder / "results"
+
+
 class ImportReport(NamedTuple):
     """What ``import_results`` did: files imported, numbers stored, runs created, files skipped and why.
 
     >>> import tempfile
     >>> folder = Path(tempfile.mkdtemp())
-    >>> tree = folder / "results" / "org__model" / "abc123"          # an MTEB results tree
-    >>> tree.mkdir(parents=True)
-    >>> _ = (tree / "CorebT2CRetrieval.json").write_text(json.dumps({"task_name": "CorebT2CRetrieval", "scores": {
-    ...     "test": [{"hf_subset": "default", "main_score": 0.41, "ndcg_at_10": 0.41, "recall_at_10": 0.62}]}}))
+    >>> _ = example_mteb_tree(folder)  # folder/results: org/model's T2C nDCG@10 0.41, Recall@10 0.62
     >>> report = import_results(folder / "results", root=folder / "cache")
     >>> report.imported, report.rows, report.runs, report.skipped
     (1, 3, [], [])
@@ -105,10 +116,7 @@ def stored_rows(root: Path | None = None) -> pd.DataFrame:
 
     >>> import tempfile
     >>> folder = Path(tempfile.mkdtemp())
-    >>> tree = folder / "results" / "org__model" / "abc123"          # an MTEB results tree
-    >>> tree.mkdir(parents=True)
-    >>> _ = (tree / "CorebT2CRetrieval.json").write_text(json.dumps({"task_name": "CorebT2CRetrieval", "scores": {
-    ...     "test": [{"hf_subset": "default", "main_score": 0.41, "ndcg_at_10": 0.41, "recall_at_10": 0.62}]}}))
+    >>> _ = example_mteb_tree(folder)  # folder/results: org/model's T2C nDCG@10 0.41, Recall@10 0.62
     >>> _ = import_results(folder / "results", root=folder / "cache")
     >>> stored_rows(folder / "cache")[["model", "task_short", "metric", "label", "value"]]
            model task_short        metric                 label  value
@@ -139,10 +147,7 @@ def all_rows(root: Path | None = None, include_published: bool = True) -> list[d
 
     >>> import tempfile
     >>> folder = Path(tempfile.mkdtemp())
-    >>> tree = folder / "results" / "org__model" / "abc123"          # an MTEB results tree
-    >>> tree.mkdir(parents=True)
-    >>> _ = (tree / "CorebT2CRetrieval.json").write_text(json.dumps({"task_name": "CorebT2CRetrieval", "scores": {
-    ...     "test": [{"hf_subset": "default", "main_score": 0.41, "ndcg_at_10": 0.41, "recall_at_10": 0.62}]}}))
+    >>> _ = example_mteb_tree(folder)  # folder/results: org/model's T2C nDCG@10 0.41, Recall@10 0.62
     >>> _ = import_results(folder / "results", root=folder / "cache")
     >>> len(all_rows(folder / "cache", include_published=False)), len(all_rows(folder / "cache"))
     (3, 553)
@@ -367,10 +372,7 @@ def import_results(path: Path, release: str | None = None, task: str | None = No
 
     >>> import tempfile
     >>> folder = Path(tempfile.mkdtemp())
-    >>> tree = folder / "results" / "org__model" / "abc123"          # an MTEB results tree
-    >>> tree.mkdir(parents=True)
-    >>> _ = (tree / "CorebT2CRetrieval.json").write_text(json.dumps({"task_name": "CorebT2CRetrieval", "scores": {
-    ...     "test": [{"hf_subset": "default", "main_score": 0.41, "ndcg_at_10": 0.41, "recall_at_10": 0.62}]}}))
+    >>> _ = example_mteb_tree(folder)  # folder/results: org/model's T2C nDCG@10 0.41, Recall@10 0.62
     >>> _ = (folder / "results" / "notes.txt").write_text("hello")
     >>> report = import_results(folder / "results", root=folder / "cache")
     >>> report.rows, [line.split(": ", 1)[1] for line in report.skipped]
