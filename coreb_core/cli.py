@@ -115,8 +115,8 @@ def _eval(args: argparse.Namespace) -> int:
     store = Store(args.release)
     if args.run:
         meta = run_meta(args.run)
-        if meta.get("release") not in (None, args.release):
-            raise CorebError(f"run {args.run} was made on release {meta['release']}, not {args.release}")
+        if meta.release not in (None, args.release):
+            raise CorebError(f"run {args.run} was made on release {meta.release}, not {args.release}")
         hits, source = read_hits(args.run), f"run:{args.run}"
     else:
         task_of = dict(store.sql("SELECT query_id, task FROM queries").fetchall())

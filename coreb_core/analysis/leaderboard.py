@@ -20,7 +20,7 @@ import pandas as pd
 from coreb_core.errors import CorebError
 from coreb_core.evaluation.evaluate import aggregate, judged_ranks, release_index
 from coreb_core.data.published import QUERY_WEIGHTED, TASK_MEAN
-from coreb_core.runs.run import run_name
+from coreb_core.runs.run import RunMeta, run_name
 from coreb_core.data.schema import LANGUAGE_SCOPES, POSITIVE, TASK_NAMES
 from coreb_core.data.store import Store, with_query_facts
 
@@ -60,9 +60,9 @@ def canonical_model(name: str) -> str:
     return re.sub(r"-emb-", "-", str(name).strip().lower())
 
 
-def run_params(meta: dict) -> float | None:
-    """Parameters (billions) recorded in a run's model spec, or None."""
-    value = (meta.get("model_spec") or {}).get("params_b")
+def run_params(meta: RunMeta | None) -> float | None:
+    """Parameters (billions) recorded in a run's model spec, or None (also for an unknown run)."""
+    value = (meta.model_spec or {}).get("params_b") if meta is not None else None
     return None if value is None else float(value)
 
 
@@ -229,7 +229,7 @@ def parameter_efficiency(result_rows: Iterable[dict], board: pd.DataFrame, metas
     out = [p for p in points.values() if "params_b" in p and "overall" in p]
     ours = board[board["kind"] == "our run"] if len(board) else board
     for _, row in ours.iterrows():
-        params = run_params(metas.get(row["run"], {}))
+        params = run_params(metas.get(row["run"]))
         if params is not None and not pd.isna(row[QUERY_WEIGHTED]):
             out.append({"model": row["model"], "source": row["source"], "kind": "our run", "scheme": row["scheme"],
                         "params_b": params, "overall": row[QUERY_WEIGHTED]})

@@ -100,7 +100,7 @@ def recommend(store: Store, per_query: pd.DataFrame, traps: pd.DataFrame, metas:
     trap_share = trap_rows.groupby("run", observed=True)["trap_above_positive"].mean()
     excluded, kept = [], {}
     for run in per_query["run"].astype(str).unique():
-        meta = metas.get(run, {})
+        meta = metas.get(run)
         params = run_params(meta)
         model = run_name(meta) if meta else run
         if run not in scores or scores[run].empty:
@@ -119,7 +119,7 @@ def recommend(store: Store, per_query: pd.DataFrame, traps: pd.DataFrame, metas:
     for _, r in ci.iterrows():
         g = kept[r["run"]]
         per_task = g.groupby("task")["ndcg_at_10"].mean()
-        meta = metas.get(r["run"], {})
+        meta = metas.get(r["run"])
         rows.append({"model": run_name(meta) if meta else r["run"], "run": r["run"], "params_b": run_params(meta),
                      "queries": int(r["queries"]), "mean_ndcg_at_10": score(r["mean"]),
                      "ci_low": score(r["ci_low"]), "ci_high": score(r["ci_high"]),

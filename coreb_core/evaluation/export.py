@@ -66,7 +66,7 @@ def export_coreb(run_id: str, out: Path, root: Path | None = None) -> Path:
     meta = run_meta(run_id, root)
     hits = _ranked(run_id, root)
     stored = read_hits(run_id, root)
-    with Store(meta["release"], root) as store:
+    with Store(meta.release, root) as store:
         for task, group in hits.groupby("task"):
             long = TASKS[task].long_name
             predictions = {q: [{"corpus_id": d, "score": float(s), "rank": int(r)}
@@ -80,22 +80,22 @@ def export_coreb(run_id: str, out: Path, root: Path | None = None) -> Path:
 
 def export_mteb(run_id: str, out: Path, root: Path | None = None) -> Path:
     meta = run_meta(run_id, root)
-    spec = meta.get("model_spec") or {}
+    spec = meta.model_spec or {}
     name = spec.get("name") if spec.get("id") not in ("minilm", "bm25") else {"minilm": "sentence-transformers/all-MiniLM-L6-v2",
                                                                            "bm25": "bm25s"}[spec["id"]]
-    name = name or meta.get("model", "unknown")
+    name = name or meta.model or "unknown"
     revision = spec.get("revision") or "no_revision_available"
     folder = out / name.replace("/", "__") / revision
     hits = read_hits(run_id, root)
-    with Store(meta["release"], root) as store:
+    with Store(meta.release, root) as store:
         per_query = evaluate(store, hits, V2)
     for task, values in summary(per_query)["tasks"].items():
         entry = {k: v for k, v in values.items() if k != "queries" and not k.startswith(("dcg", "idcg"))}
         entry.update({"main_score": values["ndcg_at_10"], "hf_subset": "default", "languages": ["eng-Latn", "python-Code"]})
-        result = {"dataset_revision": meta["release"], "task_name": TASKS[task].mteb_retrieval, "mteb_version": None,
+        result = {"dataset_revision": meta.release, "task_name": TASKS[task].mteb_retrieval, "mteb_version": None,
                   "scores": {"test": [entry]}, "evaluation_time": None, "kg_co2_emissions": None,
                   "coreb_scheme": "v2 (official CoREB scoring, C2C anchor excluded), not MTEB's positives-only qrels",
-                  "coreb_run_id": run_id, "coreb_profile": meta.get("profile")}
+                  "coreb_run_id": run_id, "coreb_profile": meta.profile}
         _atomic_write(folder / f"{TASKS[task].mteb_retrieval}.json", json.dumps(result, indent=2))
     _atomic_write(folder / "model_meta.json", json.dumps({"name": name, "revision": revision,
                                                           "n_parameters": None, "similarity_fn_name": "cosine"}, indent=2))
