@@ -116,7 +116,7 @@ def facet_values(store: Store, task: str) -> dict[str, list[str]]:
             "target_language": sorted(facts["target_language"].unique().tolist())}
 
 
-def trap_above_positive_ids(traps: pd.DataFrame, run: str) -> list[str]:
+def _trap_above_positive_ids(traps: pd.DataFrame, run: str) -> list[str]:
     """Query ids where ``run`` ranks a trap above the first positive (from ``Evaluation.traps`` of analyse_many)."""
     rows = traps[(traps["run"] == run) & traps["trap_above_positive"]]
     return rows["query_id"].astype(str).tolist()
@@ -149,7 +149,7 @@ def candidates(store: Store, task: str | None = None, text: str = "", subtask: s
     ids = None
     extra = None
     if traps is not None and trap_run is not None:
-        ids = trap_above_positive_ids(traps, trap_run)
+        ids = _trap_above_positive_ids(traps, trap_run)
         rows = traps[(traps["run"] == trap_run) & traps["query_id"].isin(ids)]
         extra = pd.DataFrame({"query_id": rows["query_id"].astype(str).to_numpy(),
                               "traps_above_first_positive": rows["traps_above_first_positive"].to_numpy()})

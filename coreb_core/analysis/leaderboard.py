@@ -66,7 +66,7 @@ def run_params(meta: RunMeta | None) -> float | None:
     return None if value is None else float(value)
 
 
-def our_task_rows(task_means: pd.DataFrame, metas: dict[str, dict], scheme: str, release: str,
+def _our_task_rows(task_means: pd.DataFrame, metas: dict[str, dict], scheme: str, release: str,
                   metric: str = "ndcg_at_10") -> pd.DataFrame:
     """Our runs, one row each, from ``Evaluation.groups(scheme, "task")`` of analyse_many, with both overall
     kinds, only when the run has all three tasks: ``overall_query_weighted`` (mean over every
@@ -87,7 +87,7 @@ def our_task_rows(task_means: pd.DataFrame, metas: dict[str, dict], scheme: str,
     return pd.DataFrame(rows, columns=BOARD_COLUMNS)
 
 
-def imported_task_rows(rows: Iterable[dict]) -> pd.DataFrame:
+def _imported_task_rows(rows: Iterable[dict]) -> pd.DataFrame:
     """Imported retrieval results (MTEB trees, official runner outputs), nDCG@10 per task.
 
     Uses ``ndcg_at_10`` (else the retrieval task's ``main_score``) of the ``test`` split and the
@@ -141,9 +141,9 @@ def leaderboard(task_means: pd.DataFrame, metas: dict[str, dict], scheme: str, r
                 include_imported: bool = True) -> pd.DataFrame:
     """Our runs, then imported results, then published figures: nDCG@10 per task (fractions)."""
     result_rows = list(result_rows)
-    parts = [our_task_rows(task_means, metas, scheme, release)]
+    parts = [_our_task_rows(task_means, metas, scheme, release)]
     if include_imported:
-        parts.append(imported_task_rows(result_rows))
+        parts.append(_imported_task_rows(result_rows))
     parts.append(published_task_rows(result_rows, published_sources))
     parts = [p for p in parts if len(p)]
     return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=BOARD_COLUMNS)

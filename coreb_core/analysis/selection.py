@@ -62,13 +62,13 @@ def query_languages(store: Store) -> pd.DataFrame:
     return pd.DataFrame({"query_id": q["query_id"].astype(str), "task": q["task"].astype(str), "language": lang})
 
 
-def selected_queries(store: Store, tasks: Iterable[str], languages: Iterable[str]) -> set[str]:
+def _selected_queries(store: Store, tasks: Iterable[str], languages: Iterable[str]) -> set[str]:
     """Ids of the release's queries in the chosen tasks and languages."""
     ql = query_languages(store)
     return set(ql.loc[ql["task"].isin(list(tasks)) & ql["language"].isin(list(languages)), "query_id"])
 
 
-def slice_scores(per_query: pd.DataFrame, chosen: set[str], average: str = "tasks",
+def _slice_scores(per_query: pd.DataFrame, chosen: set[str], average: str = "tasks",
                  metric: str = "ndcg_at_10") -> dict[str, pd.DataFrame]:
     """Per run: its chosen queries with ``score``, the per-query value weighted so that the plain
     mean of ``score`` is the selection mean (mean of task means, or the query-weighted mean)."""
@@ -94,8 +94,8 @@ def recommend(store: Store, per_query: pd.DataFrame, traps: pd.DataFrame, metas:
     chosen queries with a trap above the first positive (graded qrels), parameters. Runs over the
     budget, or with an unknown parameter count while a budget is set, go to ``excluded``."""
     tasks, languages = tuple(tasks), tuple(languages)
-    chosen = selected_queries(store, tasks, languages)
-    scores = slice_scores(per_query, chosen, average)
+    chosen = _selected_queries(store, tasks, languages)
+    scores = _slice_scores(per_query, chosen, average)
     trap_rows = traps[traps["query_id"].astype(str).isin(chosen)]
     trap_share = trap_rows.groupby("run", observed=True)["trap_above_positive"].mean()
     excluded, kept = [], {}
