@@ -33,7 +33,11 @@ QUERY_FACTS = ("subtask", "target_language", "anchor_language", "problem_id")
 
 
 def list_releases(root: Path | None = None) -> list[str]:
-    """Releases present in the cache (folders or links holding every config)."""
+    """Releases present in the cache (folders or links holding every config).
+
+    >>> list_releases(root)  # a cache holding CoREB-mini demo_v2603
+    ['demo_v2603']
+    """
     base = datasets_dir(root)
     if not base.is_dir():
         return []
@@ -125,7 +129,12 @@ CREATE VIEW judgments AS
 
 
 class Store:
-    """Read-only SQL over one cached release."""
+    """Read-only SQL over one cached release.
+
+    >>> with Store("demo_v2603", root) as store:  # CoREB-mini
+    ...     store.row_counts()["text2code_queries"], store.judgment_counts()["t2c"]["positives"]
+    (720, 2802)
+    """
 
     def __init__(self, release: str, root: Path | None = None) -> None:
         folder = release_dir(release, root)
@@ -263,7 +272,11 @@ def with_query_facts(store: Store, per_query: pd.DataFrame, columns: Sequence[st
 
 
 def info(root: Path | None = None) -> dict[str, Any]:
-    """Everything ``python -m coreb_core info`` reports."""
+    """Everything ``python -m coreb_core info`` reports.
+
+    >>> info(root)["releases"]["demo_v2603"]["tasks"]["c2c"]  # a cache holding CoREB-mini demo_v2603
+    {'queries': 144, 'positives': 360, 'traps': 432, 'judged_negatives': 0}
+    """
     out: dict[str, Any] = {"cache": str(datasets_dir(root)), "releases": {}}
     for release in list_releases(root):
         with Store(release, root) as store:

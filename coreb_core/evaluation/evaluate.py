@@ -209,7 +209,11 @@ def release_index(store: Store) -> ReleaseIndex:
 
 
 def qrels_view(store: Store, scheme: Scheme) -> str:
-    """The Store view of ``scheme``'s judgments; a loud error when a stored qrels file is missing."""
+    """The Store view of ``scheme``'s judgments; a loud error when a stored qrels file is missing.
+
+    >>> qrels_view(store, V2), qrels_view(store, V1)  # demo_v2603
+    ('qrels', 'qrels_v1_rules')
+    """
     if scheme.name == "file" and scheme.qrels_file not in store.extra_qrels:
         raise CorebError(f"release {store.release} has no stored qrels '{scheme.qrels_file}' "
                          f"(available: {', '.join(store.extra_qrels) or 'none'})")
@@ -313,7 +317,14 @@ def _view_ranks(index: ReleaseIndex, joined: _RunJoin, view: str = "qrels", drop
 
 def judged_ranks(index: ReleaseIndex, run: _CodedRun, view: str = "qrels", anchor_exclusion: bool = True,
                  drop_noise: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``_view_ranks`` of one run against one view (``_join_run`` + ``_view_ranks``)."""
+    """One run against one view: the evaluated query codes and, per judged pair of those queries,
+    (query position, rank or inf, grade) (``_join_run`` + ``_view_ranks``).
+
+    >>> index = release_index(store)  # demo_v2603, a BM25 run
+    >>> scored, qpos, rank, grade = judged_ranks(index, index.code_run(read_hits(bm25)))
+    >>> len(scored), len(qpos), int(grade.max())
+    (1200, 6728, 2)
+    """
     joint = _joint_judged(index, (view,))
     return _view_ranks(index, _join_run(index, run, joint, anchor_exclusion, drop_noise), view, drop_noise)
 
@@ -566,7 +577,14 @@ def _numeric_columns(frame: pd.DataFrame) -> list[str]:
 
 def aggregate(store: Store, per_query: pd.DataFrame, by: str) -> pd.DataFrame:
     """Mean of every metric per (run,) task and group value, with the number of queries (NaN-aware).
-    ``by`` is one of GROUPINGS, or "task" for per-task means only."""
+    ``by`` is one of GROUPINGS, or "task" for per-task means only.
+
+    >>> aggregate(store, evaluate(store, read_hits(bm25)), "task")[["task", "queries", "ndcg_at_10"]].round(4)
+      task  queries  ndcg_at_10
+    0  c2c      144      0.4631
+    1  c2t      336      0.3860
+    2  t2c      720      0.2998
+    """
     index = release_index(store)
     metrics = _numeric_columns(per_query)
     run_codes = run_values = None
@@ -620,7 +638,12 @@ def _group_means(index: ReleaseIndex, qcode: np.ndarray, run_codes: np.ndarray |
 
 
 def summary(per_query: pd.DataFrame) -> dict[str, Any]:
-    """Per-task means, plus overall as the plain mean of the tasks and as the query-weighted mean."""
+    """Per-task means, plus overall as the plain mean of the tasks and as the query-weighted mean.
+
+    >>> s = summary(evaluate(store, read_hits(bm25)))  # demo_v2603
+    >>> list(s), s["tasks"]["c2c"]["queries"], round(s["overall_mean_of_tasks"]["ndcg_at_10"], 4)
+    (['tasks', 'overall_mean_of_tasks', 'overall_query_weighted'], 144, 0.3829)
+    """
     metrics = _numeric_columns(per_query)
     codes, tasks_found = pd.factorize(per_query["task"], sort=True)
     counts = np.bincount(codes, minlength=len(tasks_found))
@@ -634,7 +657,11 @@ def summary(per_query: pd.DataFrame) -> dict[str, Any]:
 
 
 def score_run(run_id: str, root: Path | None = None) -> dict[str, float]:
-    """Per task, a stored run's nDCG@10 under scheme v2 (anchor excluded): what a new run reports."""
+    """Per task, a stored run's nDCG@10 under scheme v2 (anchor excluded): what a new run reports.
+
+    >>> {task: round(v, 4) for task, v in score_run(bm25, root).items()}  # demo_v2603
+    {'c2c': 0.4631, 'c2t': 0.386, 't2c': 0.2998}
+    """
     from coreb_core.runs.run import run_meta
 
     with Store(run_meta(run_id, root)["release"], root) as store:

@@ -103,6 +103,12 @@ def _export_mteb(run_id: str, out: Path, root: Path | None = None) -> Path:
 
 
 def export_run(run_id: str, fmt: str, out: Path, root: Path | None = None) -> Path:
+    """Write a stored run in ``fmt`` (one of FORMATS) at ``out``; returns the file or folder written.
+
+    >>> path = export_run(bm25, "trec", tmp / "bm25.trec", root)  # demo_v2603, a BM25 run
+    >>> path.read_text().splitlines()[0].rsplit(" ", 1)[0]
+    'q_c2c_cross_lang_0025 Q0 code_v202603_00024 1 160.12664794921875'
+    """
     if fmt not in FORMATS:
         raise CorebError(f"unknown export format {fmt!r}; use {', '.join(FORMATS)}")
     return {"trec": _export_trec, "coreb": _export_coreb, "mteb": _export_mteb}[fmt](run_id, Path(out), root)
