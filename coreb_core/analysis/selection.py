@@ -41,6 +41,12 @@ TABLE15 = "published:paper_table15_v202603_c2c_by_anchor_language_ndcg10"
 
 
 class Recommendation(NamedTuple):
+    """What ``recommend`` returns: the ranked runs, those left out, and the slice that was asked for.
+
+    >>> Recommendation._fields
+    ('ranked', 'excluded', 'tasks', 'languages', 'budget_b', 'average')
+    """
+
     ranked: pd.DataFrame  # our runs within budget, best first (scores as fractions)
     excluded: pd.DataFrame  # our runs left out, with the reason
     tasks: tuple[str, ...]
