@@ -162,7 +162,14 @@ def candidates(store: Store, task: str | None = None, text: str = "", subtask: s
     With ``traps`` and ``trap_run``: only queries where that run ranks a trap above the first positive
     (adds ``traps_above_first_positive``, ordered most first). With ``per_query`` and ``delta_runs`` (a, b):
     only queries both runs scored, ordered by the largest |Δ ``metric``| (adds ``<metric> a``,
-    ``<metric> b`` and ``delta`` = a − b)."""
+    ``<metric> b`` and ``delta`` = a − b).
+
+    >>> traps = analyse_many(store, {"bm25": read_hits(bm25)}, (), traps=True).traps  # demo_v2603
+    >>> candidates(store, task="c2c", traps=traps, trap_run="bm25")[["query_id", "traps_above_first_positive"]].head(2)
+                     query_id  traps_above_first_positive
+    0  q_c2c_cross_model_0130                           3
+    1  q_c2c_cross_model_0136                           3
+    """
     ids = None
     extra = None
     if traps is not None and trap_run is not None:
@@ -261,7 +268,15 @@ def ranked_list(store: Store, details: QueryDetails, rows: pd.DataFrame, anchor_
 
     ``rows`` is ``query_hits(...)``. Columns: rank, doc_id, score, language, model, problem_id,
     pass_fail ("pass"/"fail"/""), tests ("passed/total"), same_problem, text (first 160 characters),
-    relevance (2/1/0 or NaN), stored_rank."""
+    relevance (2/1/0 or NaN), stored_rank.
+
+    >>> q = query_details(store, "q_t2c_canonical_retro_any_0001")  # demo_v2603, a BM25 run
+    >>> ranked_list(store, q, query_hits(read_hits(bm25), q.query_id), top=3)[["rank", "doc_id", "language", "relevance"]]
+       rank              doc_id language  relevance
+    0     1  code_v202603_00024     ruby        2.0
+    1     2  code_v202603_00090      cpp        1.0
+    2     3  code_v202603_00253      cpp        2.0
+    """
     ranked = official_ranks(details, rows, anchor_exclusion)
     ranked = ranked[ranked["rank"] <= top]
     judged = _judged(store, details.query_id)
@@ -284,7 +299,14 @@ def judged_positions(store: Store, details: QueryDetails, rows_by_run: dict[str,
 
     One row per judged document (positives first, then traps, then judged negatives; by doc id).
     Columns: doc_id, relevance, language, model, pass_fail, tests, then one ``rank · <run>``
-    column per run (NaN when the run did not store it, or it was dropped as the anchor)."""
+    column per run (NaN when the run did not store it, or it was dropped as the anchor).
+
+    >>> q = query_details(store, "q_t2c_canonical_retro_any_0001")  # demo_v2603, a BM25 run
+    >>> judged_positions(store, q, {"bm25": query_hits(read_hits(bm25), q.query_id)})[["doc_id", "relevance", "rank · bm25"]].head(2)
+                   doc_id  relevance  rank · bm25
+    0  code_v202603_00018          2        286.0
+    1  code_v202603_00024          2          1.0
+    """
     judged = _judged(store, details.query_id)
     docs = _documents(store, details.corpus, judged["doc_id"].tolist())
     out = judged.merge(docs, on="doc_id", how="left")
@@ -303,7 +325,15 @@ def outranking_pairs(positions: pd.DataFrame, run: str) -> pd.DataFrame:
 
     ``positions`` is ``judged_positions(...)``; a retrieved trap also outranks a positive the run did
     not store. Columns: trap, trap_rank, positive, positive_rank (NaN = not stored); ordered by trap
-    rank, then positive rank."""
+    rank, then positive rank.
+
+    >>> q = query_details(store, "q_t2c_canonical_retro_any_0001")  # demo_v2603, a BM25 run
+    >>> positions = judged_positions(store, q, {"bm25": query_hits(read_hits(bm25), q.query_id)})
+    >>> outranking_pairs(positions, "bm25").head(2)
+                     trap  trap_rank            positive  positive_rank
+    0  code_v202603_00090        2.0  code_v202603_00253            3.0
+    1  code_v202603_00090        2.0  code_v202603_00197            4.0
+    """
     col = f"rank · {run}"
     if col not in positions:
         raise CorebError(f"run {run!r} is not among the inspected runs")

@@ -98,7 +98,15 @@ def recommend(store: Store, per_query: pd.DataFrame, traps: pd.DataFrame, metas:
               average: str = "tasks", seed: int = 0) -> Recommendation:
     """Rank our runs on the chosen slices: mean nDCG@10, bootstrap 95% interval, share of
     chosen queries with a trap above the first positive (graded qrels), parameters. Runs over the
-    budget, or with an unknown parameter count while a budget is set, go to ``excluded``."""
+    budget, or with an unknown parameter count while a budget is set, go to ``excluded``.
+
+    >>> tables = analyse_many(store, {"bm25": read_hits(bm25)}, (V2,), traps=True)  # demo_v2603
+    >>> rec = recommend(store, tables.per_query("v2"), tables.traps, {"bm25": run_meta(bm25)}, tasks=("t2c",),
+    ...                 languages=("python",))
+    >>> rec.ranked[["rank", "model", "queries", "mean_ndcg_at_10", "ci_low", "ci_high", "trap_share"]].round(4)
+       rank model  queries  mean_ndcg_at_10  ci_low  ci_high  trap_share
+    0     1  bm25      120           0.2514  0.2168   0.2859      0.4583
+    """
     tasks, languages = tuple(tasks), tuple(languages)
     chosen = _selected_queries(store, tasks, languages)
     scores = _slice_scores(per_query, chosen, average)
@@ -150,7 +158,18 @@ def recommend_published(result_rows: Iterable[dict], tasks: Iterable[str] = TASK
 
     With every language chosen: paper Table 3 per task. With fewer languages only C2C can be
     filtered (Table 15, by anchor language: python, java, cpp, go); other tasks exclude the model.
-    Parameters come from the project page's efficiency table. Returns (ranked, excluded)."""
+    Parameters come from the project page's efficiency table. Returns (ranked, excluded).
+
+    >>> ranked, excluded = recommend_published(all_rows(), tasks=("t2c",), budget_b=1.0)
+    >>> ranked[["rank", "model", "params_b", "mean_ndcg_at_10"]].head(2)
+       rank               model  params_b  mean_ndcg_at_10
+    0     1          C2LLM-0.5B       0.5            0.430
+    1     2  Jina-code-emb-0.5B       0.5            0.386
+    >>> excluded[["model", "reason"]].head(2)
+          model                                reason
+    0  GemEmb-2               parameter count unknown
+    1  C2LLM-7B  7 B parameters exceed the 1 B budget
+    """
     tasks, languages = tuple(tasks), tuple(languages)
     rows = list(result_rows)
     all_langs = set(LANGUAGE_SCOPES) <= set(languages)
