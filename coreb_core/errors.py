@@ -5,7 +5,14 @@ from typing import Any, Iterable
 
 
 class CorebError(Exception):
-    """Base class: the CLI and the app show ``str(err)`` and never a traceback."""
+    """Base class: the CLI and the app show ``str(err)`` and never a traceback.
+
+    >>> try:
+    ...     raise CorebError("release demo_v2603 is not in the cache")
+    ... except CorebError as err:
+    ...     print(err)
+    release demo_v2603 is not in the cache
+    """
 
 
 class DataProblem:
@@ -47,4 +54,9 @@ class DataError(CorebError):
 
 
 class NetworkUnavailable(CorebError):
-    """The hub (or another host) cannot be reached from this machine."""
+    """The hub (or another host) cannot be reached from this machine.
+
+    >>> err = NetworkUnavailable("huggingface.co cannot be reached")
+    >>> isinstance(err, CorebError), str(err)
+    (True, 'huggingface.co cannot be reached')
+    """

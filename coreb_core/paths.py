@@ -15,30 +15,56 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
 def cache_root() -> Path:
-    """``$COREB_CACHE`` when set, else ``<repo>/data_cache``."""
+    """``$COREB_CACHE`` when set, else ``<repo>/data_cache``.
+
+    >>> from unittest import mock
+    >>> with mock.patch.dict(os.environ, {"COREB_CACHE": "/tmp/cache"}):
+    ...     cache_root()
+    PosixPath('/tmp/cache')
+    """
     return Path(os.environ.get("COREB_CACHE", REPO_ROOT / "data_cache"))
 
 
 def datasets_dir(root: Path | None = None) -> Path:
-    """``data_cache/coreb``: one entry per release, each holding ``<config>.parquet``."""
+    """``data_cache/coreb``: one entry per release, each holding ``<config>.parquet``.
+
+    >>> datasets_dir(Path("/tmp/cache"))
+    PosixPath('/tmp/cache/coreb')
+    """
     return (root or cache_root()) / "coreb"
 
 
 def release_dir(release: str, root: Path | None = None) -> Path:
-    """``data_cache/coreb/<release>``: a link to the release's current immutable version folder."""
+    """``data_cache/coreb/<release>``: a link to the release's current immutable version folder.
+
+    >>> release_dir("demo_v2603", Path("/tmp/cache"))
+    PosixPath('/tmp/cache/coreb/demo_v2603')
+    """
     return datasets_dir(root) / release
 
 
 def runs_dir(root: Path | None = None) -> Path:
-    """``data_cache/runs/<run_id>/``: ``hits.parquet`` and ``run.json`` (provenance) per run."""
+    """``data_cache/runs/<run_id>/``: ``hits.parquet`` and ``run.json`` (provenance) per run.
+
+    >>> runs_dir(Path("/tmp/cache"))
+    PosixPath('/tmp/cache/runs')
+    """
     return (root or cache_root()) / "runs"
 
 
 def embeddings_dir(root: Path | None = None) -> Path:
-    """``data_cache/embeddings/<model identity>/shard-*.npz``: cached vectors, shared by all runs."""
+    """``data_cache/embeddings/<model identity>/shard-*.npz``: cached vectors, shared by all runs.
+
+    >>> embeddings_dir(Path("/tmp/cache"))
+    PosixPath('/tmp/cache/embeddings')
+    """
     return (root or cache_root()) / "embeddings"
 
 
 def results_file(root: Path | None = None) -> Path:
-    """``data_cache/results/results.parquet``: every imported number, one row each."""
+    """``data_cache/results/results.parquet``: every imported number, one row each.
+
+    >>> results_file(Path("/tmp/cache"))
+    PosixPath('/tmp/cache/results/results.parquet')
+    """
     return (root or cache_root()) / "results" / "results.parquet"

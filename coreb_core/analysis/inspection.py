@@ -31,7 +31,11 @@ SNIPPET = 160
 
 
 class QueryDetails(NamedTuple):
-    """A query and its problem, as stored in the release."""
+    """A query and its problem, as stored in the release.
+
+    >>> query_details(store, "q_t2c_canonical_retro_any_0001")._fields[:6]  # demo_v2603
+    ('query_id', 'task', 'subtask', 'query', 'problem_id', 'target_language')
+    """
 
     query_id: str
     task: str
@@ -70,6 +74,11 @@ def _like_pattern(text: str) -> str:
 def find_queries(store: Store, task: str | None = None, text: str = "", subtask: str | None = None,
                  target_language: str | None = None, query_ids=None) -> pd.DataFrame:
     """Queries matching every given filter, ordered by task and id.
+
+    >>> find_queries(store, task="t2c", text="circular")[["query_id", "problem_id"]].head(2)  # demo_v2603
+                             query_id         problem_id
+    0  q_t2c_canonical_retro_any_0001     demo_fuel_loop
+    1  q_t2c_canonical_retro_any_0073  demo_quiet_street
 
     ``text`` matches case-insensitively inside the query id or the query text; ``target_language``
     "any" selects queries without a language constraint; ``query_ids`` restricts to those ids.
@@ -116,7 +125,7 @@ def facet_values(store: Store, task: str) -> dict[str, list[str]]:
             "target_language": sorted(facts["target_language"].unique().tolist())}
 
 
-def trap_above_positive_ids(traps: pd.DataFrame, run: str) -> list[str]:
+def _trap_above_positive_ids(traps: pd.DataFrame, run: str) -> list[str]:
     """Query ids where ``run`` ranks a trap above the first positive (from ``Evaluation.traps`` of analyse_many)."""
     rows = traps[(traps["run"] == run) & traps["trap_above_positive"]]
     return rows["query_id"].astype(str).tolist()
@@ -126,7 +135,15 @@ def largest_deltas(per_query: pd.DataFrame, run_a: str, run_b: str, metric: str 
                    task: str | None = None) -> pd.DataFrame:
     """Queries both runs scored, ordered by |a − b| of ``metric`` (largest first).
 
-    Columns: query_id, ``<metric> a``, ``<metric> b``, delta (a − b)."""
+    Columns: query_id, ``<metric> a``, ``<metric> b``, delta (a − b).
+
+    >>> per_query = pd.DataFrame({"run": ["a", "a", "b", "b"], "query_id": ["q1", "q2", "q1", "q2"],
+    ...                           "ndcg_at_10": [1.0, 0.5, 0.2, 0.5]})
+    >>> largest_deltas(per_query, "a", "b")
+      query_id  ndcg_at_10 a  ndcg_at_10 b  delta
+    0       q1           1.0           0.2    0.8
+    1       q2           0.5           0.5    0.0
+    """
     frame = per_query if task is None else per_query[per_query["task"] == task]
     a = frame[frame["run"] == run_a][["query_id", metric]].astype({"query_id": str})
     b = frame[frame["run"] == run_b][["query_id", metric]].astype({"query_id": str})
@@ -145,11 +162,18 @@ def candidates(store: Store, task: str | None = None, text: str = "", subtask: s
     With ``traps`` and ``trap_run``: only queries where that run ranks a trap above the first positive
     (adds ``traps_above_first_positive``, ordered most first). With ``per_query`` and ``delta_runs`` (a, b):
     only queries both runs scored, ordered by the largest |Δ ``metric``| (adds ``<metric> a``,
-    ``<metric> b`` and ``delta`` = a − b)."""
+    ``<metric> b`` and ``delta`` = a − b).
+
+    >>> traps = analyse_many(store, {"bm25": read_hits(bm25)}, (), traps=True).traps  # demo_v2603
+    >>> candidates(store, task="c2c", traps=traps, trap_run="bm25")[["query_id", "traps_above_first_positive"]].head(2)
+                     query_id  traps_above_first_positive
+    0  q_c2c_cross_model_0130                           3
+    1  q_c2c_cross_model_0136                           3
+    """
     ids = None
     extra = None
     if traps is not None and trap_run is not None:
-        ids = trap_above_positive_ids(traps, trap_run)
+        ids = _trap_above_positive_ids(traps, trap_run)
         rows = traps[(traps["run"] == trap_run) & traps["query_id"].isin(ids)]
         extra = pd.DataFrame({"query_id": rows["query_id"].astype(str).to_numpy(),
                               "traps_above_first_positive": rows["traps_above_first_positive"].to_numpy()})
@@ -166,7 +190,12 @@ def candidates(store: Store, task: str | None = None, text: str = "", subtask: s
 
 
 def query_details(store: Store, query_id: str) -> QueryDetails:
-    """The query, its facts, and its problem's statement (the problem's non-noise text, if any)."""
+    """The query, its facts, and its problem's statement (the problem's non-noise text, if any).
+
+    >>> q = query_details(store, "q_t2c_canonical_retro_any_0001")  # demo_v2603
+    >>> q.task, q.problem_id, q.corpus
+    ('t2c', 'demo_fuel_loop', 'code')
+    """
     rows = store.sql("""SELECT task, query_id, subtask, query, problem_id, target_language, anchor_language,
                                anchor_code_id, label FROM queries WHERE query_id = ?""", [query_id]).fetchall()
     if not rows:
@@ -186,7 +215,13 @@ def query_details(store: Store, query_id: str) -> QueryDetails:
 
 
 def query_hits(hits: pd.DataFrame, query_id: str) -> pd.DataFrame:
-    """The stored rows of one query in a run's hits (rank order; NULL-doc empty-list markers removed)."""
+    """The stored rows of one query in a run's hits (rank order; NULL-doc empty-list markers removed).
+
+    >>> query_hits(read_hits(bm25), "q_t2c_canonical_retro_any_0001").head(2)  # demo_v2603, a BM25 run
+                   doc_id  rank      score
+    0  code_v202603_00024     1  51.202869
+    1  code_v202603_00090     2  39.037704
+    """
     rows = hits[(hits["query_id"] == query_id) & hits["doc_id"].notna()]
     out = rows[["doc_id", "rank", "score"]].astype({"doc_id": str}).copy()
     out["rank"] = pd.to_numeric(out["rank"]).astype(np.int64)
@@ -195,7 +230,14 @@ def query_hits(hits: pd.DataFrame, query_id: str) -> pd.DataFrame:
 
 def official_ranks(details: QueryDetails, rows: pd.DataFrame, anchor_exclusion: bool = True) -> pd.DataFrame:
     """The evaluator's ranks for one query's rows (``coreb_core.evaluation.evaluate.official_ranks``).
-    Adds ``stored_rank`` (the rank in the file)."""
+    Adds ``stored_rank`` (the rank in the file).
+
+    >>> q = query_details(store, "q_t2c_canonical_retro_any_0001")  # demo_v2603, a BM25 run
+    >>> official_ranks(q, query_hits(read_hits(bm25), q.query_id)).head(2)
+       rank              doc_id  stored_rank      score
+    0     1  code_v202603_00024            1  51.202869
+    1     2  code_v202603_00090            2  39.037704
+    """
     return evaluator_ranks(rows, details.query_id, details.task, details.anchor_code_id, anchor_exclusion)
 
 
@@ -226,7 +268,15 @@ def ranked_list(store: Store, details: QueryDetails, rows: pd.DataFrame, anchor_
 
     ``rows`` is ``query_hits(...)``. Columns: rank, doc_id, score, language, model, problem_id,
     pass_fail ("pass"/"fail"/""), tests ("passed/total"), same_problem, text (first 160 characters),
-    relevance (2/1/0 or NaN), stored_rank."""
+    relevance (2/1/0 or NaN), stored_rank.
+
+    >>> q = query_details(store, "q_t2c_canonical_retro_any_0001")  # demo_v2603, a BM25 run
+    >>> ranked_list(store, q, query_hits(read_hits(bm25), q.query_id), top=3)[["rank", "doc_id", "language", "relevance"]]
+       rank              doc_id language  relevance
+    0     1  code_v202603_00024     ruby        2.0
+    1     2  code_v202603_00090      cpp        1.0
+    2     3  code_v202603_00253      cpp        2.0
+    """
     ranked = official_ranks(details, rows, anchor_exclusion)
     ranked = ranked[ranked["rank"] <= top]
     judged = _judged(store, details.query_id)
@@ -249,7 +299,14 @@ def judged_positions(store: Store, details: QueryDetails, rows_by_run: dict[str,
 
     One row per judged document (positives first, then traps, then judged negatives; by doc id).
     Columns: doc_id, relevance, language, model, pass_fail, tests, then one ``rank · <run>``
-    column per run (NaN when the run did not store it, or it was dropped as the anchor)."""
+    column per run (NaN when the run did not store it, or it was dropped as the anchor).
+
+    >>> q = query_details(store, "q_t2c_canonical_retro_any_0001")  # demo_v2603, a BM25 run
+    >>> judged_positions(store, q, {"bm25": query_hits(read_hits(bm25), q.query_id)})[["doc_id", "relevance", "rank · bm25"]].head(2)
+                   doc_id  relevance  rank · bm25
+    0  code_v202603_00018          2        286.0
+    1  code_v202603_00024          2          1.0
+    """
     judged = _judged(store, details.query_id)
     docs = _documents(store, details.corpus, judged["doc_id"].tolist())
     out = judged.merge(docs, on="doc_id", how="left")
@@ -268,7 +325,15 @@ def outranking_pairs(positions: pd.DataFrame, run: str) -> pd.DataFrame:
 
     ``positions`` is ``judged_positions(...)``; a retrieved trap also outranks a positive the run did
     not store. Columns: trap, trap_rank, positive, positive_rank (NaN = not stored); ordered by trap
-    rank, then positive rank."""
+    rank, then positive rank.
+
+    >>> q = query_details(store, "q_t2c_canonical_retro_any_0001")  # demo_v2603, a BM25 run
+    >>> positions = judged_positions(store, q, {"bm25": query_hits(read_hits(bm25), q.query_id)})
+    >>> outranking_pairs(positions, "bm25").head(2)
+                     trap  trap_rank            positive  positive_rank
+    0  code_v202603_00090        2.0  code_v202603_00253            3.0
+    1  code_v202603_00090        2.0  code_v202603_00197            4.0
+    """
     col = f"rank · {run}"
     if col not in positions:
         raise CorebError(f"run {run!r} is not among the inspected runs")
@@ -283,7 +348,12 @@ def outranking_pairs(positions: pd.DataFrame, run: str) -> pd.DataFrame:
 
 
 def document_text(store: Store, details: QueryDetails, doc_id: str) -> str:
-    """The full text of a document of the query's corpus."""
+    """The full text of a document of the query's corpus.
+
+    >>> q = query_details(store, "q_t2c_canonical_retro_any_0001")  # demo_v2603
+    >>> document_text(store, q, "code_v202603_00024").splitlines()[0]
+    '# Reads the route and prints the smallest valid starting station (1-based) or -1.'
+    """
     rows = store.sql("SELECT content FROM documents WHERE doc_id = ? AND corpus = ?",
                      [doc_id, details.corpus]).fetchall()
     if not rows:
@@ -292,7 +362,11 @@ def document_text(store: Store, details: QueryDetails, doc_id: str) -> str:
 
 
 def document_language(store: Store, doc_id: str) -> str | None:
-    """The programming language of a code document (None for texts and unknown ids)."""
+    """The programming language of a code document (None for texts and unknown ids).
+
+    >>> document_language(store, "code_v202603_00024"), document_language(store, "no_such_doc")  # demo_v2603
+    ('ruby', None)
+    """
     rows = store.sql("SELECT language FROM documents WHERE doc_id = ? AND corpus = 'code'", [doc_id]).fetchall()
     return rows[0][0] if rows else None
 
@@ -307,5 +381,10 @@ def unified_diff(left: str, right: str, left_name: str, right_name: str, context
 
 
 def details_dict(details: QueryDetails) -> dict:
-    """The query facts as a JSON-safe dict (for a download)."""
+    """The query facts as a JSON-safe dict (for a download).
+
+    >>> d = details_dict(query_details(store, "q_t2c_canonical_retro_any_0001"))  # demo_v2603
+    >>> d["task"], d["problem_id"], d["target_language"]
+    ('t2c', 'demo_fuel_loop', None)
+    """
     return json.loads(json.dumps(details._asdict(), default=str))

@@ -40,12 +40,20 @@ T2C_LANGUAGE_SOURCE = "published:paper_t2c_by_language_avg_over_models_excl_sear
 
 
 def score(value: Any) -> float:
-    """A score as a plain float (None and NaN give NaN)."""
+    """A score as a plain float (None and NaN give NaN).
+
+    >>> score(None), score("0.5"), score(np.float32(0.25))
+    (nan, 0.5, 0.25)
+    """
     return float("nan") if value is None or pd.isna(value) else float(value)
 
 
 def source_label(source: str) -> str:
-    """Human label of a result row's ``source`` (published keys get their table/page name)."""
+    """Human label of a result row's ``source`` (published keys get their table/page name).
+
+    >>> source_label("published:paper_table3_v202603_retrieval"), source_label("published:readme_table")
+    ('paper Table 3 (release v202603)', 'readme table')
+    """
     if source in PUBLISHED_TASK_SOURCES:
         return PUBLISHED_TASK_SOURCES[source]
     if source == EFFICIENCY_SOURCE:
@@ -56,17 +64,25 @@ def source_label(source: str) -> str:
 
 
 def canonical_model(name: str) -> str:
-    """One key for a model across sources ("Jina-code-emb-1.5B", "jina-code-1.5b" -> "jina-code-1.5b")."""
+    """One key for a model across sources ("Jina-code-emb-1.5B", "jina-code-1.5b" -> "jina-code-1.5b").
+
+    >>> canonical_model("Jina-code-emb-1.5B"), canonical_model("jina-code-1.5b")
+    ('jina-code-1.5b', 'jina-code-1.5b')
+    """
     return re.sub(r"-emb-", "-", str(name).strip().lower())
 
 
 def run_params(meta: RunMeta | None) -> float | None:
-    """Parameters (billions) recorded in a run's model spec, or None (also for an unknown run)."""
+    """Parameters (billions) recorded in a run's model spec, or None (also for an unknown run).
+
+    >>> run_params(run_meta(bm25)), run_params(None)  # a BM25 run records 0 parameters
+    (0.0, None)
+    """
     value = (meta.model_spec or {}).get("params_b") if meta is not None else None
     return None if value is None else float(value)
 
 
-def our_task_rows(task_means: pd.DataFrame, metas: dict[str, dict], scheme: str, release: str,
+def _our_task_rows(task_means: pd.DataFrame, metas: dict[str, dict], scheme: str, release: str,
                   metric: str = "ndcg_at_10") -> pd.DataFrame:
     """Our runs, one row each, from ``Evaluation.groups(scheme, "task")`` of analyse_many, with both overall
     kinds, only when the run has all three tasks: ``overall_query_weighted`` (mean over every
@@ -87,7 +103,7 @@ def our_task_rows(task_means: pd.DataFrame, metas: dict[str, dict], scheme: str,
     return pd.DataFrame(rows, columns=BOARD_COLUMNS)
 
 
-def imported_task_rows(rows: Iterable[dict]) -> pd.DataFrame:
+def _imported_task_rows(rows: Iterable[dict]) -> pd.DataFrame:
     """Imported retrieval results (MTEB trees, official runner outputs), nDCG@10 per task.
 
     Uses ``ndcg_at_10`` (else the retrieval task's ``main_score``) of the ``test`` split and the
@@ -119,7 +135,13 @@ def imported_task_rows(rows: Iterable[dict]) -> pd.DataFrame:
 def published_task_rows(rows: Iterable[dict], sources: Iterable[str] = DEFAULT_PUBLISHED) -> pd.DataFrame:
     """Published per-task nDCG@10 (paper Table 3/14, project page, README), one row per model and
     source; each source's own overall sits in the column of its kind (Table 3/14 and the project page
-    are query-weighted, the README's Avg a mean of tasks)."""
+    are query-weighted, the README's Avg a mean of tasks).
+
+    >>> published_task_rows(all_rows())[["model", "t2c", "c2c", "c2t", "overall_query_weighted"]].head(2)
+            model    t2c    c2c    c2t  overall_query_weighted
+    0  C2LLM-0.5B  0.430  0.656  0.753                   0.603
+    1    C2LLM-7B  0.443  0.659  0.795                   0.629
+    """
     wanted = set(sources)
     frame = pd.DataFrame([r for r in rows if r.get("source") in wanted and r.get("metric") == "ndcg_at_10"])
     if frame.empty:
@@ -139,11 +161,17 @@ def published_task_rows(rows: Iterable[dict], sources: Iterable[str] = DEFAULT_P
 def leaderboard(task_means: pd.DataFrame, metas: dict[str, dict], scheme: str, release: str,
                 result_rows: Iterable[dict], published_sources: Iterable[str] = DEFAULT_PUBLISHED,
                 include_imported: bool = True) -> pd.DataFrame:
-    """Our runs, then imported results, then published figures: nDCG@10 per task (fractions)."""
+    """Our runs, then imported results, then published figures: nDCG@10 per task (fractions).
+
+    >>> tables = analyse_many(store, {bm25: read_hits(bm25)}, (V2,), groupings=("task",))  # demo_v2603
+    >>> board = leaderboard(tables.groups("v2", "task"), {bm25: run_meta(bm25)}, "v2", "demo_v2603", all_rows())
+    >>> board["kind"].value_counts().to_dict()
+    {'published': 33, 'our run': 1}
+    """
     result_rows = list(result_rows)
-    parts = [our_task_rows(task_means, metas, scheme, release)]
+    parts = [_our_task_rows(task_means, metas, scheme, release)]
     if include_imported:
-        parts.append(imported_task_rows(result_rows))
+        parts.append(_imported_task_rows(result_rows))
     parts.append(published_task_rows(result_rows, published_sources))
     parts = [p for p in parts if len(p)]
     return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=BOARD_COLUMNS)
@@ -152,7 +180,14 @@ def leaderboard(task_means: pd.DataFrame, metas: dict[str, dict], scheme: str, r
 def group_heatmap(group_means: pd.DataFrame, by: str, labels: dict[str, str],
                   metric: str = "ndcg_at_10") -> pd.DataFrame:
     """Long frame for a heatmap from a ``"<scheme>:<by>"`` table: run label, task, group, queries and
-    ``metric`` (a fraction). ``cell`` is "task · group" (subtask names already carry the task)."""
+    ``metric`` (a fraction). ``cell`` is "task · group" (subtask names already carry the task).
+
+    >>> tables = analyse_many(store, {"bm25": read_hits(bm25)}, (V2,), groupings=("language",))  # demo_v2603
+    >>> group_heatmap(tables.groups("v2", "language"), "language", {"bm25": "BM25"}).head(2)
+        run run_label task language  queries  ndcg_at_10       cell
+    0  bm25      BM25  c2c      any      144    0.463078  c2c · any
+    1  bm25      BM25  c2t      any       96    0.487238  c2t · any
+    """
     frame = group_means[["run", "task", by, "queries", metric]].copy()
     frame["run"] = frame["run"].astype(str)
     frame.insert(1, "run_label", frame["run"].map(lambda r: labels.get(r, r)))
@@ -216,7 +251,16 @@ def c2c_language_pairs(store: Store, hits: pd.DataFrame, anchor_exclusion: bool 
 
 def parameter_efficiency(result_rows: Iterable[dict], board: pd.DataFrame, metas: dict[str, dict]) -> pd.DataFrame:
     """Published parameter-efficiency points (project page 1a0d779: params, Table 3's query-weighted
-    overall nDCG@10) and our runs whose model spec records ``params_b``, with the same kind of overall."""
+    overall nDCG@10) and our runs whose model spec records ``params_b``, with the same kind of overall.
+
+    >>> tables = analyse_many(store, {bm25: read_hits(bm25)}, (V2,), groupings=("task",))  # demo_v2603
+    >>> metas = {bm25: run_meta(bm25)}
+    >>> board = leaderboard(tables.groups("v2", "task"), metas, "v2", "demo_v2603", all_rows())
+    >>> parameter_efficiency(all_rows(), board, metas)[["model", "params_b", "overall"]].head(2)
+                    model  params_b  overall
+    0          C2LLM-0.5B       0.5    0.603
+    1  Jina-code-emb-0.5b       0.5    0.588
+    """
     rows = [r for r in result_rows if r.get("source") == EFFICIENCY_SOURCE]
     points: dict[str, dict] = {}
     for r in rows:

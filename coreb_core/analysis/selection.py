@@ -41,6 +41,12 @@ TABLE15 = "published:paper_table15_v202603_c2c_by_anchor_language_ndcg10"
 
 
 class Recommendation(NamedTuple):
+    """What ``recommend`` returns: the ranked runs, those left out, and the slice that was asked for.
+
+    >>> Recommendation._fields
+    ('ranked', 'excluded', 'tasks', 'languages', 'budget_b', 'average')
+    """
+
     ranked: pd.DataFrame  # our runs within budget, best first (scores as fractions)
     excluded: pd.DataFrame  # our runs left out, with the reason
     tasks: tuple[str, ...]
@@ -62,13 +68,13 @@ def query_languages(store: Store) -> pd.DataFrame:
     return pd.DataFrame({"query_id": q["query_id"].astype(str), "task": q["task"].astype(str), "language": lang})
 
 
-def selected_queries(store: Store, tasks: Iterable[str], languages: Iterable[str]) -> set[str]:
+def _selected_queries(store: Store, tasks: Iterable[str], languages: Iterable[str]) -> set[str]:
     """Ids of the release's queries in the chosen tasks and languages."""
     ql = query_languages(store)
     return set(ql.loc[ql["task"].isin(list(tasks)) & ql["language"].isin(list(languages)), "query_id"])
 
 
-def slice_scores(per_query: pd.DataFrame, chosen: set[str], average: str = "tasks",
+def _slice_scores(per_query: pd.DataFrame, chosen: set[str], average: str = "tasks",
                  metric: str = "ndcg_at_10") -> dict[str, pd.DataFrame]:
     """Per run: its chosen queries with ``score``, the per-query value weighted so that the plain
     mean of ``score`` is the selection mean (mean of task means, or the query-weighted mean)."""
@@ -92,10 +98,18 @@ def recommend(store: Store, per_query: pd.DataFrame, traps: pd.DataFrame, metas:
               average: str = "tasks", seed: int = 0) -> Recommendation:
     """Rank our runs on the chosen slices: mean nDCG@10, bootstrap 95% interval, share of
     chosen queries with a trap above the first positive (graded qrels), parameters. Runs over the
-    budget, or with an unknown parameter count while a budget is set, go to ``excluded``."""
+    budget, or with an unknown parameter count while a budget is set, go to ``excluded``.
+
+    >>> tables = analyse_many(store, {"bm25": read_hits(bm25)}, (V2,), traps=True)  # demo_v2603
+    >>> rec = recommend(store, tables.per_query("v2"), tables.traps, {"bm25": run_meta(bm25)}, tasks=("t2c",),
+    ...                 languages=("python",))
+    >>> rec.ranked[["rank", "model", "queries", "mean_ndcg_at_10", "ci_low", "ci_high", "trap_share"]].round(4)
+       rank model  queries  mean_ndcg_at_10  ci_low  ci_high  trap_share
+    0     1  bm25      120           0.2514  0.2168   0.2859      0.4583
+    """
     tasks, languages = tuple(tasks), tuple(languages)
-    chosen = selected_queries(store, tasks, languages)
-    scores = slice_scores(per_query, chosen, average)
+    chosen = _selected_queries(store, tasks, languages)
+    scores = _slice_scores(per_query, chosen, average)
     trap_rows = traps[traps["query_id"].astype(str).isin(chosen)]
     trap_share = trap_rows.groupby("run", observed=True)["trap_above_positive"].mean()
     excluded, kept = [], {}
@@ -144,7 +158,18 @@ def recommend_published(result_rows: Iterable[dict], tasks: Iterable[str] = TASK
 
     With every language chosen: paper Table 3 per task. With fewer languages only C2C can be
     filtered (Table 15, by anchor language: python, java, cpp, go); other tasks exclude the model.
-    Parameters come from the project page's efficiency table. Returns (ranked, excluded)."""
+    Parameters come from the project page's efficiency table. Returns (ranked, excluded).
+
+    >>> ranked, excluded = recommend_published(all_rows(), tasks=("t2c",), budget_b=1.0)
+    >>> ranked[["rank", "model", "params_b", "mean_ndcg_at_10"]].head(2)
+       rank               model  params_b  mean_ndcg_at_10
+    0     1          C2LLM-0.5B       0.5            0.430
+    1     2  Jina-code-emb-0.5B       0.5            0.386
+    >>> excluded[["model", "reason"]].head(2)
+          model                                reason
+    0  GemEmb-2               parameter count unknown
+    1  C2LLM-7B  7 B parameters exceed the 1 B budget
+    """
     tasks, languages = tuple(tasks), tuple(languages)
     rows = list(result_rows)
     all_langs = set(LANGUAGE_SCOPES) <= set(languages)

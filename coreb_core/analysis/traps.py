@@ -55,7 +55,14 @@ def trap_breakdown(store: Store, traps: pd.DataFrame, task: str | None = None,
     Columns: run, task, <group columns of ``LEVELS[level]``>, group (those joined with " · "; the task
     for level "task"), queries, share_trap_above_positive,
     traps_in_top_10_per_query, share_trap_at_1, queries_trap_above_positive, ndcg_at_10 (v2 mean).
-    Rows ordered by run (as given), task, group."""
+    Rows ordered by run (as given), task, group.
+
+    >>> traps = analyse_many(store, {"bm25": read_hits(bm25)}, (), traps=True).traps  # demo_v2603
+    >>> trap_breakdown(store, traps, task="c2c", level="subtask")[["subtask", "queries", "share_trap_at_1"]].head(2)
+               subtask  queries  share_trap_at_1
+    0   c2c_cross_lang       96         0.322917
+    1  c2c_cross_model       24         0.625000
+    """
     if level not in LEVELS:
         raise CorebError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
     keys = ["run", "task", *LEVELS[level]]
@@ -83,7 +90,14 @@ def worst_queries(store: Store, traps: pd.DataFrame, task: str | None = None, ru
     (then run and query id, for a stable order).
 
     Columns: run, task, query_id, subtask, target_language, problem_id, traps_above_first_positive,
-    first_positive_rank, first_trap_rank, traps_in_top_10, trap_at_1, ndcg_at_10."""
+    first_positive_rank, first_trap_rank, traps_in_top_10, trap_at_1, ndcg_at_10.
+
+    >>> traps = analyse_many(store, {"bm25": read_hits(bm25)}, (), traps=True).traps  # demo_v2603
+    >>> worst_queries(store, traps, task="c2c", limit=2)[["query_id", "traps_above_first_positive", "first_positive_rank"]]
+                     query_id  traps_above_first_positive  first_positive_rank
+    0  q_c2c_cross_model_0130                           3                 14.0
+    1  q_c2c_cross_model_0136                           3                 73.0
+    """
     frame = _facts(store, traps, task)
     if run is not None:
         frame = frame[frame["run"] == run]

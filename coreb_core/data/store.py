@@ -33,7 +33,11 @@ QUERY_FACTS = ("subtask", "target_language", "anchor_language", "problem_id")
 
 
 def list_releases(root: Path | None = None) -> list[str]:
-    """Releases present in the cache (folders or links holding every config)."""
+    """Releases present in the cache (folders or links holding every config).
+
+    >>> list_releases(root)  # a cache holding CoREB-mini demo_v2603
+    ['demo_v2603']
+    """
     base = datasets_dir(root)
     if not base.is_dir():
         return []
@@ -41,7 +45,7 @@ def list_releases(root: Path | None = None) -> list[str]:
                   if not p.name.startswith(".") and all((p / f"{c}.parquet").exists() for c in CONFIGS))
 
 
-def extra_qrels_names(folder: Path) -> list[str]:
+def _extra_qrels_names(folder: Path) -> list[str]:
     """Other qrel sets stored beside the v2 ones, e.g. ``v1`` for ``text2code_qrels_v1.parquet``."""
     names = []
     for f in sorted(folder.glob("text2code_qrels_*.parquet")):
@@ -51,7 +55,7 @@ def extra_qrels_names(folder: Path) -> list[str]:
     return names
 
 
-def sql_literal(text: str) -> str:
+def _sql_literal(text: str) -> str:
     """Quote a string for the few DDL spots DuckDB cannot parameterise (our own file paths)."""
     return "'" + text.replace("'", "''") + "'"
 
@@ -125,7 +129,12 @@ CREATE VIEW judgments AS
 
 
 class Store:
-    """Read-only SQL over one cached release."""
+    """Read-only SQL over one cached release.
+
+    >>> with Store("demo_v2603", root) as store:  # CoREB-mini
+    ...     store.row_counts()["text2code_queries"], store.judgment_counts()["t2c"]["positives"]
+    (720, 2802)
+    """
 
     def __init__(self, release: str, root: Path | None = None) -> None:
         folder = release_dir(release, root)
@@ -143,17 +152,17 @@ class Store:
         # writer swaps in a newer one meanwhile.
         self.folder = release_dir(self.release, self.root).resolve()
         for config in CONFIGS:
-            path = sql_literal(str(self.folder / f"{config}.parquet"))
+            path = _sql_literal(str(self.folder / f"{config}.parquet"))
             self.con.execute(f"CREATE OR REPLACE VIEW {config} AS SELECT * FROM read_parquet({path})")
         self.con.execute(VIEWS.replace("CREATE VIEW", "CREATE OR REPLACE VIEW"))
-        self.extra_qrels = extra_qrels_names(self.folder)
+        self.extra_qrels = _extra_qrels_names(self.folder)
         # Per-version memo: whatever is derived from this version's files (``query_facts``, the
         # evaluator's integer index) lives here, so it is dropped when the Store follows the link
         # to a newer version. Keys are the owning verb's name.
         self.cache: dict[str, Any] = {}
         for name in self.extra_qrels:
             parts = [f"SELECT '{task}' AS task, query_id, doc_id, relevance FROM read_parquet("
-                     f"{sql_literal(str(self.folder / f'{TASKS[task].long_name}_qrels_{name}.parquet'))})"
+                     f"{_sql_literal(str(self.folder / f'{TASKS[task].long_name}_qrels_{name}.parquet'))})"
                      for task in TASKS]
             self.con.execute(f"CREATE OR REPLACE VIEW qrels_{name} AS " + " UNION ALL ".join(parts))
 
@@ -263,7 +272,11 @@ def with_query_facts(store: Store, per_query: pd.DataFrame, columns: Sequence[st
 
 
 def info(root: Path | None = None) -> dict[str, Any]:
-    """Everything ``python -m coreb_core info`` reports."""
+    """Everything ``python -m coreb_core info`` reports.
+
+    >>> info(root)["releases"]["demo_v2603"]["tasks"]["c2c"]  # a cache holding CoREB-mini demo_v2603
+    {'queries': 144, 'positives': 360, 'traps': 432, 'judged_negatives': 0}
+    """
     out: dict[str, Any] = {"cache": str(datasets_dir(root)), "releases": {}}
     for release in list_releases(root):
         with Store(release, root) as store:

@@ -50,20 +50,20 @@ GROUPINGS = {"subtask": "subtask", "language": "target_language", "anchor_langua
              "problem": "problem_id", "query": "query_id"}
 
 
-class Judged(NamedTuple):
+class _Judged(NamedTuple):
     """Qrels of one view as sorted integer keys (query code * n_docs + doc code)."""
 
     keys: np.ndarray
     qcode: np.ndarray
     grade: np.ndarray
     has_qrels: np.ndarray  # per query code
-    filter: "KeyFilter"  # a cheap pre-check of run rows against ``keys``
+    filter: "_KeyFilter"  # a cheap pre-check of run rows against ``keys``
 
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing: spreads consecutive keys over the table
 
 
-class KeyFilter(NamedTuple):
+class _KeyFilter(NamedTuple):
     """A one-hash Bloom filter over a set of int64 keys, ~16 bits per key: memory grows with the
     judged pairs, not with queries x documents. ``maybe`` has no false negatives; its few false
     positives are removed by an exact ``searchsorted`` on the sorted keys."""
@@ -72,12 +72,12 @@ class KeyFilter(NamedTuple):
     shift: np.uint64  # 64 - log2(table size)
 
     @staticmethod
-    def build(keys: np.ndarray) -> "KeyFilter":
+    def build(keys: np.ndarray) -> "_KeyFilter":
         log2 = max(10, int(np.ceil(np.log2(max(len(keys), 1) * 16))))
         shift = np.uint64(64 - log2)
         table = np.zeros(1 << log2, dtype=bool)
-        table[KeyFilter._slot(keys, shift)] = True
-        return KeyFilter(np.packbits(table, bitorder="little"), shift)
+        table[_KeyFilter._slot(keys, shift)] = True
+        return _KeyFilter(np.packbits(table, bitorder="little"), shift)
 
     @staticmethod
     def _slot(keys: np.ndarray, shift: np.uint64) -> np.ndarray:
@@ -88,10 +88,10 @@ class KeyFilter(NamedTuple):
         return ((self.bits[slot >> 3] >> (slot & 7).astype(np.uint8)) & 1).astype(bool)
 
 
-def find_keys(sorted_keys: np.ndarray, key_filter: KeyFilter, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def find_keys(sorted_keys: np.ndarray, key_filter: _KeyFilter, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Rows of ``keys`` found in ``sorted_keys`` and their positions there.
 
-    >>> sk = np.array([3, 8, 20]); find_keys(sk, KeyFilter.build(sk), np.array([8, 5, 20, 3]))
+    >>> sk = np.array([3, 8, 20]); find_keys(sk, _KeyFilter.build(sk), np.array([8, 5, 20, 3]))
     (array([0, 2, 3]), array([1, 2, 0]))
     """
     candidates = np.flatnonzero(key_filter.maybe(keys))
@@ -101,7 +101,7 @@ def find_keys(sorted_keys: np.ndarray, key_filter: KeyFilter, keys: np.ndarray) 
     return candidates[found], pos[found]
 
 
-class CodedRun(NamedTuple):
+class _CodedRun(NamedTuple):
     qcode: np.ndarray  # per row; -1 for a query not in the release
     dcode: np.ndarray  # per row; -1 for the empty-list marker or an unknown document
     rank: np.ndarray  # per row, float (inf for the empty-list marker)
@@ -134,14 +134,14 @@ class ReleaseIndex:
         noise = store.sql("SELECT doc_id FROM documents WHERE is_noise").df()["doc_id"]
         self.noise_doc = np.zeros(self.n_docs, dtype=bool)
         self.noise_doc[self.docs.get_indexer(noise)] = True
-        self._judged: dict[str, Judged] = {}
+        self._judged: dict[str, _Judged] = {}
         self.memo: dict[str, dict] = {}  # derived structures, e.g. joint judged pairs per set of views
         self._ideal: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
 
     def _doc_codes(self, ids: pd.Series) -> np.ndarray:
         return self.docs.get_indexer(ids.fillna("\0missing"))
 
-    def judged(self, view: str) -> Judged:
+    def judged(self, view: str) -> _Judged:
         if view not in self._judged:
             q = self.store.sql(f"SELECT query_id, doc_id, relevance FROM {view}").df()
             qc = self.query_pos.get_indexer(q["query_id"])
@@ -151,8 +151,8 @@ class ReleaseIndex:
             has = np.zeros(self.n_queries, dtype=bool)
             has[qc] = True
             keys = keys[order]
-            self._judged[view] = Judged(keys, qc[order], q["relevance"].to_numpy()[order].astype(np.int64), has,
-                                        KeyFilter.build(keys))
+            self._judged[view] = _Judged(keys, qc[order], q["relevance"].to_numpy()[order].astype(np.int64), has,
+                                        _KeyFilter.build(keys))
         return self._judged[view]
 
     def ideal(self, view: str, scheme: Scheme, ks) -> tuple[np.ndarray, np.ndarray]:
@@ -173,13 +173,13 @@ class ReleaseIndex:
         out["task"] = (codes, np.asarray(values, dtype=object))
         return out
 
-    def code_run(self, hits: pd.DataFrame) -> CodedRun:
+    def code_run(self, hits: pd.DataFrame) -> _CodedRun:
         qcode = _codes(hits["query_id"], self.query_pos)
         dcode = _codes(hits["doc_id"], self.docs)
         rank = pd.to_numeric(hits["rank"]).to_numpy(dtype=np.float64, na_value=np.inf)
         in_run = np.zeros(self.n_queries, dtype=bool)
         in_run[qcode[qcode >= 0] if (qcode < 0).any() else qcode] = True
-        return CodedRun(qcode, dcode, rank, in_run)
+        return _CodedRun(qcode, dcode, rank, in_run)
 
 
 def _codes(column: pd.Series, index: pd.Index) -> np.ndarray:
@@ -209,7 +209,11 @@ def release_index(store: Store) -> ReleaseIndex:
 
 
 def qrels_view(store: Store, scheme: Scheme) -> str:
-    """The Store view of ``scheme``'s judgments; a loud error when a stored qrels file is missing."""
+    """The Store view of ``scheme``'s judgments; a loud error when a stored qrels file is missing.
+
+    >>> qrels_view(store, V2), qrels_view(store, V1)  # demo_v2603
+    ('qrels', 'qrels_v1_rules')
+    """
     if scheme.name == "file" and scheme.qrels_file not in store.extra_qrels:
         raise CorebError(f"release {store.release} has no stored qrels '{scheme.qrels_file}' "
                          f"(available: {', '.join(store.extra_qrels) or 'none'})")
@@ -226,41 +230,41 @@ def _dropped_above(drop_q: np.ndarray, drop_rank: np.ndarray, q: np.ndarray, ran
     return (np.searchsorted(keys, below, "left") - np.searchsorted(keys, q * span, "left")).astype(np.float64)
 
 
-class RunJoin(NamedTuple):
+class _RunJoin(NamedTuple):
     """One run matched once against every judged pair of the views being scored (their union).
 
     The pass over the run's rows happens here, once per run; each view then reads its pairs' ranks
     from ``rank`` and applies the drops on its judged pairs only."""
 
-    run: CodedRun
-    joint: "JointJudged"
+    run: _CodedRun
+    joint: "_JointJudged"
     rank: np.ndarray  # per joint pair: the stored rank, inf when the run does not list it
     dropped: list[tuple[np.ndarray, np.ndarray]]  # (doc per query, rank where the run lists it or inf)
     noise_q: np.ndarray | None  # C2T noise hits (query code, rank), for views that drop noise texts
     noise_rank: np.ndarray | None
 
 
-class JointJudged(NamedTuple):
+class _JointJudged(NamedTuple):
     """The union of several views' judged pairs, and where each view's pairs sit in it."""
 
     keys: np.ndarray  # sorted, unique
-    filter: KeyFilter
+    filter: _KeyFilter
     where: dict[str, np.ndarray]  # view -> position in ``keys`` of each of its (sorted) pairs
 
 
-def joint_judged(index: ReleaseIndex, views: tuple[str, ...]) -> JointJudged:
+def _joint_judged(index: ReleaseIndex, views: tuple[str, ...]) -> _JointJudged:
     """The union of ``views``' judged pairs (memoised per index and set of views)."""
     memo = index.memo.setdefault("joint", {})
     if views not in memo:
         parts = [index.judged(v).keys for v in views]
         keys = np.unique(np.concatenate(parts)) if len(parts) > 1 else parts[0]
-        memo[views] = JointJudged(keys, KeyFilter.build(keys),
+        memo[views] = _JointJudged(keys, _KeyFilter.build(keys),
                                   {v: np.searchsorted(keys, k) for v, k in zip(views, parts)})
     return memo[views]
 
 
-def join_run(index: ReleaseIndex, run: CodedRun, joint: JointJudged, anchor_exclusion: bool = True,
-             noise: bool = False) -> RunJoin:
+def _join_run(index: ReleaseIndex, run: _CodedRun, joint: _JointJudged, anchor_exclusion: bool = True,
+             noise: bool = False) -> _RunJoin:
     """Match a coded run's rows to the joint judged pairs and find its dropped hits, in one pass."""
     hq, hd, hr = run.qcode, run.dcode, run.rank
     valid = (hq >= 0) & (hd >= 0)
@@ -282,10 +286,10 @@ def join_run(index: ReleaseIndex, run: CodedRun, joint: JointJudged, anchor_excl
         rows = np.flatnonzero(index.noise_doc[hd])  # few rows: test the rest on those only
         rows = rows[index.c2t_query[hq[rows]] & np.isfinite(hr[rows])]
         noise_q, noise_rank = hq[rows], hr[rows]
-    return RunJoin(run, joint, rank, dropped, noise_q, noise_rank)
+    return _RunJoin(run, joint, rank, dropped, noise_q, noise_rank)
 
 
-def view_ranks(index: ReleaseIndex, joined: RunJoin, view: str = "qrels", drop_noise: bool = False
+def _view_ranks(index: ReleaseIndex, joined: _RunJoin, view: str = "qrels", drop_noise: bool = False
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Evaluated query codes and, per judged pair of those queries, (query position, rank or inf, grade).
 
@@ -311,11 +315,18 @@ def view_ranks(index: ReleaseIndex, joined: RunJoin, view: str = "qrels", drop_n
     return scored, np.repeat(np.arange(len(scored)), lengths), rank, j.grade[pairs]
 
 
-def judged_ranks(index: ReleaseIndex, run: CodedRun, view: str = "qrels", anchor_exclusion: bool = True,
+def judged_ranks(index: ReleaseIndex, run: _CodedRun, view: str = "qrels", anchor_exclusion: bool = True,
                  drop_noise: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``view_ranks`` of one run against one view (``join_run`` + ``view_ranks``)."""
-    joint = joint_judged(index, (view,))
-    return view_ranks(index, join_run(index, run, joint, anchor_exclusion, drop_noise), view, drop_noise)
+    """One run against one view: the evaluated query codes and, per judged pair of those queries,
+    (query position, rank or inf, grade) (``_join_run`` + ``_view_ranks``).
+
+    >>> index = release_index(store)  # demo_v2603, a BM25 run
+    >>> scored, qpos, rank, grade = judged_ranks(index, index.code_run(read_hits(bm25)))
+    >>> len(scored), len(qpos), int(grade.max())
+    (1200, 6728, 2)
+    """
+    joint = _joint_judged(index, (view,))
+    return _view_ranks(index, _join_run(index, run, joint, anchor_exclusion, drop_noise), view, drop_noise)
 
 
 def official_ranks(rows: pd.DataFrame, query_id: str, task: str, anchor_id: str | None = None,
@@ -450,11 +461,11 @@ def analyse_many(store: Store, runs: dict[str, pd.DataFrame], schemes=(V2,), anc
     computed_schemes = tuple(dict.fromkeys(tuple(schemes) + ((V2, V1) if traps else ())))
     views = sorted({_join_key(store, s) for s in computed_schemes} | ({("qrels", False)} if traps else set()))
     # Each run's rows are matched once against the union of the views' judged pairs.
-    joint = joint_judged(index, tuple(sorted({v for v, _ in views})))
+    joint = _joint_judged(index, tuple(sorted({v for v, _ in views})))
     noise = any(d for _, d in views)
 
-    def code_and_join(hits: pd.DataFrame) -> RunJoin:
-        return join_run(index, index.code_run(hits), joint, anchor_exclusion, noise)
+    def code_and_join(hits: pd.DataFrame) -> _RunJoin:
+        return _join_run(index, index.code_run(hits), joint, anchor_exclusion, noise)
 
     def scheme_metrics(scheme: Scheme) -> dict[str, np.ndarray]:
         view = _join_key(store, scheme)
@@ -468,7 +479,7 @@ def analyse_many(store: Store, runs: dict[str, pd.DataFrame], schemes=(V2,), anc
         run_joins = list(pool.map(code_and_join, runs.values()))
         joined: dict[tuple[str, bool], tuple[np.ndarray, ...]] = {}
         for view in views:
-            parts = list(pool.map(lambda rj: view_ranks(index, rj, view[0], drop_noise=view[1]), run_joins))
+            parts = list(pool.map(lambda rj: _view_ranks(index, rj, view[0], drop_noise=view[1]), run_joins))
             offsets = np.cumsum([0] + [len(p[0]) for p in parts])
             joined[view] = (
                 np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, dtype=np.int64),
@@ -566,7 +577,14 @@ def _numeric_columns(frame: pd.DataFrame) -> list[str]:
 
 def aggregate(store: Store, per_query: pd.DataFrame, by: str) -> pd.DataFrame:
     """Mean of every metric per (run,) task and group value, with the number of queries (NaN-aware).
-    ``by`` is one of GROUPINGS, or "task" for per-task means only."""
+    ``by`` is one of GROUPINGS, or "task" for per-task means only.
+
+    >>> aggregate(store, evaluate(store, read_hits(bm25)), "task")[["task", "queries", "ndcg_at_10"]].round(4)
+      task  queries  ndcg_at_10
+    0  c2c      144      0.4631
+    1  c2t      336      0.3860
+    2  t2c      720      0.2998
+    """
     index = release_index(store)
     metrics = _numeric_columns(per_query)
     run_codes = run_values = None
@@ -620,7 +638,12 @@ def _group_means(index: ReleaseIndex, qcode: np.ndarray, run_codes: np.ndarray |
 
 
 def summary(per_query: pd.DataFrame) -> dict[str, Any]:
-    """Per-task means, plus overall as the plain mean of the tasks and as the query-weighted mean."""
+    """Per-task means, plus overall as the plain mean of the tasks and as the query-weighted mean.
+
+    >>> s = summary(evaluate(store, read_hits(bm25)))  # demo_v2603
+    >>> list(s), s["tasks"]["c2c"]["queries"], round(s["overall_mean_of_tasks"]["ndcg_at_10"], 4)
+    (['tasks', 'overall_mean_of_tasks', 'overall_query_weighted'], 144, 0.3829)
+    """
     metrics = _numeric_columns(per_query)
     codes, tasks_found = pd.factorize(per_query["task"], sort=True)
     counts = np.bincount(codes, minlength=len(tasks_found))
@@ -634,7 +657,11 @@ def summary(per_query: pd.DataFrame) -> dict[str, Any]:
 
 
 def score_run(run_id: str, root: Path | None = None) -> dict[str, float]:
-    """Per task, a stored run's nDCG@10 under scheme v2 (anchor excluded): what a new run reports."""
+    """Per task, a stored run's nDCG@10 under scheme v2 (anchor excluded): what a new run reports.
+
+    >>> {task: round(v, 4) for task, v in score_run(bm25, root).items()}  # demo_v2603
+    {'c2c': 0.4631, 'c2t': 0.386, 't2c': 0.2998}
+    """
     from coreb_core.runs.run import run_meta
 
     with Store(run_meta(run_id, root)["release"], root) as store:

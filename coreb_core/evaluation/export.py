@@ -43,7 +43,7 @@ def _ranked(run_id: str, root: Path | None) -> pd.DataFrame:
     return hits.sort_values(["task", "query_id", "rank"], ignore_index=True)
 
 
-def export_trec(run_id: str, out: Path, root: Path | None = None) -> Path:
+def _export_trec(run_id: str, out: Path, root: Path | None = None) -> Path:
     hits = _ranked(run_id, root)
     tag = "".join(c if c.isalnum() or c in "-_." else "_" for c in run_id)[:64]
     lines = [f"{q} Q0 {d} {int(r)} {float(s)!r} {tag}" for q, d, r, s in
@@ -62,7 +62,7 @@ def _official_metrics(per_query: pd.DataFrame) -> dict:
                         for family in families}}
 
 
-def export_coreb(run_id: str, out: Path, root: Path | None = None) -> Path:
+def _export_coreb(run_id: str, out: Path, root: Path | None = None) -> Path:
     meta = run_meta(run_id, root)
     hits = _ranked(run_id, root)
     stored = read_hits(run_id, root)
@@ -78,7 +78,7 @@ def export_coreb(run_id: str, out: Path, root: Path | None = None) -> Path:
     return out
 
 
-def export_mteb(run_id: str, out: Path, root: Path | None = None) -> Path:
+def _export_mteb(run_id: str, out: Path, root: Path | None = None) -> Path:
     meta = run_meta(run_id, root)
     spec = meta.model_spec or {}
     name = spec.get("name") if spec.get("id") not in ("minilm", "bm25") else {"minilm": "sentence-transformers/all-MiniLM-L6-v2",
@@ -103,6 +103,12 @@ def export_mteb(run_id: str, out: Path, root: Path | None = None) -> Path:
 
 
 def export_run(run_id: str, fmt: str, out: Path, root: Path | None = None) -> Path:
+    """Write a stored run in ``fmt`` (one of FORMATS) at ``out``; returns the file or folder written.
+
+    >>> path = export_run(bm25, "trec", tmp / "bm25.trec", root)  # demo_v2603, a BM25 run
+    >>> path.read_text().splitlines()[0].rsplit(" ", 1)[0]
+    'q_c2c_cross_lang_0025 Q0 code_v202603_00024 1 160.12664794921875'
+    """
     if fmt not in FORMATS:
         raise CorebError(f"unknown export format {fmt!r}; use {', '.join(FORMATS)}")
-    return {"trec": export_trec, "coreb": export_coreb, "mteb": export_mteb}[fmt](run_id, Path(out), root)
+    return {"trec": _export_trec, "coreb": _export_coreb, "mteb": _export_mteb}[fmt](run_id, Path(out), root)

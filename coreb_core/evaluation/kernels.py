@@ -48,7 +48,12 @@ def ideal_gains(qidx: np.ndarray, grade: np.ndarray, n_queries: int, scheme: Sch
                 ) -> tuple[np.ndarray, np.ndarray]:
     """Per query: number of relevant documents and IDCG@k (columns follow ``ks``).
 
-    Depends on the qrels only, so callers evaluating many runs compute it once."""
+    Depends on the qrels only, so callers evaluating many runs compute it once.
+
+    >>> n_rel, idcg = ideal_gains(np.array([0, 0, 1]), np.array([2, 1, 1]), 2, V2, ks=(1, 10))
+    >>> n_rel.tolist(), idcg.tolist()
+    ([1.0, 0.0], [[1.0, 1.0], [0.0, 0.0]])
+    """
     qidx = np.asarray(qidx, dtype=np.int64)
     gain = scheme.gain(grade)
     n_rel = np.bincount(qidx, weights=scheme.relevant(grade).astype(np.float64), minlength=n_queries)
@@ -69,6 +74,10 @@ def per_query_metrics(qidx: np.ndarray, rank: np.ndarray, grade: np.ndarray, n_q
     ``grade`` its qrel grade
     ``ideal`` optional precomputed ``ideal_gains`` for these n_queries (same scheme and ks)
     Returns ``{name: array of n_queries}`` plus ``dcg_at_k`` / ``idcg_at_k`` for each k.
+
+    >>> m = per_query_metrics(np.array([0, 0]), np.array([2.0, np.inf]), np.array([2, 1]), 1, V2, ks=(10,))
+    >>> float(m["recall_at_10"][0]), float(m["mrr_at_10"][0])
+    (1.0, 0.5)
     """
     qidx = np.asarray(qidx, dtype=np.int64)
     rank = np.asarray(rank, dtype=np.float64)

@@ -21,7 +21,11 @@ RELEVANCE_LEVEL = 2
 def official_evaluate(qrels: dict[str, dict[str, int]], results: dict[str, dict[str, float]],
                       k_values=OFFICIAL_K, ignore_identical_ids: bool = True, round_to: int | None = 5,
                       per_query: bool = False) -> dict:
-    """NDCG@k, MAP@k, Recall@k, P@k averaged over the queries pytrec_eval scores."""
+    """NDCG@k, MAP@k, Recall@k, P@k averaged over the queries pytrec_eval scores.
+
+    >>> official_evaluate({"q": {"d1": 2}}, {"q": {"d2": 0.9, "d1": 0.8}}, [1, 10])
+    {'NDCG@1': 0.0, 'MAP@1': 0.0, 'Recall@1': 0.0, 'P@1': 0.0, 'NDCG@10': 0.63093, 'MAP@10': 0.5, 'Recall@10': 1.0, 'P@10': 0.1}
+    """
     import pytrec_eval
 
     if ignore_identical_ids:
@@ -44,7 +48,11 @@ def official_evaluate(qrels: dict[str, dict[str, int]], results: dict[str, dict[
 
 def official_mrr(qrels: dict[str, dict[str, int]], results: dict[str, dict[str, float]], k_values=OFFICIAL_K,
                  round_to: int | None = 5) -> dict[str, float]:
-    """``coreb_runner`` MRR: hits need relevance > 1; divided by the number of queries in the qrels."""
+    """``coreb_runner`` MRR: hits need relevance > 1; divided by the number of queries in the qrels.
+
+    >>> official_mrr({"q": {"d1": 2}}, {"q": {"d2": 0.9, "d1": 0.8}}, [1, 10])
+    {'MRR@1': 0.0, 'MRR@10': 0.5}
+    """
     out = {f"MRR@{k}": 0.0 for k in k_values}
     for qid, doc_scores in results.items():
         top = sorted(doc_scores.items(), key=lambda x: x[1], reverse=True)[: max(k_values)]
@@ -62,7 +70,11 @@ def official_c2c_without_anchor(predictions: dict[str, list[str]], qrels: dict[s
                                 anchor_map: dict[str, str], k_values=ANCHOR_K) -> dict[str, float]:
     """The runner's recomputation for C2C after removing each query's anchor from its ranked list.
 
-    ``predictions`` maps query id to doc ids in rank order (the runner's ``_predictions.json``)."""
+    ``predictions`` maps query id to doc ids in rank order (the runner's ``_predictions.json``).
+
+    >>> official_c2c_without_anchor({"q": ["anchor", "d1"]}, {"q": {"d1": 2}}, {"q": "anchor"}, [1])
+    {'ndcg_at_1': 1.0, 'recall_at_1': 1.0, 'mrr_at_1': 1.0}
+    """
     per: dict[str, list[float]] = {}
     for qid, ranked in predictions.items():
         anchor = anchor_map.get(qid, "")
@@ -87,7 +99,16 @@ def official_dense_search(model, corpus: dict[str, str], queries: dict[str, str]
     """``DenseRetrievalExactSearch.search`` of coreb_runner: encode every query and the whole corpus
     (longest documents first, in chunks), cosine similarity with torch, top-k per query.
     ``model`` has sentence-transformers' ``encode`` (a SentenceTransformer, or the official profile's
-    ``RunnerEncoder``, which returns numpy: both are turned into tensors here)."""
+    ``RunnerEncoder``, which returns numpy: both are turned into tensors here).
+
+    >>> import numpy as np
+    >>> class Counts:  # a toy encoder: counts of "x" and "y"
+    ...     def encode(self, texts, **kwargs):
+    ...         return np.array([[t.count("x"), t.count("y")] for t in texts], dtype=np.float32)
+    >>> hits = official_dense_search(Counts(), {"d1": "xx", "d2": "y"}, {"q": "x"}, top_k=2)
+    >>> {doc: round(score, 3) for doc, score in sorted(hits["q"].items())}
+    {'d1': 1.0, 'd2': 0.0}
+    """
     import heapq
 
     import torch

@@ -26,7 +26,11 @@ DEFAULT_BOOTSTRAP = 10_000
 
 
 class PairComparison(NamedTuple):
-    """Run ``a`` against run ``b`` on one metric, over the queries both scored."""
+    """Run ``a`` against run ``b`` on one metric, over the queries both scored (``compare_pair``'s result).
+
+    >>> PairComparison._fields[:6]
+    ('a', 'b', 'metric', 'shared', 'dropped_a', 'dropped_b')
+    """
 
     a: str
     b: str
@@ -113,7 +117,14 @@ def bootstrap_ci(values: np.ndarray, n_resamples: int = DEFAULT_BOOTSTRAP, seed:
 
 def compare_pair(a: pd.DataFrame, b: pd.DataFrame, metric: str = "ndcg_at_10", name_a: str = "a",
                  name_b: str = "b", n_permutations: int = DEFAULT_PERMUTATIONS, seed: int = 0) -> PairComparison:
-    """Compare two per-query tables (from ``evaluate``) on their shared queries (see the module example)."""
+    """Compare two per-query tables (from ``evaluate``) on their shared queries.
+
+    >>> a = pd.DataFrame({"task": "t2c", "query_id": ["q1", "q2", "q3"], "ndcg_at_10": [1.0, 0.5, 0.8]})
+    >>> b = pd.DataFrame({"task": "t2c", "query_id": ["q1", "q2", "q3"], "ndcg_at_10": [0.5, 0.5, 0.2]})
+    >>> c = compare_pair(a, b, name_a="minilm", name_b="bm25", n_permutations=1000)
+    >>> c.shared, (c.wins, c.ties, c.losses), round(c.mean_delta, 3), round(c.p_randomization, 3)
+    (3, (2, 1, 0), 0.367, 0.511)
+    """
     merged = a[KEYS + [metric]].merge(b[KEYS + [metric]], on=KEYS, suffixes=("_a", "_b"))
     va, vb = merged[f"{metric}_a"].to_numpy(), merged[f"{metric}_b"].to_numpy()
     delta = va - vb
