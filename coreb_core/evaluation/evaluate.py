@@ -615,7 +615,7 @@ def _group_means(index: ReleaseIndex, qcode: np.ndarray, run_codes: np.ndarray |
     key = key[order]
     starts = np.r_[0, np.flatnonzero(np.diff(key)) + 1] if len(key) else np.zeros(0, dtype=np.int64)
     present = key[starts]
-    values = by_metric[:, order]  # rows stay contiguous per metric: the reduction streams through memory
+    values = np.take(by_metric, order, axis=1)  # metric-major: each reduction streams through memory
     nan = np.isnan(values)
     if not len(key):
         total = count = np.zeros((0, len(metrics)))
