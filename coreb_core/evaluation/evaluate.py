@@ -176,7 +176,13 @@ class ReleaseIndex:
     def code_run(self, hits: pd.DataFrame) -> _CodedRun:
         qcode = _codes(hits["query_id"], self.query_pos)
         dcode = _codes(hits["doc_id"], self.docs)
-        rank = pd.to_numeric(hits["rank"]).to_numpy(dtype=np.float64, na_value=np.inf)
+        ranks = hits["rank"]
+        # Integer ranks convert directly (stored runs are nullable Int32: the empty-list marker is NA);
+        # anything else goes through to_numeric.
+        if ranks.dtype.kind not in "iu":
+            ranks = pd.to_numeric(ranks)
+        plain_int = isinstance(ranks.dtype, np.dtype) and ranks.dtype.kind in "iu"  # cannot hold a missing value
+        rank = ranks.to_numpy(dtype=np.float64) if plain_int else ranks.to_numpy(dtype=np.float64, na_value=np.inf)
         in_run = np.zeros(self.n_queries, dtype=bool)
         in_run[qcode[qcode >= 0] if (qcode < 0).any() else qcode] = True
         return _CodedRun(qcode, dcode, rank, in_run)
@@ -239,7 +245,9 @@ class _RunJoin(NamedTuple):
     run: _CodedRun
     joint: "_JointJudged"
     rank: np.ndarray  # per joint pair: the stored rank, inf when the run does not list it
-    dropped: list[tuple[np.ndarray, np.ndarray]]  # (doc per query, rank where the run lists it or inf)
+    excluded: list[np.ndarray]  # per query code, a document that always leaves its list (own id, C2C anchor)
+    dropped_q: np.ndarray  # the run's hits of those documents: query code and stored rank
+    dropped_rank: np.ndarray
     noise_q: np.ndarray | None  # C2T noise hits (query code, rank), for views that drop noise texts
     noise_rank: np.ndarray | None
 
@@ -275,18 +283,14 @@ def _join_run(index: ReleaseIndex, run: _CodedRun, joint: _JointJudged, anchor_e
     rank = np.full(len(joint.keys), np.inf)
     rank[pos] = hr[rows]
     excluded = ([index.self_doc] if index.has_self_doc else []) + ([index.anchor] if anchor_exclusion else [])
-    dropped = []
-    for doc_of_query in excluded:
-        hit = doc_of_query[hq] == hd
-        dropped_rank = np.full(index.n_queries, np.inf)
-        np.minimum.at(dropped_rank, hq[hit], hr[hit])
-        dropped.append((doc_of_query, dropped_rank))
+    hits = [np.flatnonzero((doc_of_query[hq] == hd) & np.isfinite(hr)) for doc_of_query in excluded]
+    dropped = np.concatenate(hits) if hits else np.zeros(0, dtype=np.int64)
     noise_q = noise_rank = None
     if noise:
         rows = np.flatnonzero(index.noise_doc[hd])  # few rows: test the rest on those only
         rows = rows[index.c2t_query[hq[rows]] & np.isfinite(hr[rows])]
         noise_q, noise_rank = hq[rows], hr[rows]
-    return _RunJoin(run, joint, rank, dropped, noise_q, noise_rank)
+    return _RunJoin(run, joint, rank, excluded, hq[dropped], hr[dropped], noise_q, noise_rank)
 
 
 def _view_ranks(index: ReleaseIndex, joined: _RunJoin, view: str = "qrels", drop_noise: bool = False
@@ -305,12 +309,15 @@ def _view_ranks(index: ReleaseIndex, joined: _RunJoin, view: str = "qrels", drop
     jq = j.qcode[pairs]
     jd = j.keys[pairs] - jq.astype(np.int64) * index.n_docs
     original = joined.rank[joined.joint.where[view][pairs]]
-    rank = original
-    # Every shift is counted on the original ranks, so the drops compose.
-    for doc_of_query, dropped_rank in joined.dropped:
-        rank = np.where(doc_of_query[jq] == jd, np.inf, rank - (dropped_rank[jq] < original))
+    # The official rule, as in ``official_ranks``: dropped hits leave the list and every hit below moves
+    # up by the number of dropped hits above it.
+    drop_q, drop_rank = joined.dropped_q, joined.dropped_rank
     if drop_noise:
-        rank = rank - _dropped_above(joined.noise_q, joined.noise_rank, jq, original)
+        drop_q, drop_rank = np.r_[drop_q, joined.noise_q], np.r_[drop_rank, joined.noise_rank]
+    rank = original - _dropped_above(drop_q, drop_rank, jq, original)
+    for doc_of_query in joined.excluded:
+        rank = np.where(doc_of_query[jq] == jd, np.inf, rank)
+    if drop_noise:
         rank = np.where(index.noise_doc[jd] & index.c2t_query[jq], np.inf, rank)
     return scored, np.repeat(np.arange(len(scored)), lengths), rank, j.grade[pairs]
 
