@@ -16,7 +16,6 @@ Example:
 from __future__ import annotations
 
 import difflib
-import json
 from typing import NamedTuple
 
 import numpy as np
@@ -378,13 +377,3 @@ def unified_diff(left: str, right: str, left_name: str, right_name: str, context
     ['@@ -1,2 +1,2 @@', ' a', '-b', '+c']"""
     return "".join(difflib.unified_diff(left.splitlines(keepends=True), right.splitlines(keepends=True),
                                         fromfile=left_name, tofile=right_name, n=context))
-
-
-def details_dict(details: QueryDetails) -> dict:
-    """The query facts as a JSON-safe dict (for a download).
-
-    >>> d = details_dict(query_details(store, "q_t2c_canonical_retro_any_0001"))  # demo_v2603
-    >>> d["task"], d["problem_id"], d["target_language"]
-    ('t2c', 'demo_fuel_loop', None)
-    """
-    return json.loads(json.dumps(details._asdict(), default=str))
