@@ -11,6 +11,7 @@ $(VENV)/.runtime-installed: requirements.txt pyproject.toml
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -r requirements.txt
 	$(PY) -m pip install -q --no-deps -e .
+	$(PY) -m coreb_core.evaluation.compile  # numba kernels, cached beside the sources (~7 s once)
 	touch $@
 
 $(VENV)/.dev-installed: requirements-dev.txt $(VENV)/.runtime-installed

@@ -4,7 +4,7 @@ import importlib
 
 import pytest
 
-MODULES = ["coreb_core.data.measures", "coreb_core.evaluation.kernels", "coreb_core.evaluation.schemes",
+MODULES = ["coreb_core.data.measures", "coreb_core.evaluation.kernels", "coreb_core.evaluation.judged_pairs", "coreb_core.evaluation.schemes",
            "coreb_core.evaluation.significance", "coreb_core.evaluation.official", "coreb_core.errors", "coreb_core.paths", "coreb_core.progress",
            "coreb_core.atomic", "coreb_core.runs.run", "coreb_core.retrieval.models", "coreb_core.retrieval.search",
            "coreb_core.data.schema", "coreb_core.data.published", "coreb_core.data.mini.judge",

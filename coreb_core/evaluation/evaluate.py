@@ -1,9 +1,10 @@
 """Evaluate runs with CoREB's official semantics: per query, by group, overall.
 
-Thin verbs over the kernels in ``coreb_core.evaluation.kernels``. A ``ReleaseIndex`` (built once per Store)
-codes queries, documents and qrels as integers; a run is coded once (its categorical columns make
-that nearly free) and every join is an integer ``searchsorted``, so a whole release evaluates in
-milliseconds.
+Thin verbs over the compiled kernels in ``coreb_core.evaluation.judged_pairs`` (reading a run against
+the judged pairs, with the official rank rule) and ``coreb_core.evaluation.kernels`` (metrics, group
+means). A ``ReleaseIndex`` (built once per Store) codes queries, documents and qrels as integers; a
+run is coded once (its categorical columns make that nearly free) and read in one pass, so a whole
+release evaluates in well under a second.
 
 Who owns what: the Store owns the query facts (``Store.query_facts``, one row per query in code
 order; ``data.store.with_query_facts`` appends them to any per-query frame) and a per-version memo
@@ -40,7 +41,8 @@ import numpy as np
 import pandas as pd
 
 from coreb_core.errors import CorebError
-from coreb_core.evaluation.kernels import KS, ideal_gains, metric_names, per_query_metrics
+from coreb_core.evaluation.kernels import KS, QueryMetrics, ideal_gains, means_by_cell, metric_names, per_query_metrics
+from coreb_core.evaluation.judged_pairs import JudgedPairs, dropped_above
 from coreb_core.runs.run import read_hits
 from coreb_core.evaluation.schemes import V1, V2, Scheme
 from coreb_core.data.schema import POSITIVE, TRAP
@@ -57,53 +59,17 @@ class _Judged(NamedTuple):
     qcode: np.ndarray
     grade: np.ndarray
     has_qrels: np.ndarray  # per query code
-    filter: "_KeyFilter"  # a cheap pre-check of run rows against ``keys``
-
-
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing: spreads consecutive keys over the table
-
-
-class _KeyFilter(NamedTuple):
-    """A one-hash Bloom filter over a set of int64 keys, ~16 bits per key: memory grows with the
-    judged pairs, not with queries x documents. ``maybe`` has no false negatives; its few false
-    positives are removed by an exact ``searchsorted`` on the sorted keys."""
-
-    bits: np.ndarray  # uint8, packed little-endian
-    shift: np.uint64  # 64 - log2(table size)
-
-    @staticmethod
-    def build(keys: np.ndarray) -> "_KeyFilter":
-        log2 = max(10, int(np.ceil(np.log2(max(len(keys), 1) * 16))))
-        shift = np.uint64(64 - log2)
-        table = np.zeros(1 << log2, dtype=bool)
-        table[_KeyFilter._slot(keys, shift)] = True
-        return _KeyFilter(np.packbits(table, bitorder="little"), shift)
-
-    @staticmethod
-    def _slot(keys: np.ndarray, shift: np.uint64) -> np.ndarray:
-        return ((keys.astype(np.uint64) * _GOLDEN) >> shift).astype(np.int64)
-
-    def maybe(self, keys: np.ndarray) -> np.ndarray:
-        slot = self._slot(keys, self.shift)
-        return ((self.bits[slot >> 3] >> (slot & 7).astype(np.uint8)) & 1).astype(bool)
-
-
-def find_keys(sorted_keys: np.ndarray, key_filter: _KeyFilter, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Rows of ``keys`` found in ``sorted_keys`` and their positions there.
-
-    >>> sk = np.array([3, 8, 20]); find_keys(sk, _KeyFilter.build(sk), np.array([8, 5, 20, 3]))
-    (array([0, 2, 3]), array([1, 2, 0]))
-    """
-    candidates = np.flatnonzero(key_filter.maybe(keys))
-    pos = np.searchsorted(sorted_keys, keys[candidates])
-    pos = np.minimum(pos, max(len(sorted_keys) - 1, 0))
-    found = sorted_keys[pos] == keys[candidates] if len(sorted_keys) else np.zeros(len(candidates), dtype=bool)
-    return candidates[found], pos[found]
 
 
 class _CodedRun(NamedTuple):
-    qcode: np.ndarray  # per row; -1 for a query not in the release
-    dcode: np.ndarray  # per row; -1 for the empty-list marker or an unknown document
+    """A run's rows as small local codes plus their mapping to release codes (``query_map[q_local]``
+    is the release's query code, -1 for a query not in the release; likewise documents, -1 also for
+    the empty-list marker): the scan maps them per row, so no per-row code array is materialised."""
+
+    q_local: np.ndarray  # per row; -1 for a missing value
+    query_map: np.ndarray  # per local code
+    d_local: np.ndarray
+    doc_map: np.ndarray
     rank: np.ndarray  # per row, float (inf for the empty-list marker)
     in_run: np.ndarray  # per query code
 
@@ -151,8 +117,7 @@ class ReleaseIndex:
             has = np.zeros(self.n_queries, dtype=bool)
             has[qc] = True
             keys = keys[order]
-            self._judged[view] = _Judged(keys, qc[order], q["relevance"].to_numpy()[order].astype(np.int64), has,
-                                        _KeyFilter.build(keys))
+            self._judged[view] = _Judged(keys, qc[order], q["relevance"].to_numpy()[order].astype(np.int64), has)
         return self._judged[view]
 
     def ideal(self, view: str, scheme: Scheme, ks) -> tuple[np.ndarray, np.ndarray]:
@@ -174,8 +139,8 @@ class ReleaseIndex:
         return out
 
     def code_run(self, hits: pd.DataFrame) -> _CodedRun:
-        qcode = _codes(hits["query_id"], self.query_pos)
-        dcode = _codes(hits["doc_id"], self.docs)
+        q_local, query_map = _local_codes(hits["query_id"], self.query_pos)
+        d_local, doc_map = _local_codes(hits["doc_id"], self.docs)
         ranks = hits["rank"]
         # Integer ranks convert directly (stored runs are nullable Int32: the empty-list marker is NA);
         # anything else goes through to_numeric.
@@ -183,18 +148,26 @@ class ReleaseIndex:
             ranks = pd.to_numeric(ranks)
         plain_int = isinstance(ranks.dtype, np.dtype) and ranks.dtype.kind in "iu"  # cannot hold a missing value
         rank = ranks.to_numpy(dtype=np.float64) if plain_int else ranks.to_numpy(dtype=np.float64, na_value=np.inf)
+        listed = np.bincount(q_local + 1, minlength=len(query_map) + 1)[1:] > 0  # local codes with a row
         in_run = np.zeros(self.n_queries, dtype=bool)
-        in_run[qcode[qcode >= 0] if (qcode < 0).any() else qcode] = True
-        return _CodedRun(qcode, dcode, rank, in_run)
+        in_run[query_map[listed & (query_map >= 0)]] = True
+        return _CodedRun(q_local, query_map, d_local, doc_map, rank, in_run)
 
 
-def _codes(column: pd.Series, index: pd.Index) -> np.ndarray:
-    """Global integer codes of a run column; categorical columns map only their categories."""
+def _local_codes(column: pd.Series, index: pd.Index) -> tuple[np.ndarray, np.ndarray]:
+    """A column's local codes (int64, -1 for a missing value) and each local code's position in
+    ``index`` (-1 when absent). Categorical columns look up only their categories; others hash
+    their strings once and look up only the distinct ones."""
     if isinstance(column.dtype, pd.CategoricalDtype):
         codes, uniques = column.cat.codes.to_numpy(), column.cat.categories
     else:
-        codes, uniques = pd.factorize(column)  # hash the strings once, look up only the distinct ones
-    mapping = index.get_indexer(uniques)
+        codes, uniques = pd.factorize(column)
+    return codes.astype(np.int64, copy=False), index.get_indexer(uniques).astype(np.int64, copy=False)
+
+
+def _codes(column: pd.Series, index: pd.Index) -> np.ndarray:
+    """Global integer codes of a column (-1 for a value not in ``index``)."""
+    codes, mapping = _local_codes(column, index)
     if len(codes) and codes.min() >= 0:  # no missing value: one gather, no mask
         return mapping[codes]
     return np.where(codes >= 0, mapping[codes], -1)
@@ -226,37 +199,24 @@ def qrels_view(store: Store, scheme: Scheme) -> str:
     return scheme.qrels_view
 
 
-def _dropped_above(drop_q: np.ndarray, drop_rank: np.ndarray, q: np.ndarray, rank: np.ndarray) -> np.ndarray:
-    """For each (q, rank): how many dropped hits of the same query sit above that rank."""
-    if len(drop_q) == 0:
-        return np.zeros(len(q))
-    span = float(max(drop_rank.max(), np.where(np.isfinite(rank), rank, 0).max(initial=0))) + 2.0
-    keys = np.sort(drop_q * span + drop_rank)  # exact in float64 for any realistic query count and depth
-    below = q * span + np.minimum(rank, span - 1.0)
-    return (np.searchsorted(keys, below, "left") - np.searchsorted(keys, q * span, "left")).astype(np.float64)
-
-
 class _RunJoin(NamedTuple):
     """One run matched once against every judged pair of the views being scored (their union).
 
-    The pass over the run's rows happens here, once per run; each view then reads its pairs' ranks
-    from ``rank`` and applies the drops on its judged pairs only."""
+    The pass over the run's rows happens here, once per run; each view then reads its pairs' values
+    and applies the drops on its judged pairs only."""
 
     run: _CodedRun
     joint: "_JointJudged"
     rank: np.ndarray  # per joint pair: the stored rank, inf when the run does not list it
+    excluded_above: np.ndarray  # per joint pair: own-id / C2C-anchor hits above it (the official rank rule)
+    noise_above: np.ndarray | None  # per joint pair: C2T noise hits above it, for views that drop noise texts
     excluded: list[np.ndarray]  # per query code, a document that always leaves its list (own id, C2C anchor)
-    dropped_q: np.ndarray  # the run's hits of those documents: query code and stored rank
-    dropped_rank: np.ndarray
-    noise_q: np.ndarray | None  # C2T noise hits (query code, rank), for views that drop noise texts
-    noise_rank: np.ndarray | None
 
 
 class _JointJudged(NamedTuple):
     """The union of several views' judged pairs, and where each view's pairs sit in it."""
 
-    keys: np.ndarray  # sorted, unique
-    filter: _KeyFilter
+    pairs: JudgedPairs  # sorted, unique keys, split per query
     where: dict[str, np.ndarray]  # view -> position in ``keys`` of each of its (sorted) pairs
 
 
@@ -266,31 +226,20 @@ def _joint_judged(index: ReleaseIndex, views: tuple[str, ...]) -> _JointJudged:
     if views not in memo:
         parts = [index.judged(v).keys for v in views]
         keys = np.unique(np.concatenate(parts)) if len(parts) > 1 else parts[0]
-        memo[views] = _JointJudged(keys, _KeyFilter.build(keys),
+        memo[views] = _JointJudged(JudgedPairs.build(keys, index.n_queries, index.n_docs),
                                   {v: np.searchsorted(keys, k) for v, k in zip(views, parts)})
     return memo[views]
 
 
 def _join_run(index: ReleaseIndex, run: _CodedRun, joint: _JointJudged, anchor_exclusion: bool = True,
              noise: bool = False) -> _RunJoin:
-    """Match a coded run's rows to the joint judged pairs and find its dropped hits, in one pass."""
-    hq, hd, hr = run.qcode, run.dcode, run.rank
-    valid = (hq >= 0) & (hd >= 0)
-    if not valid.all():
-        hq, hd, hr = hq[valid], hd[valid], hr[valid]
-    # A cache-sized filter picks the few judged rows; only those are looked up exactly.
-    rows, pos = find_keys(joint.keys, joint.filter, hq.astype(np.int64) * index.n_docs + hd)
-    rank = np.full(len(joint.keys), np.inf)
-    rank[pos] = hr[rows]
+    """Read a coded run against the joint judged pairs (``JudgedPairs.scan``): one pass over its rows."""
     excluded = ([index.self_doc] if index.has_self_doc else []) + ([index.anchor] if anchor_exclusion else [])
-    hits = [np.flatnonzero((doc_of_query[hq] == hd) & np.isfinite(hr)) for doc_of_query in excluded]
-    dropped = np.concatenate(hits) if hits else np.zeros(0, dtype=np.int64)
-    noise_q = noise_rank = None
-    if noise:
-        rows = np.flatnonzero(index.noise_doc[hd])  # few rows: test the rest on those only
-        rows = rows[index.c2t_query[hq[rows]] & np.isfinite(hr[rows])]
-        noise_q, noise_rank = hq[rows], hr[rows]
-    return _RunJoin(run, joint, rank, excluded, hq[dropped], hr[dropped], noise_q, noise_rank)
+    no_doc = np.full(index.n_queries, -1, dtype=np.int64)
+    scan = joint.pairs.scan(run.q_local, run.query_map, run.d_local, run.doc_map, run.rank, index.self_doc,
+                            index.anchor if anchor_exclusion else no_doc, index.noise_doc,
+                            index.c2t_query if noise else np.zeros(index.n_queries, dtype=bool))
+    return _RunJoin(run, joint, scan.rank, scan.excluded_above, scan.noise_above if noise else None, excluded)
 
 
 def _view_ranks(index: ReleaseIndex, joined: _RunJoin, view: str = "qrels", drop_noise: bool = False
@@ -308,13 +257,12 @@ def _view_ranks(index: ReleaseIndex, joined: _RunJoin, view: str = "qrels", drop
     pairs = np.repeat(bounds[0] - np.r_[0, np.cumsum(lengths)[:-1]], lengths) + np.arange(lengths.sum())
     jq = j.qcode[pairs]
     jd = j.keys[pairs] - jq.astype(np.int64) * index.n_docs
-    original = joined.rank[joined.joint.where[view][pairs]]
-    # The official rule, as in ``official_ranks``: dropped hits leave the list and every hit below moves
-    # up by the number of dropped hits above it.
-    drop_q, drop_rank = joined.dropped_q, joined.dropped_rank
+    where = joined.joint.where[view][pairs]
+    # The official rule (``judged_pairs.dropped_above``): dropped hits leave the list and every hit
+    # below moves up by the number of dropped hits above it.
+    rank = joined.rank[where] - joined.excluded_above[where]
     if drop_noise:
-        drop_q, drop_rank = np.r_[drop_q, joined.noise_q], np.r_[drop_rank, joined.noise_rank]
-    rank = original - _dropped_above(drop_q, drop_rank, jq, original)
+        rank = rank - joined.noise_above[where]
     for doc_of_query in joined.excluded:
         rank = np.where(doc_of_query[jq] == jd, np.inf, rank)
     if drop_noise:
@@ -355,25 +303,30 @@ def official_ranks(rows: pd.DataFrame, query_id: str, task: str, anchor_id: str 
         dropped.add(anchor_id)
     out = rows.rename(columns={"rank": "stored_rank"})
     gone = out["doc_id"].isin(dropped).to_numpy()
-    removed = out["stored_rank"].to_numpy(dtype=np.float64)[gone]
+    shift = dropped_above(np.zeros(len(out), dtype=np.int64), out["stored_rank"].to_numpy(dtype=np.float64), gone)
     out = out[~gone].copy()
-    stored = out["stored_rank"].to_numpy(dtype=np.float64)
-    shift = _dropped_above(np.zeros(len(removed)), removed, np.zeros(len(stored)), stored)
-    out.insert(0, "rank", out["stored_rank"] - shift.astype(np.int64))
+    out.insert(0, "rank", out["stored_rank"] - shift[~gone].astype(np.int64))
     return out.reset_index(drop=True)
 
 
-def _frame(index: ReleaseIndex, scored: np.ndarray, columns: dict[str, np.ndarray],
+def _frame(index: ReleaseIndex, scored: np.ndarray, columns: dict[str, np.ndarray] | QueryMetrics,
            run_names: np.ndarray | None = None) -> pd.DataFrame:
+    """Per-query rows: (run,) task, query_id, then ``columns`` (a ``QueryMetrics``: its metric rows)."""
     task_codes, task_values = index.group_codes["task"]
     # Categorical id columns: built from codes, no string copies.
     base = {"task": pd.Categorical.from_codes(task_codes[scored], task_values),
             "query_id": pd.Categorical.from_codes(scored, index.query_pos)}
     if run_names is not None:
         base = {"run": run_names if isinstance(run_names, pd.Categorical) else pd.Categorical(run_names), **base}
-    floats = {k: v for k, v in columns.items() if v.dtype.kind == "f"}
+    if isinstance(columns, QueryMetrics):
+        # The metrics matrix (metrics x queries) is already pandas' block layout: no copy.
+        floats = dict(zip(columns.names, columns.metric_rows))
+        stacked = columns.metric_rows.T
+        columns = floats
+    else:
+        floats = {k: v for k, v in columns.items() if v.dtype.kind == "f"}
+        stacked = np.vstack(list(floats.values())).T if floats else np.zeros((len(scored), 0))
     # One consolidated float block, handed over without a copy: fast to build, slice and aggregate.
-    stacked = np.vstack(list(floats.values())).T if floats else np.zeros((len(scored), 0))
     block = pd.DataFrame(stacked, columns=list(floats), copy=False)
     frame = pd.concat([pd.DataFrame(base), block], axis=1)
     for name, values in columns.items():
@@ -474,7 +427,7 @@ def analyse_many(store: Store, runs: dict[str, pd.DataFrame], schemes=(V2,), anc
     def code_and_join(hits: pd.DataFrame) -> _RunJoin:
         return _join_run(index, index.code_run(hits), joint, anchor_exclusion, noise)
 
-    def scheme_metrics(scheme: Scheme) -> dict[str, np.ndarray]:
+    def scheme_metrics(scheme: Scheme) -> QueryMetrics:
         view = _join_key(store, scheme)
         scored, _, qpos, rank, grade = joined[view]
         n_rel, idcg = index.ideal(view[0], scheme, ks)
@@ -505,9 +458,9 @@ def analyse_many(store: Store, runs: dict[str, pd.DataFrame], schemes=(V2,), anc
         for scheme in (s for s in computed_schemes if s in schemes):
             metrics = computed[str(scheme)]
             scored, run_names = joined[_join_key(store, scheme)][:2]
-            per_query[str(scheme)] = _frame(index, scored, {n: metrics[n] for n in columns}, run_names)
+            per_query[str(scheme)] = _frame(index, scored, metrics, run_names)
             if groupings:
-                by_metric = np.vstack([metrics[n] for n in columns])  # one row per metric: contiguous, cheap
+                by_metric = metrics.metric_rows  # one row per metric, in ``columns`` order
                 for by in groupings:
                     pending[(str(scheme), by)] = pool.submit(_group_means, index, scored, run_names.codes,
                                                              run_names.categories, by_metric, columns, by)
@@ -554,7 +507,7 @@ def trap_table(store: Store, hits: pd.DataFrame, anchor_exclusion: bool = True) 
 
 
 def _trap_frame(index: ReleaseIndex, scored: np.ndarray, qidx: np.ndarray, rank: np.ndarray, grade: np.ndarray,
-                run_names: np.ndarray | None, computed: dict[str, dict[str, np.ndarray]]) -> pd.DataFrame:
+                run_names: np.ndarray | None, computed: dict[str, QueryMetrics]) -> pd.DataFrame:
     n = len(scored)
     positive, trap = grade == POSITIVE, grade == TRAP
     first_pos = np.full(n, np.inf)
@@ -618,24 +571,11 @@ def _group_means(index: ReleaseIndex, qcode: np.ndarray, run_codes: np.ndarray |
     key = task_codes[qcode].astype(np.int64) * len(group_values) + group_codes[qcode]
     if run_codes is not None:
         key = key + run_codes.astype(np.int64) * n_cells
-    order = np.argsort(key, kind="stable")
-    key = key[order]
-    starts = np.r_[0, np.flatnonzero(np.diff(key)) + 1] if len(key) else np.zeros(0, dtype=np.int64)
-    present = key[starts]
-    values = np.take(by_metric, order, axis=1)  # metric-major: each reduction streams through memory
-    nan = np.isnan(values)
-    if not len(key):
-        total = count = np.zeros((0, len(metrics)))
-    elif nan.any():
-        total = np.add.reduceat(np.where(nan, 0.0, values), starts, axis=1).T
-        count = np.add.reduceat((~nan).astype(np.int64), starts, axis=1).T
-    else:
-        total = np.add.reduceat(values, starts, axis=1).T
-        count = np.diff(np.r_[starts, len(key)])[:, None] * np.ones((1, len(metrics)))
-    means = np.divide(total, count, out=np.full(total.shape, np.nan), where=count > 0)
+    present, cell_of_row, sizes = np.unique(key, return_inverse=True, return_counts=True)
+    means = means_by_cell(cell_of_row, by_metric, len(present)).T
     out = pd.DataFrame(means, columns=metrics)
     cell = present % n_cells
-    out.insert(0, "queries", np.diff(np.r_[starts, len(key)]))
+    out.insert(0, "queries", sizes)
     if by != "task":
         out.insert(0, by, group_values[cell % len(group_values)])
     out.insert(0, "task", task_values[cell // len(group_values)])

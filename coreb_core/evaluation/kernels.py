@@ -19,10 +19,25 @@ Example:
 """
 from __future__ import annotations
 
+import numba
 import numpy as np
 
 from coreb_core.data.measures import FAMILIES, KS, Measure, measures
 from coreb_core.evaluation.schemes import Scheme, V2  # noqa: F401  (V2: the docstring example)
+
+
+def kernel_input(values, dtype) -> np.ndarray:
+    """``values`` as a contiguous, read-only array of ``dtype``: numba compiles one version per
+    (dtype, layout, read-only flag), so every kernel input goes through here and the versions
+    compiled ahead (``coreb_core.evaluation.compile``) are the ones real runs use. No copy when
+    ``values`` already has that dtype and layout.
+
+    >>> a = kernel_input([1, 2], np.int64); a.dtype, a.flags.writeable
+    (dtype('int64'), False)
+    """
+    out = np.ascontiguousarray(values, dtype=dtype).view()
+    out.flags.writeable = False
+    return out
 
 
 def metric_names(ks=KS) -> list[str]:
@@ -65,53 +80,142 @@ def ideal_gains(qidx: np.ndarray, grade: np.ndarray, n_queries: int, scheme: Sch
     return n_rel, idcg
 
 
+# The kernel writes the families in this order; ``metric_names`` must agree (checked at import).
+_KERNEL_FAMILIES = ("ndcg", "recall", "precision", "map", "mrr", "hit_rate")
+assert FAMILIES == _KERNEL_FAMILIES, "per_query_metrics' kernel writes the families in _KERNEL_FAMILIES order"
+
+
+@numba.njit(cache=True, nogil=True, error_model="numpy")  # numpy: x / 0 needs no exception check
+def _metrics_kernel(qidx, rank, gain_discount, rel, rr_q, rr_rank, ks, n_rel, idcg_all, out) -> None:
+    """Fill ``out`` (rows: 6 families x k, then DCG@k, then IDCG@k; columns: queries), one query at a
+    time: ``qidx`` and ``rr_q`` are sorted, so each query's pairs are one block and the accumulators
+    are k-sized (no queries-sized temporaries to allocate and fault in).
+
+    Sums run in item order, exactly as ``np.bincount`` adds its weights, so results are bit-identical
+    to the NumPy formulation they replaced."""
+    n_k, n_queries = len(ks), out.shape[1]
+    k_max = ks.max() if n_k else -np.inf
+    dcg, hits, ap = np.zeros(n_k), np.zeros(n_k), np.zeros(n_k)
+    p = t = 0
+    for q in range(n_queries):
+        dcg[:] = 0.0
+        hits[:] = 0.0
+        ap[:] = 0.0
+        while p < len(qidx) and qidx[p] == q:
+            r = rank[p]
+            if r <= k_max:  # else beyond every cutoff (or not retrieved): adds nothing
+                for j in range(n_k):
+                    if r <= ks[j]:
+                        dcg[j] += gain_discount[p]
+                        if rel[p]:
+                            hits[j] += 1.0
+            p += 1
+        # Relevant retrieved documents in rank order: MAP and the first relevant rank.
+        first_rel, position = np.inf, 0.0
+        while t < len(rr_q) and rr_q[t] == q:
+            if position == 0.0:
+                first_rel = rr_rank[t]
+            precision = (position + 1.0) / rr_rank[t]
+            for j in range(n_k):
+                if rr_rank[t] <= ks[j]:
+                    ap[j] += precision
+            position += 1.0
+            t += 1
+        has_rel = n_rel[q] > 0
+        for j in range(n_k):
+            k = ks[j]
+            idcg = idcg_all[q, j]
+            out[0 * n_k + j, q] = dcg[j] / idcg if idcg > 0 else 0.0
+            out[1 * n_k + j, q] = hits[j] / n_rel[q] if has_rel else 0.0
+            out[2 * n_k + j, q] = hits[j] / k
+            out[3 * n_k + j, q] = ap[j] / n_rel[q] if has_rel else 0.0
+            out[4 * n_k + j, q] = 1.0 / first_rel if first_rel <= k else 0.0
+            out[5 * n_k + j, q] = 1.0 if first_rel <= k else 0.0
+            out[6 * n_k + j, q] = dcg[j]
+            out[7 * n_k + j, q] = idcg
+
+
+class QueryMetrics:
+    """Per-query metric values: one (names x queries) matrix, read by name.
+
+    ``names`` are ``metric_names(ks)`` (family-major), then ``dcg_at_k`` and ``idcg_at_k`` per k;
+    ``metric_rows`` is the leading block of the matrix that holds ``metric_names(ks)``."""
+
+    def __init__(self, names: list[str], values: np.ndarray, n_metrics: int) -> None:
+        self.names, self.values = names, values
+        self._row = {n: i for i, n in enumerate(names)}
+        self.metric_rows = values[:n_metrics]
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        return self.values[self._row[name]]
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._row
+
+
 def per_query_metrics(qidx: np.ndarray, rank: np.ndarray, grade: np.ndarray, n_queries: int, scheme: Scheme,
-                      ks=KS, ideal: tuple[np.ndarray, np.ndarray] | None = None) -> dict[str, np.ndarray]:
+                      ks=KS, ideal: tuple[np.ndarray, np.ndarray] | None = None) -> QueryMetrics:
     """Metrics per query from judged documents.
 
     ``qidx``  query index (0..n_queries-1) of each judged (query, document) pair
     ``rank``  1-based rank of that document in the query's list, ``np.inf`` when not retrieved
     ``grade`` its qrel grade
     ``ideal`` optional precomputed ``ideal_gains`` for these n_queries (same scheme and ks)
-    Returns ``{name: array of n_queries}`` plus ``dcg_at_k`` / ``idcg_at_k`` for each k.
+    Returns a ``QueryMetrics``: an array of n_queries per name, ``dcg_at_k`` / ``idcg_at_k`` included.
 
     >>> m = per_query_metrics(np.array([0, 0]), np.array([2.0, np.inf]), np.array([2, 1]), 1, V2, ks=(10,))
     >>> float(m["recall_at_10"][0]), float(m["mrr_at_10"][0])
     (1.0, 0.5)
     """
-    qidx = np.asarray(qidx, dtype=np.int64)
-    rank = np.asarray(rank, dtype=np.float64)
-    gain = scheme.gain(grade)
+    qidx = np.ascontiguousarray(qidx, dtype=np.int64)
+    rank = np.ascontiguousarray(rank, dtype=np.float64)
+    grade = np.asarray(grade)
+    ks = tuple(ks)
+    if len(qidx) and (np.diff(qidx) < 0).any():  # the kernel reads each query's pairs as one block
+        order = np.argsort(qidx, kind="stable")
+        qidx, rank, grade = qidx[order], rank[order], grade[order]
     rel = scheme.relevant(grade)
     retrieved = np.isfinite(rank)
+    # NumPy computes the discounts, so they match pytrec_eval-checked values to the last bit.
     discount = np.zeros_like(rank)
     discount[retrieved] = 1.0 / np.log2(rank[retrieved] + 1.0)
     n_rel, idcg_all = ideal if ideal is not None else ideal_gains(qidx, grade, n_queries, scheme, ks)
-    # Relevant retrieved documents in rank order within each query, for MAP and the first relevant rank.
     rr = np.flatnonzero(rel & retrieved)
     rr = rr[np.argsort(qidx[rr] * (rank[rr].max(initial=0.0) + 1.0) + rank[rr], kind="stable")]
-    rr_q, rr_rank = qidx[rr], rank[rr]
-    rr_precision = (_position_in_group(rr_q) + 1.0) / rr_rank
-    first_rel = np.full(n_queries, np.inf)
-    first_of_group = np.r_[True, rr_q[1:] != rr_q[:-1]] if len(rr_q) else np.zeros(0, dtype=bool)
-    first_rel[rr_q[first_of_group]] = rr_rank[first_of_group]
+    names = metric_names(ks)
+    values = np.empty((len(names) + 2 * len(ks), n_queries))
+    f, i = np.float64, np.int64
+    _metrics_kernel(kernel_input(qidx, i), kernel_input(rank, f), kernel_input(scheme.gain(grade) * discount, f),
+                    kernel_input(rel, np.bool_), kernel_input(qidx[rr], i), kernel_input(rank[rr], f),
+                    kernel_input(ks, f), kernel_input(n_rel, f),
+                    kernel_input(np.reshape(idcg_all, (n_queries, len(ks))), f), values)
+    return QueryMetrics(names + [f"dcg_at_{k}" for k in ks] + [f"idcg_at_{k}" for k in ks], values, len(names))
 
-    out: dict[str, np.ndarray] = {}
-    has_rel = n_rel > 0
-    safe_rel = np.where(has_rel, n_rel, 1.0)
-    weighted_gain = gain * discount
-    for i, k in enumerate(ks):
-        in_k = rank <= k
-        dcg = np.bincount(qidx, weights=weighted_gain * in_k, minlength=n_queries)
-        idcg = idcg_all[:, i]
-        hits = np.bincount(qidx, weights=rel & in_k, minlength=n_queries)
-        ap = np.bincount(rr_q, weights=rr_precision * (rr_rank <= k), minlength=n_queries)
-        out[Measure("ndcg", k).column] = np.divide(dcg, idcg, out=np.zeros(n_queries), where=idcg > 0)
-        out[Measure("recall", k).column] = np.where(has_rel, hits / safe_rel, 0.0)
-        out[Measure("precision", k).column] = hits / k
-        out[Measure("map", k).column] = np.where(has_rel, ap / safe_rel, 0.0)
-        out[Measure("mrr", k).column] = np.where(first_rel <= k, 1.0 / first_rel, 0.0)
-        out[Measure("hit_rate", k).column] = (first_rel <= k).astype(np.float64)
-        out[f"dcg_at_{k}"] = dcg
-        out[f"idcg_at_{k}"] = idcg
-    return out
+
+@numba.njit(cache=True, nogil=True)
+def _sums_by_cell(cell: np.ndarray, values: np.ndarray, n_cells: int) -> tuple[np.ndarray, np.ndarray]:
+    total = np.zeros((values.shape[0], n_cells))
+    missing = np.zeros((values.shape[0], n_cells))  # NaN values are rare: count those, not the others
+    size = np.zeros(n_cells)
+    for i in range(values.shape[1]):
+        size[cell[i]] += 1.0
+    for m in range(values.shape[0]):
+        for i in range(values.shape[1]):
+            v = values[m, i]
+            if np.isnan(v):
+                missing[m, cell[i]] += 1.0
+            else:
+                total[m, cell[i]] += v
+    return total, size - missing
+
+
+def means_by_cell(cell: np.ndarray, values: np.ndarray, n_cells: int) -> np.ndarray:
+    """NaN-aware means of each row of ``values`` (metrics x items) per cell (0..n_cells-1): one
+    compiled pass, summing in item order (as ``np.bincount`` does). A cell with no value is NaN.
+
+    >>> means_by_cell(np.array([0, 1, 0]), np.array([[1.0, 5.0, 3.0], [np.nan, 2.0, 4.0]]), 2)
+    array([[2., 5.],
+           [4., 2.]])
+    """
+    total, count = _sums_by_cell(kernel_input(cell, np.int64), kernel_input(values, np.float64), n_cells)
+    return np.divide(total, count, out=np.full(total.shape, np.nan), where=count > 0)

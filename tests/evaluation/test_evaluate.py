@@ -251,3 +251,39 @@ def test_batched_analysis_equals_one_run_at_a_time(mini_cache):
             grouped = tables.groups("v2", "subtask")[tables.groups("v2", "subtask")["run"] == name].set_index("subtask")
             expected = aggregate(store, evaluate(store, hits, V2), "subtask").set_index("subtask")
             assert grouped["ndcg_at_10"].to_dict() == pytest.approx(expected["ndcg_at_10"].to_dict())
+
+
+def test_row_order_of_a_run_does_not_change_any_number(app_cache, default_run_ids):
+    """Stored runs are grouped by query in rank order, and the compiled scan reads them in one pass;
+    any other order (shuffled rows, a query's rows split apart) takes the sort-first path and must
+    give the same numbers, drops included (C2C anchors, own ids, v1 noise texts)."""
+    from coreb_core.defaults import DEFAULT_RELEASE
+    from coreb_core.evaluation.evaluate import analyse_many
+    from coreb_core.runs.run import read_hits
+
+    hits = read_hits(default_run_ids["bm25"], app_cache)
+    shuffled = hits.sample(frac=1.0, random_state=7).reset_index(drop=True)
+    with Store(DEFAULT_RELEASE, app_cache) as store:
+        ordered = analyse_many(store, {"r": hits}, (V2, V1), traps=True, groupings=("subtask",))
+        mixed = analyse_many(store, {"r": shuffled}, (V2, V1), traps=True, groupings=("subtask",))
+        for scheme in ("v2", "v1"):
+            a, b = ordered.per_query(scheme), mixed.per_query(scheme)
+            assert len(a) == 1200 and a.equals(b)
+        assert ordered.traps.equals(mixed.traps)
+        assert ordered.groups("v2", "subtask").equals(mixed.groups("v2", "subtask"))
+        # The drops matter on this run: v1 drops C2T noise texts and C2C anchors leave every list.
+        assert (a["ndcg_at_10"] != ordered.per_query("v2")["ndcg_at_10"]).any()
+
+
+def test_dropped_hits_move_lower_hits_up_by_hand():
+    from coreb_core.evaluation.judged_pairs import dropped_above
+
+    # q0 lists ranks 1..4 with rank 2 dropped; q1's rows come first and out of rank order, with a tie
+    # at rank 2 (a dropped hit never counts a hit of the same rank as below it).
+    qcode = np.array([1, 1, 1, 0, 0, 0, 0])
+    rank = np.array([3.0, 2.0, 2.0, 1.0, 2.0, 3.0, 4.0])
+    dropped = np.array([False, True, False, False, True, False, False])
+    assert dropped_above(qcode, rank, dropped).tolist() == [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0]
+    # An infinite rank (the empty-list marker) drops nothing; a negative query code counts 0.
+    assert dropped_above(np.array([0, 0, -1]), np.array([np.inf, np.inf, 1.0]),
+                         np.array([True, False, True])).tolist() == [0.0, 0.0, 0.0]
