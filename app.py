@@ -4,8 +4,10 @@ import streamlit as st
 from coreb_core.defaults import ensure_defaults, needs_defaults
 from coreb_core.errors import CorebError
 from ui.navigation import PAGE_SPECS
+from ui.state import keep_widget_state
 
 st.set_page_config(page_title="CoREB error analysis", layout="wide")
+keep_widget_state()  # before any page: the sidebar's and pages' choices survive moving between pages
 
 if needs_defaults():
     # First launch on a fresh clone: CoREB-mini and two default runs, so every page has data.

@@ -8,7 +8,7 @@ from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE, DESCRIPTIONS, Scheme
 from ui.cache import runs_of, store
 from ui.labels import TASK_LABELS
 from ui.navigation import ensure_navigation
-from ui.state import State, url_param, url_values, write_url
+from ui.state import State, kept, url_param, url_values, write_url
 from ui.widgets import run_label
 
 
@@ -34,26 +34,26 @@ def sidebar(multi_run: bool = True) -> State:
     if "release" not in ss or ss.release not in releases:
         wanted = url_param("release", "demo_v2603")
         ss.release = wanted if wanted in releases else releases[-1]
-    release = st.sidebar.selectbox("Release", releases, key="release")
+    release = st.sidebar.selectbox("Release", releases, key=kept("release"))
     schemes = ["v2", "v1", "traps_as_hits", "trec"] + [f"file:{n}" for n in store(release).extra_qrels]
     if "scheme" not in ss or ss.scheme not in schemes:
         wanted = url_param("scheme", "v2")
         ss.scheme = wanted if wanted in schemes else "v2"
     help_text = "\n\n".join(f"**{s}**: {DESCRIPTIONS[Scheme.parse(s).name]}" for s in schemes)
-    scheme = st.sidebar.radio("Scheme", schemes, key="scheme", help=help_text, horizontal=True)
+    scheme = st.sidebar.radio("Scheme", schemes, key=kept("scheme"), help=help_text, horizontal=True)
     runs = runs_of(release)
     if "runs" not in ss or not set(ss.runs) <= set(runs):
         wanted = [r for r in url_values("runs") if r in runs]
         ss.runs = wanted or list(runs)[-3:]
-    run_ids = st.sidebar.multiselect("Runs", list(runs), key="runs", format_func=lambda r: run_label(runs[r]),
+    run_ids = st.sidebar.multiselect("Runs", list(runs), key=kept("runs"), format_func=lambda r: run_label(runs[r]),
                                      help="Stored runs of this release (newest last). Add more on Run retrieval.")
     if "task" not in ss:
         wanted = url_param("task", "t2c")
         ss.task = wanted if wanted in TASK_LABELS else "t2c"
-    task = st.sidebar.selectbox("Task", list(TASK_LABELS), key="task", format_func=TASK_LABELS.get)
+    task = st.sidebar.selectbox("Task", list(TASK_LABELS), key=kept("task"), format_func=TASK_LABELS.get)
     if "anchor" not in ss:
         ss.anchor = url_param("anchor", "1") != "0"
-    anchor = st.sidebar.toggle("C2C anchor exclusion", key="anchor",
+    anchor = st.sidebar.toggle("C2C anchor exclusion", key=kept("anchor"),
                                help="As the official runner: drop each C2C query's anchor from its ranked list "
                                     "(MTEB keeps it). Documents below it move up one rank.")
     st.sidebar.caption(C2T_LABEL0_NOTE)

@@ -1,9 +1,17 @@
-"""What the sidebar chose (``State``), and the one way pages keep widget state in the URL: read a
-parameter (``url_param``, ``url_values``, ``url_list``, ``url_float``) to seed a widget, then ``write_url`` what the
-widgets now hold, so a link reopens the page as it was."""
+"""What the sidebar chose (``State``), and the one way widget state holds while the user moves around.
+
+Two mechanisms, one per way of moving:
+- within a session (the sidebar menu, links from rows, back/forward): Streamlit forgets a widget's
+  value when a run does not draw it, which is what happens on every page change. ``kept(key)``
+  registers a widget key; ``keep_widget_state`` (called by app.py at the top of every run) writes each
+  registered key's value back into Session State, which Streamlit documents as the way to stop that
+  clean-up. Pages and the sidebar seed a widget only when its key is absent.
+- across sessions (reload, a copied URL): read a parameter (``url_param``, ``url_values``, ``url_list``,
+  ``url_float``) to seed a widget, then ``write_url`` what the widgets now hold, so a link reopens the
+  page as it was. The URL seeds a session; after that the session's own values win."""
 from __future__ import annotations
 
-from typing import Iterable, Mapping, NamedTuple, Sequence
+from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
 import streamlit as st
 
@@ -21,6 +29,87 @@ class State(NamedTuple):
     run_ids: list[str]
     task: str
     anchor_exclusion: bool
+
+
+_KEPT = "_kept_widget_keys"
+
+
+def kept(key: str) -> str:
+    """Register a widget key whose value must survive page changes; returns the key, for ``key=kept(…)``.
+
+    Example (outside a page; not doctested):
+
+    >>> st.selectbox("Metric", ["ndcg", "recall"], key=kept("compare_metric"))
+    """
+    st.session_state.setdefault(_KEPT, set()).add(key)
+    return key
+
+
+def keep_widget_state() -> None:
+    """Write every ``kept`` key's value back into Session State. app.py calls this at the top of every
+    run, before the page: a page change then finds the values the user chose on every page.
+
+    Example (outside a page; not doctested):
+
+    >>> st.session_state["compare_metric"] = "recall"; kept("compare_metric"); keep_widget_state()
+    >>> st.session_state["compare_metric"]
+    'recall'
+    """
+    ss = st.session_state
+    for key in sorted(ss.get(_KEPT, ())):
+        if key in ss:
+            ss[key] = ss[key]
+
+
+def remembered(key: str, url_name: str, parse: Callable[[list[str]], Any]) -> str:
+    """A page-level widget key that survives page changes (``kept``) and, in a new session, starts from
+    the URL parameter ``url_name`` (``parse`` turns its values into the widget's value, or None to
+    ignore them). Returns the key, for ``key=remembered(…)``; the page then ``write_url``s the value.
+
+    Example (outside a page; not doctested):
+
+    >>> st.query_params["metric"] = "recall"
+    >>> st.selectbox("Metric", ["ndcg", "recall"], key=remembered("compare_metric", "metric", one_of(["ndcg", "recall"])))
+    'recall'
+    """
+    ss = st.session_state
+    kept(key)
+    if key not in ss:
+        raw = st.query_params.get_all(url_name)
+        value = parse(raw) if raw else None
+        if value is not None:
+            ss[key] = value
+    return key
+
+
+def one_of(options: Sequence[Any]) -> Callable[[list[str]], Any]:
+    """A ``remembered`` parser: the URL's last value when it names one of ``options`` (compared as text).
+
+    >>> one_of([1, 3, 10])(["10"]), one_of(["a"])(["zzz"])
+    (10, None)
+    """
+    by_text = {str(o): o for o in options}
+    return lambda raw: by_text.get(raw[-1])
+
+
+def some_of(options: Sequence[Any]) -> Callable[[list[str]], Any]:
+    """A ``remembered`` parser for multi-selects: the URL's values that name options (comma lists too).
+
+    >>> some_of(["t2c", "c2c", "c2t"])(["t2c,zzz", "c2t"]), some_of(["a"])(["b"])
+    (['t2c', 'c2t'], None)
+    """
+    by_text = {str(o): o for o in options}
+    found = lambda raw: [by_text[v] for part in raw for v in part.split(",") if v in by_text]  # noqa: E731
+    return lambda raw: found(raw) or None
+
+
+def flag(raw: list[str]) -> bool | None:
+    """A ``remembered`` parser for toggles: "1" / "0" (anything else is ignored).
+
+    >>> flag(["1"]), flag(["0"]), flag(["yes"])
+    (True, False, None)
+    """
+    return {"1": True, "0": False}.get(raw[-1])
 
 
 def url_param(name: str, default: str | None = None) -> str | None:

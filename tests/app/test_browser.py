@@ -118,55 +118,23 @@ def check_page(page, base: str, url_path: str, default: bool, titles: list[str])
     return problems
 
 
-def test_every_page_renders_in_chromium(app_cache, tmp_path):
-    from playwright.sync_api import sync_playwright
-
-    executable = chromium_path()
-    pages = app_pages()
-    assert len(pages) >= 8, pages
-    ARTIFACTS.mkdir(exist_ok=True)
+@pytest.fixture(scope="module")
+def served(app_cache, tmp_path_factory):
+    """One `streamlit run app.py` on 127.0.0.1 for this module's tests: (base URL, log path)."""
+    tmp = tmp_path_factory.mktemp("served")
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    log = tmp_path / "streamlit.log"
+    log = tmp / "streamlit.log"
     env = {**os.environ, "COREB_CACHE": str(app_cache), "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
            "PYTHONUNBUFFERED": "1"}
     cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.address", "127.0.0.1",
            "--server.port", str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false",
            "--server.fileWatcherType", "none"]
-    failures: dict[str, list[str]] = {}
     with open(log, "wb") as out:
         proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
     try:
         wait_healthy(proc, base, log)
-        with sync_playwright() as pw:
-            context = pw.chromium.launch_persistent_context(
-                str(tmp_path / "chromium-profile"), executable_path=executable, headless=True, args=CHROMIUM_ARGS,
-                viewport={"width": 1400, "height": 1000})
-            try:
-                page = context.new_page()
-                js_errors: list[str] = []
-                page.on("pageerror", lambda exc: js_errors.append(str(exc)))
-                # Deep links first, the default page (/) last: the first request to a fresh server must be a
-                # deep link, as when a shared URL is opened after a restart. (A `pages/` folder beside app.py
-                # makes Streamlit serve such a first request as an old-style multipage app.)
-                for url_path, title, default in sorted(pages, key=lambda p: p[2]):
-                    js_errors.clear()
-                    start = time.perf_counter()
-                    try:
-                        problems = check_page(page, base, url_path, default, [t for _, t, _ in pages])
-                    except Exception as exc:  # a timeout: keep going, report every page
-                        try:
-                            page.screenshot(path=str(ARTIFACTS / f"{url_path}.png"), full_page=True)
-                        except Exception:
-                            pass
-                        problems = [f"{type(exc).__name__}: {str(exc).splitlines()[0]}"]
-                    problems += [f"JavaScript error: {e}" for e in js_errors]
-                    print(f"{url_path:>12}: {time.perf_counter() - start:5.1f}s "
-                          f"{'OK' if not problems else 'FAILED'}  {ARTIFACTS / (url_path + '.png')}")
-                    if problems:
-                        failures[f"{title} (/{url_path})"] = problems
-            finally:
-                context.close()
+        yield base, log
     finally:
         proc.terminate()
         try:
@@ -174,7 +142,108 @@ def test_every_page_renders_in_chromium(app_cache, tmp_path):
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(timeout=15)
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    """Debian's chromium through Playwright, one persistent context for the module, 1400x1000."""
+    from playwright.sync_api import sync_playwright
+
+    executable = chromium_path()
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as pw:
+        context = pw.chromium.launch_persistent_context(
+            str(tmp_path_factory.mktemp("chromium-profile")), executable_path=executable, headless=True,
+            args=CHROMIUM_ARGS, viewport={"width": 1400, "height": 1000})
+        try:
+            yield context
+        finally:
+            context.close()
+
+
+def wait_for_script(page) -> None:
+    """Until the page's script has run to its end (a title or an exception box is on the page)."""
+    page.wait_for_function(
+        """() => {
+            const app = document.querySelector('[data-testid="stApp"]');
+            const done = app && app.getAttribute('data-test-script-state') === 'notRunning';
+            return done && (document.querySelector('h1') || document.querySelector('[data-testid="stException"]'));
+        }""", timeout=PAGE_LOAD_MS, polling=200)
+    page.wait_for_timeout(300)
+
+
+def test_every_page_renders_in_chromium(served, browser):
+    base, log = served
+    pages = app_pages()
+    assert len(pages) >= 8, pages
+    failures: dict[str, list[str]] = {}
+    page = browser.new_page()
+    js_errors: list[str] = []
+    page.on("pageerror", lambda exc: js_errors.append(str(exc)))
+    # Deep links first, the default page (/) last: the first request to a fresh server must be a
+    # deep link, as when a shared URL is opened after a restart. (A `pages/` folder beside app.py
+    # makes Streamlit serve such a first request as an old-style multipage app.)
+    for url_path, title, default in sorted(pages, key=lambda p: p[2]):
+        js_errors.clear()
+        start = time.perf_counter()
+        try:
+            problems = check_page(page, base, url_path, default, [t for _, t, _ in pages])
+        except Exception as exc:  # a timeout: keep going, report every page
+            try:
+                page.screenshot(path=str(ARTIFACTS / f"{url_path}.png"), full_page=True)
+            except Exception:
+                pass
+            problems = [f"{type(exc).__name__}: {str(exc).splitlines()[0]}"]
+        problems += [f"JavaScript error: {e}" for e in js_errors]
+        print(f"{url_path:>12}: {time.perf_counter() - start:5.1f}s "
+              f"{'OK' if not problems else 'FAILED'}  {ARTIFACTS / (url_path + '.png')}")
+        if problems:
+            failures[f"{title} (/{url_path})"] = problems
+    page.close()
     if failures:
         report = "\n".join(f"{name}:\n  " + "\n  ".join(p) for name, p in failures.items())
         pytest.fail(f"{len(failures)} of {len(pages)} pages failed in chromium:\n{report}\n\n"
                     f"streamlit log (tail):\n{log_tail(log)}", pytrace=False)
+
+
+GLOBAL_KEYS = ("release", "scheme", "task", "anchor", "runs")
+
+
+def global_state(page) -> dict[str, list[str]]:
+    """The sidebar's global choices as the URL carries them (the sidebar writes them on every run)."""
+    query = urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)
+    return {k: sorted(query.get(k, [])) for k in GLOBAL_KEYS}
+
+
+def test_menu_navigation_keeps_the_global_state(served, browser, default_run_ids):
+    """Choose non-default global state, then move the way users do: every page from the sidebar menu,
+    browser back and forward, a reload. The state must never change (it used to flip the release, the
+    runs and anchor exclusion on the first menu click)."""
+    base, log = served
+    page = browser.new_page()
+    bm25 = default_run_ids["bm25"]
+    page.goto(f"{base}/?release=demo_v2603&scheme=v1&task=c2t&anchor=0&runs={bm25}", wait_until="domcontentloaded")
+    wait_for_script(page)
+    chosen = global_state(page)
+    assert chosen == {"release": ["demo_v2603"], "scheme": ["v1"], "task": ["c2t"], "anchor": ["0"], "runs": [bm25]}
+    visited = []
+    for _, title, _ in app_pages()[1:] + app_pages()[:1]:
+        page.locator('[data-testid="stSidebarNavLink"]', has_text=title).first.click()
+        wait_for_script(page)
+        visited.append(title)
+        assert global_state(page) == chosen, f"after clicking {visited} in the menu"
+        assert page.locator('[data-testid="stException"]').count() == 0, f"{title}: exception box"
+    page.screenshot(path=str(ARTIFACTS / "state-after-menu.png"), full_page=False)
+    page.go_back()
+    wait_for_script(page)
+    assert global_state(page) == chosen, "after browser back"
+    page.go_forward()
+    wait_for_script(page)
+    assert global_state(page) == chosen, "after browser forward"
+    page.reload()
+    wait_for_script(page)
+    assert global_state(page) == chosen, "after a reload"
+    # The sidebar shows it too: the toggle is off and the one chosen run is the only chip.
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    assert sidebar.locator('[data-baseweb="tag"]').count() == 1
+    page.close()
