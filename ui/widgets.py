@@ -25,15 +25,16 @@ def run_label(meta: RunMeta) -> str:
 
 
 def run_tooltip(meta: RunMeta) -> str:
-    """What a run's tooltip says beside its name: its id, kind, when it was made and its tags.
+    """What a run's tooltip (a widget's ``help=``, which is Markdown) says beside its name: its id as
+    code, its kind, when it was made and its tags (literal).
 
     >>> run_tooltip(RunMeta("bm25__demo_v2603__20261201T062218-f8c8b6", model="bm25", kind="retrieval",
     ...                     created="2026-12-01T06:22:18", tags=("baseline",)))
-    'id bm25__demo_v2603__20261201T062218-f8c8b6 · retrieval · made 2026-12-01 06:22 · tags: baseline'
+    'id `bm25__demo_v2603__20261201T062218-f8c8b6` · retrieval · made 2026-12-01 06:22 · tags: baseline'
     """
     made = run_created(meta)[:16].replace("T", " ")
-    parts = [f"id {meta.run_id}", meta.kind or "", f"made {made}" if made else "",
-             f"tags: {', '.join(meta.tags)}" if meta.tags else ""]
+    parts = [f"id `{meta.run_id}`", meta.kind or "", f"made {made}" if made else "",
+             f"tags: {plain(', '.join(meta.tags))}" if meta.tags else ""]
     return " · ".join(p for p in parts if p)
 
 

@@ -396,43 +396,66 @@ def check_tag(tag: str) -> str:
     return tag
 
 
-def _write_meta(meta: RunMeta, root: Path | None) -> None:
-    # run.json is replaced in one rename: a reader sees the old or the new provenance, never half of it.
-    text = json.dumps(meta.to_json(), indent=2, sort_keys=True, default=str)
-    atomic_write_text(run_path(meta.run_id, root) / "run.json", text)
+def parse_tags(text: str) -> list[str]:
+    """Tags typed as one comma-separated line, stripped, empty pieces dropped, each checked (``check_tag``).
+
+    >>> parse_tags(" baseline, demo ,, final")
+    ['baseline', 'demo', 'final']
+    """
+    return [check_tag(t) for t in text.split(",") if t.strip()]
 
 
-def rename_run(run_id: str, name: str, root: Path | None = None) -> RunMeta:
-    """Give a stored run a new name (stored in its ``run.json``); its updated provenance. A one-line
-    CorebError for an unknown run, a bad name (``check_run_name``) or a name another run of the same
-    release already has (names tell runs apart in every picker).
+def update_run(run_id: str, name: str | None = None, tags: Iterable[str] | None = None,
+               root: Path | None = None) -> RunMeta:
+    """Set a stored run's name and/or its whole list of tags (None: keep), in its ``run.json``, in one
+    atomic write; its updated provenance. Everything is checked before anything is written: a one-line
+    CorebError for an unknown run, a bad name (``check_run_name``), a name another run of the same
+    release already has (names tell runs apart in every picker), or a bad tag (``check_tag``).
 
     >>> import tempfile
     >>> root = Path(tempfile.mkdtemp())
     >>> hits = hits_from_scores("t2c", ["q1"], ["d1"], np.array([[0.5]]))
     >>> _ = write_run(hits, {"run_id": "r1", "model": "bm25", "release": "v"}, root)
     >>> _ = write_run(hits, {"run_id": "r2", "model": "bm25", "release": "v"}, root)
-    >>> run_meta("r2", root).name, rename_run("r2", " bm25 tuned ", root).name, run_meta("r2", root).name
-    ('bm25 · v (2)', 'bm25 tuned', 'bm25 tuned')
-    >>> rename_run("r1", "BM25 tuned", root)
+    >>> meta = update_run("r2", " bm25 tuned ", ["baseline", "baseline"], root)
+    >>> meta.name, meta.tags, run_meta("r2", root).name
+    ('bm25 tuned', ('baseline',), 'bm25 tuned')
+    >>> update_run("r1", "BM25 tuned", root=root)
     Traceback (most recent call last):
     coreb_core.errors.CorebError: name 'BM25 tuned' is already used by run r2 on release v; choose another
     """
     meta = run_meta(run_id, root)
-    name = check_run_name(name)
-    for other in list_runs(meta.release, root):
-        if other.run_id != run_id and other.release == meta.release and str(other.name).casefold() == name.casefold():
-            raise CorebError(f"name {name!r} is already used by run {other.run_id} on release {meta.release}; "
-                             "choose another")
-    meta = replace(meta, name=name)
-    _write_meta(meta, root)
+    if name is not None:
+        name = check_run_name(name)
+        for other in list_runs(meta.release, root):
+            if other.run_id != run_id and other.release == meta.release and str(other.name).casefold() == name.casefold():
+                raise CorebError(f"name {name!r} is already used by run {other.run_id} on release {meta.release}; "
+                                 "choose another")
+    if tags is not None:
+        tags = tuple(dict.fromkeys(check_tag(t) for t in tags))
+    meta = replace(meta, name=meta.name if name is None else name, tags=meta.tags if tags is None else tags)
+    # run.json is replaced in one rename: a reader sees the old or the new provenance, never half of it.
+    text = json.dumps(meta.to_json(), indent=2, sort_keys=True, default=str)
+    atomic_write_text(run_path(run_id, root) / "run.json", text)
     return meta
 
 
+def rename_run(run_id: str, name: str, root: Path | None = None) -> RunMeta:
+    """Give a stored run a new name (``update_run`` with a name: the same checks).
+
+    >>> import tempfile
+    >>> root = Path(tempfile.mkdtemp())
+    >>> _ = write_run(hits_from_scores("t2c", ["q1"], ["d1"], np.array([[0.5]])), {"run_id": "r1", "model": "bm25"}, root)
+    >>> run_meta("r1", root).name, rename_run("r1", "my bm25", root).name
+    ('bm25', 'my bm25')
+    """
+    return update_run(run_id, name=name, root=root)
+
+
 def tag_run(run_id: str, add: Iterable[str] = (), remove: Iterable[str] = (), root: Path | None = None) -> RunMeta:
-    """Add and remove free-text tags of a stored run (stored in its ``run.json``, in the order given;
-    adding a tag it has or removing one it lacks changes nothing); its updated provenance. A one-line
-    CorebError for an unknown run or a bad tag (``check_tag``).
+    """Add and remove free-text tags of a stored run (kept in the order given; adding a tag it has or
+    removing one it lacks changes nothing); its updated provenance. A one-line CorebError for an
+    unknown run or a bad tag (``check_tag``).
 
     >>> import tempfile
     >>> root = Path(tempfile.mkdtemp())
@@ -442,14 +465,10 @@ def tag_run(run_id: str, add: Iterable[str] = (), remove: Iterable[str] = (), ro
     >>> tag_run("r1", ["final"], remove=["demo"], root=root).tags, run_meta("r1", root).tags
     (('baseline', 'final'), ('baseline', 'final'))
     """
-    meta = run_meta(run_id, root)
     add = [check_tag(t) for t in add]
     remove = {check_tag(t) for t in remove}
-    tags = [t for t in meta.tags or () if t not in remove]
-    tags += [t for t in dict.fromkeys(add) if t not in tags]
-    meta = replace(meta, tags=tuple(tags))
-    _write_meta(meta, root)
-    return meta
+    kept = [t for t in run_meta(run_id, root).tags or () if t not in remove]
+    return update_run(run_id, tags=kept + add, root=root)
 
 
 def new_run_id(label: str, release: str) -> str:

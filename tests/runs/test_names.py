@@ -68,7 +68,7 @@ def test_rename_and_tag(cache):
     assert tag_run("r1", ["final"], remove=["demo", "absent"], root=cache).tags == ("baseline", "final")
     meta = run_meta("r1", cache)
     assert meta.tags == ("baseline", "final") and meta.name == "bm25 · v"
-    assert run_tooltip(meta) == "id r1 · tags: baseline, final"
+    assert run_tooltip(meta) == "id `r1` · tags: baseline, final"
     assert not list((cache / "runs" / "r1").glob(".*"))  # the temp file was renamed away
 
 
