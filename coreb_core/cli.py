@@ -25,7 +25,7 @@ def command(name: str):
     """Register the decorated function as the handler of CLI command ``name`` (in ``COMMANDS``).
 
     >>> sorted(COMMANDS)
-    ['demo', 'eval', 'export', 'fetch', 'import-data', 'import-results', 'info', 'models', 'results', 'run']
+    ['demo', 'eval', 'export', 'fetch', 'import-data', 'import-results', 'info', 'models', 'results', 'run', 'runs']
     """
     def register(fn: Callable[[argparse.Namespace], int]):
         COMMANDS[name] = fn
@@ -237,6 +237,29 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
+@command("runs")
+def _runs(args: argparse.Namespace) -> int:
+    from coreb_core.runs.run import list_runs, rename_run, run_created, tag_run
+
+    if args.runs_command == "rename":
+        meta = rename_run(args.run_id, args.name)
+        print(f"run {meta.run_id} is now named {meta.name!r}")
+    elif args.runs_command == "tag":
+        meta = tag_run(args.run_id, remove=args.tags) if args.untag else tag_run(args.run_id, add=args.tags)
+        print(f"run {meta.run_id} ({meta.name}) tags: {', '.join(meta.tags or ()) or '(none)'}")
+    else:
+        metas = sorted(list_runs(args.release), key=lambda m: (str(m.release), run_created(m), m.run_id))
+        if args.json:
+            print(json.dumps([{"run_id": m.run_id, "name": m.name, "release": m.release, "tags": list(m.tags or ()),
+                               "created": run_created(m) or None} for m in metas], indent=1))
+            return 0
+        for m in metas:
+            tags = f"  [{', '.join(m.tags)}]" if m.tags else ""
+            print(f"{m.name}{tags}\n  {m.run_id}")
+        print(f"{len(metas)} runs")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every command, with its options and defaults.
 
@@ -306,6 +329,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--run", required=True)
     p.add_argument("--format", choices=["trec", "coreb", "mteb"], required=True)
     p.add_argument("--out", required=True)
+
+    p = sub.add_parser("runs", help="list stored runs by name; rename or tag one")
+    runs = p.add_subparsers(dest="runs_command", required=True)
+    q = runs.add_parser("list", help="every stored run: its name, tags and id")
+    q.add_argument("--release", default=None, help="only the runs of this release")
+    q.add_argument("--json", action="store_true")
+    q = runs.add_parser("rename", help="give a run a new name (shown everywhere instead of its id)")
+    q.add_argument("run_id")
+    q.add_argument("name", help="at most 80 characters, one line; distinct within the run's release")
+    q = runs.add_parser("tag", help="add free-text tags to a run (or remove them with --untag)")
+    q.add_argument("run_id")
+    q.add_argument("tags", nargs="+", help="each at most 40 characters, no comma")
+    q.add_argument("--untag", action="store_true", help="remove the given tags instead of adding them")
 
     p = sub.add_parser("info", help="releases in the cache, row counts, positives and traps per task")
     p.add_argument("--json", action="store_true")

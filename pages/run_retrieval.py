@@ -15,13 +15,14 @@ from coreb_core.retrieval.profiles import DEFAULT_PROFILE, PROFILES
 from coreb_core.runs.results import import_results
 from coreb_core.evaluation.evaluate import score_run
 from coreb_core.retrieval.pipeline import run_retrieval
-from coreb_core.runs.run import DEFAULT_TOP_K
+from coreb_core.runs.run import DEFAULT_TOP_K, parse_tags, run_meta, update_run
 from coreb_core.data.schema import TASKS
 from coreb_core.data.store import list_releases
 from ui.format import error_lines, model_table, ndcg_frame, plain, progress_text, prompt_table
 from ui.labels import TASK_LABELS
+from ui.cache import runs_of
 from ui.sidebar import sidebar
-from ui.widgets import csv_download, path_or_upload
+from ui.widgets import csv_download, path_or_upload, run_label, run_tooltip
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)
@@ -46,8 +47,8 @@ state = sidebar()
 ss = st.session_state
 st.title("Run retrieval")
 st.caption("Encode a release with a model (vectors are cached, so a re-run only encodes what changed), search "
-           "exactly, store the run with its provenance and score it. The new run appears in the sidebar of every "
-           "page at once.")
+           "exactly, store the run with its provenance and score it. The new run appears at once under Runs in the "
+           "sidebar of every page, when the sidebar shows the release it was made on.")
 
 
 @st.cache_resource(show_spinner=False)
@@ -109,8 +110,10 @@ if "run_pending" in ss:
 clicked = st.button("Run", type="primary", disabled=blocked is not None, key="run_go")
 if clicked:
     ss["run_pending"] = model
-    st.button("Cancel", key="run_cancel", help="Stops the run (the page reruns). Nothing half-written is kept: "
-                                                "a run is stored only when it is complete.")
+    # In a placeholder, so that it goes away as soon as the run ends (a Cancel after the end cancels nothing).
+    cancel = st.empty()
+    cancel.button("Cancel", key="run_cancel", help="Stops the run (the page reruns). Nothing half-written is kept: "
+                                                   "a run is stored only when it is complete.")
     bar = st.progress(0.0, text="starting…")
     start = time.perf_counter()
 
@@ -124,20 +127,27 @@ if clicked:
     except CorebError as exc:
         ss.pop("run_pending", None)
         bar.empty()
+        cancel.empty()
         for line in error_lines(exc):
             st.error(plain(line))
     else:
         ss.pop("run_pending", None)
         bar.empty()
+        cancel.empty()
         ss["run_last"] = {"run_id": result.run_id, "release": release, "ndcg": score_run(result.run_id),
                           "seconds": result.seconds, "encoded": result.texts_encoded, "profile": profile}
 
 last = ss.get("run_last")
 if last:
     st.header("Last run")
-    st.code(last["run_id"], language=None)
+    last_meta = run_meta(last["run_id"])  # read again: it may have been renamed since
+    st.subheader(plain(run_label(last_meta)), help=run_tooltip(last_meta), anchor=False)
+    where = (f"It is now listed under Runs in the sidebar for release {last['release']}."
+             if state.release == last["release"] else
+             f"It was made on release {last['release']}; switch the sidebar's Release to {last['release']} "
+             "to find it under Runs.")
     st.caption(f"{last['seconds']:.1f} s, {last['encoded']} texts encoded (the rest came from the vector cache). "
-               "It is now listed under Runs in the sidebar.")
+               + where)
     scores = ndcg_frame(last["ndcg"])
     chart = alt.Chart(scores).mark_bar().encode(
         x=alt.X("ndcg_at_10:Q", title="nDCG@10", scale=alt.Scale(domain=[0, 1])),
@@ -149,6 +159,38 @@ if last:
     st.caption(f"Source: this run on `{last['release']}` · encoding profile `{last.get('profile', DEFAULT_PROFILE)}` "
                "(BM25 has none) · scheme `v2` (official) · C2C anchor excluded · mean over each task's evaluated "
                "queries.")
+
+st.header("Name and tags")
+st.caption("Runs are shown by name everywhere; by default <model> · <profile> · <release>, numbered when repeated. "
+           "Tags are free text, for your own grouping. Also from the command line: "
+           "`python -m coreb_core runs rename RUN_ID NAME` and `python -m coreb_core runs tag RUN_ID TAG …`.")
+if "run_renamed" in ss:
+    st.success(ss.pop("run_renamed"))
+named = runs_of(state.release)
+if not named:
+    st.info(f"No runs on release {state.release} yet.")
+else:
+    ids = list(named)
+    if ss.get("rename_run") not in named:  # default: the last run when it is on this release, else the newest
+        ss["rename_run"] = last["run_id"] if last and last["run_id"] in named else ids[-1]
+    chosen = st.selectbox(f"Run on {state.release} (the sidebar's release)", ids, key="rename_run",
+                          format_func=lambda r: run_label(named[r]), help=run_tooltip(named[ss["rename_run"]]))
+    meta = named[chosen]
+    with st.form("rename_form", border=False):
+        new_name = st.text_input("Name", meta.name or run_label(meta), max_chars=80, key=f"rename_name_{chosen}")
+        new_tags = st.text_input("Tags (comma-separated)", ", ".join(meta.tags or ()), key=f"rename_tags_{chosen}")
+        saved = st.form_submit_button("Save name and tags")
+    if saved:
+        try:
+            meta = update_run(chosen, new_name, parse_tags(new_tags))
+        except CorebError as exc:
+            for line in error_lines(exc):
+                st.error(plain(line))
+        else:
+            # Rerun, so that the sidebar and this page list the run under its new name at once.
+            tags = ", ".join(meta.tags or ()) or "none"
+            ss["run_renamed"] = f"Saved: {plain(run_label(meta))} (tags: {plain(tags)})."
+            st.rerun()
 
 st.divider()
 st.header("Import a dataset")
@@ -204,8 +246,9 @@ if res.path_clicked or res.upload_clicked:
         st.success(f"Imported {report_.imported} file(s): {report_.rows} number(s) stored, "
                    f"{len(report_.runs)} run(s) created.")
         if report_.runs:
-            created = pd.DataFrame({"run_id": report_.runs})
-            st.dataframe(created, hide_index=True)
-            csv_download(created, "imported-runs")
+            names = [run_label(run_meta(r)) for r in report_.runs]
+            st.dataframe(pd.DataFrame({"name": names}), hide_index=True)
+            csv_download(pd.DataFrame({"name": names, "run_id": report_.runs}), "imported-runs",
+                         "Download the new runs' names and ids (CSV)")
         for line in report_.skipped:
             st.error(plain(line))

@@ -6,21 +6,36 @@ from typing import NamedTuple
 import pandas as pd
 import streamlit as st
 
-from coreb_core.runs.run import RunMeta, run_name
+from coreb_core.runs.run import RunMeta, default_run_name, run_created
 from ui.format import plain
 from ui.state import State
 
 
 def run_label(meta: RunMeta) -> str:
-    """How a run is listed in pickers: its name, its kind unless plain retrieval, when, and its id's tail.
+    """How a run is shown everywhere (pickers, tables, chart axes): its name. Ids belong in tooltips
+    (``run_tooltip``) and downloads only.
 
-    >>> run_label(RunMeta("bm25__demo_v2603__20261201T062218-f8c8b6", model="bm25", kind="retrieval",
-    ...                   created="2026-12-01T06:22:18"))
-    'bm25 · 12-01 06:22 · …f8c8b6'
+    >>> run_label(RunMeta("bm25__demo_v2603__20261201T062218-f8c8b6", model="bm25", release="demo_v2603",
+    ...                   name="bm25 · demo_v2603 (2)"))
+    'bm25 · demo_v2603 (2)'
+    >>> run_label(RunMeta("r1", model="minilm", profile="card", release="demo_v2603"))  # no name stored yet
+    'minilm · card · demo_v2603'
     """
-    when = str(meta.created or "")[5:16].replace("T", " ")
-    kind = "" if meta.kind in (None, "retrieval") else f" ({meta.kind})"
-    return f"{run_name(meta)}{kind} · {when} · …{meta.run_id[-6:]}"
+    return meta.name or default_run_name(meta)
+
+
+def run_tooltip(meta: RunMeta) -> str:
+    """What a run's tooltip (a widget's ``help=``, which is Markdown) says beside its name: its id as
+    code, its kind, when it was made and its tags (literal).
+
+    >>> run_tooltip(RunMeta("bm25__demo_v2603__20261201T062218-f8c8b6", model="bm25", kind="retrieval",
+    ...                     created="2026-12-01T06:22:18", tags=("baseline",)))
+    'id `bm25__demo_v2603__20261201T062218-f8c8b6` · retrieval · made 2026-12-01 06:22 · tags: baseline'
+    """
+    made = run_created(meta)[:16].replace("T", " ")
+    parts = [f"id `{meta.run_id}`", meta.kind or "", f"made {made}" if made else "",
+             f"tags: {plain(', '.join(meta.tags))}" if meta.tags else ""]
+    return " · ".join(p for p in parts if p)
 
 
 def show_error(exc: BaseException) -> None:

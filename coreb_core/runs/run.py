@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import time
+import unicodedata
 import uuid
 from pathlib import Path
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, Iterable, Mapping
 
 import numpy as np
@@ -29,7 +31,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from coreb_core.atomic import atomic_folder
+from coreb_core.atomic import atomic_folder, atomic_write_text
 from coreb_core.errors import CorebError, DataError, DataProblem
 from coreb_core.paths import runs_dir
 
@@ -179,6 +181,8 @@ class RunMeta:
     model: str | None = None
     profile: str | None = None  # encoding profile of a dense run (official, card)
     label: str | None = None
+    name: str | None = None  # the human name shown everywhere (None: not stored yet, see default_run_name)
+    tags: tuple[str, ...] | None = None  # free-text tags the user gave
     tasks: tuple[str, ...] | None = None
     created: str | None = None
     source: str | None = None  # imported runs: where they came from
@@ -221,8 +225,9 @@ class RunMeta:
         {'note': 'kept', 'run_id': 'r1', 'model': 'bm25', 'tasks': ['t2c']}
         """
         out = {name: getattr(self, name) for name in _META_FIELDS if getattr(self, name) is not None}
-        if self.tasks is not None:
-            out["tasks"] = list(self.tasks)
+        for name in ("tasks", "tags"):
+            if getattr(self, name) is not None:
+                out[name] = list(getattr(self, name))
         return {**self.extra, **out}
 
     @classmethod
@@ -246,7 +251,9 @@ class RunMeta:
             if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
                 raise CorebError(f"{source}: field {name!r} is {type(value).__name__}, expected "
                                  f"{' or '.join(k.__name__ for k in kinds)}")
-            values[name] = tuple(value) if name == "tasks" else value
+            if name == "tags" and not all(isinstance(t, str) for t in value):
+                raise CorebError(f"{source}: field 'tags' holds a non-string item")
+            values[name] = tuple(value) if name in ("tasks", "tags") else value
         if "run_id" not in values:
             raise CorebError(f"{source}: field 'run_id' is missing")
         return cls(**values, extra={k: v for k, v in data.items() if k not in _META_FIELDS})
@@ -255,7 +262,7 @@ class RunMeta:
 _META_FIELDS = tuple(f.name for f in fields(RunMeta) if f.name != "extra")
 # The JSON types each known field may hold; anything else is format drift.
 _META_TYPES: dict[str, tuple[type, ...]] = {
-    name: {"tasks": (list, tuple), "rerank_depth": (int,), "batch_size": (int,), "top_k": (int,),
+    name: {"tasks": (list, tuple), "tags": (list, tuple), "rerank_depth": (int,), "batch_size": (int,), "top_k": (int,),
            "texts_encoded": (int,), "model_spec": (dict,), "encoding": (dict,), "prompts": (dict,),
            "packages": (dict,), "timings_s": (dict,)}.get(name, (str,))
     for name in _META_FIELDS}
@@ -271,6 +278,197 @@ def run_name(meta: RunMeta) -> str:
     """
     model = str(meta.model or meta.run_id or "?")
     return f"{model} [{meta.profile}]" if meta.profile else model
+
+
+NAME_MAX = 80  # characters in a run's name: it must fit a picker and a chart axis
+TAG_MAX = 40  # characters in one tag
+
+
+def default_run_name(meta: RunMeta) -> str:
+    """A run's name before the user gives one: ``<model> · <profile> · <release>``, leaving out what the
+    run does not have (BM25 and imported runs have no encoding profile). Not yet made distinct: see
+    ``name_runs``.
+
+    >>> default_run_name(RunMeta("r1", model="minilm", profile="card", release="demo_v2603"))
+    'minilm · card · demo_v2603'
+    >>> default_run_name(RunMeta("r2", model="bm25", release="demo_v2603"))
+    'bm25 · demo_v2603'
+    """
+    return " · ".join(str(p) for p in (meta.model or meta.run_id, meta.profile, meta.release) if p)
+
+
+_ID_TIME = re.compile(r"__(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})-[0-9a-f]+$")
+
+
+def run_created(meta: RunMeta) -> str:
+    """When a run was made, as ISO text: its ``created`` field, else the time in its id (imported runs
+    record none), else ``""``. Sorting on it gives creation order.
+
+    >>> run_created(RunMeta("mine__tiny__20261201T010700-25ce00"))
+    '2026-12-01T01:07:00'
+    >>> run_created(RunMeta("r1", created="2026-11-30T10:00:00")), run_created(RunMeta("r1"))
+    ('2026-11-30T10:00:00', '')
+    """
+    if meta.created:
+        return str(meta.created)
+    m = _ID_TIME.search(meta.run_id)
+    return f"{m[1]}-{m[2]}-{m[3]}T{m[4]}:{m[5]}:{m[6]}" if m else ""
+
+
+def distinct_name(base: str, taken: Iterable[str]) -> str:
+    """``base``, or ``base (2)``, ``base (3)``, … the first one not in ``taken`` (case ignored).
+
+    >>> distinct_name("bm25 · demo_v2603", ["bm25 · demo_v2603", "BM25 · demo_v2603 (2)"])
+    'bm25 · demo_v2603 (3)'
+    """
+    used = {t.casefold() for t in taken}
+    name, n = base, 1
+    while name.casefold() in used:
+        n += 1
+        name = f"{base} ({n})"
+    return name
+
+
+def name_runs(metas: Iterable[RunMeta]) -> list[RunMeta]:
+    """The same runs, in the same order, each with a ``name``: a stored name is kept; a run stored
+    without one (older ``run.json`` files) gets its default name, made distinct within its release in
+    creation order (the first ``bm25 · demo_v2603``, the next ``bm25 · demo_v2603 (2)``).
+
+    >>> old = [RunMeta("b", model="bm25", release="v", created="2026-12-02"),
+    ...        RunMeta("a", model="bm25", release="v", created="2026-12-01"),
+    ...        RunMeta("c", model="bm25", release="w", created="2026-12-03")]
+    >>> [m.name for m in name_runs(old)]
+    ['bm25 · v (2)', 'bm25 · v', 'bm25 · w']
+    """
+    metas = list(metas)
+    taken: dict[str | None, list[str]] = {}
+    for m in metas:
+        if m.name:
+            taken.setdefault(m.release, []).append(m.name)
+    named: dict[str, str] = {}
+    for m in sorted((m for m in metas if not m.name), key=lambda m: (run_created(m), m.run_id)):
+        names = taken.setdefault(m.release, [])
+        named[m.run_id] = distinct_name(default_run_name(m), names)
+        names.append(named[m.run_id])
+    return [m if m.name else replace(m, name=named[m.run_id]) for m in metas]
+
+
+def _check_text(text: str, what: str, limit: int) -> str:
+    if not isinstance(text, str):
+        raise CorebError(f"{what} must be text")
+    text = text.strip()
+    if not text:
+        raise CorebError(f"{what} is empty")
+    if len(text) > limit:
+        raise CorebError(f"{what} is {len(text)} characters long; at most {limit} are allowed")
+    bad = [c for c in text if unicodedata.category(c) in ("Cc", "Zl", "Zp")]
+    if bad:
+        raise CorebError(f"{what} {text!r} holds a control character ({bad[0]!r}); use plain text on one line")
+    return text
+
+
+def check_run_name(name: str) -> str:
+    """A run name as given by the user, stripped; a one-line CorebError when it is empty, longer than
+    ``NAME_MAX`` characters or holds a control character (a line break, a tab, an escape).
+
+    >>> check_run_name("  minilm baseline ")
+    'minilm baseline'
+    >>> check_run_name("two\\nlines")
+    Traceback (most recent call last):
+    coreb_core.errors.CorebError: run name 'two\\nlines' holds a control character ('\\n'); use plain text on one line
+    """
+    return _check_text(name, "run name", NAME_MAX)
+
+
+def check_tag(tag: str) -> str:
+    """A tag as given by the user, stripped; a one-line CorebError when it is empty, longer than
+    ``TAG_MAX`` characters, holds a comma (the page separates tags with commas) or a control character.
+
+    >>> check_tag(" baseline ")
+    'baseline'
+    >>> check_tag("a,b")
+    Traceback (most recent call last):
+    coreb_core.errors.CorebError: tag 'a,b' holds a comma; give each tag separately
+    """
+    tag = _check_text(tag, "tag", TAG_MAX)
+    if "," in tag:
+        raise CorebError(f"tag {tag!r} holds a comma; give each tag separately")
+    return tag
+
+
+def parse_tags(text: str) -> list[str]:
+    """Tags typed as one comma-separated line, stripped, empty pieces dropped, each checked (``check_tag``).
+
+    >>> parse_tags(" baseline, demo ,, final")
+    ['baseline', 'demo', 'final']
+    """
+    return [check_tag(t) for t in text.split(",") if t.strip()]
+
+
+def update_run(run_id: str, name: str | None = None, tags: Iterable[str] | None = None,
+               root: Path | None = None) -> RunMeta:
+    """Set a stored run's name and/or its whole list of tags (None: keep), in its ``run.json``, in one
+    atomic write; its updated provenance. Everything is checked before anything is written: a one-line
+    CorebError for an unknown run, a bad name (``check_run_name``), a name another run of the same
+    release already has (names tell runs apart in every picker), or a bad tag (``check_tag``).
+
+    >>> import tempfile
+    >>> root = Path(tempfile.mkdtemp())
+    >>> hits = hits_from_scores("t2c", ["q1"], ["d1"], np.array([[0.5]]))
+    >>> _ = write_run(hits, {"run_id": "r1", "model": "bm25", "release": "v"}, root)
+    >>> _ = write_run(hits, {"run_id": "r2", "model": "bm25", "release": "v"}, root)
+    >>> meta = update_run("r2", " bm25 tuned ", ["baseline", "baseline"], root)
+    >>> meta.name, meta.tags, run_meta("r2", root).name
+    ('bm25 tuned', ('baseline',), 'bm25 tuned')
+    >>> update_run("r1", "BM25 tuned", root=root)
+    Traceback (most recent call last):
+    coreb_core.errors.CorebError: name 'BM25 tuned' is already used by run r2 on release v; choose another
+    """
+    meta = run_meta(run_id, root)
+    if name is not None:
+        name = check_run_name(name)
+        for other in list_runs(meta.release, root):
+            if other.run_id != run_id and other.release == meta.release and str(other.name).casefold() == name.casefold():
+                raise CorebError(f"name {name!r} is already used by run {other.run_id} on release {meta.release}; "
+                                 "choose another")
+    if tags is not None:
+        tags = tuple(dict.fromkeys(check_tag(t) for t in tags))
+    meta = replace(meta, name=meta.name if name is None else name, tags=meta.tags if tags is None else tags)
+    # run.json is replaced in one rename: a reader sees the old or the new provenance, never half of it.
+    text = json.dumps(meta.to_json(), indent=2, sort_keys=True, default=str)
+    atomic_write_text(run_path(run_id, root) / "run.json", text)
+    return meta
+
+
+def rename_run(run_id: str, name: str, root: Path | None = None) -> RunMeta:
+    """Give a stored run a new name (``update_run`` with a name: the same checks).
+
+    >>> import tempfile
+    >>> root = Path(tempfile.mkdtemp())
+    >>> _ = write_run(hits_from_scores("t2c", ["q1"], ["d1"], np.array([[0.5]])), {"run_id": "r1", "model": "bm25"}, root)
+    >>> run_meta("r1", root).name, rename_run("r1", "my bm25", root).name
+    ('bm25', 'my bm25')
+    """
+    return update_run(run_id, name=name, root=root)
+
+
+def tag_run(run_id: str, add: Iterable[str] = (), remove: Iterable[str] = (), root: Path | None = None) -> RunMeta:
+    """Add and remove free-text tags of a stored run (kept in the order given; adding a tag it has or
+    removing one it lacks changes nothing); its updated provenance. A one-line CorebError for an
+    unknown run or a bad tag (``check_tag``).
+
+    >>> import tempfile
+    >>> root = Path(tempfile.mkdtemp())
+    >>> _ = write_run(hits_from_scores("t2c", ["q1"], ["d1"], np.array([[0.5]])), {"run_id": "r1", "model": "bm25"}, root)
+    >>> tag_run("r1", ["baseline", "demo"], root=root).tags
+    ('baseline', 'demo')
+    >>> tag_run("r1", ["final"], remove=["demo"], root=root).tags, run_meta("r1", root).tags
+    (('baseline', 'final'), ('baseline', 'final'))
+    """
+    add = [check_tag(t) for t in add]
+    remove = {check_tag(t) for t in remove}
+    kept = [t for t in run_meta(run_id, root).tags or () if t not in remove]
+    return update_run(run_id, tags=kept + add, root=root)
 
 
 def new_run_id(label: str, release: str) -> str:
@@ -294,9 +492,20 @@ def write_run(hits: pd.DataFrame, meta: RunMeta | Mapping[str, Any], root: Path 
     'r1'
     >>> sorted(p.name for p in (root / "runs" / "r1").iterdir())
     ['hits.parquet', 'run.json']
+
+    A run stored without a name gets its default one, distinct within its release:
+
+    >>> write_run(hits, RunMeta("r2", release="demo_v2603", model="bm25"), root)
+    'r2'
+    >>> run_meta("r1", root).name, run_meta("r2", root).name
+    ('bm25 · demo_v2603', 'bm25 · demo_v2603 (2)')
     """
     if not isinstance(meta, RunMeta):
         meta = RunMeta.from_json(meta, "write_run meta")
+    if not meta.name:  # named once, at creation, so that a later run does not renumber it
+        meta = replace(meta, name=distinct_name(default_run_name(meta),
+                                                (m.name for m in list_runs(meta.release, root)
+                                                 if m.name and m.release == meta.release)))
     run_id = meta.run_id
     base = runs_dir(root)
     base.mkdir(parents=True, exist_ok=True)
@@ -340,7 +549,7 @@ def read_hits(run_id: str, root: Path | None = None) -> pd.DataFrame:
 
 
 def read_run_meta(path: Path) -> RunMeta:
-    """The provenance in one ``run.json`` file.
+    """The provenance in one ``run.json`` file, as stored (``run_meta`` also fills in a missing name).
 
     >>> import tempfile
     >>> path = Path(tempfile.mkdtemp()) / "run.json"
@@ -363,12 +572,18 @@ def run_meta(run_id: str, root: Path | None = None) -> RunMeta:
     >>> _ = write_run(hits_from_scores("t2c", ["q1"], ["d1"], np.array([[0.5]])), {"run_id": "r1", "model": "bm25"}, root)
     >>> run_meta("r1", root).model
     'bm25'
+
+    A ``run.json`` stored without a name gets its default one (``name_runs``).
     """
-    return read_run_meta(run_path(run_id, root) / "run.json")
+    meta = read_run_meta(run_path(run_id, root) / "run.json")
+    if meta.name:
+        return meta
+    return next(m for m in list_runs(meta.release, root) if m.run_id == run_id)
 
 
 def list_runs(release: str | None = None, root: Path | None = None) -> list[RunMeta]:
-    """The provenance of every stored run (of one release when ``release`` is given), by run id.
+    """The provenance of every stored run (of one release when ``release`` is given), by run id, each
+    with its name (a ``run.json`` stored without one gets its default name, see ``name_runs``).
 
     >>> import tempfile
     >>> root = Path(tempfile.mkdtemp())
@@ -386,7 +601,7 @@ def list_runs(release: str | None = None, root: Path | None = None) -> list[RunM
         meta = read_run_meta(p / "run.json")
         if release is None or meta.release == release:
             metas.append(meta)
-    return metas
+    return name_runs(metas)
 
 
 def fingerprint(parts: Iterable[str]) -> str:

@@ -8,7 +8,7 @@ from tests.builders import app_test, bad_jsonl
 
 from ui.format import plain
 from coreb_core.evaluation.evaluate import evaluate, summary
-from coreb_core.runs.run import read_hits
+from coreb_core.runs.run import read_hits, run_meta
 from coreb_core.data.store import Store, list_releases
 
 
@@ -38,7 +38,13 @@ def test_run_page_runs_bm25(private_cache):
     run_id = new.pop()
     assert after[run_id]["model"] == "bm25" and run_id.startswith("bm25__demo_v2603__")
     assert after[run_id]["profile"] is None  # BM25 has no encoder, so no profile in its label
-    assert at.code[0].value == run_id
+    # shown by its name, the id only in the tooltip; no Cancel left once the run has finished
+    name = run_meta(run_id, private_cache).name
+    assert name.startswith("bm25 · demo_v2603") and after[run_id].name == name
+    assert at.subheader[0].value == plain(name) and run_id in at.subheader[0].proto.help
+    assert not at.code and "run_cancel" not in [b.key for b in at.button]
+    assert any(c.value.endswith("It is now listed under Runs in the sidebar for release demo_v2603.")
+               for c in at.caption)
     assert "run_pending" not in at.session_state
     with Store("demo_v2603", private_cache) as store:
         expected = summary(evaluate(store, read_hits(run_id, private_cache)))["tasks"]
@@ -71,11 +77,64 @@ def test_run_page_profile_selector_reaches_the_run(private_cache):
     (run_id,) = set(after) - before
     meta = after[run_id]
     assert meta["profile"] == "card" and meta["encoding"]["backend"] == "sentence-transformers"
-    assert run_id.startswith("minilm-card__demo_v2603__") and run_label(meta).startswith("minilm [card] · ")
+    assert run_id.startswith("minilm-card__demo_v2603__") and run_label(meta).startswith("minilm · card · demo_v2603")
     assert any("encoding profile `card`" in c.value for c in at.caption)
     other = app_test("traps.py", private_cache, {"release": "demo_v2603", "task": "c2c", "runs": run_id}).run()
     assert not other.exception and other.sidebar.multiselect[0].value == [run_id]
-    assert any(o.startswith("minilm [card] · ") for o in other.sidebar.multiselect[0].options)
+    assert run_label(meta) in other.sidebar.multiselect[0].options
+
+
+def test_run_page_says_where_a_run_on_another_release_appears(private_cache):
+    from ui.cache import runs_of
+
+    before = set(runs_of("demo_v2602"))
+    at = app_test("run_retrieval.py", private_cache, {"release": "demo_v2603"}).run()
+    at.selectbox(key="run_model").set_value("bm25")
+    at.selectbox(key="run_release").set_value("demo_v2602")
+    at.multiselect(key="run_tasks").set_value(["t2c"]).run()
+    at.button(key="run_go").click().run()
+    assert not at.exception and not at.error
+    (run_id,) = set(runs_of("demo_v2602")) - before
+    captions = [c.value for c in at.caption]
+    assert any(c.endswith("It was made on release demo_v2602; switch the sidebar's Release to demo_v2602 "
+                          "to find it under Runs.") for c in captions)
+    assert not any("listed under Runs in the sidebar" in c for c in captions)
+    assert "run_cancel" not in [b.key for b in at.button]
+    assert run_meta(run_id, private_cache).name not in at.sidebar.multiselect[0].options  # it still shows demo_v2603
+
+
+def test_run_page_renames_and_tags_a_run(private_cache):
+    from ui.cache import runs_of
+
+    runs = runs_of("demo_v2603")
+    first, second = list(runs)[:2]
+    at = app_test("run_retrieval.py", private_cache, {"release": "demo_v2603"}).run()
+    assert not at.exception
+    picker = at.selectbox(key="rename_run")
+    assert picker.options == [runs[r].name for r in runs]  # names, never ids
+    picker.set_value(first).run()
+    assert at.text_input(key=f"rename_name_{first}").value == runs[first].name
+    assert first in at.selectbox(key="rename_run").proto.help  # the id is in the tooltip
+    at.text_input(key=f"rename_name_{first}").set_value("  my baseline ")
+    at.text_input(key=f"rename_tags_{first}").set_value("baseline, demo,, ")
+    next(b for b in at.button if b.label == "Save name and tags").click().run()
+    assert not at.exception and not at.error
+    meta = run_meta(first, private_cache)
+    assert (meta.name, meta.tags) == ("my baseline", ("baseline", "demo"))
+    assert [s.value for s in at.success] == ["Saved: my baseline (tags: baseline, demo)."]
+    assert "my baseline" in at.sidebar.multiselect[0].options  # the sidebar lists it by its new name at once
+    # a name another run of the release has, and a control character, are refused; nothing changes
+    at.selectbox(key="rename_run").set_value(second).run()
+    at.text_input(key=f"rename_name_{second}").set_value("My Baseline")
+    next(b for b in at.button if b.label == "Save name and tags").click().run()
+    assert [e.value for e in at.error] == [plain(f"name 'My Baseline' is already used by run {first} on release "
+                                                 "demo_v2603; choose another")]
+    at.text_input(key=f"rename_name_{second}").set_value("ok")
+    at.text_input(key=f"rename_tags_{second}").set_value("a\x1bb")
+    next(b for b in at.button if b.label == "Save name and tags").click().run()
+    assert [e.value for e in at.error] == [plain("tag 'a\\x1bb' holds a control character ('\\x1b'); "
+                                                 "use plain text on one line")]
+    assert run_meta(second, private_cache).name == runs[second].name and run_meta(second, private_cache).tags is None
 
 
 def test_run_page_interrupted_run_is_reported(private_cache):
@@ -134,3 +193,4 @@ def test_run_page_imports_good_dataset_and_trec_results(private_cache, tmp_path)
                                                  "(MTEB task JSON, runner output, TREC run, exported run)")]
     from ui.cache import runs_of
     assert any(m["run_id"].startswith("mine__tiny__") for m in runs_of("tiny").values())
+    assert next(d.value for d in at.dataframe if list(d.value.columns) == ["name"])["name"].tolist() == ["mine · tiny"]
