@@ -58,6 +58,13 @@ def _wrapped_label_limit(labels: Iterable[object]) -> int:
     return label_limit(part for label in labels for part in str(label).split(WRAP_ON))
 
 
+def _fit_width(chart, height: int):
+    """``height`` for the plot itself and the width of the container: autosize "fit-x" (Streamlit's default
+    "fit" squeezes titles and axis labels into the height, shrinking heatmap cells below 16 px)."""
+    return chart.properties(height=height, width="container",
+                            autosize=alt.AutoSizeParams(type="fit-x", contains="padding"))
+
+
 def _wrap_expr() -> str:
     """A Vega label expression that breaks a label into lines at each ``WRAP_ON`` (an array = lines)."""
     return f"split(datum.label, '{WRAP_ON}')"
@@ -95,7 +102,7 @@ def heatmap(frame: pd.DataFrame, x: str, y: str, value: str, *, x_title: str, y_
     # Horizontal (wrapped) column labels while they fit side by side in a 1000 px wide page.
     few_columns = columns * _wrapped_label_limit(x_labels) <= HORIZONTAL_LABELS_PX
     x_axis = (alt.Axis(labelAngle=0, labelExpr=_wrap_expr(), labelLimit=_wrapped_label_limit(x_labels),
-                       orient="top", labelOverlap=False)
+                       labelOverlap=False)  # at the bottom: wrapped lines grow away from the cells
               if few_columns else
               alt.Axis(labelAngle=-40, labelLimit=label_limit(x_labels), orient="top", labelOverlap=False))
     y_axis = alt.Axis(labelLimit=label_limit(frame[y]), labelOverlap=False)
@@ -104,7 +111,8 @@ def heatmap(frame: pd.DataFrame, x: str, y: str, value: str, *, x_title: str, y_
         y=alt.Y(f"{y}:N", title=y_title, sort=_sort(frame[y], y_sort), axis=y_axis))
     rect = base.mark_rect(stroke="white", strokeWidth=1).encode(
         color=alt.Color(f"{value}:Q", title=legend_title, scale=alt.Scale(scheme=scheme),
-                        legend=alt.Legend(format=value_format, orient="right")),
+                        legend=alt.Legend(format=value_format, orient="right",
+                                          titleLimit=label_limit([legend_title], minimum=120))),
         tooltip=list(tooltip) or [x, y, alt.Tooltip(value, format=value_format)])
     low, high = pd.to_numeric(frame[value], errors="coerce").agg(["min", "max"]).tolist()
     middle = 0.0 if pd.isna(low) else (low + high) / 2
@@ -114,7 +122,7 @@ def heatmap(frame: pd.DataFrame, x: str, y: str, value: str, *, x_title: str, y_
         color=alt.condition(alt.datum[value] > middle, alt.value("black" if dark_low else "white"),
                             alt.value("white" if dark_low else "black")),
         tooltip=list(tooltip) or [x, y, alt.Tooltip(value, format=value_format)])
-    chart = (rect + text).properties(height=rows_height(rows, cell_px), width="container")
+    chart = _fit_width(rect + text, rows_height(rows, cell_px))
     return chart.properties(title=title) if title else chart
 
 
@@ -159,7 +167,7 @@ def hbar(frame: pd.DataFrame, y: str, x: str, *, x_title: str, y_title: str | No
         chart = chart + base.mark_text(align="left", dx=3, fontSize=10, color="black").encode(
             text=alt.Text(f"{x}:Q", format=value_format))
     height = rows_height(categories * groups, bar_px)
-    chart = chart.properties(height=height, width="container")
+    chart = _fit_width(chart, height)
     return chart.properties(title=title) if title else chart
 
 
@@ -233,7 +241,7 @@ def labelled_scatter(frame: pd.DataFrame, x: str, y: str, label: str, *, x_title
         x=f"{x}:Q", y=f"{y}:Q", y2="label_y:Q")
     texts = base.mark_text(align="left", dx=7, fontSize=10).encode(
         x=f"{x}:Q", y="label_y:Q", text=f"{label}:N", tooltip=list(tooltip) or [label, x, y])
-    return (points + leaders + texts).properties(height=max(MIN_HEIGHT, height), width="container")
+    return _fit_width(points + leaders + texts, max(MIN_HEIGHT, height))
 
 
 def line_chart(frame: pd.DataFrame, x: str, y: str, series: str, *, x_title: str, y_title: str,
@@ -271,7 +279,7 @@ def line_chart(frame: pd.DataFrame, x: str, y: str, series: str, *, x_title: str
     base = alt.Chart(frame).encode(**enc)
     lines = base.mark_line(strokeWidth=2)
     points = base.mark_point(size=60, filled=True).encode(**point_enc)
-    return (lines + points).properties(height=max(MIN_HEIGHT, height), width="container")
+    return _fit_width(lines + points, max(MIN_HEIGHT, height))
 
 
 def dumbbell(frame: pd.DataFrame, y: str, x: str, end: str, *, x_title: str, y_title: str | None,
@@ -300,4 +308,4 @@ def dumbbell(frame: pd.DataFrame, y: str, x: str, end: str, *, x_title: str, y_t
         color=alt.Color(f"{end}:N", title=end_title, sort=ends, scale=alt.Scale(domain=ends), legend=legend),
         shape=alt.Shape(f"{end}:N", title=end_title, sort=ends, scale=alt.Scale(domain=ends), legend=legend))
     text = base.mark_text(dy=-10, fontSize=10).encode(text=alt.Text(f"{x}:Q", format=value_format))
-    return (line + dots + text).properties(height=rows_height(rows, 30), width="container")
+    return _fit_width(line + dots + text, rows_height(rows, 30))
