@@ -9,6 +9,7 @@ from coreb_core.errors import CorebError
 from coreb_core.paths import datasets_dir, release_dir
 from coreb_core.data.store import list_releases
 from ui.cache import store
+from ui.charts import hbar
 from ui.format import plain
 from ui.sidebar import sidebar
 from ui.widgets import csv_download, show_error
@@ -51,22 +52,17 @@ for release in releases:
     sub_tab, doc_tab = st.tabs(["Queries per subtask", "Documents per language and verdict"])
     with sub_tab:
         sub = stats["subtasks"]
-        chart = alt.Chart(sub).mark_bar().encode(
-            x=alt.X("queries:Q", title="queries"), y=alt.Y("subtask:N", sort=None, title=None),
-            color=alt.Color("task:N", title="task"), tooltip=["task", "subtask", "queries"],
-        ).properties(height=14 * len(sub) + 40)
+        chart = hbar(sub, "subtask", "queries", x_title="queries", color="task", color_title="task",
+                     stack=True, y_sort=None, value_format=",d", tooltip=["task", "subtask", "queries"])
         st.altair_chart(chart, width="stretch")
         st.dataframe(sub, hide_index=True)
         csv_download(sub, f"{release}-subtasks")
         st.caption(f"{source} · queries per subtask.")
     with doc_tab:
         code, text = stats["code"], stats["text"]
-        chart = alt.Chart(code).mark_bar().encode(
-            x=alt.X("documents:Q", title="code documents"), y=alt.Y("language:N", title=None),
-            color=alt.Color("verdict:N", scale=alt.Scale(domain=["pass", "fail", "unknown"],
-                                                          range=["#4c78a8", "#e45756", "#bab0ac"])),
-            tooltip=["language", "verdict", "documents"],
-        ).properties(height=30 * code["language"].nunique() + 40)
+        chart = hbar(code, "language", "documents", x_title="code documents", color="verdict", color_title="verdict",
+                     stack=True, y_sort="ascending", value_format=",d", tooltip=["language", "verdict", "documents"],
+                     color_scale=alt.Scale(domain=["pass", "fail", "unknown"], range=["#4c78a8", "#e45756", "#bab0ac"]))
         st.altair_chart(chart, width="stretch")
         c1, c2 = st.columns(2)
         with c1:

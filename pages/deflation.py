@@ -8,7 +8,8 @@ from coreb_core.data.schema import TASK_NAMES
 from coreb_core.errors import CorebError
 from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE, Scheme
 from ui.cache import run_tables, runs_of, store
-from ui.display import ARTICLE_CLAIM, WHERE_IT_COMES_FROM, WHY_V2_DEFLATES, deflation_sentence
+from ui.charts import dumbbell, hbar
+from ui.display import ARTICLE_CLAIM, points, WHERE_IT_COMES_FROM, WHY_V2_DEFLATES, deflation_sentence
 from ui.labels import TASK_LABELS
 from ui.navigation import open_inspector
 from ui.sidebar import sidebar
@@ -51,43 +52,52 @@ with st.expander("How each view is defined"):
 if not has_file:
     st.info("This release stores no real v1 qrel files, so only the v1 rules rebuilt from the v2 release are shown.")
 
+# Run name, group and the deciding drop first; the run id stays in the CSV download.
+DEFLATION_COLUMNS = {by: ["label", *([] if by == "task" else ["subtask"]), "task", "v1_source", "drop", "v1", "v2",
+                          "relative_drop", "queries", "queries_v2"] for by in ("task", "subtask")}
+DEFLATION_CONFIG = {
+    "label": st.column_config.TextColumn("Run", width="medium"),
+    "subtask": st.column_config.TextColumn("Subtask", width="medium"),
+    "task": st.column_config.TextColumn("Task", width="small"),
+    "v1_source": st.column_config.TextColumn("v1 from", width="small"),
+    **{c: st.column_config.NumberColumn(c, format="%.4f", width="small") for c in ("v1", "v2", "drop", "relative_drop")},
+    "queries": st.column_config.NumberColumn("Queries (both)", width="small"),
+    "queries_v2": st.column_config.NumberColumn("Queries (v2)", width="small"),
+}
+
 st.subheader("Per run and task")
 st.caption(source + " · queries = scored by both · drop = v1 − v2, relative_drop = drop / v1")
-st.dataframe(by_task, hide_index=True,
-             column_config={c: st.column_config.NumberColumn(format="%.4f") for c in
-                            ("v1", "v2", "drop", "relative_drop")})
+st.dataframe(by_task, hide_index=True, width="stretch", column_order=DEFLATION_COLUMNS["task"],
+             column_config=DEFLATION_CONFIG)
 csv_download(by_task, f"deflation_by_task_{state.release}")
 
 slopes = slope_data(by_task)
-chart = (alt.Chart(slopes).mark_line(point=True).encode(
-    x=alt.X("scheme:N", title=None, sort=["v1", "v2"], axis=alt.Axis(labelAngle=0)),
-    y=alt.Y("ndcg_at_10:Q", title="nDCG@10"),
-    color=alt.Color("label:N", title="run"),
-    strokeDash=alt.StrokeDash("v1_source:N", title="v1 from", sort=[COMPUTED, FILE]),
-    detail="line:N",
-    tooltip=["label:N", "task:N", "v1_source:N", "scheme:N", alt.Tooltip("ndcg_at_10:Q", format=".4f"),
-             "queries:Q"],
-).properties(width=220, height=280).facet(column=alt.Column("task:N", title=None)))
-st.altair_chart(chart)
-st.caption(source + " · one line per run, task and v1 source")
+# One row per task, run and v1 source: its v1 and v2 scores joined (a facet per task did not fit 1000 px).
+slopes = slopes.assign(value=points(slopes["ndcg_at_10"]),
+                       row=slopes["task"].str.upper() + " · " + slopes["label"]
+                       + slopes["v1_source"].map(lambda s: "" if s == COMPUTED else f" · v1 from {s}"))
+st.altair_chart(dumbbell(slopes, "row", "value", "scheme", x_title="nDCG@10 ×100", y_title=None,
+                         end_title="scheme", end_order=["v1", "v2"], y_sort=slopes["row"].drop_duplicates().tolist(),
+                         tooltip=["label:N", "task:N", "v1_source:N", "scheme:N",
+                                  alt.Tooltip("ndcg_at_10:Q", format=".4f"), "queries:Q"]),
+                width="stretch")
+st.caption(source + " · one row per run, task and v1 source, nDCG@10 ×100")
 
 st.subheader(f"Per subtask: {TASK_LABELS[state.task]}")
 by_subtask = deflation_table(release_store, tables, "subtask", task=state.task, labels=labels)
 st.caption(source)
-st.dataframe(by_subtask, hide_index=True,
-             column_config={c: st.column_config.NumberColumn(format="%.4f") for c in
-                            ("v1", "v2", "drop", "relative_drop")})
+st.dataframe(by_subtask, hide_index=True, width="stretch", column_order=DEFLATION_COLUMNS["subtask"],
+             column_config=DEFLATION_CONFIG)
 csv_download(by_subtask, f"deflation_by_subtask_{state.release}_{state.task}")
 if len(by_subtask):
-    bars = alt.Chart(by_subtask[by_subtask["v1_source"] == COMPUTED]).mark_bar().encode(
-        x=alt.X("drop:Q", title="v1 − v2 nDCG@10 (v1 rules)"),
-        y=alt.Y("subtask:N", title=None),
-        yOffset="label:N",
-        color=alt.Color("label:N", title="run"),
-        tooltip=["label:N", "subtask:N", alt.Tooltip("v1:Q", format=".4f"), alt.Tooltip("v2:Q", format=".4f"),
-                 alt.Tooltip("drop:Q", format=".4f"), "queries:Q"],
-    )
-    st.altair_chart(bars, width="stretch")
+    computed = by_subtask[by_subtask["v1_source"] == COMPUTED]
+    computed = computed.assign(drop_points=points(computed["drop"]))
+    st.altair_chart(hbar(computed, "subtask", "drop_points", x_title="v1 − v2 nDCG@10 ×100 (v1 rules)",
+                         color="label", color_title="run", y_sort="ascending", bar_px=16,
+                         tooltip=["label:N", "subtask:N", alt.Tooltip("v1:Q", format=".4f"),
+                                  alt.Tooltip("v2:Q", format=".4f"), alt.Tooltip("drop:Q", format=".4f"),
+                                  "queries:Q"]),
+                    width="stretch")
 
 st.subheader(f"Queries behind the drop: {TASK_LABELS[state.task]}")
 per_run = st.slider("Queries per run", 1, 50, 10, key="deflation_per_run")
@@ -98,8 +108,29 @@ st.caption(f"Source: our runs on `{state.release}` · per-query nDCG@10 under `v
 if top.empty:
     st.info("No query of this task scores higher under v1 than under v2 for the chosen runs.")
 else:
-    picked = st.dataframe(top, hide_index=True, on_select="rerun",
-                          selection_mode="single-row", key="deflation_top")
+    # Run, query and the deciding drop first; ranks and counts after; run id and task only in the CSV.
+    picked = st.dataframe(top, hide_index=True, on_select="rerun", width="stretch",
+                          selection_mode="single-row", key="deflation_top",
+                          column_order=["label", "query_id", "v1_minus_v2_ndcg_at_10", "share_of_drop",
+                                        "v1_ndcg_at_10", "v2_ndcg_at_10", "cumulative_share",
+                                        "traps_above_first_positive", "first_positive_rank", "subtask", "query"],
+                          column_config={
+                              "label": st.column_config.TextColumn("Run", width="medium"),
+                              "query_id": st.column_config.TextColumn("Query id", width="medium"),
+                              "v1_minus_v2_ndcg_at_10": st.column_config.NumberColumn("v1 − v2", format="%.4f",
+                                                                                      width="small"),
+                              "share_of_drop": st.column_config.NumberColumn("Share of drop", format="percent",
+                                                                             width="small"),
+                              "v1_ndcg_at_10": st.column_config.NumberColumn("v1", format="%.4f", width="small"),
+                              "v2_ndcg_at_10": st.column_config.NumberColumn("v2", format="%.4f", width="small"),
+                              "cumulative_share": st.column_config.NumberColumn("Cumulative", format="percent",
+                                                                                width="small"),
+                              "traps_above_first_positive": st.column_config.NumberColumn("Traps above 1st pos.",
+                                                                                          width="small"),
+                              "first_positive_rank": st.column_config.NumberColumn("1st positive rank", format="%d",
+                                                                                   width="small"),
+                              "subtask": st.column_config.TextColumn("Subtask", width="small"),
+                              "query": st.column_config.TextColumn("Query", width="large")})
     csv_download(top, f"deflation_top_queries_{state.release}_{state.task}")
     rows = picked.selection.rows if picked is not None else []
     if rows:

@@ -1,6 +1,5 @@
 """Overview: our runs, imported results and published figures side by side; heatmaps and charts of
 our runs. Layout only: every frame comes from coreb_core.analysis.leaderboard."""
-import altair as alt
 import streamlit as st
 
 from coreb_core.errors import CorebError
@@ -11,6 +10,7 @@ from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.runs.results import all_rows
 from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE
 from ui.cache import hits, run_tables, runs_of, store
+from ui.charts import heatmap, labelled_scatter, line_chart
 from ui.display import pct_columns, points
 from ui.sidebar import sidebar
 from ui.widgets import csv_download, provenance, run_label, show_error
@@ -32,17 +32,6 @@ labels = {r: run_label(metas[r]) for r in state.run_ids if r in metas}
 scheme = str(state.scheme)
 
 
-def heatmap(frame, x: str, y: str, title_x: str, title_y: str, legend: str, x_sort=None, tooltip=()):
-    base = alt.Chart(frame).encode(
-        x=alt.X(f"{x}:N", title=title_x, sort=x_sort), y=alt.Y(f"{y}:N", title=title_y))
-    rect = base.mark_rect().encode(color=alt.Color("value:Q", title=legend, scale=alt.Scale(scheme="viridis")),
-                                   tooltip=list(tooltip))
-    text = base.mark_text(fontSize=10).encode(
-        text=alt.Text("value:Q", format=".1f"),
-        color=alt.condition(alt.datum.value > 50, alt.value("black"), alt.value("white")))
-    return rect + text
-
-
 # ------------------------------------------------------------------ leaderboard
 st.subheader("Leaderboard: nDCG@10 ×100 per task")
 left, right = st.columns([3, 1])
@@ -52,16 +41,27 @@ with_imported = right.toggle("Imported results", value=True, key="ov_imported",
                              help="MTEB trees and official-runner outputs brought in with import-results.")
 board = leaderboard(tables.groups(scheme, "task"), metas, scheme, state.release, result_rows, sources, with_imported)
 shown = pct_columns(board, [*TASK_NAMES, QUERY_WEIGHTED, TASK_MEAN])  # fractions printed x100, one decimal
-st.dataframe(shown, hide_index=True, width="stretch", column_config={
-    **{task: st.column_config.NumberColumn(task.upper(), format="%.1f") for task in TASK_NAMES},
-    QUERY_WEIGHTED: st.column_config.NumberColumn(
-        "Overall (query-weighted)", format="%.1f",
-        help="Mean over every query of the release: the kind paper Table 3/14 and the project page print "
-             "(task weights = query counts, e.g. T2C 1,123 · C2T 1,200 · C2C 278 on v2603)."),
-    TASK_MEAN: st.column_config.NumberColumn(
-        "Overall (mean of tasks)", format="%.1f",
-        help="Plain mean of T2C, C2C and C2T: the kind the README's Avg prints."),
-})
+# Identifying and deciding columns first: the run's name (not its id), then the overall score; release and
+# run id stay in the CSV download only, so the table fits a 1600 px page without scrolling.
+shown.insert(0, "name", shown["run"].map(labels).fillna(shown["model"]))
+st.dataframe(shown, hide_index=True, width="stretch",
+             column_order=["name", QUERY_WEIGHTED, *TASK_NAMES, TASK_MEAN, "kind", "source", "scheme"],
+             column_config={
+                 "name": st.column_config.TextColumn("Run / model", width="large",
+                                                     help="Our runs by name (the id is in the CSV download)."),
+                 **{task: st.column_config.NumberColumn(task.upper(), format="%.1f", width="small")
+                    for task in TASK_NAMES},
+                 QUERY_WEIGHTED: st.column_config.NumberColumn(
+                     "Overall (query-weighted)", format="%.1f", width="small",
+                     help="Mean over every query of the release: the kind paper Table 3/14 and the project page "
+                          "print (task weights = query counts, e.g. T2C 1,123 · C2T 1,200 · C2C 278 on v2603)."),
+                 TASK_MEAN: st.column_config.NumberColumn(
+                     "Overall (mean of tasks)", format="%.1f", width="small",
+                     help="Plain mean of T2C, C2C and C2T: the kind the README's Avg prints."),
+                 "kind": st.column_config.TextColumn("Kind", width="small"),
+                 "source": st.column_config.TextColumn("Source", width="medium"),
+                 "scheme": st.column_config.TextColumn("Scheme", width="medium"),
+             })
 st.caption(provenance(state, "our rows: this app's evaluator on this release; imported rows: their own scheme "
                              "(MTEB: positives only, no anchor exclusion, C2T without label-0 pairs); published rows: "
                              "real CoREB, labelled by paper table / project page / README, each overall in the column "
@@ -70,12 +70,16 @@ csv_download(shown, "leaderboard")
 
 # ------------------------------------------------------------------ heatmaps
 st.subheader("Our runs by subtask and by language")
+LANGUAGE_ORDER = {language: i for i, language in enumerate(LANGUAGE_SCOPES)}
 for by, title in (("subtask", "Subtask"), ("language", "Task · target language")):
     frame = group_heatmap(tables.groups(scheme, by), by, labels)
     frame = frame.rename(columns={"ndcg_at_10": "ndcg_at_10_raw"}).assign(value=points(frame["ndcg_at_10"]))
-    st.altair_chart(heatmap(frame, "cell", "run_label", title, "Run", "nDCG@10 ×100",
-                            tooltip=("run_label", "task", by, "queries", "value"))
-                    .properties(title=f"nDCG@10 ×100 by {by}", height=max(80, 40 * len(labels))),
+    # Runs are the columns (few, named in full); subtasks or task · language cells the rows (many).
+    cells = frame.sort_values(["task", by], key=lambda c: c.map(LANGUAGE_ORDER).fillna(len(LANGUAGE_ORDER))
+                              if c.name == "language" else c)["cell"].drop_duplicates().tolist()
+    st.altair_chart(heatmap(frame, x="run_label", y="cell", value="value", x_title="Run", y_title=title,
+                            legend_title="nDCG@10 ×100", x_sort=list(labels.values()), y_sort=cells,
+                            tooltip=("run_label", "task", by, "queries", "value"), title=f"nDCG@10 ×100 by {by}"),
                     width="stretch")
     st.caption(provenance(state, f"mean nDCG@10 per {by} over the evaluated queries"
                                  + ("; C2C has no target language ('any')" if by == "language" else "")))
@@ -93,10 +97,12 @@ except CorebError as exc:
 if pairs is not None:
     pairs.insert(pairs.columns.get_loc("k"), "value", points(pairs["recall_at_k"]))
 if pairs is not None and len(pairs):
-    st.altair_chart(heatmap(pairs, "target_language", "anchor_language", "Target language (positives)",
-                            "Anchor language (query code)", f"Recall@{k} ×100", x_sort=list(LANGUAGE_SCOPES),
-                            tooltip=("anchor_language", "target_language", "queries", "positives", "found", "value"))
-                    .properties(title=f"Recall@{k} of positives per language pair: {labels.get(first, first)}"),
+    st.altair_chart(heatmap(pairs, x="target_language", y="anchor_language", value="value",
+                            x_title="Target language (positives)", y_title="Anchor language (query code)",
+                            legend_title=f"Recall@{k} ×100", x_sort=list(LANGUAGE_SCOPES),
+                            y_sort=list(LANGUAGE_SCOPES),
+                            tooltip=("anchor_language", "target_language", "queries", "positives", "found", "value"),
+                            title=f"Recall@{k} of positives per language pair: {labels.get(first, first)}"),
                     width="stretch")
     st.caption(provenance(state, f"run {first}; positives = rel=2 of the graded qrels whatever the scheme; per pair "
                                  f"the mean over C2C queries of the share of their positives in that language "
@@ -109,13 +115,12 @@ elif pairs is not None:
 st.subheader("Parameter efficiency")
 efficiency = pct_columns(parameter_efficiency(result_rows, board, metas), ["overall"])
 if len(efficiency):
-    chart = alt.Chart(efficiency).mark_point(size=90, filled=True).encode(
-        x=alt.X("params_b:Q", title="Parameters (billions, symlog)", scale=alt.Scale(type="symlog", constant=0.1)),
-        y=alt.Y("overall:Q", title="Overall nDCG@10 ×100 (query-weighted)"),
-        color=alt.Color("kind:N", title="Source"), shape=alt.Shape("kind:N"),
-        tooltip=["model", "kind", "params_b", "overall", "source", "scheme"])
-    labels_layer = chart.mark_text(align="left", dx=7, fontSize=10).encode(text="model:N")
-    st.altair_chart((chart + labels_layer).properties(height=360), width="stretch")
+    st.altair_chart(labelled_scatter(efficiency, "params_b", "overall", "model",
+                                     x_title="Parameters (billions, symlog)",
+                                     y_title="Overall nDCG@10 ×100 (query-weighted)", series="kind",
+                                     series_title="Source", log_x=True,
+                                     tooltip=["model", "kind", "params_b", "overall", "source", "scheme"]),
+                    width="stretch")
     st.caption(provenance(state, "published points: project page 1a0d779 (real CoREB v202603, the query-weighted "
                                  "overall nDCG@10 of paper Table 3); our points: runs whose model spec records "
                                  "params_b, overall query-weighted the same way on this release"))
@@ -127,12 +132,11 @@ no_search = st.toggle("Exclude the search subtask (as the paper's average)", val
 gradient = t2c_language_gradient(store(state.release), tables.per_query(scheme), result_rows, labels, no_search)
 gradient = pct_columns(gradient, ["value"])
 if len(gradient):
-    line = alt.Chart(gradient).mark_line(point=True).encode(
-        x=alt.X("language:N", sort=list(LANGUAGE_SCOPES), title="Target language (language constraint)"),
-        y=alt.Y("value:Q", title="T2C nDCG@10 ×100"), color=alt.Color("series:N", title="Series"),
-        strokeDash=alt.StrokeDash("kind:N", title="Source"),
-        tooltip=["series", "kind", "language", "value", "queries", "source"])
-    st.altair_chart(line.properties(height=320), width="stretch")
+    st.altair_chart(line_chart(gradient, "language", "value", "series", x_title="Target language (language constraint)",
+                               y_title="T2C nDCG@10 ×100", series_title="Series", style="kind", style_title="Source",
+                               x_sort=list(LANGUAGE_SCOPES),
+                               tooltip=["series", "kind", "language", "value", "queries", "source"]),
+                    width="stretch")
     st.caption(provenance(state, "published: paper, average over models, search excluded (ruby/go printed only as "
                                  "a range 38.3–38.7, so not plotted); our runs: mean nDCG@10 per target language"))
     csv_download(gradient, "t2c_by_language")

@@ -18,6 +18,7 @@ from coreb_core.retrieval.pipeline import run_retrieval
 from coreb_core.runs.run import DEFAULT_TOP_K, parse_tags, run_meta, update_run
 from coreb_core.data.schema import TASKS
 from coreb_core.data.store import list_releases
+from ui.charts import hbar
 from ui.format import error_lines, model_table, ndcg_frame, plain, progress_text, prompt_table
 from ui.labels import TASK_LABELS
 from ui.cache import runs_of
@@ -149,10 +150,8 @@ if last:
     st.caption(f"{last['seconds']:.1f} s, {last['encoded']} texts encoded (the rest came from the vector cache). "
                + where)
     scores = ndcg_frame(last["ndcg"])
-    chart = alt.Chart(scores).mark_bar().encode(
-        x=alt.X("ndcg_at_10:Q", title="nDCG@10", scale=alt.Scale(domain=[0, 1])),
-        y=alt.Y("task:N", sort=list(TASKS), title=None),
-        tooltip=["task", alt.Tooltip("ndcg_at_10:Q", format=".4f")]).properties(height=40 + 30 * len(scores))
+    chart = hbar(scores, "task", "ndcg_at_10", x_title="nDCG@10", y_sort=list(TASKS), value_format=".4f",
+                 tooltip=["task", alt.Tooltip("ndcg_at_10:Q", format=".4f")])
     st.altair_chart(chart, width="stretch")
     st.dataframe(scores, hide_index=True, column_config={"ndcg_at_10": st.column_config.NumberColumn(format="%.4f")})
     csv_download(scores, f"ndcg-{last['run_id']}")

@@ -5,6 +5,7 @@ import streamlit as st
 from coreb_core.errors import CorebError
 from coreb_core.analysis.traps import LEVELS, MEASURES, trap_breakdown, worst_queries
 from ui.cache import run_tables, runs_of, store
+from ui.charts import hbar, heatmap
 from ui.labels import TASK_LABELS
 from ui.navigation import open_inspector
 from ui.sidebar import sidebar
@@ -41,24 +42,31 @@ tooltip = ["run_label", "task", "group", "queries", alt.Tooltip("share_trap_abov
            alt.Tooltip("traps_in_top_10_per_query", format=".2f"), alt.Tooltip("share_trap_at_1", format=".1%"),
            alt.Tooltip("ndcg_at_10", format=".3f")]
 value_format = ".2f" if measure == "traps_in_top_10_per_query" else ".0%"
+title = f"{MEASURES[measure]} · {state.release} · {state.task}"
 if level == "task":
-    chart = alt.Chart(chart_data).mark_bar().encode(
-        x=alt.X(f"{measure}:Q", title=MEASURES[measure], axis=alt.Axis(format=value_format)),
-        y=alt.Y("run_label:N", title="run"), color=alt.Color("run_label:N", legend=None), tooltip=tooltip)
+    chart = hbar(chart_data, "run_label", measure, x_title=MEASURES[measure], value_format=value_format,
+                 tooltip=tooltip, title=title)
 else:
-    chart = alt.Chart(chart_data).mark_rect().encode(
-        x=alt.X("run_label:N", title="run", axis=alt.Axis(labelAngle=-20, labelLimit=260)),
-        y=alt.Y("group:N", title=level, sort="ascending"),
-        color=alt.Color(f"{measure}:Q", title=MEASURES[measure], scale=alt.Scale(scheme="orangered"),
-                        legend=alt.Legend(format=value_format)),
-        tooltip=tooltip).properties(height=max(160, 22 * chart_data["group"].nunique()))
-st.altair_chart(chart.properties(title=f"{MEASURES[measure]} · {state.release} · {state.task}"),
-                width="stretch")
-st.dataframe(table, hide_index=True, width="stretch", column_config={
-    "share_trap_above_positive": st.column_config.NumberColumn("trap above 1st positive", format="percent"),
-    "traps_in_top_10_per_query": st.column_config.NumberColumn("traps in top 10 / query", format="%.2f"),
-    "share_trap_at_1": st.column_config.NumberColumn("trap at rank 1", format="percent"),
-    "ndcg_at_10": st.column_config.NumberColumn("nDCG@10 (v2)", format="%.3f")})
+    chart = heatmap(chart_data, x="run_label", y="group", value=measure, x_title="Run", y_title=level,
+                    legend_title=MEASURES[measure], value_format=value_format, x_sort=list(labels.values()),
+                    tooltip=tooltip, scheme="orangered", title=title)
+st.altair_chart(chart, width="stretch")
+# Run name, group and the deciding share first; the run id stays in the CSV download.
+st.dataframe(chart_data, hide_index=True, width="stretch",
+             column_order=["run_label", "group", "share_trap_above_positive", "traps_in_top_10_per_query",
+                           "share_trap_at_1", "ndcg_at_10", "queries", "queries_trap_above_positive"],
+             column_config={
+                 "run_label": st.column_config.TextColumn("Run", width="medium"),
+                 "group": st.column_config.TextColumn(level.capitalize(), width="medium"),
+                 "share_trap_above_positive": st.column_config.NumberColumn("Trap above 1st positive",
+                                                                            format="percent", width="small"),
+                 "traps_in_top_10_per_query": st.column_config.NumberColumn("Traps in top 10 / query", format="%.2f",
+                                                                            width="small"),
+                 "share_trap_at_1": st.column_config.NumberColumn("Trap at rank 1", format="percent", width="small"),
+                 "ndcg_at_10": st.column_config.NumberColumn("nDCG@10 (v2)", format="%.3f", width="small"),
+                 "queries": st.column_config.NumberColumn("Queries", width="small"),
+                 "queries_trap_above_positive": st.column_config.NumberColumn("Queries with a trap above",
+                                                                              width="small")})
 csv_download(table, f"traps_{state.release}_{state.task}_{level.replace(' × ', '_x_').replace(' ', '_')}")
 
 st.subheader("Worst queries")
@@ -70,9 +78,27 @@ only_run = left.selectbox("Run", [None] + list(labels), format_func=lambda r: "a
 limit = right.number_input("Rows", min_value=5, max_value=500, value=25, step=5, key="trap_worst_limit")
 worst = worst_queries(store(state.release), traps, state.task, only_run, int(limit))
 st.caption(provenance(state, "nDCG@10 under v2, ranks as scored"))
-event = st.dataframe(worst, hide_index=True, width="stretch", on_select="rerun",
-                     selection_mode="single-row", key="trap_worst_table", column_config={
-                         "ndcg_at_10": st.column_config.NumberColumn("nDCG@10 (v2)", format="%.3f")})
+# The run's name, the query and the deciding counts first; problem id and the run id only in the CSV.
+worst_shown = worst.assign(run_label=worst["run"].map(labels).fillna(worst["run"]))
+event = st.dataframe(worst_shown, hide_index=True, width="stretch", on_select="rerun",
+                     selection_mode="single-row", key="trap_worst_table",
+                     column_order=["run_label", "query_id", "traps_above_first_positive", "first_positive_rank",
+                                   "ndcg_at_10", "first_trap_rank", "traps_in_top_10", "trap_at_1", "subtask",
+                                   "target_language"],
+                     column_config={
+                         "run_label": st.column_config.TextColumn("Run", width="medium"),
+                         "query_id": st.column_config.TextColumn("Query", width="medium"),
+                         "traps_above_first_positive": st.column_config.NumberColumn("Traps above 1st positive",
+                                                                                     width="small"),
+                         "first_positive_rank": st.column_config.NumberColumn("1st positive rank", format="%d",
+                                                                              width="small"),
+                         "ndcg_at_10": st.column_config.NumberColumn("nDCG@10 (v2)", format="%.3f", width="small"),
+                         "first_trap_rank": st.column_config.NumberColumn("1st trap rank", format="%d",
+                                                                          width="small"),
+                         "traps_in_top_10": st.column_config.NumberColumn("Traps in top 10", width="small"),
+                         "trap_at_1": st.column_config.CheckboxColumn("Trap at 1", width="small"),
+                         "subtask": st.column_config.TextColumn("Subtask", width="medium"),
+                         "target_language": st.column_config.TextColumn("Language", width="small")})
 csv_download(worst, f"trap_worst_{state.release}_{state.task}")
 if event.selection.rows:
     open_inspector(state, worst["query_id"].iloc[event.selection.rows[0]])

@@ -2,6 +2,8 @@
 tests/analysis/test_deflation.py)."""
 from __future__ import annotations
 
+import json
+
 import pytest
 from tests.builders import app_test, one_table
 
@@ -58,6 +60,12 @@ def test_page_v1_at_least_v2_for_minilm_on_t2c(app_cache, default_run_ids):
     # C2C: no difference by rule
     c2c = by_task[(by_task["task"] == "c2c") & (by_task["v1_source"] == COMPUTED)]
     assert (c2c["drop"].abs() < 1e-12).all() and len(c2c) == 2
+
+    # run names and the deciding drop first; the slope chart is one row per task, run and v1 source
+    table = next(d for d in at.dataframe if "v1_source" in d.value.columns and "subtask" not in d.value.columns)
+    assert list(table.proto.column_order)[:5] == ["label", "task", "v1_source", "drop", "v1"]
+    spec = json.loads(at.get("vega_lite_chart")[0].proto.spec)
+    assert spec["height"] == max(160, 30 * 3 * 2 * 2) and spec["layer"][2]["encoding"]["text"]["field"] == "value"
 
     # the definitions are on the page
     defs = one_table(at, "scheme", "definition")

@@ -1,5 +1,7 @@
 """The Overview page: the library's fractions, printed x100 (ui.display) as coreb_core.evaluation.evaluate
 gives them (the leaderboard library: tests/analysis/test_leaderboard.py)."""
+import json
+
 import numpy as np
 import pandas as pd
 
@@ -10,6 +12,13 @@ BM25 = "bm25"
 
 def _board(at) -> pd.DataFrame:
     return next(d.value for d in at.dataframe if "overall_query_weighted" in d.value.columns)
+
+
+def _chart_rows(chart) -> list[dict]:
+    """The rows of a chart's first dataset (Streamlit sends the frames apart from the spec)."""
+    from streamlit import dataframe_util
+
+    return dataframe_util.convert_arrow_bytes_to_pandas_df(chart.proto.datasets[0].data.data).to_dict("records")
 
 
 def test_overview_shows_bm25_t2c_as_evaluate_and_both_published_c2t(app_cache, default_runs):
@@ -42,6 +51,18 @@ def test_overview_shows_bm25_t2c_as_evaluate_and_both_published_c2t(app_cache, d
     names = {b.proto.label for b in at.get("download_button")}
     assert names == {"Download CSV"} and len(at.get("download_button")) == 6
     assert len(at.get("vega_lite_chart")) == 5
+    # readable charts: never under 160 px; the heatmaps write their values and size their rows
+    specs = [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]
+    assert all(spec["height"] >= 160 for spec in specs)
+    by_subtask = specs[0]
+    rows = len({row["cell"] for row in _chart_rows(at.get("vega_lite_chart")[0])})
+    assert by_subtask["height"] == max(160, 22 * rows) and rows >= 10
+    assert by_subtask["layer"][1]["mark"]["type"] == "text"
+    assert by_subtask["layer"][1]["encoding"]["text"]["field"] == "value"
+    # the table names runs (ids only in the CSV) and puts the deciding overall column next
+    table = next(d for d in at.dataframe if "overall_query_weighted" in d.value.columns)
+    assert list(table.proto.column_order)[:2] == ["name", "overall_query_weighted"]
+    assert "run" not in table.proto.column_order
 
 
 def test_overview_scheme_v1_changes_our_rows(app_cache, default_runs):

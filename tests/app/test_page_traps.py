@@ -1,4 +1,6 @@
 """The Trap analysis page against trap_table (the library on hand-made runs: tests/analysis/test_traps.py)."""
+import json
+
 import numpy as np
 import pytest
 
@@ -17,6 +19,15 @@ def test_page_share_matches_trap_table(app_cache, default_run_ids):
     at.radio(key="trap_level").set_value("subtask").run()
     assert not at.exception
     shown = at.dataframe[0].value
+    # the heatmap: one 22 px row per subtask with every row label in full and the share written in each cell
+    spec = json.loads(at.get("vega_lite_chart")[0].proto.spec)
+    rect, text = spec["layer"]
+    assert spec["height"] == max(160, 22 * 18)
+    assert text["mark"]["type"] == "text" and text["encoding"]["text"]["field"] == "share_trap_above_positive"
+    assert rect["encoding"]["y"]["axis"]["labelOverlap"] is False
+    assert rect["encoding"]["y"]["axis"]["labelLimit"] >= 7 * shown["group"].str.len().max()
+    # run names, not ids, head the table
+    assert list(at.dataframe[0].proto.column_order)[:3] == ["run_label", "group", "share_trap_above_positive"]
     with Store("demo_v2603", app_cache) as store:
         for model in ("bm25", "minilm"):
             traps = trap_table(store, read_hits(runs[model], app_cache))
@@ -41,6 +52,7 @@ def test_page_share_matches_trap_table(app_cache, default_run_ids):
     assert int(worst["traps_above_first_positive"].iloc[0]) >= int(bm25["traps_above_first_positive"].max())
     assert worst["traps_above_first_positive"].is_monotonic_decreasing
     assert len(worst) == 25
+    assert list(at.dataframe[1].proto.column_order)[:3] == ["run_label", "query_id", "traps_above_first_positive"]
     assert len(at.get("vega_lite_chart")) == 1
     assert len([b for b in at.get("download_button")]) == 2
 

@@ -1,0 +1,311 @@
+"""The altair charts the pages share, built so they stay readable at 1000 px and at 1600 px wide.
+
+Every builder sizes itself from its data: heatmap cells and bars get a fixed number of pixels per
+row (the height follows the row count, never under ``MIN_HEIGHT``), widths follow the container
+(``st.altair_chart(chart, width="stretch")``), axis and legend labels get a ``labelLimit`` long enough
+for the longest label, categorical axes are sorted, heatmap cells and bars carry their value as text,
+and series are told apart by colour and by shape or dash. Pages pass frames whose numbers come from
+``coreb_core``; nothing here computes a figure, it only places it.
+
+Example:
+    >>> frame = pd.DataFrame({"run": ["bm25", "bm25", "minilm", "minilm"], "subtask": ["a", "b", "a", "b"],
+    ...                       "value": [43.2, 12.0, 50.1, 33.3]})
+    >>> chart = heatmap(frame, x="run", y="subtask", value="value", x_title="Run", y_title="Subtask",
+    ...                 legend_title="nDCG@10 ×100")
+    >>> chart.to_dict()["height"]
+    160
+"""
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+import altair as alt
+import pandas as pd
+
+MIN_HEIGHT = 160  # no chart is shorter: below that axis titles and legends crowd the marks
+CELL_PX = 22  # pixels per heatmap row (at least 16: the value written in the cell needs it)
+BAR_PX = 20  # pixels per bar of a horizontal bar chart
+CHAR_PX = 7  # a generous width of one character of an 11 px axis label, for label limits
+LABEL_PAD = 12
+# Colour schemes that are dark at the low end: the value written in a cell is white there.
+DARK_LOW = frozenset({"viridis", "magma", "inferno", "plasma", "cividis", "darkblue", "darkgreen"})
+# Where multi-part names (run labels "model · profile · release", cells "task · group") may wrap.
+WRAP_ON = " · "
+HORIZONTAL_LABELS_PX = 560  # the plot width a heatmap has at 1000 px: wider column labels are angled
+
+
+def label_limit(labels: Iterable[object], minimum: int = 80) -> int:
+    """A ``labelLimit`` in pixels wide enough for the longest of ``labels`` (never under ``minimum``).
+
+    >>> label_limit(["t2c_canonical_retrieval", "c2t"])
+    173
+    """
+    longest = max((len(str(label)) for label in labels), default=0)
+    return max(minimum, longest * CHAR_PX + LABEL_PAD)
+
+
+def rows_height(rows: int, per_row: int = CELL_PX, extra: int = 0) -> int:
+    """A chart height for ``rows`` rows of ``per_row`` pixels plus ``extra``, never under ``MIN_HEIGHT``.
+
+    >>> rows_height(3), rows_height(20), rows_height(20, per_row=16)
+    (160, 440, 320)
+    """
+    return max(MIN_HEIGHT, rows * per_row + extra)
+
+
+def _wrapped_label_limit(labels: Iterable[object]) -> int:
+    """The label limit of the longest line once labels are wrapped on ``WRAP_ON``."""
+    return label_limit(part for label in labels for part in str(label).split(WRAP_ON))
+
+
+def _fit_width(chart, height: int):
+    """``height`` for the plot itself and the width of the container: autosize "fit-x" (Streamlit's default
+    "fit" squeezes titles and axis labels into the height, shrinking heatmap cells below 16 px)."""
+    return chart.properties(height=height, width="container",
+                            autosize=alt.AutoSizeParams(type="fit-x", contains="padding"))
+
+
+def _wrap_expr() -> str:
+    """A Vega label expression that breaks a label into lines at each ``WRAP_ON`` (an array = lines)."""
+    return f"split(datum.label, '{WRAP_ON}')"
+
+
+def _sort(values: pd.Series, order: Sequence[str] | str | None) -> list[str] | str:
+    """An explicit sort for a categorical axis: ``order`` first (those present), then the rest ascending."""
+    present = [str(v) for v in pd.unique(values.astype(str))]
+    if order is None or isinstance(order, str):
+        return order or sorted(present)
+    first = [str(v) for v in order if str(v) in present]
+    return first + sorted(v for v in present if v not in first)
+
+
+def heatmap(frame: pd.DataFrame, x: str, y: str, value: str, *, x_title: str, y_title: str, legend_title: str,
+            value_format: str = ".1f", x_sort: Sequence[str] | str | None = None,
+            y_sort: Sequence[str] | str | None = None, tooltip: Sequence[str | alt.Tooltip] = (),
+            scheme: str = "viridis", title: str | None = None, cell_px: int = CELL_PX) -> alt.LayerChart:
+    """A heatmap of ``value`` with ``y`` as rows and ``x`` as columns, every value written in its cell.
+
+    The height is ``rows_height(rows, cell_px)``; both axes are sorted (``x_sort``/``y_sort`` first, then
+    ascending); every row label shows in full (no label dropped for overlap, limit from the longest);
+    column labels wrap at " · " and stay horizontal while they fit in ``HORIZONTAL_LABELS_PX``, else
+    they are angled.
+    Text is white on the dark end of ``scheme`` and black on the light end.
+
+    >>> frame = pd.DataFrame({"run": ["bm25", "minilm"], "cell": ["t2c · python"] * 2, "value": [30.0, 41.5]})
+    >>> spec = heatmap(frame, "run", "cell", "value", x_title="Run", y_title="Cell", legend_title="x").to_dict()
+    >>> spec["layer"][1]["encoding"]["text"]["field"], spec["height"]
+    ('value', 160)
+    """
+    rows = frame[y].astype(str).nunique()
+    columns = frame[x].astype(str).nunique()
+    x_labels = frame[x].astype(str)
+    # Horizontal (wrapped) column labels while they fit side by side in a 1000 px wide page.
+    few_columns = columns * _wrapped_label_limit(x_labels) <= HORIZONTAL_LABELS_PX
+    x_axis = (alt.Axis(labelAngle=0, labelExpr=_wrap_expr(), labelLimit=_wrapped_label_limit(x_labels),
+                       labelOverlap=False)  # at the bottom: wrapped lines grow away from the cells
+              if few_columns else
+              alt.Axis(labelAngle=-40, labelLimit=label_limit(x_labels), orient="top", labelOverlap=False))
+    y_axis = alt.Axis(labelLimit=label_limit(frame[y]), labelOverlap=False)
+    base = alt.Chart(frame).encode(
+        x=alt.X(f"{x}:N", title=x_title, sort=_sort(frame[x], x_sort), axis=x_axis),
+        y=alt.Y(f"{y}:N", title=y_title, sort=_sort(frame[y], y_sort), axis=y_axis))
+    rect = base.mark_rect(stroke="white", strokeWidth=1).encode(
+        color=alt.Color(f"{value}:Q", title=legend_title, scale=alt.Scale(scheme=scheme),
+                        legend=alt.Legend(format=value_format, orient="right",
+                                          titleLimit=label_limit([legend_title], minimum=120))),
+        tooltip=list(tooltip) or [x, y, alt.Tooltip(value, format=value_format)])
+    low, high = pd.to_numeric(frame[value], errors="coerce").agg(["min", "max"]).tolist()
+    middle = 0.0 if pd.isna(low) else (low + high) / 2
+    dark_low = scheme in DARK_LOW
+    text = base.mark_text(fontSize=11 if cell_px >= 20 else 10).encode(
+        text=alt.Text(f"{value}:Q", format=value_format),
+        color=alt.condition(alt.datum[value] > middle, alt.value("black" if dark_low else "white"),
+                            alt.value("white" if dark_low else "black")),
+        tooltip=list(tooltip) or [x, y, alt.Tooltip(value, format=value_format)])
+    chart = _fit_width(rect + text, rows_height(rows, cell_px))
+    return chart.properties(title=title) if title else chart
+
+
+def hbar(frame: pd.DataFrame, y: str, x: str, *, x_title: str, y_title: str | None = None,
+         color: str | None = None, color_title: str | None = None, value_format: str = ".1f",
+         y_sort: Sequence[str] | str | None = "-x", stack: bool = False, tooltip: Sequence[str | alt.Tooltip] = (),
+         color_scale: alt.Scale | None = None, title: str | None = None, bar_px: int = BAR_PX,
+         with_values: bool = True) -> alt.Chart | alt.LayerChart:
+    """Horizontal bars of ``x`` per ``y`` category, for long category names: full labels on the y axis.
+
+    With ``color`` the bars of one category sit side by side (one row each) unless ``stack``; the
+    legend sits below the chart so long series names do not squeeze the bars. ``y_sort`` is "-x"
+    (longest bar first), a list of categories, "ascending" or None (the frame's order). Unstacked bars
+    carry their value as text at the end of the bar (``with_values``).
+
+    >>> frame = pd.DataFrame({"subtask": ["t2c_canonical_retrieval", "t2c_search"], "drop": [3.1, 0.4]})
+    >>> spec = hbar(frame, "subtask", "drop", x_title="drop").to_dict()
+    >>> spec["height"], spec["layer"][0]["encoding"]["y"]["axis"]["labelLimit"]
+    (160, 173)
+    """
+    categories = frame[y].astype(str).nunique()
+    groups = frame[color].astype(str).nunique() if color and not stack else 1
+    sort: object = y_sort if y_sort in (None, "-x", "x", "ascending", "descending") else _sort(frame[y], y_sort)
+    enc: dict = {
+        "y": alt.Y(f"{y}:N", title=y_title, sort=sort, axis=alt.Axis(labelLimit=label_limit(frame[y]),
+                                                                      labelOverlap=False)),
+        "x": alt.X(f"{x}:Q", title=x_title, stack="zero" if stack else None,
+                   axis=alt.Axis(format=value_format)),
+        "tooltip": list(tooltip) or [y, alt.Tooltip(x, format=value_format)],
+    }
+    if color:
+        labels = frame[color].astype(str)
+        enc["color"] = alt.Color(f"{color}:N", title=color_title, sort=sorted(labels.unique()),
+                                 scale=color_scale or alt.Undefined,
+                                 legend=alt.Legend(orient="bottom", direction="vertical",
+                                                   labelLimit=label_limit(labels, minimum=120)))
+        if not stack:
+            enc["yOffset"] = alt.YOffset(f"{color}:N", sort=sorted(labels.unique()))
+    base = alt.Chart(frame).encode(**enc)
+    chart = base.mark_bar()
+    if with_values and not stack:
+        chart = chart + base.mark_text(align="left", dx=3, fontSize=10, color="black").encode(
+            text=alt.Text(f"{x}:Q", format=value_format))
+    height = rows_height(categories * groups, bar_px)
+    chart = _fit_width(chart, height)
+    return chart.properties(title=title) if title else chart
+
+
+def dodge_labels(x_px: Sequence[float], y_px: Sequence[float], texts: Sequence[str], *, dx: float = 7,
+                 line_px: float = 12) -> list[float]:
+    """Vertical pixel offsets for point labels placed right of their points so that no two overlap.
+
+    Points are taken in order of ``y_px`` (top first); each label tries offsets 0, -12, +12, -24, …
+    until its box (``CHAR_PX`` per character wide, ``line_px`` high) clears every placed label.
+
+    >>> dodge_labels([100, 102], [50, 50], ["bm25", "minilm"])
+    [0.0, -12.0]
+    """
+    placed: list[tuple[float, float, float, float]] = []
+    offsets = [0.0] * len(texts)
+    for i in sorted(range(len(texts)), key=lambda j: y_px[j]):
+        left, width = x_px[i] + dx, len(str(texts[i])) * CHAR_PX
+        for step in range(0, 2 * len(texts) + 2):
+            offset = ((step + 1) // 2) * line_px * (-1 if step % 2 else 1)
+            top = y_px[i] + offset - line_px / 2
+            box = (left, top, left + width, top + line_px)
+            if all(box[2] <= p[0] or box[0] >= p[2] or box[3] <= p[1] or box[1] >= p[3] for p in placed):
+                break
+        placed.append(box)
+        offsets[i] = float(offset)
+    return offsets
+
+
+def labelled_scatter(frame: pd.DataFrame, x: str, y: str, label: str, *, x_title: str, y_title: str,
+                     series: str, series_title: str, tooltip: Sequence[str | alt.Tooltip] = (),
+                     log_x: bool = False, height: int = 380, min_width_px: int = 560) -> alt.LayerChart:
+    """Points of ``y`` against ``x``, coloured and shaped by ``series``, each named by ``label`` beside it.
+
+    Labels are moved up or down (``dodge_labels``) so none overlap at the narrowest width the chart is
+    drawn (``min_width_px``; wider only spreads them) and a thin line joins a moved label to its point.
+    ``log_x`` uses a symlog x scale (parameter counts from 0.02 to 8 billion).
+
+    >>> frame = pd.DataFrame({"model": ["a", "b"], "params_b": [0.1, 0.1], "overall": [40.0, 40.2],
+    ...                       "kind": ["published", "published"]})
+    >>> spec = labelled_scatter(frame, "params_b", "overall", "model", x_title="p", y_title="o",
+    ...                         series="kind", series_title="Source").to_dict()
+    >>> len(spec["layer"]), spec["height"]
+    (3, 380)
+    """
+    import numpy as np
+
+    data = frame.reset_index(drop=True).copy()
+    xs = pd.to_numeric(data[x], errors="coerce").to_numpy(dtype=float)
+    ys = pd.to_numeric(data[y], errors="coerce").to_numpy(dtype=float)
+    tx = np.arcsinh(xs / 0.2) if log_x else xs  # close to the symlog transform, enough for spacing
+    span_x = (np.nanmax(tx) - np.nanmin(tx)) or 1.0
+    low_y, high_y = np.nanmin(ys), np.nanmax(ys)
+    span_y = (high_y - low_y) or 1.0
+    plot_w, plot_h = min_width_px - 160, height - 40  # room for the y axis and a right margin
+    x_px = (tx - np.nanmin(tx)) / span_x * plot_w
+    y_px = (high_y - ys) / span_y * plot_h
+    offsets = dodge_labels(list(x_px), list(y_px), data[label].astype(str).tolist())
+    # A label moved by `offset` pixels sits `offset` pixels lower on screen: lower y in data units.
+    data["label_y"] = ys - np.array(offsets) * span_y / plot_h
+    scale_x = alt.Scale(type="symlog", constant=0.1) if log_x else alt.Scale(zero=False)
+    y_scale = alt.Scale(zero=False, domain=[float(low_y - 0.05 * span_y), float(high_y + 0.05 * span_y)])
+    kinds = sorted(data[series].astype(str).unique())
+    legend = alt.Legend(orient="bottom", direction="horizontal", labelLimit=label_limit(kinds))
+    base = alt.Chart(data)
+    points = base.mark_point(size=90, filled=True).encode(
+        x=alt.X(f"{x}:Q", title=x_title, scale=scale_x), y=alt.Y(f"{y}:Q", title=y_title, scale=y_scale),
+        color=alt.Color(f"{series}:N", title=series_title, sort=kinds, legend=legend),
+        shape=alt.Shape(f"{series}:N", title=series_title, sort=kinds, legend=legend),
+        tooltip=list(tooltip) or [label, x, y])
+    leaders = base.mark_rule(strokeWidth=0.5, color="gray").encode(
+        x=f"{x}:Q", y=f"{y}:Q", y2="label_y:Q")
+    texts = base.mark_text(align="left", dx=7, fontSize=10).encode(
+        x=f"{x}:Q", y="label_y:Q", text=f"{label}:N", tooltip=list(tooltip) or [label, x, y])
+    return _fit_width(points + leaders + texts, max(MIN_HEIGHT, height))
+
+
+def line_chart(frame: pd.DataFrame, x: str, y: str, series: str, *, x_title: str, y_title: str,
+               series_title: str, style: str | None = None, style_title: str | None = None,
+               x_sort: Sequence[str] | str | None = None, tooltip: Sequence[str | alt.Tooltip] = (),
+               height: int = 320) -> alt.LayerChart:
+    """Lines of ``y`` over ``x``, one per ``series`` (colour); ``style`` (e.g. our run / published) also
+    sets the dash and the point shape, and its legend draws dashed strokes and shapes, not plain dots.
+
+    >>> frame = pd.DataFrame({"language": ["python", "java"] * 2, "value": [40.0, 35.0, 30.0, 28.0],
+    ...                       "series": ["paper", "paper", "bm25", "bm25"], "kind": ["published"] * 2 + ["our run"] * 2})
+    >>> spec = line_chart(frame, "language", "value", "series", x_title="l", y_title="v", series_title="s",
+    ...                   style="kind", style_title="Source").to_dict()
+    >>> spec["layer"][0]["encoding"]["strokeDash"]["legend"]["symbolType"], spec["height"]
+    ('stroke', 320)
+    """
+    names = sorted(frame[series].astype(str).unique())
+    enc: dict = {
+        "x": alt.X(f"{x}:N", title=x_title, sort=_sort(frame[x], x_sort),
+                   axis=alt.Axis(labelAngle=0, labelLimit=label_limit(frame[x]), labelOverlap=False)),
+        "y": alt.Y(f"{y}:Q", title=y_title, scale=alt.Scale(zero=False)),
+        "color": alt.Color(f"{series}:N", title=series_title, sort=names,
+                           legend=alt.Legend(orient="bottom", direction="vertical",
+                                             labelLimit=label_limit(names, minimum=120))),
+        "tooltip": list(tooltip) or [series, x, y],
+    }
+    point_enc: dict = {}
+    if style:
+        styles = sorted(frame[style].astype(str).unique())
+        enc["strokeDash"] = alt.StrokeDash(f"{style}:N", title=style_title, sort=styles,
+                                           legend=alt.Legend(orient="bottom", symbolType="stroke",
+                                                             symbolStrokeWidth=2, symbolSize=400))
+        point_enc["shape"] = alt.Shape(f"{style}:N", title=style_title, sort=styles,
+                                       legend=alt.Legend(orient="bottom"))
+    base = alt.Chart(frame).encode(**enc)
+    lines = base.mark_line(strokeWidth=2)
+    points = base.mark_point(size=60, filled=True).encode(**point_enc)
+    return _fit_width(lines + points, max(MIN_HEIGHT, height))
+
+
+def dumbbell(frame: pd.DataFrame, y: str, x: str, end: str, *, x_title: str, y_title: str | None,
+             end_title: str, end_order: Sequence[str], y_sort: Sequence[str] | None = None,
+             value_format: str = ".1f", tooltip: Sequence[str | alt.Tooltip] = ()) -> alt.LayerChart:
+    """Two points per ``y`` row (the values of ``x`` at each of ``end_order``, e.g. v1 and v2) joined by a
+    line: how far apart the two are, one row per run and task. Ends differ by colour and shape and
+    carry their value as text.
+
+    >>> frame = pd.DataFrame({"row": ["T2C · bm25"] * 2, "scheme": ["v1", "v2"], "value": [40.0, 30.0]})
+    >>> spec = dumbbell(frame, "row", "value", "scheme", x_title="nDCG@10 ×100", y_title=None,
+    ...                 end_title="scheme", end_order=["v1", "v2"]).to_dict()
+    >>> spec["height"], [layer["mark"]["type"] for layer in spec["layer"]]
+    (160, ['line', 'point', 'text'])
+    """
+    rows = frame[y].astype(str).nunique()
+    sort = _sort(frame[y], y_sort)
+    y_enc = alt.Y(f"{y}:N", title=y_title, sort=sort, axis=alt.Axis(labelLimit=label_limit(frame[y]),
+                                                                   labelOverlap=False))
+    ends = list(end_order)
+    legend = alt.Legend(orient="bottom", direction="horizontal")
+    base = alt.Chart(frame).encode(y=y_enc, x=alt.X(f"{x}:Q", title=x_title, scale=alt.Scale(zero=False)),
+                                   tooltip=list(tooltip) or [y, end, alt.Tooltip(x, format=value_format)])
+    line = base.mark_line(color="gray").encode(detail=f"{y}:N")
+    dots = base.mark_point(size=90, filled=True).encode(
+        color=alt.Color(f"{end}:N", title=end_title, sort=ends, scale=alt.Scale(domain=ends), legend=legend),
+        shape=alt.Shape(f"{end}:N", title=end_title, sort=ends, scale=alt.Scale(domain=ends), legend=legend))
+    text = base.mark_text(dy=-10, fontSize=10).encode(text=alt.Text(f"{x}:Q", format=value_format))
+    return _fit_width(line + dots + text, rows_height(rows, 30))
