@@ -3,20 +3,29 @@ import pandas as pd
 import streamlit as st
 
 from coreb_core.errors import CorebError
-from coreb_core.analysis.inspection import (candidates, document_language, document_text, facet_values, judged_positions,
-                                   outranking_pairs, query_details, query_hits, ranked_list, unified_diff)
+from coreb_core.analysis.inspection import (candidates, diff_pair, document_language, document_text, facet_values,
+                                            judged_positions, outranking_traps, query_details, query_hits,
+                                            ranked_list, run_ranks, trap_reasons, unified_diff)
 from ui.cache import hits, run_tables, runs_of, store
-from ui.display import with_grades
+from ui.display import UNJUDGED_BADGE, with_grades
+from ui.inspection import back_params, back_target, cross_run_marker, row_colours, trap_reason_text
 from ui.labels import TASK_LABELS
 from ui.sidebar import sidebar
-from ui.state import url_param, write_url
+from ui.state import url_float, url_param, url_values, write_url
 from ui.widgets import csv_download, provenance, run_label, show_error
 
 MAX_RUNS = 3
-LIST_COLUMNS = ["rank", "grade", "doc_id", "score", "pass_fail", "tests", "language", "model", "problem_id", "text"]
+RUN_LETTERS = "ABC"
+LIST_COLUMNS = ["rank", "grade", "doc_id", "why", "score", "pass_fail", "tests", "language", "model", "problem_id",
+                "text"]
+DIFF_VIEWS = ["unified diff", "side by side"]
 
 
 state = sidebar()
+origin = back_target(url_param("from"))
+if origin is not None and st.button(f"← Back to {origin.title}", key="insp_back"):
+    # The page as it was: the global state and its own URL parameters, none of the inspector's.
+    st.switch_page(origin.script, query_params=back_params({k: st.query_params.get_all(k) for k in st.query_params}))
 st.title("Query inspector")
 s = store(state.release)
 runs = runs_of(state.release)
@@ -68,7 +77,7 @@ with st.expander("Find a query", expanded=url_query is None):
         chosen = str(found["query_id"].iloc[rows[0]])
         if st.session_state.get("insp_applied") != chosen:
             st.session_state["insp_applied"] = chosen
-            write_url({"query": chosen})
+            write_url({"query": chosen, "doc": None})
             url_query = chosen
 
 query_id = url_query or (str(found["query_id"].iloc[0]) if len(found) else None)
@@ -104,62 +113,138 @@ if not state.run_ids:
     st.info("Choose runs in the sidebar to see their ranked lists.")
     st.stop()
 
-# ------------------------------------------------------------------ ranked lists
+# ------------------------------------------------------------------ ranked lists, side by side
 st.subheader("Ranked lists")
+ss = st.session_state
 shown = state.run_ids
 if len(shown) > MAX_RUNS:
-    shown = st.multiselect("Runs side by side (up to 3)", state.run_ids, default=state.run_ids[:MAX_RUNS],
-                           max_selections=MAX_RUNS, format_func=labels.get, key="insp_shown")
-top = st.slider("Top", min_value=1, max_value=100, value=10, key="insp_top")
+    if "insp_shown" not in ss or not set(ss.insp_shown) <= set(state.run_ids):
+        ss.insp_shown = [r for r in url_values("shown") if r in state.run_ids][:MAX_RUNS] or state.run_ids[:MAX_RUNS]
+    shown = st.multiselect("Runs side by side (up to 3)", state.run_ids, max_selections=MAX_RUNS,
+                           format_func=labels.get, key="insp_shown") or state.run_ids[:1]
+if "insp_top" not in ss:
+    ss.insp_top = min(max(int(url_float("k") or 10), 1), 100)
+top = st.slider("Top", min_value=1, max_value=100, key="insp_top")
+letters = dict(zip(shown, RUN_LETTERS))
 st.caption(provenance(state, "grades from the graded qrels; ranks as scored (query id dropped"
-                             + (", C2C anchor dropped" if state.anchor_exclusion else "") + ")"))
+                             + (", C2C anchor dropped" if state.anchor_exclusion else "") + "); "
+                             "rows: green = positive, amber = trap, blue = the open document; "
+                             "“in B” = where run B puts the same document; select a row to open it"))
 rows_by_run = {labels[r]: query_hits(hits(r), q.query_id) for r in shown}
+ranks = run_ranks(q, rows_by_run, state.anchor_exclusion).set_index("doc_id")
+reasons = trap_reasons(s, q)
+positions = with_grades(judged_positions(s, q, rows_by_run, state.anchor_exclusion), 0)
+positions.insert(positions.columns.get_loc("tests") + 1, "why", [trap_reason_text(reasons.get(d))
+                                                                 for d in positions["doc_id"]])
+listings = {}
+for rid in shown:
+    if rows_by_run[labels[rid]].empty:
+        continue
+    listing = with_grades(ranked_list(s, q, rows_by_run[labels[rid]], state.anchor_exclusion, top), 1)
+    for other in shown:
+        if other != rid:
+            where = listing["doc_id"].map(ranks[labels[other]])
+            listing[f"in {letters[other]}"] = [cross_run_marker(r, o, top) for r, o in zip(listing["rank"], where)]
+    listing["why"] = [trap_reason_text(reasons.get(d)) for d in listing["doc_id"]]
+    listings[rid] = listing
+
+# The open document: one per query; a click on any listed row (the newest click wins) opens it.
+if ss.get("insp_doc_for") != q.query_id:
+    ss.insp_doc_for, ss.insp_doc = q.query_id, (url_param("doc") if url_query == q.query_id else None)
+clickable = {f"insp_list_{q.query_id}_{rid}": frame for rid, frame in listings.items()}
+clickable[f"insp_pos_{q.query_id}"] = positions
+for key, frame in clickable.items():
+    rows = ss[key].selection.rows if key in ss else []
+    clicked = str(frame["doc_id"].iloc[rows[0]]) if rows and rows[0] < len(frame) else None
+    if clicked and ss.get(f"{key}_applied") != clicked:
+        ss[f"{key}_applied"], ss.insp_doc = clicked, clicked
+doc = ss.insp_doc if ss.insp_doc in set(ranks.index) | set(positions["doc_id"]) else None
+write_url({"doc": doc, "k": str(top), "shown": list(shown) if len(state.run_ids) > MAX_RUNS else None})
+
 columns = st.columns(max(len(shown), 1))
 for column, rid in zip(columns, shown):
     with column:
-        st.text(labels[rid])
-        rows = rows_by_run[labels[rid]]
-        if rows.empty:
+        st.text(f"{letters[rid]} · {labels[rid]}")
+        if rid not in listings:
             st.info("This run has no list for this query.")
             continue
-        listing = with_grades(ranked_list(s, q, rows, state.anchor_exclusion, top), 1)  # grade badge after rank
-        st.dataframe(listing[LIST_COLUMNS], hide_index=True, width="stretch", column_config={
-            "score": st.column_config.NumberColumn(format="%.4f")})
+        listing = listings[rid]
+        view = listing[LIST_COLUMNS[:3] + [c for c in listing.columns if c.startswith("in ")] + LIST_COLUMNS[3:]]
+        styled = view.style.apply(lambda _: row_colours(listing["relevance"], listing["doc_id"], doc, view.shape[1])
+                                  .set_axis(view.index).set_axis(view.columns, axis=1), axis=None)
+        st.dataframe(styled.format({"score": "{:.4f}"}), hide_index=True, width="stretch", on_select="rerun",
+                     selection_mode="single-row", key=f"insp_list_{q.query_id}_{rid}")
         csv_download(listing, f"inspector_list_{q.query_id}_{rid}")
+
+# ------------------------------------------------------------------ the open document beside the query
+st.subheader("Document beside the query")
+if doc is None:
+    st.caption("Select a row of a ranked list, or of the table below, to open its full code or text here.")
+else:
+    left, right = st.columns(2)
+    left.text(f"Query {q.query_id}")
+    if q.query_is_code:
+        left.code(q.query, language=q.anchor_language or "text", line_numbers=True)
+    else:
+        left.code(q.query, language="text", wrap_lines=True)
+    judged = dict(zip(positions["doc_id"], positions["grade"]))
+    where = [f"{letters[r]}: " + ("not stored" if doc not in ranks.index or pd.isna(ranks.at[doc, labels[r]])
+                                  else f"#{int(ranks.at[doc, labels[r]])}") for r in shown]
+    right.text(f"{doc} · {judged.get(doc, UNJUDGED_BADGE)} · " + ", ".join(where))
+    if doc in reasons:
+        right.text(f"Why a trap: {trap_reason_text(reasons[doc])}")
+    right.code(document_text(s, q, doc), language=document_language(s, doc) or "text", wrap_lines=q.task == "c2t",
+               line_numbers=q.task != "c2t")
+    if right.button("Close document", key=f"insp_close_{q.query_id}"):
+        ss.insp_doc = None
+        write_url({"doc": None})
+        st.rerun()
 
 # ------------------------------------------------------------------ every positive and trap
 st.subheader("Where every positive and trap sits")
 st.caption(provenance(state, "rank in each run, also beyond the top 100 (runs store every judged document); "
-                             "empty = not stored"))
-positions = with_grades(judged_positions(s, q, rows_by_run, state.anchor_exclusion), 0)
-st.dataframe(positions, hide_index=True, width="stretch")
+                             "empty = not stored; select a row to open it"))
+st.dataframe(positions, hide_index=True, width="stretch", on_select="rerun", selection_mode="single-row",
+             key=f"insp_pos_{q.query_id}")
 csv_download(positions, f"inspector_positions_{q.query_id}")
 
 # ------------------------------------------------------------------ trap vs positive diff
-st.subheader("Trap vs the positive it outranked")
-diff_run = st.selectbox("Run", list(rows_by_run), key="insp_diff_run")
+st.subheader("Trap vs a positive, same language where the query has one")
+# Widgets keyed by query id: a new query starts from its own runs and traps, never the last query's.
+diff_run = st.selectbox("Run", list(rows_by_run), key=f"insp_diff_run_{q.query_id}")
 try:
-    pairs = outranking_pairs(positions, diff_run)
+    outranking = outranking_traps(positions, diff_run)
 except CorebError as exc:
     show_error(exc)
     st.stop()
-if pairs.empty:
+if not outranking:
     st.info("In this run no trap ranks above a positive of this query.")
     st.stop()
 
 
-def _pair_label(i: int) -> str:
-    p = pairs.iloc[i]
-    positive_rank = "not stored" if pd.isna(p.positive_rank) else f"rank {int(p.positive_rank)}"
-    return f"trap {p.trap} (rank {int(p.trap_rank)}) above positive {p.positive} ({positive_rank})"
+def _trap_label(trap: str) -> str:
+    rank = positions.loc[positions["doc_id"] == trap, f"rank · {diff_run}"].iloc[0]
+    return f"trap {trap} (rank {int(rank)}) · {trap_reason_text(reasons.get(trap))}"
 
 
-pair_index = st.selectbox("Pair", range(len(pairs)), format_func=_pair_label, key="insp_pair")
-view = st.radio("View", ["unified diff", "side by side"], horizontal=True, key="insp_diff_view")
-pair = pairs.iloc[pair_index]
+trap = st.selectbox("Trap (ranked above a positive)", outranking, format_func=_trap_label,
+                    key=f"insp_pair_{q.query_id}_{diff_run}")
+pair = diff_pair(positions, diff_run, trap)
+positive_rank = "not stored" if pd.isna(pair.positive_rank) else f"rank {int(pair.positive_rank)}"
+if pair.same_language:
+    st.caption(f"Paired with positive {pair.positive} ({positive_rank})"
+               + (f", also in {pair.trap_language}" if pair.trap_language else "")
+               + ("" if pair.outranked else "; it ranks above the trap"))
+else:
+    st.info(f"No positive in {pair.trap_language or 'the trap’s language'}; showing the "
+            f"{pair.positive_language or 'text'} one ({pair.positive}, {positive_rank}).")
+if "insp_diff_view" not in ss:
+    ss.insp_diff_view = DIFF_VIEWS[1] if url_param("view") == "side" else DIFF_VIEWS[0]
+diff_view = st.radio("View", DIFF_VIEWS, horizontal=True, key="insp_diff_view")
+write_url({"view": "side" if diff_view == DIFF_VIEWS[1] else "unified"})
 trap_text = document_text(s, q, pair.trap)
 positive_text = document_text(s, q, pair.positive)
-if view == "unified diff":
+if diff_view == DIFF_VIEWS[0]:
     diff = unified_diff(trap_text, positive_text, f"trap {pair.trap}", f"positive {pair.positive}")
     st.code(diff or "(identical texts)", language="diff")
 else:

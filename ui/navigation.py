@@ -1,6 +1,7 @@
 """The app's pages and how a page reaches another. app.py builds ``st.navigation`` from ``PAGE_SPECS``."""
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 from typing import NamedTuple
 
@@ -59,14 +60,23 @@ def ensure_navigation() -> None:
         st.stop()
 
 
-def open_inspector(state: State, query_id: str) -> None:
-    """Switch to the Query inspector on ``query_id``, carrying the sidebar's choices in the URL.
+def open_inspector(state: State, query_id: str, origin: str | None = None) -> None:
+    """Switch to the Query inspector on ``query_id``, carrying the sidebar's choices and the calling
+    page's own URL parameters, plus ``from`` = ``origin`` (default: the url_path of the page script
+    calling this), so the inspector's "Back" button returns there as it was.
 
     It needs a running page (outside one Streamlit raises NoSessionContext), so the example shows only
     the call:
 
     >>> open_inspector(state, "q_t2c_canonical_retro_any_0001")   # doctest: +SKIP
     """
-    st.switch_page("pages/inspector.py", query_params={
+    if origin is None:
+        # Cheaper than inspect.stack(), which reads the source of every frame.
+        caller = Path(inspect.currentframe().f_back.f_code.co_filename).resolve()
+        origin = next((p.url_path for p in PAGE_SPECS if caller.as_posix().endswith(p.script)), None)
+    # A document chosen on an earlier visit belongs to that query, not to this one.
+    carried = {k: (v[0] if len(v) == 1 else v) for k in st.query_params
+               if k not in ("doc", "from") and (v := st.query_params.get_all(k))}
+    st.switch_page("pages/inspector.py", query_params={**carried,
         "release": state.release, "scheme": str(state.scheme), "task": state.task, "runs": state.run_ids,
-        "anchor": "1" if state.anchor_exclusion else "0", "query": query_id})
+        "anchor": "1" if state.anchor_exclusion else "0", "query": query_id, **({"from": origin} if origin else {})})

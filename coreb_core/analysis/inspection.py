@@ -377,3 +377,173 @@ def unified_diff(left: str, right: str, left_name: str, right_name: str, context
     ['@@ -1,2 +1,2 @@', ' a', '-b', '+c']"""
     return "".join(difflib.unified_diff(left.splitlines(keepends=True), right.splitlines(keepends=True),
                                         fromfile=left_name, tofile=right_name, n=context))
+
+
+# ------------------------------------------------------------------ why a document is a trap
+FAILING_SOLUTION = "failing_solution"  # a solution of the problem that fails some of its tests
+WRONG_LANGUAGE = "wrong_language"  # a correct solution in a language the query does not ask for
+OTHER_MODEL = "other_model"  # a correct solution in the asked language, by another model than the positives
+NOISE_DESCRIPTION = "noise_description"  # a noise text written for the problem (C2T)
+JUDGED_NON_MATCH = "judged_non_match"  # a text judged not to describe the code (c2t_match label 0)
+NOT_A_POSITIVE = "not_a_positive"  # a correct solution the qrels leave out for no rule we can name
+TRAP_KINDS = (FAILING_SOLUTION, WRONG_LANGUAGE, OTHER_MODEL, NOISE_DESCRIPTION, JUDGED_NON_MATCH, NOT_A_POSITIVE)
+
+
+class TrapReason(NamedTuple):
+    """Why one judged document is a trap of one query, from the release's ``judgments`` view.
+
+    ``kind`` is one of ``TRAP_KINDS``. ``wanted_language`` is the language the query asks for (T2C
+    language constraint, C2C mono-language: the anchor's); ``anchor_language`` the language a C2C
+    cross-language query asks to leave. A failing solution also gets ``wanted_language`` or
+    ``anchor_language`` when its language breaks that rule too (``off_language``).
+
+    >>> TrapReason(FAILING_SOLUTION, "code_v202603_00090", tests_passed=2, tests_total=5, language="cpp").tests
+    '2/5'
+    """
+
+    kind: str
+    doc_id: str
+    tests_passed: int | None = None
+    tests_total: int | None = None
+    language: str | None = None
+    wanted_language: str | None = None
+    anchor_language: str | None = None
+    model: str | None = None
+    problem_id: str | None = None
+    off_language: bool = False
+
+    @property
+    def tests(self) -> str | None:
+        """"passed/total" when the document carries test counts."""
+        if self.tests_passed is None or self.tests_total is None:
+            return None
+        return f"{self.tests_passed}/{self.tests_total}"
+
+
+def _off_language(details: QueryDetails, language: str | None) -> tuple[bool, str | None, str | None]:
+    """(breaks the query's language rule, the wanted language, the anchor language to leave)."""
+    if language is None:
+        return False, None, None
+    if details.task == "t2c" and details.target_language:
+        return language != details.target_language, details.target_language, None
+    if details.task == "c2c" and details.anchor_language:
+        if details.subtask.endswith("mono_lang"):
+            return language != details.anchor_language, details.anchor_language, None
+        # cross_lang and cross_model ask for another language than the anchor's.
+        return language == details.anchor_language, None, details.anchor_language
+    return False, None, None
+
+
+def trap_reasons(store: Store, details: QueryDetails) -> dict[str, TrapReason]:
+    """Doc id -> why it is a trap of the query, for every trap (rel=1) the release judges for it.
+
+    >>> q = query_details(store, "q_t2c_canonical_retro_any_0001")  # demo_v2603
+    >>> trap_reasons(store, q)["code_v202603_00090"].kind
+    'failing_solution'
+    """
+    rows = store.sql("""SELECT doc_id, doc_problem_id, language, model, passed, test_passed, test_total, is_noise
+                        FROM judgments WHERE query_id = ? AND relevance = ? ORDER BY doc_id""",
+                     [details.query_id, int(TRAP)]).fetchall()
+    reasons = {}
+    for doc_id, problem, language, model, passed, test_passed, test_total, is_noise in rows:
+        off, wanted, anchor = _off_language(details, language)
+        common = dict(doc_id=doc_id, language=language, model=model, problem_id=problem)
+        if details.corpus == "text":
+            kind = NOISE_DESCRIPTION if is_noise else JUDGED_NON_MATCH
+            reasons[doc_id] = TrapReason(kind, **common)
+        elif passed is False:
+            reasons[doc_id] = TrapReason(FAILING_SOLUTION, tests_passed=_none(test_passed), tests_total=_none(test_total),
+                                         wanted_language=wanted if off else None, anchor_language=anchor if off else None,
+                                         off_language=off, **common)
+        elif off:
+            reasons[doc_id] = TrapReason(WRONG_LANGUAGE, wanted_language=wanted, anchor_language=anchor,
+                                         off_language=True, **common)
+        elif details.task == "c2c" and model is not None and details.subtask.endswith(("mono_lang", "cross_model")):
+            reasons[doc_id] = TrapReason(OTHER_MODEL, **common)
+        else:
+            reasons[doc_id] = TrapReason(NOT_A_POSITIVE, **common)
+    return reasons
+
+
+# ------------------------------------------------------------------ runs side by side
+def run_ranks(details: QueryDetails, rows_by_run: dict[str, pd.DataFrame], anchor_exclusion: bool = True) -> pd.DataFrame:
+    """Every document any run stored for the query, with its evaluator rank in each run (NaN = not stored).
+
+    Columns: doc_id, then one column per run (named as the key of ``rows_by_run``).
+
+    >>> q = query_details(store, "q_t2c_canonical_retro_any_0001")  # demo_v2603, two runs
+    >>> run_ranks(q, {"bm25": query_hits(read_hits(bm25), q.query_id),
+    ...               "minilm": query_hits(read_hits(minilm), q.query_id)}).columns.tolist()
+    ['doc_id', 'bm25', 'minilm']
+    """
+    table = pd.DataFrame({"doc_id": pd.Series([], dtype=object)})
+    for run, rows in rows_by_run.items():
+        ranked = official_ranks(details, rows, anchor_exclusion)[["doc_id", "rank"]].rename(columns={"rank": run})
+        table = table.merge(ranked.astype({run: float}), on="doc_id", how="outer")
+    return table.sort_values("doc_id", kind="stable").reset_index(drop=True)
+
+
+# ------------------------------------------------------------------ trap vs positive, same language
+class DiffPair(NamedTuple):
+    """A trap and the positive to diff it against.
+
+    ``same_language`` is False when no positive of the query is in the trap's language (texts count
+    as one language); ``outranked`` says whether the trap ranks above that positive in the run.
+    Ranks are NaN when the run did not store the document.
+    """
+
+    trap: str
+    trap_rank: float
+    trap_language: str | None
+    positive: str
+    positive_rank: float
+    positive_language: str | None
+    same_language: bool
+    outranked: bool
+
+
+def outranking_traps(positions: pd.DataFrame, run: str) -> list[str]:
+    """The traps that rank above at least one positive in ``run``, best-ranked first (``positions`` is
+    ``judged_positions(...)``).
+
+    >>> positions = pd.DataFrame({"doc_id": ["p", "t1", "t2"], "relevance": [2, 1, 1], "language": ["go"] * 3,
+    ...                           "rank · r": [2.0, 1.0, 5.0]})
+    >>> outranking_traps(positions, "r")
+    ['t1']
+    """
+    pairs = outranking_pairs(positions, run)
+    return list(dict.fromkeys(pairs["trap"]))
+
+
+def diff_pair(positions: pd.DataFrame, run: str, trap: str) -> DiffPair:
+    """The positive to show beside ``trap``: one in the trap's language where the query has one (a
+    positive the trap outranks first, then the best-ranked), else the best-ranked positive it outranks.
+
+    >>> positions = pd.DataFrame({"doc_id": ["p_py", "p_rb", "t_rb"], "relevance": [2, 2, 1],
+    ...                           "language": ["python", "ruby", "ruby"], "rank · r": [3.0, 1.0, 2.0]})
+    >>> diff_pair(positions, "r", "t_rb")[3:]
+    ('p_rb', 1.0, 'ruby', True, False)
+    >>> diff_pair(positions.iloc[[0, 2]], "r", "t_rb")[3:]
+    ('p_py', 3.0, 'python', False, True)
+    """
+    col = f"rank · {run}"
+    if col not in positions:
+        raise CorebError(f"run {run!r} is not among the inspected runs")
+    traps = positions[(positions["doc_id"] == trap) & (positions["relevance"] == TRAP)]
+    if traps.empty:
+        raise CorebError(f"{trap!r} is not a trap of this query")
+    t = traps.iloc[0]
+    t_lang, t_rank = _none(t["language"]), float(t[col])
+    positives = positions[positions["relevance"] == POSITIVE]
+    if positives.empty:
+        raise CorebError("this query has no positive")
+    ranks = positives[col].astype(float)
+    outranked = ranks.isna() | (t_rank < ranks)
+    same = pd.Series([_none(lang) == t_lang for lang in positives["language"]], index=positives.index)
+    # Order: same language first, then outranked by the trap, then the positive's rank (not stored last).
+    order = pd.DataFrame({"same": ~same, "out": ~outranked, "rank": ranks.fillna(np.inf),
+                          "doc": positives["doc_id"]}).sort_values(["same", "out", "rank", "doc"], kind="stable")
+    best = positives.loc[order.index[0]]
+    i = order.index[0]
+    return DiffPair(trap, t_rank, t_lang, str(best["doc_id"]), float(ranks[i]), _none(best["language"]),
+                    bool(same[i]), bool(outranked[i]))

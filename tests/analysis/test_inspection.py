@@ -98,3 +98,49 @@ def test_largest_deltas_and_candidates(tiny_store):
                           "trap_above_positive": [False, True], "traps_above_first_positive": [0, 2]})
     found = candidates(tiny_store, "t2c", traps=traps, trap_run="a")
     assert found[["query_id", "traps_above_first_positive"]].values.tolist() == [["q_t2c_search_python_0002", 2]]
+
+
+def test_trap_reasons(tiny_store):
+    from coreb_core.analysis.inspection import (FAILING_SOLUTION, NOISE_DESCRIPTION, WRONG_LANGUAGE, TrapReason,
+                                                query_details, trap_reasons)
+
+    c2c = trap_reasons(tiny_store, query_details(tiny_store, C2C))
+    # A failing Python solution; the cross-language query also asks for another language than the anchor's.
+    assert c2c == {"code_v202601_00003": TrapReason(
+        FAILING_SOLUTION, "code_v202601_00003", tests_passed=2, tests_total=4, language="python",
+        anchor_language="python", model="gemini-3-flash", problem_id="lcb_3487", off_language=True)}
+    assert c2c["code_v202601_00003"].tests == "2/4"
+    t2c = trap_reasons(tiny_store, query_details(tiny_store, "q_t2c_search_python_0002"))
+    assert t2c["code_v202601_00002"] == TrapReason(WRONG_LANGUAGE, "code_v202601_00002", language="cpp",
+                                                   wanted_language="python", model="claude-sonnet-4-5",
+                                                   problem_id="lcb_3487", off_language=True)
+    assert (t2c["code_v202601_00003"].kind, t2c["code_v202601_00003"].off_language) == (FAILING_SOLUTION, False)
+    c2t = trap_reasons(tiny_store, query_details(tiny_store, "q_c2t_full_retro_any_0001"))
+    assert sorted(c2t) == [f"text_v202601_00001_noise{i}" for i in (1, 2, 3)]
+    assert {(r.kind, r.problem_id) for r in c2t.values()} == {(NOISE_DESCRIPTION, "lcb_3487")}
+    assert trap_reasons(tiny_store, query_details(tiny_store, "q_c2t_match_0002")) == {}
+
+
+def test_run_ranks_and_same_language_pair(tiny_store):
+    from coreb_core.analysis.inspection import (DiffPair, diff_pair, judged_positions, outranking_traps,
+                                                query_details, run_ranks)
+    from coreb_core.errors import CorebError
+
+    q = query_details(tiny_store, C2C)
+    rows = {"a": _rows(tiny_store, C2C, C2C_LIST),
+            "b": _rows(tiny_store, C2C, [("code_v202601_00004", 0.9), ("code_v202601_00003", 0.8)])}
+    ranks = run_ranks(q, rows, anchor_exclusion=True)
+    assert ranks.columns.tolist() == ["doc_id", "a", "b"]
+    assert ranks.fillna(-1).values.tolist() == [["code_v202601_00002", 2.0, -1.0], ["code_v202601_00003", 1.0, 2.0],
+                                                ["code_v202601_00004", 3.0, 1.0]]
+    positions = judged_positions(tiny_store, q, rows, anchor_exclusion=True)
+    assert outranking_traps(positions, "a") == ["code_v202601_00003"]
+    # The Python trap has no Python positive: the best-ranked positive it outranks, flagged.
+    assert diff_pair(positions, "a", "code_v202601_00003") == DiffPair(
+        "code_v202601_00003", 1.0, "python", "code_v202601_00002", 2.0, "cpp", False, True)
+    # In b it outranks only the positive b did not store (rank NaN), not the Java one above it.
+    b = diff_pair(positions, "b", "code_v202601_00003")
+    assert (b.trap_rank, b.positive, b.positive_language, b.same_language, b.outranked) == (
+        2.0, "code_v202601_00002", "cpp", False, True) and pd.isna(b.positive_rank)
+    with pytest.raises(CorebError, match="not a trap"):
+        diff_pair(positions, "a", "code_v202601_00002")

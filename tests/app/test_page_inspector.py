@@ -91,3 +91,79 @@ def test_trap_filter_and_diff(app_cache, default_run_ids):
     at.radio(key="insp_diff_view").set_value("side by side").run()
     assert not at.exception and not [c for c in at.code if c.language == "diff"]
     assert any(t.value.startswith("trap code_") for t in at.text)
+
+
+def _outranking(app_cache, run_id, label_tail, qid):
+    """The library's traps above a positive, for ``qid`` in one run (what the page's selector must offer)."""
+    from coreb_core.analysis.inspection import judged_positions, outranking_traps, query_details, query_hits
+    from coreb_core.data.store import Store
+    from coreb_core.runs.run import read_hits
+
+    with Store("demo_v2603", app_cache) as store:
+        q = query_details(store, qid)
+        rows = {label_tail: query_hits(read_hits(run_id, app_cache), qid)}
+        return outranking_traps(judged_positions(store, q, rows), label_tail)
+
+
+def test_pair_selector_follows_the_query(app_cache, default_run_ids):
+    from coreb_core.evaluation.evaluate import trap_table
+    from coreb_core.data.store import Store
+    from coreb_core.runs.run import read_hits
+
+    bm25 = default_run_ids["bm25"]
+    with Store("demo_v2603", app_cache) as store:
+        traps = trap_table(store, read_hits(bm25, app_cache))
+    several = traps[(traps["task"] == "t2c") & (traps["traps_above_first_positive"] >= 2)]
+    first, second = sorted(several["query_id"].astype(str))[:2]
+    at = app_test("inspector.py", app_cache, {"task": "t2c", "query": first, "runs": [bm25]}).run()
+    assert not at.exception
+    pick = [s for s in at.selectbox if s.label == "Trap (ranked above a positive)"][0]
+    assert pick.value == _outranking(app_cache, bm25, "r", first)[0]
+    pick.set_value(_outranking(app_cache, bm25, "r", first)[1]).run()
+    assert [c for c in at.code if c.language == "diff"][0].value.startswith(
+        f"--- trap {_outranking(app_cache, bm25, 'r', first)[1]}")
+    # Another query: the selector offers that query's traps, from its first one, and the diff follows it.
+    at.query_params["query"] = second
+    at.run()
+    assert not at.exception
+    expected = _outranking(app_cache, bm25, "r", second)
+    pick = [s for s in at.selectbox if s.label == "Trap (ranked above a positive)"][0]
+    assert pick.value == expected[0]
+    assert [o.split(" ")[1] for o in pick.options] == expected
+    assert [c for c in at.code if c.language == "diff"][0].value.startswith(f"--- trap {expected[0]}")
+
+
+def test_document_beside_query_with_reason_and_way_back(app_cache, default_run_ids):
+    from coreb_core.data.store import Store
+
+    runs = default_run_ids
+    qid, doc = "q_t2c_canonical_retro_cpp_0020", "code_v202603_00121"
+    at = app_test("inspector.py", app_cache, {"task": "t2c", "query": qid, "runs": [runs["bm25"], runs["minilm"]],
+                                              "doc": doc, "from": "traps", "metric": "map"}).run()
+    assert not at.exception
+    with Store("demo_v2603", app_cache) as store:
+        content = store.sql("SELECT content FROM documents WHERE doc_id = ?", [doc]).fetchone()[0]
+    assert any(c.value == content.strip() and c.language == "python" for c in at.code)
+    texts = [t.value for t in at.text]
+    assert any(t.startswith(f"{doc} · 🟠 trap · A: #") for t in texts)
+    assert "Why a trap: correct solution in the wrong language: python; the query asks for cpp" in texts
+    assert at.button(key="insp_back").label == "← Back to Trap analysis"
+    assert at.query_params["doc"] in (doc, [doc]) and at.query_params["metric"] in ("map", ["map"])
+    # Runs side by side, linked: each list says where the other run puts the same document.
+    a, b = at.dataframe[1].value, at.dataframe[2].value
+    assert "in B" in a.columns and "in A" in b.columns
+    rank_in_b = dict(zip(b["doc_id"], b["rank"]))
+    for rank, doc_id, marker in zip(a["rank"], a["doc_id"], a["in B"]):
+        if doc_id in rank_in_b:
+            other = rank_in_b[doc_id]
+            assert marker == ("=" if other == rank else f"#{other} ↑{rank - other}" if other < rank
+                              else f"#{other} ↓{other - rank}")
+        else:
+            assert marker.startswith("not in top-10")
+    # Every trap carries its reason, in the lists and in the table of judged documents.
+    positions = at.dataframe[3].value
+    assert (positions["why"] != "").tolist() == (positions["relevance"] == 1).tolist()
+    assert positions.set_index("doc_id").loc[doc, "why"].startswith("correct solution in the wrong language")
+    # Without a `from`, no way back is offered.
+    plain = app_test("inspector.py", app_cache, {"task": "t2c", "query": qid, "runs": [runs["bm25"]]}).run()
+    assert not plain.exception and not [b for b in plain.button if b.key == "insp_back"]
