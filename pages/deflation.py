@@ -2,11 +2,12 @@
 import altair as alt
 import streamlit as st
 
-from coreb_core.analysis.deflation import (COMPUTED, FILE, deflation_table, headline, scheme_definitions, slope_data,
+from coreb_core.analysis.deflation import (COMPUTED, deflation_table, headline, scheme_definitions, slope_data,
                                   top_drop_queries)
 from coreb_core.data.schema import TASK_NAMES
 from coreb_core.errors import CorebError
 from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE, Scheme
+from ui.state import one_of, remembered, write_url
 from ui.cache import run_tables, runs_of, store
 from ui.charts import dumbbell, hbar
 from ui.display import ARTICLE_CLAIM, points, WHERE_IT_COMES_FROM, WHY_V2_DEFLATES, deflation_sentence
@@ -100,7 +101,8 @@ if len(by_subtask):
                     width="stretch")
 
 st.subheader(f"Queries behind the drop: {TASK_LABELS[state.task]}")
-per_run = st.slider("Queries per run", 1, 50, 10, key="deflation_per_run")
+per_run = st.slider("Queries per run", 1, 50, key=remembered("deflation_per_run", "per_run", one_of(list(range(1, 51))), 10))
+write_url({"per_run": str(per_run)})
 top = top_drop_queries(tables.traps, state.task, per_run, store=release_store, labels=labels)
 st.caption(f"Source: our runs on `{state.release}` · per-query nDCG@10 under `v1` (v1 rules) and `v2` · {anchor}"
            + " · per query v1 − v2 nDCG@10; contribution = its part of the run's mean drop; "

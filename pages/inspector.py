@@ -11,7 +11,7 @@ from ui.display import UNJUDGED_BADGE, with_grades
 from ui.inspection import back_params, back_target, cross_run_marker, row_colours, trap_reason_text
 from ui.labels import TASK_LABELS
 from ui.sidebar import sidebar
-from ui.state import url_float, url_param, url_values, write_url
+from ui.state import one_of, remembered, url_float, url_param, url_values, write_url
 from ui.widgets import csv_download, provenance, run_label, show_error
 
 MAX_RUNS = 3
@@ -37,17 +37,23 @@ except CorebError as exc:
     st.stop()
 
 # ------------------------------------------------------------------ find a query
-url_query = url_param("query")
+# The query in the URL wins; otherwise the one this session last inspected for the task (menu moves
+# clear the URL).
+last_query = st.session_state.setdefault("insp_query_by_task", {})
+url_query = url_param("query") or last_query.get(state.task)
 with st.expander("Find a query", expanded=url_query is None):
     facets = facet_values(s, state.task)
     c1, c2, c3 = st.columns([2, 2, 1])
-    text = c1.text_input("Search id or text", key="insp_text", placeholder="e.g. 0003, circular, def main")
+    text = c1.text_input("Search id or text", key=remembered("insp_text", "find", lambda raw: raw[-1][:200]),
+                         placeholder="e.g. 0003, circular, def main")
     subtask = c2.selectbox("Subtask", [None] + facets["subtask"], format_func=lambda v: "all" if v is None else v,
-                           key="insp_subtask")
+                           key=remembered("insp_subtask", "subtask", one_of(facets["subtask"])))
     language = c3.selectbox("Target language", [None] + facets["target_language"],
-                            format_func=lambda v: "all" if v is None else v, key="insp_lang")
+                            format_func=lambda v: "all" if v is None else v,
+                            key=remembered("insp_lang", "lang", one_of(facets["target_language"])))
     modes = ["no run filter", "trap above positive in a run", "largest Δ nDCG@10 between two runs"]
-    mode = st.radio("Run filter", modes, horizontal=True, key="insp_mode")
+    mode = st.radio("Run filter", modes, horizontal=True, key=remembered("insp_mode", "filter", one_of(modes)))
+    write_url({"find": text, "subtask": subtask, "lang": language, "filter": mode if mode != modes[0] else None})
     trap_run = delta_runs = None
     if mode == modes[1] and state.run_ids:
         trap_run = st.selectbox("Run", state.run_ids, format_func=labels.get, key="insp_trap_run")
@@ -85,6 +91,7 @@ if query_id is None:
     st.info("No query matches these filters.")
     st.stop()
 write_url({"query": query_id})
+last_query[state.task] = query_id
 try:
     q = query_details(s, query_id)
 except CorebError as exc:

@@ -9,6 +9,7 @@ from coreb_core.data.published import QUERY_WEIGHTED, TASK_MEAN
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.runs.results import all_rows
 from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE
+from ui.state import flag, one_of, remembered, some_of, write_url
 from ui.cache import hits, run_tables, runs_of, store
 from ui.charts import heatmap, labelled_scatter, line_chart
 from ui.display import pct_columns, points
@@ -35,9 +36,10 @@ scheme = str(state.scheme)
 # ------------------------------------------------------------------ leaderboard
 st.subheader("Leaderboard: nDCG@10 ×100 per task")
 left, right = st.columns([3, 1])
-sources = left.multiselect("Published sources", list(PUBLISHED_TASK_SOURCES), default=list(DEFAULT_PUBLISHED),
-                           format_func=PUBLISHED_TASK_SOURCES.get, key="ov_sources")
-with_imported = right.toggle("Imported results", value=True, key="ov_imported",
+sources = left.multiselect("Published sources", list(PUBLISHED_TASK_SOURCES), format_func=PUBLISHED_TASK_SOURCES.get,
+                           key=remembered("ov_sources", "sources", some_of(list(PUBLISHED_TASK_SOURCES)),
+                                          list(DEFAULT_PUBLISHED)))
+with_imported = right.toggle("Imported results", key=remembered("ov_imported", "imported", flag, True),
                              help="MTEB trees and official-runner outputs brought in with import-results.")
 board = leaderboard(tables.groups(scheme, "task"), metas, scheme, state.release, result_rows, sources, with_imported)
 shown = pct_columns(board, [*TASK_NAMES, QUERY_WEIGHTED, TASK_MEAN])  # fractions printed x100, one decimal
@@ -88,7 +90,7 @@ for by, title in (("subtask", "Subtask"), ("language", "Task · target language"
 # ------------------------------------------------------------------ C2C language pairs
 first = state.run_ids[0]
 st.subheader("C2C: anchor language → language of the positives")
-k = st.select_slider("Cutoff k", options=[1, 3, 5, 10, 20, 100], value=10, key="ov_k")
+k = st.select_slider("Cutoff k", options=[1, 3, 5, 10, 20, 100], key=remembered("ov_k", "cutoff", one_of([1, 3, 5, 10, 20, 100]), 10))
 try:
     pairs = c2c_language_pairs(store(state.release), hits(first), state.anchor_exclusion, k)
 except CorebError as exc:
@@ -128,7 +130,10 @@ if len(efficiency):
 
 # ------------------------------------------------------------------ T2C language gradient
 st.subheader("T2C by target language")
-no_search = st.toggle("Exclude the search subtask (as the paper's average)", value=True, key="ov_nosearch")
+no_search = st.toggle("Exclude the search subtask (as the paper's average)",
+                      key=remembered("ov_nosearch", "nosearch", flag, True))
+write_url({"sources": ",".join(sources), "imported": "1" if with_imported else "0", "cutoff": str(k),
+           "nosearch": "1" if no_search else "0"})
 gradient = t2c_language_gradient(store(state.release), tables.per_query(scheme), result_rows, labels, no_search)
 gradient = pct_columns(gradient, ["value"])
 if len(gradient):

@@ -17,7 +17,6 @@ from coreb_core.evaluation.evaluate import score_run
 from coreb_core.retrieval.pipeline import run_retrieval
 from coreb_core.runs.run import DEFAULT_TOP_K, parse_tags, run_meta, update_run
 from coreb_core.data.schema import TASKS
-from coreb_core.data.store import list_releases
 from ui.charts import hbar
 from ui.format import error_lines, model_table, ndcg_frame, plain, progress_text, prompt_table
 from ui.labels import TASK_LABELS
@@ -88,8 +87,8 @@ with left:
         st.dataframe(models, hide_index=True)
         csv_download(models, "model-registry")
         st.caption("Source: coreb_core.retrieval.models registry (hub name, revision and prompts of each model).")
-    releases = list_releases()
-    release = st.selectbox("Release", releases, index=releases.index(state.release), key="run_release")
+    release = state.release  # one release selector: the sidebar's
+    st.markdown(f"Release: **{plain(release)}** (the sidebar's; change it there)")
     tasks = st.multiselect("Tasks", list(TASKS), default=list(TASKS), key="run_tasks", format_func=TASK_LABELS.get)
 with right:
     device = st.radio("Device", ["auto", "cpu", "cuda"], horizontal=True, key="run_device")
@@ -223,8 +222,9 @@ st.caption("MTEB results trees, official runner output (<task>.json, <task>_pred
            "or runs exported by this project. Ranked lists become runs re-scored here under every scheme; "
            "a bad file is skipped with its reason and the rest still imports.")
 c1, c2, c3 = st.columns(3)
-res_release = c1.selectbox("Release the ranked lists belong to", [""] + releases, key="res_release",
-                           format_func=lambda r: r or "(none: metrics files only)")
+res_release = state.release if c1.toggle(f"Ranked lists belong to {state.release}", value=True, key="res_has_lists",
+                                         help="The sidebar's release. Off: metrics files only (MTEB scores, "
+                                              "runner JSON), no ranked lists to re-score.") else ""
 res_task = c2.selectbox("Task of a TREC file", [""] + list(TASKS), key="res_task",
                         format_func=lambda t: t or "(all tasks in the file)")
 res_model = c3.text_input("Model label (optional)", key="res_model")

@@ -4,6 +4,7 @@ import streamlit as st
 
 from coreb_core.errors import CorebError
 from coreb_core.analysis.traps import LEVELS, MEASURES, trap_breakdown, worst_queries
+from ui.state import one_of, remembered, write_url
 from ui.cache import run_tables, runs_of, store
 from ui.charts import hbar, heatmap
 from ui.labels import TASK_LABELS
@@ -22,7 +23,8 @@ if not state.run_ids:
 
 runs = runs_of(state.release)
 labels = {rid: run_label(runs[rid]) for rid in state.run_ids if rid in runs}
-level = st.radio("Group by", list(LEVELS), horizontal=True, key="trap_level")
+level = st.radio("Group by", list(LEVELS), horizontal=True, key=remembered("trap_level", "level", one_of(list(LEVELS))))
+write_url({"level": level})
 try:
     traps = run_tables(state).traps
     table = trap_breakdown(store(state.release), traps, state.task, level)
@@ -36,7 +38,9 @@ if table.empty:
     st.info("The chosen runs score no query of this task.")
     st.stop()
 
-measure = st.selectbox("Chart measure", list(MEASURES), format_func=MEASURES.get, key="trap_measure")
+measure = st.selectbox("Chart measure", list(MEASURES), format_func=MEASURES.get,
+                       key=remembered("trap_measure", "measure", one_of(list(MEASURES))))
+write_url({"measure": measure})
 chart_data = table.assign(run_label=table["run"].map(labels).fillna(table["run"]))
 tooltip = ["run_label", "task", "group", "queries", alt.Tooltip("share_trap_above_positive", format=".1%"),
            alt.Tooltip("traps_in_top_10_per_query", format=".2f"), alt.Tooltip("share_trap_at_1", format=".1%"),
@@ -74,8 +78,10 @@ st.caption("Most traps above the first positive, then lowest nDCG@10 (v2). Selec
            "query inspector.")
 left, right = st.columns([3, 1])
 only_run = left.selectbox("Run", [None] + list(labels), format_func=lambda r: "all chosen runs" if r is None
-                          else labels[r], key="trap_worst_run")
-limit = right.number_input("Rows", min_value=5, max_value=500, value=25, step=5, key="trap_worst_limit")
+                          else labels[r], key=remembered("trap_worst_run", "worst_run", one_of(list(labels))))
+limit = right.number_input("Rows", min_value=5, max_value=500, step=5,
+                           key=remembered("trap_worst_limit", "rows", one_of(list(range(5, 501, 5))), 25))
+write_url({"worst_run": only_run, "rows": str(int(limit))})
 worst = worst_queries(store(state.release), traps, state.task, only_run, int(limit))
 st.caption(provenance(state, "nDCG@10 under v2, ranks as scored"))
 # The run's name, the query and the deciding counts first; problem id and the run id only in the CSV.

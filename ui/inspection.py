@@ -13,7 +13,7 @@ from coreb_core.data.schema import POSITIVE, TRAP
 from ui.navigation import PAGE_SPECS, PageSpec
 
 # The inspector's own URL keys: dropped when going back to the page that opened it.
-INSPECTOR_KEYS = ("query", "doc", "view", "k", "shown", "from")
+INSPECTOR_KEYS = ("query", "doc", "view", "k", "shown", "from", "find", "subtask", "lang", "filter")
 
 # Row colours by grade: light enough for dark text; the grade badge column carries the same in words.
 ROW_COLOURS = {POSITIVE: "#d9f2d9", TRAP: "#ffe6b3"}

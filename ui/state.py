@@ -61,10 +61,11 @@ def keep_widget_state() -> None:
             ss[key] = ss[key]
 
 
-def remembered(key: str, url_name: str, parse: Callable[[list[str]], Any]) -> str:
+def remembered(key: str, url_name: str, parse: Callable[[list[str]], Any], default: Any = None) -> str:
     """A page-level widget key that survives page changes (``kept``) and, in a new session, starts from
     the URL parameter ``url_name`` (``parse`` turns its values into the widget's value, or None to
-    ignore them). Returns the key, for ``key=remembered(…)``; the page then ``write_url``s the value.
+    ignore them), else from ``default``. Returns the key, for ``key=remembered(…)``; give the widget no
+    ``value=``/``default=`` of its own (Session State seeds it). The page then ``write_url``s the value.
 
     Example (outside a page; not doctested):
 
@@ -77,6 +78,7 @@ def remembered(key: str, url_name: str, parse: Callable[[list[str]], Any]) -> st
     if key not in ss:
         raw = st.query_params.get_all(url_name)
         value = parse(raw) if raw else None
+        value = default if value is None else value
         if value is not None:
             ss[key] = value
     return key

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from coreb_core.data.measures import FAMILIES, KS, Measure, measures
+from coreb_core.data.measures import FAMILIES, KS, measures
 from coreb_core.evaluation.schemes import Scheme, V2  # noqa: F401  (V2: the docstring example)
 
 

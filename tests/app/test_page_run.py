@@ -87,20 +87,25 @@ def test_run_page_profile_selector_reaches_the_run(private_cache):
 def test_run_page_says_where_a_run_on_another_release_appears(private_cache):
     from ui.cache import runs_of
 
+    # One release selector: a run is made on the sidebar's release; when the sidebar then moves to
+    # another release, the message says where the run is.
     before = set(runs_of("demo_v2602"))
-    at = app_test("run_retrieval.py", private_cache, {"release": "demo_v2603"}).run()
+    at = app_test("run_retrieval.py", private_cache, {"release": "demo_v2602"}).run()
+    assert "run_release" not in [s.key for s in at.selectbox]
     at.selectbox(key="run_model").set_value("bm25")
-    at.selectbox(key="run_release").set_value("demo_v2602")
     at.multiselect(key="run_tasks").set_value(["t2c"]).run()
     at.button(key="run_go").click().run()
     assert not at.exception and not at.error
     (run_id,) = set(runs_of("demo_v2602")) - before
+    assert any(c.endswith("It is now listed under Runs in the sidebar for release demo_v2602.") for c in
+               [c.value for c in at.caption])
+    at.sidebar.selectbox(key="release").set_value("demo_v2603").run()
     captions = [c.value for c in at.caption]
     assert any(c.endswith("It was made on release demo_v2602; switch the sidebar's Release to demo_v2602 "
                           "to find it under Runs.") for c in captions)
     assert not any("listed under Runs in the sidebar" in c for c in captions)
     assert "run_cancel" not in [b.key for b in at.button]
-    assert run_meta(run_id, private_cache).name not in at.sidebar.multiselect[0].options  # it still shows demo_v2603
+    assert run_meta(run_id, private_cache).name not in at.sidebar.multiselect[0].options  # it shows demo_v2603
 
 
 def test_run_page_renames_and_tags_a_run(private_cache):
@@ -183,8 +188,8 @@ def test_run_page_imports_good_dataset_and_trec_results(private_cache, tmp_path)
     trec.write_text("q_t2c_search_python_0002 Q0 code_v202601_00001 1 2.0 mine\n"
                     "q_t2c_search_python_0002 Q0 code_v202601_00003 2 1.0 mine\n")
     (tmp_path / "res" / "junk.txt").write_text("not a result\n")
-    at = app_test("run_retrieval.py", private_cache).run()
-    at.selectbox(key="res_release").set_value("tiny")
+    at = app_test("run_retrieval.py", private_cache, {"release": "tiny"}).run()
+    assert at.toggle(key="res_has_lists").value  # the ranked lists belong to the sidebar's release
     at.text_input(key="res_path").set_value(str(trec.parent)).run()
     at.button(key="res_go").click().run()
     assert not at.exception
