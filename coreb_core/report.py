@@ -250,7 +250,7 @@ body { font-family: sans-serif; font-size: 9pt; line-height: 1.3; margin: 0 auto
 h1 { font-size: 14pt; margin: 0 0 2mm; } h2 { font-size: 10.5pt; margin: 3mm 0 1mm; }
 table { border-collapse: collapse; width: 100%; font-size: 8pt; }
 th, td { border-bottom: 1px solid #ccc; padding: 1px 4px; text-align: left; vertical-align: top; }
-td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
+td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; } td.n { white-space: nowrap; }
 .constraints { width: auto; } .constraints td { border: none; padding: 0 6px 0 0; }
 .rec { border: 1px solid #888; padding: 2mm; margin: 2mm 0; }
 .charts { display: flex; flex-wrap: wrap; gap: 3mm; } .charts svg { max-width: 100%; height: auto; }
