@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Callable
 
-from coreb_core.data.schema import TASK_NAMES
+from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.errors import CorebError
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {}
@@ -25,7 +25,7 @@ def command(name: str):
     """Register the decorated function as the handler of CLI command ``name`` (in ``COMMANDS``).
 
     >>> sorted(COMMANDS)
-    ['demo', 'eval', 'export', 'fetch', 'import-data', 'import-results', 'info', 'models', 'results', 'run', 'runs']
+    ['demo', 'eval', 'export', 'fetch', 'import-data', 'import-results', 'info', 'models', 'report', 'results', 'run', 'runs']
     """
     def register(fn: Callable[[argparse.Namespace], int]):
         COMMANDS[name] = fn
@@ -260,6 +260,18 @@ def _runs(args: argparse.Namespace) -> int:
     return 0
 
 
+@command("report")
+def _report(args: argparse.Namespace) -> int:
+    from coreb_core.report import build_report, check_out, write_report
+
+    out = check_out(Path(args.out))  # before the slow part: nothing is evaluated for an unusable --out
+    html = build_report(args.release, args.runs, args.scheme, args.task or TASK_NAMES, args.languages or LANGUAGE_SCOPES,
+                        args.max_params, args.metric, not args.no_anchor_exclusion, args.average)
+    write_report(out, html)
+    print(f"wrote {out} ({len(html.encode('utf-8')) / 1024:.0f} KiB)")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every command, with its options and defaults.
 
@@ -342,6 +354,20 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("run_id")
     q.add_argument("tags", nargs="+", help="each at most 40 characters, no comma")
     q.add_argument("--untag", action="store_true", help="remove the given tags instead of adding them")
+
+    p = sub.add_parser("report", help="write a self-contained HTML report for stakeholders (prints to two A4 pages)")
+    p.add_argument("--release", required=True)
+    p.add_argument("--runs", nargs="+", default=None, help="run ids (default: every stored run of the release)")
+    p.add_argument("--task", nargs="+", choices=TASK_NAMES, default=None, help="tasks that matter (default: all)")
+    p.add_argument("--languages", nargs="+", choices=LANGUAGE_SCOPES, default=None,
+                   help="languages that matter (default: all; T2C: the constraint, C2C/C2T: the query code's)")
+    p.add_argument("--metric", choices=["ndcg_at_10", "map_at_10", "recall_at_10", "mrr_at_10"], default="ndcg_at_10")
+    p.add_argument("--max-params", type=float, default=None, help="parameter limit in billions (default: none)")
+    p.add_argument("--scheme", default="v2", help="v2 (official, default), v1, traps_as_hits, trec, file:<name>")
+    p.add_argument("--average", choices=["tasks", "queries"], default="tasks",
+                   help="tasks: mean of task means (default, as the README's Avg); queries: query-weighted")
+    p.add_argument("--no-anchor-exclusion", action="store_true", help="keep the C2C anchor in ranked lists (as MTEB)")
+    p.add_argument("--out", required=True, help="the HTML file to write, e.g. report.html")
 
     p = sub.add_parser("info", help="releases in the cache, row counts, positives and traps per task")
     p.add_argument("--json", action="store_true")

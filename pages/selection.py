@@ -7,6 +7,7 @@ from coreb_core.errors import CorebError
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.runs.results import all_rows
 from coreb_core.analysis.selection import PUBLISHED_ONLY, recommend, recommend_published
+from coreb_core.report import build_report
 from ui.cache import run_tables, runs_of, store
 from ui.display import selection_points, summary_markdown, winner_sentence
 from ui.labels import TASK_LABELS
@@ -141,3 +142,8 @@ if len(published_excluded):
 
 st.download_button("Download summary (markdown)", summary.encode("utf-8"), file_name="coreb_selection.md",
                    mime="text/markdown", key="sel-summary")
+st.download_button("Download report (HTML)", key="sel-report", file_name=f"coreb_report_{state.release}.html",
+                   mime="text/html", help="One self-contained file (charts inline) that prints to two A4 pages.",
+                   data=lambda: build_report(state.release, state.run_ids, scheme, tasks, languages, budget,
+                                             anchor_exclusion=state.anchor_exclusion, average=average,
+                                             evaluation=tables).encode("utf-8"))

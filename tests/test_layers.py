@@ -11,7 +11,7 @@ import pytest
 from tests.builders import REPO
 
 RANK = {"errors": 0, "paths": 0, "progress": 0, "atomic": 0, "data": 1, "runs": 2, "retrieval": 3,
-        "evaluation": 4, "analysis": 5, "cli": 6, "defaults": 6, "__main__": 7, "__init__": 0}
+        "evaluation": 4, "analysis": 5, "cli": 6, "defaults": 6, "report": 6, "__main__": 7, "__init__": 0}
 
 
 def layer(module: str) -> int | None:
