@@ -9,8 +9,8 @@ PAGES = [st.Page(p.script, title=p.title, icon=p.icon, url_path=p.url_path, defa
 # st.navigation before any slow work or import: until it is called, a fresh server shows Streamlit's file menu.
 page = st.navigation(PAGES)
 
-from coreb_core.defaults import (FIRST_MODELS, ensure_defaults, first_page_rendered, later_defaults,  # noqa: E402
-                                 needs_defaults, start_later_defaults)
+from coreb_core.defaults import (DEFAULT_RELEASE, FIRST_MODELS, ensure_defaults,  # noqa: E402
+                                 first_page_rendered, later_defaults, needs_defaults, start_later_defaults)
 from coreb_core.errors import CorebError  # noqa: E402
 
 if needs_defaults():
@@ -35,7 +35,8 @@ def _later_defaults_status() -> None:
         st.rerun(scope="app")
     for b in building:
         st.info(f"The {b.model} default run is being built ({b.elapsed():.0f} s elapsed: {b.message}); "
-                "it appears under Runs in the sidebar when done.", icon=":material/hourglass_top:")
+                f"it appears under Runs in the sidebar (release {DEFAULT_RELEASE}) when done.",
+                icon=":material/hourglass_top:")
 
 
 if any(not b.done for b in later_defaults()):
