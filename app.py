@@ -1,22 +1,51 @@
 """CoREB error analysis: `streamlit run app.py`. Pages live in pages/; analysis lives in coreb_core."""
 import streamlit as st
 
-from coreb_core.defaults import ensure_defaults, needs_defaults
-from coreb_core.errors import CorebError
 from ui.navigation import PAGE_SPECS
 from ui.state import keep_widget_state
 
 st.set_page_config(page_title="CoREB error analysis", layout="wide")
 keep_widget_state()  # before any page: the sidebar's and pages' choices survive moving between pages
 
+PAGES = [st.Page(p.script, title=p.title, icon=p.icon, url_path=p.url_path, default=p.default) for p in PAGE_SPECS]
+# st.navigation before any slow work or import: until it is called, a fresh server shows Streamlit's file menu.
+page = st.navigation(PAGES)
+
+from coreb_core.defaults import (DEFAULT_RELEASE, FIRST_MODELS, ensure_defaults,  # noqa: E402
+                                 first_page_rendered, later_defaults, needs_defaults, start_later_defaults)
+from coreb_core.errors import CorebError  # noqa: E402
+
 if needs_defaults():
-    # First launch on a fresh clone: CoREB-mini and two default runs, so every page has data.
-    bar = st.progress(0.0, text="First launch: building CoREB-mini and the default runs…")
+    # First launch on a fresh clone: CoREB-mini and the BM25 run (seconds), then the page; the MiniLM run
+    # is built after, in a background thread (start_later_defaults), and the page says so meanwhile.
+    bar = st.progress(0.0, text="First launch: building CoREB-mini and the BM25 default run…")
     try:
-        ensure_defaults(progress=lambda msg, frac: bar.progress(min(max(frac, 0.0), 1.0), text=f"First launch — {msg}"))
+        ensure_defaults(progress=lambda msg, frac: bar.progress(min(max(frac, 0.0), 1.0), text=f"First launch — {msg}"),
+                        models=FIRST_MODELS)
+        start_later_defaults()
     except CorebError as exc:
         st.error(f"Could not prepare the bundled benchmark: {exc}")
     bar.empty()
 
-PAGES = [st.Page(p.script, title=p.title, icon=p.icon, url_path=p.url_path, default=p.default) for p in PAGE_SPECS]
-st.navigation(PAGES).run()
+
+@st.fragment(run_every=2.0)
+def _later_defaults_status() -> None:
+    """While a default run is built in the background: say so with a ticking elapsed time; once none is
+    left, rerun the whole app so the new run is listed under Runs."""
+    building = [b for b in later_defaults() if not b.done]
+    if not building:
+        st.rerun(scope="app")
+    for b in building:
+        st.info(f"The {b.model} default run is being built ({b.elapsed():.0f} s elapsed: {b.message}); "
+                f"it appears under Runs in the sidebar (release {DEFAULT_RELEASE}) when done.",
+                icon=":material/hourglass_top:")
+
+
+if any(not b.done for b in later_defaults()):
+    _later_defaults_status()
+for failed in [b for b in later_defaults() if b.error]:
+    st.warning(f"The {failed.model} default run could not be built: {failed.error}. "
+               "Build it from the Run retrieval page.")
+
+page.run()
+first_page_rendered()  # the MiniLM default run may start loading now

@@ -11,6 +11,14 @@ find the scored runs already in ``st.cache_data``) and then ``--repeats`` warm r
 session (as a user opening the page). The figure that counts is the median warm render.
 
     .venv/bin/python bench/app_bench.py [--scale 6] [--repeats 5] [--cache DIR]
+
+``--launch`` measures instead what a user of a real server waits for (``streamlit run app.py`` on
+127.0.0.1, Debian's chromium driven by playwright): the first launch, from server start on an empty cache
+to the Overview showing its leaderboard (target 20 s), watching that the sidebar never lists Streamlit's
+fallback file menu; then, with that server running and the cache built, each page opened by a deep link
+in a new browser context (a new session), warm (target 3 s).
+
+    .venv/bin/python bench/app_bench.py --launch [--repeats 3]
 """
 from __future__ import annotations
 
@@ -31,6 +39,18 @@ os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 
 N_SYNTHETIC = 10
 TARGET_S = 1.0
+FIRST_LAUNCH_TARGET_S = 20.0
+DEEP_LINK_TARGET_S = 3.0
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+# The script has run to its end and drawn its title (or failed).
+SCRIPT_DONE_JS = """() => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    const done = app && app.getAttribute('data-test-script-state') === 'notRunning';
+    return done && (document.querySelector('h1') || document.querySelector('[data-testid="stException"]'));
+}"""
+NAV_JS = """() => [...document.querySelectorAll('[data-testid="stSidebarNavLink"]')]
+    .map(e => e.innerText.trim().split('\\n').pop())"""
 
 
 def app_pages() -> list[tuple[str, str, str]]:
@@ -123,13 +143,115 @@ def render(script: str, params: dict, timeout: float, reruns: int = 0) -> tuple[
     return seconds, again, errors
 
 
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def launch(root: Path, repeats: int, log: Path) -> int:
+    """First launch on the empty cache ``root`` and warm deep links into new sessions (see the module
+    docstring); prints each time against its target. Returns 1 when a target is missed or a page failed."""
+    import shutil
+    import subprocess
+    import urllib.request
+
+    from playwright.sync_api import sync_playwright
+
+    chromium = shutil.which("chromium") or "/usr/bin/chromium"
+    titles = [t for _, _, t in app_pages()]
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = {**os.environ, "COREB_CACHE": str(root), "PYTHONUNBUFFERED": "1"}
+    cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.address", "127.0.0.1", "--server.port",
+           str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false",
+           "--server.fileWatcherType", "none"]
+    failed = []
+    start = time.perf_counter()
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        while True:  # the server answers its health check
+            try:
+                with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                time.sleep(0.2)
+            if proc.poll() is not None or time.perf_counter() - start > 120:
+                print(log.read_text(errors="replace")[-3000:])
+                return 1
+        healthy = time.perf_counter() - start
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
+            page = browser.new_page(viewport={"width": 1600, "height": 1000})
+            page.goto(base + "/", wait_until="domcontentloaded")
+            menus = set()
+            while time.perf_counter() - start < 600:  # the Overview shows its leaderboard
+                menus.add(tuple(page.evaluate(NAV_JS)))
+                if page.evaluate(SCRIPT_DONE_JS) and page.locator('[data-testid="stDataFrame"]').count():
+                    break
+                page.wait_for_timeout(100)
+            useful = time.perf_counter() - start
+            h1 = page.locator("h1").all_inner_texts()
+            banner = [t for t in page.locator('[data-testid="stAlert"]').all_inner_texts() if "being built" in t]
+            wrong = [list(m) for m in menus if m and list(m) != titles]
+            verdict = "ok" if useful <= FIRST_LAUNCH_TARGET_S and not wrong else "OVER" if not wrong else "FAILED"
+            print(f"first launch: server healthy {healthy:.1f} s; Overview with a leaderboard {useful:.1f} s "
+                  f"(h1 {h1[:1]})  target {FIRST_LAUNCH_TARGET_S:.0f} s  {verdict}")
+            print(f"  menus seen while waiting: {sorted(menus)}")
+            print(f"  background build message: {banner[:1] or 'none'}")
+            if verdict != "ok":
+                failed.append("first launch")
+            while page.locator('[data-testid="stAlert"]', has_text="being built").count():  # MiniLM, then warm
+                page.wait_for_timeout(1000)
+                if time.perf_counter() - start > 1200:
+                    break
+            print(f"  background default runs done after {time.perf_counter() - start:.0f} s")
+            browser.close()
+            browser = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
+            print(f"\ndeep links into a new session (server running, cache built): warm-up visit, then "
+                  f"median of {repeats}; target {DEEP_LINK_TARGET_S:.0f} s")
+            for _, url_path, title in app_pages():
+                times = []
+                for i in range(repeats + 1):
+                    context = browser.new_context(viewport={"width": 1600, "height": 1000})
+                    tab = context.new_page()
+                    t0 = time.perf_counter()
+                    tab.goto(f"{base}/{url_path}", wait_until="domcontentloaded")
+                    tab.wait_for_function(SCRIPT_DONE_JS, timeout=300_000, polling=50)
+                    if i:
+                        times.append(time.perf_counter() - t0)
+                    errors = tab.locator('[data-testid="stException"]').count()
+                    context.close()
+                median = statistics.median(times)
+                verdict = "ok" if median <= DEEP_LINK_TARGET_S and not errors else "OVER" if not errors else "ERROR"
+                if verdict != "ok":
+                    failed.append(title)
+                print(f"  /{url_path:<12} {median:6.2f} s (min {min(times):.2f}, max {max(times):.2f})  {verdict}")
+            browser.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    print("\nall targets met" if not failed else f"\nmissed: {', '.join(failed)}")
+    return 1 if failed else 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scale", type=int, default=6)
     parser.add_argument("--repeats", type=int, default=5, help="warm renders per page")
     parser.add_argument("--cache", type=Path, help="build into (or reuse) this cache folder instead of a temp one")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds one render may take")
+    parser.add_argument("--launch", action="store_true",
+                        help="first launch and deep links on a real server (see the module docstring)")
     args = parser.parse_args()
+    if args.launch:
+        with tempfile.TemporaryDirectory(prefix="coreb-launch-bench-") as tmp:
+            root = args.cache or Path(tmp) / "cache"
+            return launch(root, args.repeats, Path(tmp) / "streamlit.log")
 
     with tempfile.TemporaryDirectory(prefix="coreb-app-bench-") as tmp:
         root = args.cache or Path(tmp)

@@ -1,24 +1,36 @@
-"""What a fresh clone needs before the first page renders: CoREB-mini and two default runs.
+"""What a fresh clone needs: CoREB-mini and two default runs. The first page waits only for the fast part
+(CoREB-mini and the BM25 run, seconds); the MiniLM run (minutes on a CPU) is built after it, in a
+background thread the app starts once per process and whose state it shows.
 
 Example (an empty cache folder ``root``; builds demo_v2602/demo_v2603 and runs bm25 and minilm on
 demo_v2603, which takes minutes, so not doctested):
     >>> needs_defaults(root)
     True
-    >>> ensure_defaults(root=root)
-    ['bm25__demo_v2603__20261201T063510-68929c', 'minilm-official__demo_v2603__20261201T063729-08715e']
+    >>> ensure_defaults(root=root, models=FIRST_MODELS)          # what the first page waits for
+    ['bm25__demo_v2603__20261201T063510-68929c']
+    >>> [b.model for b in start_later_defaults(root)]            # the rest, in a background thread
+    ['minilm']
+    >>> [b.wait().run_id for b in later_defaults(root)]
+    ['minilm-official__demo_v2603__20261201T063729-08715e']
     >>> needs_defaults(root), ensure_defaults(root=root)
     (False, [])
 """
 from __future__ import annotations
 
+import threading
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from coreb_core.paths import runs_dir
 from coreb_core.progress import Progress, silent
 from coreb_core.runs.run import list_runs
 from coreb_core.data.store import list_releases
 
 DEFAULT_RELEASE = "demo_v2603"
 DEFAULT_MODELS = ("bm25", "minilm")
+FIRST_MODELS = ("bm25",)  # seconds: the first page waits for these
+LATER_MODELS = ("minilm",)  # minutes on a CPU: built after the first page renders
 
 
 def needs_defaults(root: Path | None = None) -> bool:
@@ -35,8 +47,9 @@ def needs_defaults(root: Path | None = None) -> bool:
     return not list_releases(root) or (DEFAULT_RELEASE in list_releases(root) and not list_runs(DEFAULT_RELEASE, root))
 
 
-def ensure_defaults(progress: Progress = silent, root: Path | None = None) -> list[str]:
-    """Build CoREB-mini when no release is cached, and the default runs when the demo release has none.
+def ensure_defaults(progress: Progress = silent, root: Path | None = None,
+                    models: tuple[str, ...] = DEFAULT_MODELS) -> list[str]:
+    """Build CoREB-mini when no release is cached, and runs of ``models`` when the demo release has none.
     Returns the run ids created.
 
     Example (an empty cache folder ``root``; takes minutes, so not doctested):
@@ -49,14 +62,133 @@ def ensure_defaults(progress: Progress = silent, root: Path | None = None) -> li
     from coreb_core.data.mini.build import build_demo
     from coreb_core.retrieval.pipeline import run_retrieval
 
-    if not list_releases(root):
-        build_demo(root=root, progress=lambda m, f: progress(f"building CoREB-mini: {m}", 0.1 * f))
+    building = not list_releases(root)
+    if building:
+        build_demo(root=root, progress=lambda m, f: progress(f"building CoREB-mini: {m}", 0.3 * f))
     created = []
     if DEFAULT_RELEASE in list_releases(root) and not list_runs(DEFAULT_RELEASE, root):
-        for i, model in enumerate(DEFAULT_MODELS):
-            base, span = 0.1 + 0.9 * i / len(DEFAULT_MODELS), 0.9 / len(DEFAULT_MODELS)
+        start = 0.3 if building else 0.0
+        for i, model in enumerate(models):
+            base, span = start + (1 - start) * i / len(models), (1 - start) / len(models)
             result = run_retrieval(model, DEFAULT_RELEASE, root=root,
-                                   progress=lambda m, f, model=model: progress(f"default run {model}: {m}", base + span * f))
+                                   progress=lambda m, f, model=model, base=base: progress(f"default run {model}: {m}",
+                                                                                          base + span * f))
             created.append(result.run_id)
     progress("ready", 1.0)
     return created
+
+
+@dataclass
+class BackgroundRun:
+    """One default run built in a background thread: what it is doing, and its run id or error when done.
+    The app reads these fields to say so; ``wait`` blocks until the build ends.
+
+    >>> build = BackgroundRun("minilm", started=time.monotonic() - 12.4)
+    >>> build.done, round(build.elapsed()), build.message
+    (False, 12, 'waiting for the first page to render')
+    """
+    model: str
+    started: float = field(default_factory=time.monotonic)
+    message: str = "waiting for the first page to render"
+    fraction: float = 0.0
+    run_id: str | None = None  # set when the run is stored
+    error: str | None = None  # one line, set when the build failed
+    finished: float | None = None
+    thread: threading.Thread | None = field(default=None, repr=False)
+
+    @property
+    def done(self) -> bool:
+        return self.finished is not None
+
+    def elapsed(self) -> float:
+        """Seconds since the build started (until it finished, once done)."""
+        return (self.finished or time.monotonic()) - self.started
+
+    def wait(self, timeout: float | None = None) -> BackgroundRun:
+        """Block until the build ends (or ``timeout`` seconds pass); returns itself."""
+        if self.thread is not None:
+            self.thread.join(timeout)
+        return self
+
+    def report(self, message: str, fraction: float) -> None:
+        """The ``Progress`` the build reports to (called from the build thread)."""
+        self.message, self.fraction = message, fraction
+
+
+_BUILDS: dict[str, list[BackgroundRun]] = {}  # per cache folder: this process's background builds
+_LOCK = threading.Lock()
+_FIRST_PAGE = threading.Event()  # set by first_page_rendered: the background builds may start
+FIRST_PAGE_WAIT_S = 30.0  # start anyway after this long (a first page that stopped early never says so)
+
+
+def first_page_rendered() -> None:
+    """Let the background builds start: the app calls this once its first page has rendered, so that
+    loading a model (seconds of CPU and the GIL) does not slow that page down.
+
+    >>> first_page_rendered(); _FIRST_PAGE.is_set()
+    True
+    """
+    _FIRST_PAGE.set()
+
+
+def build_default_run(build: BackgroundRun, root: Path | None = None) -> BackgroundRun:
+    """Build one default run on the demo release, recording progress, run id or error in ``build``.
+    Runs in the calling thread; ``start_later_defaults`` calls it from a background thread.
+
+    Example (CoREB-mini in a cache folder ``root``; takes minutes for minilm, so not doctested):
+
+    >>> build_default_run(BackgroundRun("bm25"), root).run_id
+    'bm25__demo_v2603__20261201T063510-68929c'
+    """
+    from coreb_core.retrieval.pipeline import run_retrieval
+
+    try:
+        build.run_id = run_retrieval(build.model, DEFAULT_RELEASE, root=root, progress=build.report).run_id
+        build.report("done", 1.0)
+    except Exception as exc:  # noqa: BLE001 (a background thread has nobody to raise to: the app shows it)
+        build.error = " ".join(str(exc).split()) or type(exc).__name__
+    finally:
+        build.finished = time.monotonic()
+    return build
+
+
+def start_later_defaults(root: Path | None = None, models: tuple[str, ...] = LATER_MODELS) -> list[BackgroundRun]:
+    """Start building the default runs of ``models`` the demo release lacks, in one background thread, at
+    most once per process and cache folder (a second call returns the first call's builds). The thread
+    waits for ``first_page_rendered`` (at most ``FIRST_PAGE_WAIT_S``) before it loads anything.
+
+    Example (CoREB-mini and its BM25 run in a cache folder ``root``; takes minutes, so not doctested):
+
+    >>> [(b.model, b.done) for b in start_later_defaults(root)]
+    [('minilm', False)]
+    >>> start_later_defaults(root) == later_defaults(root)
+    True
+    """
+    key = str(runs_dir(root).resolve())
+    with _LOCK:
+        if key in _BUILDS:
+            return _BUILDS[key]
+        have = {m.model for m in list_runs(DEFAULT_RELEASE, root)}
+        builds = [BackgroundRun(model) for model in models if model not in have]
+        _BUILDS[key] = builds
+    if builds:
+        def work() -> None:
+            _FIRST_PAGE.wait(FIRST_PAGE_WAIT_S)
+            for build in builds:  # one after another: two encoders at once would share the same cores
+                build.started = time.monotonic()
+                build_default_run(build, root)
+
+        thread = threading.Thread(target=work, name="coreb-default-runs", daemon=True)
+        for build in builds:
+            build.thread = thread
+        thread.start()
+    return builds
+
+
+def later_defaults(root: Path | None = None) -> list[BackgroundRun]:
+    """The background builds ``start_later_defaults`` started in this process for this cache (none: []).
+
+    >>> later_defaults(Path("/nonexistent-cache"))
+    []
+    """
+    return _BUILDS.get(str(runs_dir(root).resolve()), [])

@@ -11,9 +11,12 @@ Example:
 from __future__ import annotations
 
 import sys
-from typing import Callable
+import threading
+import time
+from typing import Callable, TypeVar
 
 Progress = Callable[[str, float], None]
+T = TypeVar("T")
 
 
 def silent(message: str, fraction: float) -> None:
@@ -47,3 +50,40 @@ class TqdmProgress:
 
     def close(self) -> None:
         self.bar.close()
+
+
+def call_with_heartbeat(work: Callable[[], T], progress: Progress, message: str, fraction: float,
+                        every: float = 1.0) -> T:
+    """Run ``work()`` and call ``progress`` every ``every`` seconds until it returns, with the seconds
+    spent so far in the message: a model load is one long call that reports nothing itself, and the
+    app's elapsed time would stand still meanwhile.
+
+    ``work`` runs in a worker thread and ``progress`` in the calling thread, so a callback that may only
+    be called from its own thread (a Streamlit page's progress bar) keeps working; ``work``'s exception
+    is raised here.
+
+    >>> seen = []
+    >>> call_with_heartbeat(lambda: time.sleep(0.25) or 42, lambda m, f: seen.append((m, f)), "loading", 0.0, every=0.1)
+    42
+    >>> seen[0], len(seen) >= 3, seen[-1][0]
+    (('loading', 0.0), True, 'loading (0 s)')
+    """
+    done = threading.Event()
+    box: dict[str, object] = {}
+
+    def worker() -> None:
+        try:
+            box["value"] = work()
+        except BaseException as exc:  # raised again in the calling thread
+            box["error"] = exc
+        finally:
+            done.set()
+
+    start = time.perf_counter()
+    progress(message, fraction)
+    threading.Thread(target=worker, name="coreb-heartbeat-work", daemon=True).start()
+    while not done.wait(every):
+        progress(f"{message} ({time.perf_counter() - start:.0f} s)", fraction)
+    if "error" in box:
+        raise box["error"]  # type: ignore[misc]
+    return box["value"]  # type: ignore[return-value]

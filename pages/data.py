@@ -1,14 +1,17 @@
-"""Data: statistics of every cached release and a read-only SQL console. Widgets only; the counts and
+"""Data: statistics of every cached release, or (section "SQL console") a read-only SQL console over the
+release and the chosen runs' hits and per-query metrics. Widgets only; the counts and
 the console are coreb_core.data.statistics and coreb_core.data.sql_console."""
 import altair as alt
 import streamlit as st
 
+from coreb_core.analysis.console_tables import console_tables
 from coreb_core.data.sql_console import EXAMPLE_QUERIES, SQL_ROW_CAP, SqlConsole
 from coreb_core.data.statistics import release_statistics
 from coreb_core.errors import CorebError
 from coreb_core.paths import datasets_dir, release_dir
 from coreb_core.data.store import list_releases
-from ui.cache import store
+from coreb_core.runs.run import run_name
+from ui.cache import hits, runs_of, store, tables
 from ui.charts import hbar
 from ui.format import plain
 from ui.sidebar import sidebar
@@ -17,8 +20,12 @@ from ui.widgets import csv_download, show_error
 state = sidebar()
 ss = st.session_state
 st.title("Data")
-st.caption(f"Releases cached in `{datasets_dir()}`. Counts are rows of the cached parquet; positives are "
-           "rel=2 judgments, traps rel=1, judged negatives rel=0 (the graded v2 qrels). No scoring scheme applies.")
+st.caption(f"Releases cached in `{datasets_dir()}`, and an **SQL console** over the sidebar's release with the "
+           "chosen runs' hits and per-query metrics.")
+SECTIONS = ("Release statistics", "SQL console")
+if "data_section" not in ss:  # a shared link can open the console: ?section=sql
+    ss["data_section"] = SECTIONS[1] if st.query_params.get("section") == "sql" else SECTIONS[0]
+section = st.segmented_control("Section", SECTIONS, key="data_section", required=True, label_visibility="collapsed")
 
 
 @st.cache_data(show_spinner="Counting…", max_entries=16)
@@ -26,11 +33,61 @@ def _stats(release: str, version: str):
     return release_statistics(store(release))
 
 
-@st.cache_resource(show_spinner="Copying the release into the console…", max_entries=4)
-def _console(release: str, version: str) -> SqlConsole:
-    return SqlConsole(store(release))
+@st.cache_resource(show_spinner="Copying the release and the chosen runs into the console…", max_entries=4)
+def _console(release: str, version: str, run_ids: tuple[str, ...], scheme: str, anchor_exclusion: bool) -> SqlConsole:
+    names = {rid: run_name(meta) for rid, meta in runs_of(release).items()}
+    ev = tables(release, version, run_ids, scheme, anchor_exclusion) if run_ids else None
+    extra = console_tables({rid: hits(rid) for rid in run_ids}, names, ev)
+    return SqlConsole(store(release), extra_tables=extra.as_dict())
 
 
+if section == "SQL console":
+    runs_note = (f"{len(state.run_ids)} run(s) chosen in the sidebar" if state.run_ids
+                 else "no run chosen in the sidebar, so hits and metrics are empty")
+    st.caption("One read-only SELECT (or WITH … SELECT) over a private in-memory copy of the sidebar's release "
+               f"`{state.release}`: the eight config tables (code_corpus, text_corpus, text2code_queries, …, "
+               "code2text_qrels), the views queries, qrels, documents, judgments, qrels_v1 where stored, and the "
+               "run tables **hits** (run_id, run_name, task, query_id, doc_id, rank, score) and **metrics** "
+               f"(run_id, run_name, scheme, task, query_id, ndcg_at_10, …: the evaluator's per-query numbers, "
+               f"anchor exclusion {'on' if state.anchor_exclusion else 'off'}) for the {runs_note}. No writes, no "
+               f"files, no network; at most {SQL_ROW_CAP:,} rows come back.")
+    console_args = (state.release, str(release_dir(state.release).resolve()), tuple(state.run_ids),
+                    str(state.scheme), state.anchor_exclusion)
+    example = st.selectbox("Start from an example", list(EXAMPLE_QUERIES), key="sql_example")
+    if ss.get("sql_example_shown") != example:
+        ss["sql_example_shown"] = example
+        ss["sql_text"] = EXAMPLE_QUERIES[example]
+    sql = st.text_area("SQL", key="sql_text", height=220)
+    if st.button("Run query", type="primary", key="sql_go"):
+        ss.pop("sql_result", None)
+        try:
+            result = _console(*console_args).query(sql)
+        except CorebError as exc:  # ConsoleError included: always one line
+            st.error(plain(str(exc)))
+        else:
+            ss["sql_result"] = (state.release, result)
+
+    if "sql_result" in ss:
+        shown_release, result = ss["sql_result"]
+        st.dataframe(result.frame, hide_index=True)
+        csv_download(result.frame, "sql-result")
+        cap = f" · capped at the first {SQL_ROW_CAP:,} rows" if result.truncated else ""
+        st.caption(f"Source: SQL console over cached `{shown_release}` · {len(result.frame):,} rows{cap} · "
+                   f"{result.seconds * 1000:.0f} ms.")
+
+    with st.expander("Tables and columns"):
+        try:
+            schema = _console(*console_args).schema()
+        except CorebError as exc:
+            show_error(exc)
+        else:
+            st.dataframe(schema, hide_index=True)
+            csv_download(schema, f"{state.release}-schema")
+            st.caption(f"Source: the console's copy of `{state.release}` and the chosen runs.")
+    st.stop()
+
+st.caption("Counts are rows of the cached parquet; positives are rel=2 judgments, traps rel=1, judged negatives "
+           "rel=0 (the graded v2 qrels). No scoring scheme applies.")
 releases = list_releases()
 for release in releases:
     st.subheader(release)
@@ -73,43 +130,3 @@ for release in releases:
             st.dataframe(text, hide_index=True)
             csv_download(text, f"{release}-text-documents")
             st.caption(f"{source} · text corpus: problem descriptions and noise descriptions.")
-
-st.divider()
-st.header("SQL console")
-st.caption("One read-only SELECT (or WITH … SELECT) over a private in-memory copy of a release: the eight "
-           "config tables (code_corpus, text_corpus, text2code_queries, …, code2text_qrels), the views queries, "
-           "qrels, documents, judgments, and qrels_v1 where stored. No writes, no files, no network; at most "
-           f"{SQL_ROW_CAP:,} rows come back.")
-sql_release = st.selectbox("Release", releases, index=releases.index(state.release), key="sql_release")
-example = st.selectbox("Start from an example", list(EXAMPLE_QUERIES), key="sql_example")
-if ss.get("sql_example_shown") != example:
-    ss["sql_example_shown"] = example
-    ss["sql_text"] = EXAMPLE_QUERIES[example]
-sql = st.text_area("SQL", key="sql_text", height=140)
-if st.button("Run query", type="primary", key="sql_go"):
-    ss.pop("sql_result", None)
-    try:
-        console = _console(sql_release, str(release_dir(sql_release).resolve()))
-        result = console.query(sql)
-    except CorebError as exc:  # ConsoleError included: always one line
-        st.error(plain(str(exc)))
-    else:
-        ss["sql_result"] = (sql_release, result)
-
-if "sql_result" in ss:
-    shown_release, result = ss["sql_result"]
-    st.dataframe(result.frame, hide_index=True)
-    csv_download(result.frame, "sql-result")
-    cap = f" · capped at the first {SQL_ROW_CAP:,} rows" if result.truncated else ""
-    st.caption(f"Source: SQL console over cached `{shown_release}` · {len(result.frame):,} rows{cap} · "
-               f"{result.seconds * 1000:.0f} ms.")
-
-with st.expander("Tables and columns"):
-    try:
-        schema = _console(sql_release, str(release_dir(sql_release).resolve())).schema()
-    except CorebError as exc:
-        show_error(exc)
-    else:
-        st.dataframe(schema, hide_index=True)
-        csv_download(schema, f"{sql_release}-schema")
-        st.caption(f"Source: the console's copy of `{sql_release}`.")

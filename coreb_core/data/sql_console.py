@@ -4,7 +4,8 @@ The console copies one release into a private in-memory DuckDB database (the eig
 tables, the Store's derived views ``queries``, ``qrels``, ``documents``, ``judgments`` recreated over
 them, extra qrel sets such as ``qrels_v1`` copied as tables), then switches off every file and
 network access (``enable_external_access = false``), Python replacement scans, and locks the
-configuration so no statement can switch them back on. Only one SELECT (or WITH … SELECT, DESCRIBE,
+configuration so no statement can switch them back on. The app adds the chosen runs' ``hits`` and
+per-query ``metrics`` as two more tables the same way (``extra_tables``), before the lock. Only one SELECT (or WITH … SELECT, DESCRIBE,
 SHOW, SUMMARIZE: whatever DuckDB parses as a SELECT statement) is accepted; rows are capped and every
 error is one line.
 
@@ -22,7 +23,7 @@ from __future__ import annotations
 import threading
 import time
 import warnings
-from typing import NamedTuple
+from typing import Mapping, NamedTuple
 
 import duckdb
 import pandas as pd
@@ -41,8 +42,32 @@ EXAMPLE_QUERIES = {
                               "FROM judgments WHERE task = 't2c' GROUP BY subtask ORDER BY subtask"),
     "Failing solutions per language": ("SELECT language, count(*) AS failing FROM documents\n"
                                        "WHERE corpus = 'code' AND NOT passed GROUP BY language ORDER BY failing DESC"),
+    "Traps ranked above the first positive, per run": (
+        "-- hits: the chosen runs' stored hits; judgments: the graded qrels (stored ranks, before the evaluator\n"
+        "-- drops the query's own id and the C2C anchor)\n"
+        "WITH judged AS (\n"
+        "  SELECT h.run_id, h.run_name, h.task, h.query_id, h.rank, j.grade\n"
+        "  FROM hits h JOIN judgments j USING (task, query_id, doc_id)\n"
+        "), first_positive AS (\n"
+        "  SELECT run_id, task, query_id, min(rank) AS first_positive_rank\n"
+        "  FROM judged WHERE grade = 'positive' GROUP BY ALL\n"
+        ")\n"
+        "SELECT j.run_name, j.task, count(*) AS traps_above_first_positive,\n"
+        "       count(DISTINCT j.query_id) AS queries_affected\n"
+        "FROM judged j JOIN first_positive f USING (run_id, task, query_id)\n"
+        "WHERE j.grade = 'trap' AND j.rank < f.first_positive_rank\n"
+        "GROUP BY ALL ORDER BY j.task, traps_above_first_positive DESC"),
+    "Queries where one run beats another (nDCG@10, v2)": (
+        "-- metrics: the evaluator's per-query numbers for the chosen runs, one row per run, scheme and query\n"
+        "SELECT a.task, a.query_id, a.run_name AS winner, b.run_name AS loser,\n"
+        "       round(a.ndcg_at_10, 4) AS winner_ndcg_at_10, round(b.ndcg_at_10, 4) AS loser_ndcg_at_10,\n"
+        "       round(a.ndcg_at_10 - b.ndcg_at_10, 4) AS delta\n"
+        "FROM metrics a JOIN metrics b USING (scheme, task, query_id)\n"
+        "WHERE a.scheme = 'v2' AND a.run_id <> b.run_id AND a.ndcg_at_10 > b.ndcg_at_10\n"
+        "ORDER BY delta DESC, a.task, a.query_id"),
     "Tables and columns": "SELECT table_name, column_name, data_type FROM duckdb_columns() ORDER BY table_name",
 }
+RUN_TABLES = ("hits", "metrics")  # the app's run tables (coreb_core.analysis.console_tables), when given
 _DERIVED_VIEWS = ("queries", "qrels", "documents", "judgments")
 
 
@@ -93,7 +118,10 @@ class SqlConsole:
     >>> console.close()
     """
 
-    def __init__(self, store: Store, memory_limit: str = SQL_MEMORY_LIMIT) -> None:
+    def __init__(self, store: Store, memory_limit: str = SQL_MEMORY_LIMIT,
+                 extra_tables: Mapping[str, pd.DataFrame] | None = None) -> None:
+        """``extra_tables`` (name -> frame, e.g. ``RUN_TABLES`` from ``console_tables``) are copied in as
+        tables too, by the app and before the lock: user SQL can only read them."""
         self.release = store.release
         self.con = duckdb.connect(":memory:")
         copied = list(CONFIGS) + [f"qrels_{name}" for name in store.extra_qrels]
@@ -101,14 +129,23 @@ class SqlConsole:
             with warnings.catch_warnings():  # the copy is what we want here
                 warnings.simplefilter("ignore")
                 table = store.sql(f"SELECT * FROM {name}").to_arrow_table()
-            self.con.register("_source", table)
-            self.con.execute(f'CREATE TABLE "{name}" AS SELECT * FROM _source')
-            self.con.unregister("_source")
+            self._copy(name, table)
         self.con.execute(VIEWS)  # the Store's own view definitions, reused as they are
-        self.tables = copied[: len(CONFIGS)] + list(_DERIVED_VIEWS) + copied[len(CONFIGS):]
+        extra = dict(extra_tables or {})
+        for name, frame in extra.items():
+            if not name.isidentifier() or name in copied or name in _DERIVED_VIEWS:
+                raise ValueError(f"cannot add a console table named {name!r}")
+            self._copy(name, frame)
+        self.tables = copied[: len(CONFIGS)] + list(_DERIVED_VIEWS) + copied[len(CONFIGS):] + list(extra)
         for setting in ("SET enable_external_access = false", "SET python_enable_replacements = false",
                         f"SET memory_limit = '{memory_limit}'", "SET lock_configuration = true"):
             self.con.execute(setting)
+
+    def _copy(self, name: str, source) -> None:
+        """A private table ``name`` holding a copy of an arrow table or a frame (before the lock only)."""
+        self.con.register("_source", source)
+        self.con.execute(f'CREATE TABLE "{name}" AS SELECT * FROM _source')
+        self.con.unregister("_source")
 
     def check(self, sql: str) -> None:
         """Raise ConsoleError unless ``sql`` is exactly one SELECT statement.

@@ -25,7 +25,7 @@ from coreb_core.retrieval.encode import encode_cached
 from coreb_core.errors import CorebError
 from coreb_core.retrieval.models import ModelSpec, ensure_available, package_versions, pick_device, resolve
 from coreb_core.retrieval.profiles import DEFAULT_PROFILE, Encoding, check_profile, encoder_identity, encoding_for, load_encoder
-from coreb_core.progress import Progress, silent
+from coreb_core.progress import Progress, call_with_heartbeat, silent
 from coreb_core.runs.run import DEFAULT_TOP_K, concat_hits, hits_from_scores, new_run_id, read_hits, run_meta, run_name, RunMeta, write_run
 from coreb_core.data.schema import TASKS
 from coreb_core.retrieval.search import bm25_scores, dense_scores
@@ -119,9 +119,10 @@ class _Encoder:
 
     def __call__(self):
         if self.model is None:
-            self.progress(f"loading {self.spec.id} ({self.encoding.profile}) on {self.device}", 0.0)
             start = time.perf_counter()
-            self.model = self.loader(self.spec, self.encoding, self.device)
+            # the load reports nothing itself: a heartbeat keeps the caller's elapsed time ticking
+            self.model = call_with_heartbeat(lambda: self.loader(self.spec, self.encoding, self.device), self.progress,
+                                             f"loading {self.spec.id} ({self.encoding.profile}) on {self.device}", 0.0)
             self.load_seconds = time.perf_counter() - start
         return self.model
 

@@ -23,14 +23,44 @@ def test_data_page_lists_cached_release(tmp_path, cache):
 
 
 def test_first_launch_builds_coreb_mini_and_default_runs(cache):
+    """The first page waits only for CoREB-mini and the BM25 run; MiniLM is built after it, in a background
+    thread, while the page says so."""
+    from coreb_core.defaults import later_defaults
     from coreb_core.runs.run import list_runs
 
     at = AppTest.from_file(str(REPO / "app.py"), default_timeout=600).run()
     assert not at.exception
     assert (cache / "coreb" / "demo_v2603" / "text2code_qrels_v1.parquet").exists()
+    assert [m["model"] for m in list_runs("demo_v2603", cache)] == ["bm25"]
+    assert [t.value for t in at.title][:1] == ["Overview"]  # the page rendered before MiniLM was built
+    assert any("minilm default run is being built" in i.value and "appears under Runs" in i.value for i in at.info)
+    [build] = later_defaults(cache)
+    assert build.model == "minilm" and build.wait(900).done and build.error is None
     assert sorted(m["model"] for m in list_runs("demo_v2603", cache)) == ["bm25", "minilm"]
+    assert build.run_id in {m.run_id for m in list_runs("demo_v2603", cache)}
+    at.run()
+    assert not at.exception and not any("being built" in i.value for i in at.info)
     at.switch_page("pages/data.py").run()
     assert [s.value for s in at.subheader][:2] == ["demo_v2602", "demo_v2603"]
     # a later launch starts from the cache: nothing is rebuilt
     again = AppTest.from_file(str(REPO / "app.py"), default_timeout=60).run()
     assert not again.exception and len(list_runs("demo_v2603", cache)) == 2
+
+
+def test_later_default_runs_build_in_the_background_once(cache, mini_cache):
+    """start_later_defaults: one background build per process and cache, started once the first page
+    rendered, its state readable meanwhile and its run stored at the end (BM25 stands in for MiniLM)."""
+    import shutil
+
+    from coreb_core.defaults import first_page_rendered, later_defaults, start_later_defaults
+    from coreb_core.runs.run import list_runs
+
+    shutil.copytree(mini_cache / "coreb" / "demo_v2603", cache / "coreb" / "demo_v2603")
+    builds = start_later_defaults(cache, models=("bm25",))
+    assert [b.model for b in builds] == ["bm25"] and not builds[0].done
+    assert start_later_defaults(cache, models=("bm25",)) is builds is later_defaults(cache)  # once per process
+    first_page_rendered()
+    [build] = builds
+    assert build.wait(600).done and build.error is None and build.message == "done" and build.fraction == 1.0
+    assert [m.run_id for m in list_runs("demo_v2603", cache)] == [build.run_id]
+    assert build.elapsed() == build.finished - build.started > 0

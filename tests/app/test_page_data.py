@@ -26,7 +26,7 @@ def test_data_page_statistics(app_cache):
 
 
 def test_data_page_sql_console(app_cache):
-    at = app_test("data.py", app_cache, {"release": "demo_v2603"}).run()
+    at = app_test("data.py", app_cache, {"release": "demo_v2603", "section": "sql"}).run()
     sql = "SELECT count(*) AS n FROM judgments WHERE task = 'c2t' AND grade = 'trap'"
     at.text_area(key="sql_text").set_value(sql)
     at.button(key="sql_go").click().run()
@@ -40,8 +40,46 @@ def test_data_page_sql_console(app_cache):
 
 @pytest.mark.parametrize("sql", list(REFUSED_SQL))
 def test_data_page_sql_refusals(app_cache, sql):
-    at = app_test("data.py", app_cache, {"release": "demo_v2603"}).run()
+    at = app_test("data.py", app_cache, {"release": "demo_v2603", "section": "sql"}).run()
     at.text_area(key="sql_text").set_value(sql)
     at.button(key="sql_go").click().run()
     assert not at.exception
     assert [e.value for e in at.error] == [plain(REFUSED_SQL[sql])]
+
+
+def test_data_page_console_is_a_section_at_the_top(app_cache):
+    at = app_test("data.py", app_cache, {"release": "demo_v2603"}).run()
+    assert not at.exception
+    assert "SQL console" in at.caption[0].value  # the page says at once that the console exists
+    assert not at.text_area  # statistics first; the console is one click away
+    at.button_group(key="data_section").set_value("SQL console").run()
+    assert not at.exception and not at.subheader  # the console alone, above the fold
+    assert at.text_area(key="sql_text").value.startswith("SELECT task, count(*)")
+
+
+def test_data_page_sql_console_run_tables(app_cache, default_run_ids):
+    from coreb_core.evaluation.evaluate import evaluate
+    from coreb_core.runs.run import read_hits
+
+    runs = [default_run_ids["bm25"], default_run_ids["minilm"]]
+    at = app_test("data.py", app_cache, {"release": "demo_v2603", "section": "sql", "runs": runs}).run()
+    at.text_area(key="sql_text").set_value(
+        "SELECT run_id, count(*) AS n FROM hits GROUP BY run_id ORDER BY run_id")
+    at.button(key="sql_go").click().run()
+    assert not at.exception and not at.error
+    got = [d.value for d in at.dataframe if list(d.value.columns) == ["run_id", "n"]][0]
+    assert dict(zip(got["run_id"], got["n"])) == {r: len(read_hits(r, app_cache)) for r in runs}
+    at.text_area(key="sql_text").set_value(
+        "SELECT avg(ndcg_at_10) AS m FROM metrics WHERE scheme = 'v2' AND task = 't2c' AND run_id = "
+        f"'{default_run_ids['bm25']}'")
+    at.button(key="sql_go").click().run()
+    with Store("demo_v2603", app_cache) as store:
+        expected = evaluate(store, read_hits(default_run_ids["bm25"], app_cache))
+    got = [d.value for d in at.dataframe if list(d.value.columns) == ["m"]][0]["m"].iloc[0]
+    assert got == pytest.approx(expected.loc[expected["task"] == "t2c", "ndcg_at_10"].mean(), abs=1e-12)
+    # both example queries over the run tables run without error and return rows
+    for name in ("Traps ranked above the first positive, per run", "Queries where one run beats another (nDCG@10, v2)"):
+        at.selectbox(key="sql_example").set_value(name).run()
+        at.button(key="sql_go").click().run()
+        assert not at.exception and not at.error
+        assert any(c.value.startswith("Source: SQL console") and " 0 rows" not in c.value for c in at.caption)
