@@ -8,12 +8,14 @@ Example:
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+import re
+from typing import Any, Iterable, Mapping
 
 import pandas as pd
 
+from coreb_core.analysis.comparison import PairVerdict
 from coreb_core.analysis.deflation import Deflation
-from coreb_core.analysis.selection import PUBLISHED_ONLY, Recommendation
+from coreb_core.analysis.selection import PUBLISHED_ONLY, Recommendation, parameter_text
 from coreb_core.data.schema import LANGUAGE_SCOPES, NEGATIVE, POSITIVE, TASK_NAMES, TRAP
 
 # Grade badges: the text every table shows in its ``grade`` column.
@@ -73,6 +75,97 @@ def with_grades(frame: pd.DataFrame, position: int) -> pd.DataFrame:
     out = frame.copy()
     out.insert(position, "grade", grade_badges(out["relevance"]))
     return out
+
+
+# ---------------------------------------------------------------- significance in words
+METRIC_NAMES = {"ndcg": "nDCG", "map": "MAP", "mrr": "MRR", "recall": "Recall", "precision": "P"}
+
+
+def metric_label(metric: str) -> str:
+    """A metric column as the paper names it.
+
+    >>> metric_label("ndcg_at_10"), metric_label("recall_at_100"), metric_label("success")
+    ('nDCG@10', 'Recall@100', 'success')
+    """
+    name, _, k = metric.partition("_at_")
+    return f"{METRIC_NAMES.get(name, name)}@{k}" if k else METRIC_NAMES.get(name, name)
+
+
+def p_text(p: float) -> str:
+    """A p-value as a reader expects it: two significant digits, ``p < 0.001`` when tiny.
+
+    >>> p_text(0.38812), p_text(0.0123), p_text(1.0), p_text(0.00004)
+    ('p = 0.39', 'p = 0.012', 'p = 1.0', 'p < 0.001')
+    """
+    if pd.isna(p):
+        return "p not available"
+    return "p < 0.001" if p < 0.001 else f"p = {p:#.2g}"
+
+
+def signed_points(delta: float) -> str:
+    """A difference of fractions as signed points, one decimal (``−`` for a minus).
+
+    >>> signed_points(0.0134), signed_points(-0.004)
+    ('+1.3', '−0.4')
+    """
+    return f"{delta * 100:+.1f}".replace("-", "−")
+
+
+def interval_text(low: float, high: float) -> str:
+    """A 95% interval of fractions in points: ``0.4–2.2``, or ``−0.5 to 1.3`` when a bound is negative.
+
+    >>> interval_text(0.004, 0.022), interval_text(-0.005, 0.013)
+    ('0.4–2.2', '−0.5 to 1.3')
+    """
+    lo, hi = (f"{v * 100:.1f}".replace("-", "−") for v in (low, high))
+    return f"{lo}–{hi}" if low >= 0 else f"{lo} to {hi}"
+
+
+def _record(v: PairVerdict) -> str:
+    return f"{v.wins} wins / {v.ties} ties / {v.losses} losses"
+
+
+def verdict_sentence(v: PairVerdict, names: Mapping[str, str]) -> str:
+    """The comparison of two runs in one sentence: who wins, by how many points (bootstrap 95% CI),
+    whether that survives Holm correction, and the per-query record. ``names`` maps run ids to the
+    names to print (``ui.widgets.run_label``); an id without a name is printed as is.
+
+    >>> v = PairVerdict("r2", "r1", "ndcg_at_10", "t2c", 216, 0.013, 0.004, 0.022, 0.0004, 0.0008, True, 87, 37, 92)
+    >>> verdict_sentence(v, {"r1": "bm25", "r2": "minilm"})
+    'minilm beats bm25 on T2C nDCG@10 by 1.3 points (95% CI 0.4–2.2), significant after Holm correction (p < 0.001), 87 wins / 37 ties / 92 losses over 216 shared queries.'
+    >>> verdict_sentence(v._replace(p=0.2, p_holm=0.388, significant=False, ci_low=-0.005), {"r1": "bm25"})
+    'r2 is not significantly different from bm25 on T2C nDCG@10 (+1.3 points, 95% CI −0.5 to 2.2; p = 0.39 after Holm correction), 87 wins / 37 ties / 92 losses over 216 shared queries.'
+    """
+    a, b = names.get(v.a, v.a), names.get(v.b, v.b)
+    where = f"on {v.task.upper()} {metric_label(v.metric)}"
+    if v.shared == 0:
+        return f"{a} and {b} share no queries {where}: there is nothing to compare."
+    tail = f"{_record(v)} over {v.shared} shared queries."
+    if v.significant:
+        return (f"{a} beats {b} {where} by {v.delta * 100:.1f} points (95% CI {interval_text(v.ci_low, v.ci_high)}), "
+                f"significant after Holm correction ({p_text(v.p_holm)}), {tail}")
+    return (f"{a} is not significantly different from {b} {where} ({signed_points(v.delta)} points, 95% CI "
+            f"{interval_text(v.ci_low, v.ci_high)}; {p_text(v.p_holm)} after Holm correction), {tail}")
+
+
+VERDICT_COLUMNS = ["better", "other", "delta_points", "delta_ci", "p_holm_text", "verdict", "record"]
+
+
+def verdict_table(pairs: pd.DataFrame, verdicts: Iterable[PairVerdict], names: Mapping[str, str]) -> pd.DataFrame:
+    """``pairs`` (``pair_table``) with the deciding columns first, in words: the better and the other
+    run's names, Δ in points, its 95% CI, the Holm-corrected p as text, the verdict and the record;
+    the library's columns (ids, fractions, raw p-values) follow, for the CSV.
+
+    >>> v = PairVerdict("r2", "r1", "ndcg_at_10", "t2c", 216, 0.013, 0.004, 0.022, 0.0004, 0.0008, True, 87, 37, 92)
+    >>> verdict_table(pd.DataFrame({"a": ["r1"], "b": ["r2"]}), [v], {"r1": "bm25", "r2": "minilm"}).iloc[0].astype(str).tolist()
+    ['minilm', 'bm25', '1.3', '0.4–2.2', 'p < 0.001', 'significant', '87 / 37 / 92', 'r1', 'r2']
+    """
+    rows = [{"better": names.get(v.a, v.a), "other": names.get(v.b, v.b), "delta_points": round(v.delta * 100, 1),
+             "delta_ci": interval_text(v.ci_low, v.ci_high), "p_holm_text": p_text(v.p_holm),
+             "verdict": "significant" if v.significant else "not significant",
+             "record": f"{v.wins} / {v.ties} / {v.losses}"} for v in verdicts]
+    front = pd.DataFrame(rows, columns=VERDICT_COLUMNS, index=pairs.index)
+    return pd.concat([front, pairs], axis=1)
 
 
 # ---------------------------------------------------------------- model selection
