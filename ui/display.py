@@ -183,15 +183,109 @@ def selection_points(frame: pd.DataFrame) -> pd.DataFrame:
     return pct_columns(frame, [c for c in SELECTION_POINTS if c in frame.columns])
 
 
+def _languages_words(rec: Recommendation) -> str:
+    return "all languages" if set(LANGUAGE_SCOPES) <= set(rec.languages) else ", ".join(rec.languages)
+
+
+def _budget_words(budget_b: float | None) -> str:
+    return "no parameter limit" if budget_b is None else f"at most {parameter_text(budget_b)} parameters"
+
+
 def _slice_words(rec: Recommendation) -> str:
-    tasks = ", ".join(t.upper() for t in rec.tasks)
-    langs = "all languages" if set(LANGUAGE_SCOPES) <= set(rec.languages) else ", ".join(rec.languages)
-    budget = "no parameter limit" if rec.budget_b is None else f"at most {rec.budget_b:g} B parameters"
-    return f"{tasks} · {langs} · {budget}"
+    return f"{', '.join(t.upper() for t in rec.tasks)} · {_languages_words(rec)} · {_budget_words(rec.budget_b)}"
 
 
 def _params_words(value: float | None) -> str:
-    return "unknown parameters" if value is None or pd.isna(value) else f"{value:g} B parameters"
+    return "parameters not reported" if value is None or pd.isna(value) else f"{parameter_text(value)} parameters"
+
+
+def selection_header(rec: Recommendation, scheme: str, release: str) -> str:
+    """The line naming the constraints the recommendation answers.
+
+    >>> rec = Recommendation(pd.DataFrame(), pd.DataFrame(), ("t2c", "c2t"), ("python",), 0.1, "tasks")
+    >>> selection_header(rec, "v2", "demo_v2603")
+    'T2C, C2T · python · at most 100 M parameters · mean of task means · scheme v2 · release demo_v2603'
+    """
+    average = "mean of task means" if rec.average == "tasks" else "query-weighted mean"
+    return f"{_slice_words(rec)} · {average} · scheme {scheme} · release {release}"
+
+
+def recommendation_sentence(rec: Recommendation, names: Mapping[str, str] | None = None) -> str:
+    """The recommendation in one sentence with its evidence: the first-ranked run, its score against
+    the second's (x100), and whether the lead survives Holm correction (``rec.lead``). ``names`` maps
+    run ids to the names to print (``ui.widgets.run_label``); without it the ``model`` column is used.
+
+    >>> from coreb_core.analysis.comparison import PairVerdict
+    >>> ranked = pd.DataFrame({"rank": [1, 2], "model": ["minilm", "bm25"], "run": ["r2", "r1"],
+    ...                        "mean_ndcg_at_10": [0.381, 0.31], "ci_low": [0.35, 0.28], "ci_high": [0.41, 0.34]})
+    >>> lead = PairVerdict("r2", "r1", "ndcg_at_10", "t2c", 720, 0.071, 0.05, 0.09, 0.0001, 0.0001, True, 300, 200, 220)
+    >>> rec = Recommendation(ranked, pd.DataFrame(), ("t2c",), LANGUAGE_SCOPES, 0.1, "tasks", lead)
+    >>> recommendation_sentence(rec)
+    'Choose minilm: best nDCG@10 on T2C (all languages) among runs with at most 100 M parameters (38.1 vs 31.0 for bm25, +7.1 points, significant after Holm correction, p < 0.001).'
+    >>> recommendation_sentence(rec._replace(lead=lead._replace(p_holm=0.39, significant=False)), {"r1": "BM25"})
+    'No clear winner: minilm leads BM25 on nDCG@10 for T2C (all languages) among runs with at most 100 M parameters (38.1 vs 31.0, +7.1 points), but not significantly (p = 0.39 after Holm correction).'
+    >>> recommendation_sentence(rec._replace(ranked=ranked.head(1), lead=None, budget_b=None))
+    'Choose minilm: it is the only run that qualifies for T2C (all languages) among all runs (nDCG@10 38.1, 95% CI 35.0–41.0).'
+    """
+    names = names or {}
+    where = f"{', '.join(t.upper() for t in rec.tasks)} ({_languages_words(rec)})"
+    among = "among all runs" if rec.budget_b is None else f"among runs with {_budget_words(rec.budget_b)}"
+    if rec.ranked.empty:
+        return f"No run qualifies for {_slice_words(rec)}."
+    ranked = selection_points(rec.ranked)
+    top = ranked.iloc[0]
+    first = names.get(top["run"], top["model"])
+    if len(ranked) == 1 or rec.lead is None:
+        return (f"Choose {first}: it is the only run that qualifies for {where} {among} (nDCG@10 "
+                f"{top['mean_ndcg_at_10']:.1f}, 95% CI {top['ci_low']:.1f}–{top['ci_high']:.1f}).")
+    second = ranked.iloc[1]
+    other = names.get(second["run"], second["model"])
+    gap = f"{top['mean_ndcg_at_10'] - second['mean_ndcg_at_10']:+.1f} points"
+    if rec.lead.significant:
+        return (f"Choose {first}: best nDCG@10 on {where} {among} ({top['mean_ndcg_at_10']:.1f} vs "
+                f"{second['mean_ndcg_at_10']:.1f} for {other}, {gap}, significant after Holm correction, "
+                f"{p_text(rec.lead.p_holm)}).")
+    return (f"No clear winner: {first} leads {other} on nDCG@10 for {where} {among} ({top['mean_ndcg_at_10']:.1f} "
+            f"vs {second['mean_ndcg_at_10']:.1f}, {gap}), but not significantly ({p_text(rec.lead.p_holm)} after "
+            "Holm correction).")
+
+
+def published_empty_text(excluded: pd.DataFrame) -> str:
+    """Why no published model is listed, from ``recommend_published``'s excluded frame.
+
+    >>> published_empty_text(pd.DataFrame({"reason": ["7 B parameters exceed the 100 M budget",
+    ...     "500 M parameters exceed the 100 M budget", "parameter count unknown"]}))
+    'No published model fits these constraints: 2 over the 100 M budget, 1 parameter count unknown.'
+    """
+    if excluded.empty:
+        return "No published figures are available."
+    # Budget reasons name each model's size; group them by the budget alone.
+    reasons = excluded["reason"].astype(str).str.replace(r"^.* parameters exceed the (.*) budget$", r"over the \1 budget",
+                                                         regex=True)
+    counts = reasons.value_counts(sort=True)
+    return "No published model fits these constraints: " + ", ".join(f"{n} {r}" for r, n in counts.items()) + "."
+
+
+# The printable view shows only header, sentence, tables and chart: no sidebar, no Streamlit header (menu,
+# Deploy), no toggle; buttons (downloads, "leave printable view") stay on screen but not on paper.
+PRINTABLE_CSS = """<style>
+[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stHeader"],
+[data-testid="stToolbar"], [data-testid="stDecoration"], .st-key-sel_print { display: none !important; }
+@media print {
+  [data-testid="stDownloadButton"], [data-testid="stButton"] { display: none !important; }
+  [data-testid="stMainBlockContainer"] { padding-top: 0 !important; }
+}
+</style>"""
+
+
+def dashes(frame: pd.DataFrame, decimals: dict[str, str]) -> "pd.io.formats.style.Styler":
+    """``frame`` for ``st.dataframe`` with missing values written "—" and the given number formats
+    (the data, and so the CSV and the tests, keep their numbers).
+
+    >>> dashes(pd.DataFrame({"t2c": [43.2, None]}), {"t2c": "{:.1f}"}).to_string().split()[-2:]
+    ['1', '—']
+    """
+    return frame.style.format({c: f for c, f in decimals.items() if c in frame.columns}, na_rep="—")
 
 
 def winner_sentence(rec: Recommendation, scheme: str) -> str:
@@ -203,8 +297,8 @@ def winner_sentence(rec: Recommendation, scheme: str) -> str:
     >>> rec = Recommendation(ranked, pd.DataFrame(columns=["model", "run", "reason"]), ("t2c",), LANGUAGE_SCOPES, None, "tasks")
     >>> print(winner_sentence(rec, "v2"))
     For T2C · all languages · no parameter limit, bm25 ranks first with mean nDCG@10 48.0 (95% CI 45.0–51.0,
-    720 queries, scheme v2), a trap above the first positive on 31.0% of queries, unknown parameters; it is the
-    only run that qualifies.
+    720 queries, scheme v2), a trap above the first positive on 31.0% of queries, parameters not reported; it is
+    the only run that qualifies.
     """
     if rec.ranked.empty:
         return f"No run qualifies for {_slice_words(rec)}."
