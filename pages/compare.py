@@ -4,9 +4,12 @@ from itertools import combinations
 import altair as alt
 import streamlit as st
 
-from coreb_core.analysis.comparison import coverage, metric_columns, pair_deltas, pair_table, run_intervals, split_runs
+from coreb_core.analysis.comparison import (coverage, headline_verdict, metric_columns, pair_deltas, pair_table,
+                                            pair_verdicts, run_intervals, split_runs)
 from coreb_core.errors import CorebError
 from ui.cache import run_tables, runs_of, store
+from ui.display import VERDICT_COLUMNS, metric_label, verdict_sentence, verdict_table
+from ui.format import plain
 from ui.labels import TASK_LABELS
 from ui.navigation import open_inspector
 from ui.sidebar import sidebar
@@ -19,10 +22,12 @@ from ui.cache import tables as cached_tables
 @st.cache_data(show_spinner="Running paired tests and bootstrap…", max_entries=64)
 def _tests(release: str, version: str, run_ids: tuple, scheme: str, anchor: bool, task: str, metric: str,
            label_items: tuple):
-    """Paired tests and intervals are the page's slow part (10,000 resamples each): computed once per view."""
+    """Paired tests, verdicts and intervals are the page's slow part (10,000 resamples each): computed once per view."""
     per_query = split_runs(cached_tables(release, version, run_ids, scheme, anchor).per_query(scheme), task, list(run_ids))
     labels_ = dict(label_items)
-    return pair_table(per_query, metric, labels=labels_), run_intervals(per_query, metric, labels=labels_)
+    pairs_, intervals_ = pair_table(per_query, metric, labels=labels_), run_intervals(per_query, metric, labels=labels_)
+    verdicts = pair_verdicts(per_query, pairs_, task)
+    return pairs_, intervals_, verdicts, headline_verdict(verdicts, intervals_)
 
 
 state = sidebar()
@@ -53,25 +58,38 @@ metric = right.selectbox("Metric", metrics, index=metrics.index("ndcg_at_10") if
                          key="compare_metric")
 per_query = split_runs(per_query_all, state.task, picked)
 
+pairs, ci, verdicts, headline = _tests(state.release, str(release_dir(state.release).resolve()), tuple(picked),
+                                      str(state.scheme), state.anchor_exclusion, state.task, metric,
+                                      tuple(sorted(labels.items())))
+# The result first, in words: the two best runs' verdict (every pair's verdict is in the table below).
+with st.container(border=True):
+    st.markdown(plain(verdict_sentence(headline, labels)) if headline else "No pair to compare.")
+
 cover = coverage(per_query)
 source = provenance(state, f"{TASK_LABELS[state.task]} · `{metric}`")
 st.caption(f"{cover['shared']} queries are in every picked run and {cover['dropped']} of {cover['any']} were "
            "dropped (not shared by all). Each pair below is compared on the queries both of its runs share.")
 
-st.subheader("Pairs: mean Δ = a − b, paired tests (Holm-corrected across pairs), win/tie/loss of a")
-pairs, ci = _tests(state.release, str(release_dir(state.release).resolve()), tuple(picked), str(state.scheme),
-                   state.anchor_exclusion, state.task, metric, tuple(sorted(labels.items())))
-st.caption(source + " · two-sided paired t-test and paired randomization test (10,000 sign flips, seed 0)")
-st.dataframe(pairs, hide_index=True, column_config={
-    c: st.column_config.NumberColumn(format="%.4f") for c in ("mean_a", "mean_b", "mean_delta")} | {
-    c: st.column_config.NumberColumn(format="%.2e") for c in
-    ("p_ttest", "p_randomization", "p_ttest_holm", "p_randomization_holm")}, key="compare_pairs")
-csv_download(pairs, f"compare_pairs_{state.release}_{state.task}_{metric}")
+st.subheader("Every pair: Δ of the better run, 95% CI, p after Holm correction, wins / ties / losses")
+st.caption(source + f" · Δ = mean {metric_label(metric)} ×100 of the better run minus the other on their shared "
+           "queries; 95% CI: percentile bootstrap of the paired differences (10,000 resamples, seed 0); p: two-sided "
+           f"paired randomization test (10,000 sign flips, seed 0), Holm-corrected across the {len(pairs)} pair(s). "
+           "The CSV also has run ids, both means and the paired t-test.")
+table = verdict_table(pairs, verdicts, labels)
+st.dataframe(table, hide_index=True, column_order=[*VERDICT_COLUMNS, "shared"], column_config={
+    "better": st.column_config.TextColumn("better run"), "other": st.column_config.TextColumn("vs"),
+    "delta_points": st.column_config.NumberColumn("Δ (points)", format="%.1f"),
+    "delta_ci": st.column_config.TextColumn("95% CI of Δ"), "p_holm_text": st.column_config.TextColumn("p (Holm)"),
+    "verdict": st.column_config.TextColumn("verdict"), "record": st.column_config.TextColumn("wins / ties / losses"),
+    "shared": st.column_config.NumberColumn("shared queries")}, key="compare_pairs")
+csv_download(table, f"compare_pairs_{state.release}_{state.task}_{metric}")
 
 st.subheader("Per run: mean and bootstrap 95% interval")
 st.caption(source + " · percentile bootstrap over queries (10,000 resamples, seed 0), each run on its own queries")
-st.dataframe(ci, hide_index=True, column_config={c: st.column_config.NumberColumn(format="%.4f") for c in
-                                                 ("mean", "ci_low", "ci_high")}, key="compare_ci")
+st.dataframe(ci, hide_index=True, column_order=["label", "queries", "mean", "ci_low", "ci_high"],
+             column_config={"label": st.column_config.TextColumn("run")} | {
+                 c: st.column_config.NumberColumn(format="%.4f") for c in ("mean", "ci_low", "ci_high")},
+             key="compare_ci")
 csv_download(ci, f"compare_intervals_{state.release}_{state.task}_{metric}")
 if len(ci):
     base = alt.Chart(ci).encode(y=alt.Y("label:N", title=None))

@@ -1,25 +1,28 @@
 """Model selection: choose tasks, languages and a parameter budget; get a ranked, evidenced
 recommendation. Layout only: the analysis is coreb_core.analysis.selection."""
 import altair as alt
+import pandas as pd
 import streamlit as st
 
 from coreb_core.errors import CorebError
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.runs.results import all_rows
-from coreb_core.analysis.selection import PUBLISHED_ONLY, recommend, recommend_published
+from coreb_core.analysis.selection import PUBLISHED_ONLY, parameter_text, recommend, recommend_published
 from coreb_core.report import build_report
 from ui.cache import run_tables, runs_of, store
-from ui.display import selection_points, summary_markdown, winner_sentence
+from ui.display import (PRINTABLE_CSS, dashes, published_empty_text, recommendation_sentence, selection_header,
+                        selection_points, summary_markdown, winner_sentence)
+from ui.format import plain
 from ui.labels import TASK_LABELS
 from ui.sidebar import sidebar
 from ui.state import url_float, url_list, url_param, write_url
-from ui.widgets import csv_download, provenance, show_error
+from ui.widgets import csv_download, provenance, run_label, show_error
 
 from coreb_core.paths import release_dir
 from ui.cache import tables as cached_tables
 
 
-@st.cache_data(show_spinner="Ranking runs (bootstrap intervals)…", max_entries=64)
+@st.cache_data(show_spinner="Ranking runs (bootstrap intervals, paired tests)…", max_entries=64)
 def _recommend(release: str, version: str, run_ids: tuple, scheme: str, anchor: bool, tasks: tuple,
                languages: tuple, budget, average: str):
     """The bootstrap behind the recommendation is the page's slow part: computed once per choice."""
@@ -28,13 +31,20 @@ def _recommend(release: str, version: str, run_ids: tuple, scheme: str, anchor: 
                      list(languages), budget, average)
 
 
+def _leave_printable() -> None:
+    st.session_state.sel_print = False
+
+
 state = sidebar()
 st.title("Model selection")
 
 ss = st.session_state
 printable = st.toggle("Printable one-page view", key="sel_print", value=url_param("print") == "1",
-                      help="Hides the controls and lays the evidence out compactly; print it from the browser.")
+                      help="Hides the controls and the sidebar and lays the evidence out compactly; print it from "
+                           "the browser.")
 if printable:
+    st.html(PRINTABLE_CSS)
+    st.button("Leave the printable view", key="sel_print_exit", on_click=_leave_printable)
     tasks, languages = url_list("sel_tasks", TASK_NAMES), url_list("sel_langs", LANGUAGE_SCOPES)
     budget = url_float("budget")
     average = "queries" if url_param("avg") == "queries" else "tasks"
@@ -80,70 +90,89 @@ except CorebError as exc:
     show_error(exc)
     st.stop()
 
-sentence = winner_sentence(rec, scheme)
+names = {run: run_label(meta) for run, meta in metas.items()}
 summary = summary_markdown(rec, published, scheme, state.release)
-# The library's fractions, printed x100 (one decimal) in every table, chart and CSV.
-ranked, published = selection_points(rec.ranked), selection_points(published)
-columns = {"mean_ndcg_at_10": st.column_config.NumberColumn("mean nDCG@10 ×100", format="%.1f"),
-           "ci_low": st.column_config.NumberColumn("95% CI low", format="%.1f"),
-           "ci_high": st.column_config.NumberColumn("95% CI high", format="%.1f"),
-           "trap_share": st.column_config.NumberColumn("trap above 1st positive (%)", format="%.1f"),
-           "params_b": st.column_config.NumberColumn("params (B)", format="%.4g"),
-           **{task: st.column_config.NumberColumn(task.upper(), format="%.1f") for task in TASK_NAMES}}
 
-st.subheader("Recommendation")
+
+def _for_display(frame):
+    """x100 points (the library's fractions), the run's name and its parameters in words; the ids and
+    the numeric params_b stay in the data (CSV) but are not shown."""
+    out = selection_points(frame)
+    if "run" in out.columns:
+        out.insert(1, "name", [names.get(r, m) for r, m in zip(out["run"], out["model"])])
+    out["parameters"] = out["params_b"].map(parameter_text)
+    return out
+
+
+ranked, published = _for_display(rec.ranked), _for_display(published)
+excluded = _for_display(rec.excluded)
+columns = {"name": st.column_config.TextColumn("run"), "model": st.column_config.TextColumn("model"),
+           "mean_ndcg_at_10": st.column_config.NumberColumn("mean nDCG@10 ×100"),
+           "ci_low": st.column_config.NumberColumn("95% CI low"),
+           "ci_high": st.column_config.NumberColumn("95% CI high"),
+           "trap_share": st.column_config.NumberColumn("trap above 1st positive (%)"),
+           "parameters": st.column_config.TextColumn("parameters"),
+           **{task: st.column_config.NumberColumn(task.upper()) for task in TASK_NAMES}}
+one_decimal = {c: "{:.1f}" for c in ("mean_ndcg_at_10", "ci_low", "ci_high", "trap_share", *TASK_NAMES)}
+# Only the chosen tasks' columns: the others are empty by construction.
+ranked_order = ["rank", "name", "mean_ndcg_at_10", "ci_low", "ci_high", *tasks, "trap_share", "parameters", "queries"]
+published_order = ["rank", "model", "mean_ndcg_at_10", *tasks, "parameters", "figures"]
+excluded_order = ["name", "parameters", "reason"]
+
+st.markdown(f"#### {plain(selection_header(rec, scheme, state.release))}")
 with st.container(border=True):
-    st.text(sentence)
+    st.markdown(plain(recommendation_sentence(rec, names)))
+    st.text(winner_sentence(rec, scheme))
 st.caption(provenance(state, "mean nDCG@10 ×100 over the chosen queries; 95% percentile bootstrap interval over "
-                             "queries (10,000 resamples); trap share from the graded qrels (rel=1 above the first "
-                             "rel=2)"))
-if printable:
-    st.dataframe(ranked.drop(columns=["evidence"]), hide_index=True, width="stretch",
-                 column_config=columns)
-    if len(rec.excluded):
-        st.dataframe(rec.excluded, hide_index=True, width="stretch")
-    st.caption(f"Published models ({PUBLISHED_ONLY}: real CoREB v202603, not this release; no interval)")
-    st.dataframe(published.drop(columns=["evidence"]), hide_index=True, width="stretch",
-                 column_config=columns)
-    st.download_button("Download summary (markdown)", summary.encode("utf-8"), file_name="coreb_selection.md",
-                       mime="text/markdown", key="sel-summary")
-    csv_download(ranked, "selection_ranked")
-    csv_download(published, "selection_published")
-    st.stop()
+                             "queries (10,000 resamples); lead: paired randomization test on the queries both runs "
+                             "scored, Holm-corrected across the first run's comparisons; trap share from the graded "
+                             "qrels (rel=1 above the first rel=2)"))
 
 st.subheader("Our runs, ranked")
-st.dataframe(ranked, hide_index=True, width="stretch", column_config=columns)
-csv_download(ranked, "selection_ranked")
+st.dataframe(dashes(ranked, one_decimal), hide_index=True, width="stretch", column_config=columns,
+             column_order=ranked_order)
 if len(ranked):
-    ci = ranked.assign(label=ranked["rank"].astype(str) + ". " + ranked["model"].astype(str))
-    base = alt.Chart(ci).encode(y=alt.Y("label:N", sort=list(ci["label"]), title=None))
-    bars = base.mark_rule(strokeWidth=3).encode(x=alt.X("ci_low:Q", title="mean nDCG@10 ×100 (95% CI)",
-                                                      scale=alt.Scale(zero=False)),
-                                                x2="ci_high:Q", tooltip=["model", "run", "mean_ndcg_at_10",
-                                                                         "ci_low", "ci_high", "queries"])
+    ci = ranked.assign(label=ranked["rank"].astype(str) + ". " + ranked["name"].astype(str))
+    base = alt.Chart(ci).encode(y=alt.Y("label:N", sort=list(ci["label"]), title=None, axis=alt.Axis(labelLimit=400)))
+    bars = base.mark_rule(strokeWidth=3).encode(
+        x=alt.X("ci_low:Q", title="mean nDCG@10 ×100 (95% CI)", scale=alt.Scale(zero=False)), x2="ci_high:Q",
+        tooltip=["name", "run", "mean_ndcg_at_10", "ci_low", "ci_high", "parameters", "queries"])
     dots = base.mark_point(size=80, filled=True).encode(x="mean_ndcg_at_10:Q")
-    st.altair_chart((bars + dots).properties(height=alt.Step(36), title="Our runs on the chosen slices"),
+    st.altair_chart((bars + dots).properties(height=max(160, 36 * len(ci)), title="Our runs on the chosen slices"),
                     width="stretch")
     st.caption(provenance(state, "bars: bootstrap 95% interval; dots: mean"))
-if len(rec.excluded):
+if len(excluded):
     st.caption("Left out of the ranking")
-    st.dataframe(rec.excluded, hide_index=True, width="stretch")
-    csv_download(rec.excluded, "selection_excluded")
+    st.dataframe(excluded, hide_index=True, width="stretch", column_config=columns, column_order=excluded_order)
 
 st.subheader(f"Published models ({PUBLISHED_ONLY})")
 st.caption("Real CoREB v202603 as printed (paper Table 3; Table 15 for C2C by anchor language), not this release: "
            "no per-query data, so no interval and no trap share; parameters from the project page.")
-st.dataframe(published, hide_index=True, width="stretch", column_config=columns)
-csv_download(published, "selection_published")
-if len(published_excluded):
+if len(published):
+    st.dataframe(dashes(published, one_decimal), hide_index=True, width="stretch", column_config=columns,
+                 column_order=published_order)
+else:
+    st.info(published_empty_text(published_excluded))
+if len(published_excluded) and not printable:
     with st.expander(f"{len(published_excluded)} published models left out"):
-        st.dataframe(published_excluded.drop(columns=["run"]), hide_index=True, width="stretch")
-        csv_download(published_excluded, "selection_published_excluded")
+        st.dataframe(_for_display(published_excluded), hide_index=True, width="stretch", column_config=columns,
+                     column_order=["model", "parameters", "reason"])
 
-st.download_button("Download summary (markdown)", summary.encode("utf-8"), file_name="coreb_selection.md",
-                   mime="text/markdown", key="sel-summary")
-st.download_button("Download report (HTML)", key="sel-report", file_name=f"coreb_report_{state.release}.html",
-                   mime="text/html", help="One self-contained file (charts inline) that prints to two A4 pages.",
-                   data=lambda: build_report(state.release, state.run_ids, scheme, tasks, languages, budget,
-                                             anchor_exclusion=state.anchor_exclusion, average=average,
-                                             evaluation=tables).encode("utf-8"))
+downloads = st.columns(5)
+with downloads[0]:
+    st.download_button("Download summary (markdown)", summary.encode("utf-8"), file_name="coreb_selection.md",
+                       mime="text/markdown", key="sel-summary")
+with downloads[1]:
+    st.download_button("Download report (HTML)", key="sel-report", file_name=f"coreb_report_{state.release}.html",
+                       mime="text/html", help="One self-contained file (charts inline) that prints to two A4 pages.",
+                       data=lambda: build_report(state.release, state.run_ids, scheme, tasks, languages, budget,
+                                                 anchor_exclusion=state.anchor_exclusion, average=average,
+                                                 evaluation=tables).encode("utf-8"))
+with downloads[2]:
+    csv_download(ranked, "selection_ranked", label="Download ranking (CSV)")
+with downloads[3]:
+    csv_download(published, "selection_published", label="Download published models (CSV)")
+if len(rec.excluded) or len(published_excluded):
+    with downloads[4]:
+        csv_download(pd.concat([excluded, _for_display(published_excluded)], ignore_index=True),
+                     "selection_excluded", label="Download left-out models (CSV)")

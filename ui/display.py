@@ -8,12 +8,14 @@ Example:
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+import re
+from typing import Any, Iterable, Mapping
 
 import pandas as pd
 
+from coreb_core.analysis.comparison import PairVerdict
 from coreb_core.analysis.deflation import Deflation
-from coreb_core.analysis.selection import PUBLISHED_ONLY, Recommendation
+from coreb_core.analysis.selection import PUBLISHED_ONLY, Recommendation, parameter_text
 from coreb_core.data.schema import LANGUAGE_SCOPES, NEGATIVE, POSITIVE, TASK_NAMES, TRAP
 
 # Grade badges: the text every table shows in its ``grade`` column.
@@ -75,6 +77,97 @@ def with_grades(frame: pd.DataFrame, position: int) -> pd.DataFrame:
     return out
 
 
+# ---------------------------------------------------------------- significance in words
+METRIC_NAMES = {"ndcg": "nDCG", "map": "MAP", "mrr": "MRR", "recall": "Recall", "precision": "P"}
+
+
+def metric_label(metric: str) -> str:
+    """A metric column as the paper names it.
+
+    >>> metric_label("ndcg_at_10"), metric_label("recall_at_100"), metric_label("success")
+    ('nDCG@10', 'Recall@100', 'success')
+    """
+    name, _, k = metric.partition("_at_")
+    return f"{METRIC_NAMES.get(name, name)}@{k}" if k else METRIC_NAMES.get(name, name)
+
+
+def p_text(p: float) -> str:
+    """A p-value as a reader expects it: two significant digits, ``p < 0.001`` when tiny.
+
+    >>> p_text(0.38812), p_text(0.0123), p_text(1.0), p_text(0.00004)
+    ('p = 0.39', 'p = 0.012', 'p = 1.0', 'p < 0.001')
+    """
+    if pd.isna(p):
+        return "p not available"
+    return "p < 0.001" if p < 0.001 else f"p = {p:#.2g}"
+
+
+def signed_points(delta: float) -> str:
+    """A difference of fractions as signed points, one decimal (``−`` for a minus).
+
+    >>> signed_points(0.0134), signed_points(-0.004)
+    ('+1.3', '−0.4')
+    """
+    return f"{delta * 100:+.1f}".replace("-", "−")
+
+
+def interval_text(low: float, high: float) -> str:
+    """A 95% interval of fractions in points: ``0.4–2.2``, or ``−0.5 to 1.3`` when a bound is negative.
+
+    >>> interval_text(0.004, 0.022), interval_text(-0.005, 0.013)
+    ('0.4–2.2', '−0.5 to 1.3')
+    """
+    lo, hi = (f"{v * 100:.1f}".replace("-", "−") for v in (low, high))
+    return f"{lo}–{hi}" if low >= 0 else f"{lo} to {hi}"
+
+
+def _record(v: PairVerdict) -> str:
+    return f"{v.wins} wins / {v.ties} ties / {v.losses} losses"
+
+
+def verdict_sentence(v: PairVerdict, names: Mapping[str, str]) -> str:
+    """The comparison of two runs in one sentence: who wins, by how many points (bootstrap 95% CI),
+    whether that survives Holm correction, and the per-query record. ``names`` maps run ids to the
+    names to print (``ui.widgets.run_label``); an id without a name is printed as is.
+
+    >>> v = PairVerdict("r2", "r1", "ndcg_at_10", "t2c", 216, 0.013, 0.004, 0.022, 0.0004, 0.0008, True, 87, 37, 92)
+    >>> verdict_sentence(v, {"r1": "bm25", "r2": "minilm"})
+    'minilm beats bm25 on T2C nDCG@10 by 1.3 points (95% CI 0.4–2.2), significant after Holm correction (p < 0.001), 87 wins / 37 ties / 92 losses over 216 shared queries.'
+    >>> verdict_sentence(v._replace(p=0.2, p_holm=0.388, significant=False, ci_low=-0.005), {"r1": "bm25"})
+    'r2 is not significantly different from bm25 on T2C nDCG@10 (+1.3 points, 95% CI −0.5 to 2.2; p = 0.39 after Holm correction), 87 wins / 37 ties / 92 losses over 216 shared queries.'
+    """
+    a, b = names.get(v.a, v.a), names.get(v.b, v.b)
+    where = f"on {v.task.upper()} {metric_label(v.metric)}"
+    if v.shared == 0:
+        return f"{a} and {b} share no queries {where}: there is nothing to compare."
+    tail = f"{_record(v)} over {v.shared} shared queries."
+    if v.significant:
+        return (f"{a} beats {b} {where} by {v.delta * 100:.1f} points (95% CI {interval_text(v.ci_low, v.ci_high)}), "
+                f"significant after Holm correction ({p_text(v.p_holm)}), {tail}")
+    return (f"{a} is not significantly different from {b} {where} ({signed_points(v.delta)} points, 95% CI "
+            f"{interval_text(v.ci_low, v.ci_high)}; {p_text(v.p_holm)} after Holm correction), {tail}")
+
+
+VERDICT_COLUMNS = ["better", "other", "delta_points", "delta_ci", "p_holm_text", "verdict", "record"]
+
+
+def verdict_table(pairs: pd.DataFrame, verdicts: Iterable[PairVerdict], names: Mapping[str, str]) -> pd.DataFrame:
+    """``pairs`` (``pair_table``) with the deciding columns first, in words: the better and the other
+    run's names, Δ in points, its 95% CI, the Holm-corrected p as text, the verdict and the record;
+    the library's columns (ids, fractions, raw p-values) follow, for the CSV.
+
+    >>> v = PairVerdict("r2", "r1", "ndcg_at_10", "t2c", 216, 0.013, 0.004, 0.022, 0.0004, 0.0008, True, 87, 37, 92)
+    >>> verdict_table(pd.DataFrame({"a": ["r1"], "b": ["r2"]}), [v], {"r1": "bm25", "r2": "minilm"}).iloc[0].astype(str).tolist()
+    ['minilm', 'bm25', '1.3', '0.4–2.2', 'p < 0.001', 'significant', '87 / 37 / 92', 'r1', 'r2']
+    """
+    rows = [{"better": names.get(v.a, v.a), "other": names.get(v.b, v.b), "delta_points": round(v.delta * 100, 1),
+             "delta_ci": interval_text(v.ci_low, v.ci_high), "p_holm_text": p_text(v.p_holm),
+             "verdict": "significant" if v.significant else "not significant",
+             "record": f"{v.wins} / {v.ties} / {v.losses}"} for v in verdicts]
+    front = pd.DataFrame(rows, columns=VERDICT_COLUMNS, index=pairs.index)
+    return pd.concat([front, pairs], axis=1)
+
+
 # ---------------------------------------------------------------- model selection
 # The recommendation's score columns: fractions in the library, x100 points on the page.
 SELECTION_POINTS = ("mean_ndcg_at_10", "ci_low", "ci_high", "trap_share", *TASK_NAMES)
@@ -90,15 +183,109 @@ def selection_points(frame: pd.DataFrame) -> pd.DataFrame:
     return pct_columns(frame, [c for c in SELECTION_POINTS if c in frame.columns])
 
 
+def _languages_words(rec: Recommendation) -> str:
+    return "all languages" if set(LANGUAGE_SCOPES) <= set(rec.languages) else ", ".join(rec.languages)
+
+
+def _budget_words(budget_b: float | None) -> str:
+    return "no parameter limit" if budget_b is None else f"at most {parameter_text(budget_b)} parameters"
+
+
 def _slice_words(rec: Recommendation) -> str:
-    tasks = ", ".join(t.upper() for t in rec.tasks)
-    langs = "all languages" if set(LANGUAGE_SCOPES) <= set(rec.languages) else ", ".join(rec.languages)
-    budget = "no parameter limit" if rec.budget_b is None else f"at most {rec.budget_b:g} B parameters"
-    return f"{tasks} · {langs} · {budget}"
+    return f"{', '.join(t.upper() for t in rec.tasks)} · {_languages_words(rec)} · {_budget_words(rec.budget_b)}"
 
 
 def _params_words(value: float | None) -> str:
-    return "unknown parameters" if value is None or pd.isna(value) else f"{value:g} B parameters"
+    return "parameters not reported" if value is None or pd.isna(value) else f"{parameter_text(value)} parameters"
+
+
+def selection_header(rec: Recommendation, scheme: str, release: str) -> str:
+    """The line naming the constraints the recommendation answers.
+
+    >>> rec = Recommendation(pd.DataFrame(), pd.DataFrame(), ("t2c", "c2t"), ("python",), 0.1, "tasks")
+    >>> selection_header(rec, "v2", "demo_v2603")
+    'T2C, C2T · python · at most 100 M parameters · mean of task means · scheme v2 · release demo_v2603'
+    """
+    average = "mean of task means" if rec.average == "tasks" else "query-weighted mean"
+    return f"{_slice_words(rec)} · {average} · scheme {scheme} · release {release}"
+
+
+def recommendation_sentence(rec: Recommendation, names: Mapping[str, str] | None = None) -> str:
+    """The recommendation in one sentence with its evidence: the first-ranked run, its score against
+    the second's (x100), and whether the lead survives Holm correction (``rec.lead``). ``names`` maps
+    run ids to the names to print (``ui.widgets.run_label``); without it the ``model`` column is used.
+
+    >>> from coreb_core.analysis.comparison import PairVerdict
+    >>> ranked = pd.DataFrame({"rank": [1, 2], "model": ["minilm", "bm25"], "run": ["r2", "r1"],
+    ...                        "mean_ndcg_at_10": [0.381, 0.31], "ci_low": [0.35, 0.28], "ci_high": [0.41, 0.34]})
+    >>> lead = PairVerdict("r2", "r1", "ndcg_at_10", "t2c", 720, 0.071, 0.05, 0.09, 0.0001, 0.0001, True, 300, 200, 220)
+    >>> rec = Recommendation(ranked, pd.DataFrame(), ("t2c",), LANGUAGE_SCOPES, 0.1, "tasks", lead)
+    >>> recommendation_sentence(rec)
+    'Choose minilm: best nDCG@10 on T2C (all languages) among runs with at most 100 M parameters (38.1 vs 31.0 for bm25, +7.1 points, significant after Holm correction, p < 0.001).'
+    >>> recommendation_sentence(rec._replace(lead=lead._replace(p_holm=0.39, significant=False)), {"r1": "BM25"})
+    'No clear winner: minilm leads BM25 on nDCG@10 for T2C (all languages) among runs with at most 100 M parameters (38.1 vs 31.0, +7.1 points), but not significantly (p = 0.39 after Holm correction).'
+    >>> recommendation_sentence(rec._replace(ranked=ranked.head(1), lead=None, budget_b=None))
+    'Choose minilm: it is the only run that qualifies for T2C (all languages) among all runs (nDCG@10 38.1, 95% CI 35.0–41.0).'
+    """
+    names = names or {}
+    where = f"{', '.join(t.upper() for t in rec.tasks)} ({_languages_words(rec)})"
+    among = "among all runs" if rec.budget_b is None else f"among runs with {_budget_words(rec.budget_b)}"
+    if rec.ranked.empty:
+        return f"No run qualifies for {_slice_words(rec)}."
+    ranked = selection_points(rec.ranked)
+    top = ranked.iloc[0]
+    first = names.get(top["run"], top["model"])
+    if len(ranked) == 1 or rec.lead is None:
+        return (f"Choose {first}: it is the only run that qualifies for {where} {among} (nDCG@10 "
+                f"{top['mean_ndcg_at_10']:.1f}, 95% CI {top['ci_low']:.1f}–{top['ci_high']:.1f}).")
+    second = ranked.iloc[1]
+    other = names.get(second["run"], second["model"])
+    gap = f"{top['mean_ndcg_at_10'] - second['mean_ndcg_at_10']:+.1f} points"
+    if rec.lead.significant:
+        return (f"Choose {first}: best nDCG@10 on {where} {among} ({top['mean_ndcg_at_10']:.1f} vs "
+                f"{second['mean_ndcg_at_10']:.1f} for {other}, {gap}, significant after Holm correction, "
+                f"{p_text(rec.lead.p_holm)}).")
+    return (f"No clear winner: {first} leads {other} on nDCG@10 for {where} {among} ({top['mean_ndcg_at_10']:.1f} "
+            f"vs {second['mean_ndcg_at_10']:.1f}, {gap}), but not significantly ({p_text(rec.lead.p_holm)} after "
+            "Holm correction).")
+
+
+def published_empty_text(excluded: pd.DataFrame) -> str:
+    """Why no published model is listed, from ``recommend_published``'s excluded frame.
+
+    >>> published_empty_text(pd.DataFrame({"reason": ["7 B parameters exceed the 100 M budget",
+    ...     "500 M parameters exceed the 100 M budget", "parameter count unknown"]}))
+    'No published model fits these constraints: 2 over the 100 M budget, 1 parameter count unknown.'
+    """
+    if excluded.empty:
+        return "No published figures are available."
+    # Budget reasons name each model's size; group them by the budget alone.
+    reasons = excluded["reason"].astype(str).str.replace(r"^.* parameters exceed the (.*) budget$", r"over the \1 budget",
+                                                         regex=True)
+    counts = reasons.value_counts(sort=True)
+    return "No published model fits these constraints: " + ", ".join(f"{n} {r}" for r, n in counts.items()) + "."
+
+
+# The printable view shows only header, sentence, tables and chart: no sidebar, no Streamlit header (menu,
+# Deploy), no toggle; buttons (downloads, "leave printable view") stay on screen but not on paper.
+PRINTABLE_CSS = """<style>
+[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stHeader"],
+[data-testid="stToolbar"], [data-testid="stDecoration"], .st-key-sel_print { display: none !important; }
+@media print {
+  [data-testid="stDownloadButton"], [data-testid="stButton"] { display: none !important; }
+  [data-testid="stMainBlockContainer"] { padding-top: 0 !important; }
+}
+</style>"""
+
+
+def dashes(frame: pd.DataFrame, decimals: dict[str, str]) -> "pd.io.formats.style.Styler":
+    """``frame`` for ``st.dataframe`` with missing values written "—" and the given number formats
+    (the data, and so the CSV and the tests, keep their numbers).
+
+    >>> dashes(pd.DataFrame({"t2c": [43.2, None]}), {"t2c": "{:.1f}"}).to_string().split()[-2:]
+    ['1', '—']
+    """
+    return frame.style.format({c: f for c, f in decimals.items() if c in frame.columns}, na_rep="—")
 
 
 def winner_sentence(rec: Recommendation, scheme: str) -> str:
@@ -110,8 +297,8 @@ def winner_sentence(rec: Recommendation, scheme: str) -> str:
     >>> rec = Recommendation(ranked, pd.DataFrame(columns=["model", "run", "reason"]), ("t2c",), LANGUAGE_SCOPES, None, "tasks")
     >>> print(winner_sentence(rec, "v2"))
     For T2C · all languages · no parameter limit, bm25 ranks first with mean nDCG@10 48.0 (95% CI 45.0–51.0,
-    720 queries, scheme v2), a trap above the first positive on 31.0% of queries, unknown parameters; it is the
-    only run that qualifies.
+    720 queries, scheme v2), a trap above the first positive on 31.0% of queries, parameters not reported; it is
+    the only run that qualifies.
     """
     if rec.ranked.empty:
         return f"No run qualifies for {_slice_words(rec)}."

@@ -11,18 +11,46 @@ Example:
     >>> pairs = pair_table(per_query, "ndcg_at_10")          # mean Δ, p-values (Holm), win/tie/loss
     >>> pairs[["a", "b", "mean_delta", "p_randomization_holm", "wins", "ties", "losses"]]
     >>> deltas = pair_deltas(per_query, "bm25", "minilm", "ndcg_at_10")   # per query, sorted by Δ
+    >>> verdicts = pair_verdicts(per_query, pairs, "t2c")     # one typed verdict per pair, better run first
+    >>> headline_verdict(verdicts, run_intervals(per_query))  # the top two runs' verdict
 """
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import Mapping, NamedTuple, Sequence
 
 import numpy as np
 import pandas as pd
 
-from coreb_core.evaluation.significance import KEYS, TIE_TOLERANCE, compare_runs, intervals
+from coreb_core.evaluation.significance import KEYS, TIE_TOLERANCE, bootstrap_ci, compare_runs, intervals
 from coreb_core.data.store import Store, with_query_facts
 
 ID_COLUMNS = ("run", "task", "query_id")
+SIGNIFICANCE_LEVEL = 0.05  # Holm-corrected randomization p below this: the difference is significant
+
+
+class PairVerdict(NamedTuple):
+    """The result of comparing two runs on one task and metric, oriented so that ``a`` is the run with
+    the higher mean on the shared queries (``delta`` >= 0). Fractions, not points.
+
+    >>> PairVerdict._fields
+    ('a', 'b', 'metric', 'task', 'shared', 'delta', 'ci_low', 'ci_high', 'p', 'p_holm', 'significant', 'wins', \
+'ties', 'losses')
+    """
+
+    a: str  # run id of the better run on the shared queries
+    b: str
+    metric: str
+    task: str
+    shared: int  # queries both runs scored: the only ones compared
+    delta: float  # mean of (a - b) over the shared queries, a fraction
+    ci_low: float  # percentile bootstrap 95% interval of that mean difference
+    ci_high: float
+    p: float  # two-sided paired randomization test
+    p_holm: float  # the same, Holm-corrected across every pair compared together
+    significant: bool  # p_holm < SIGNIFICANCE_LEVEL
+    wins: int  # shared queries where a scores higher than b
+    ties: int
+    losses: int
 
 
 def _plain(frame: pd.DataFrame) -> pd.DataFrame:
@@ -128,3 +156,50 @@ def pair_deltas(per_query: Mapping[str, pd.DataFrame], a: str, b: str, metric: s
     if store is not None and len(merged):
         merged = with_query_facts(store, merged, ("subtask", "query"))
     return merged.rename(columns={"value_a": f"{metric} (a)", "value_b": f"{metric} (b)"})
+
+
+def pair_verdicts(per_query: Mapping[str, pd.DataFrame], pairs: pd.DataFrame, task: str,
+                  alpha: float = SIGNIFICANCE_LEVEL, seed: int = 0) -> list[PairVerdict]:
+    """One ``PairVerdict`` per row of ``pair_table(per_query, metric)`` (same order): its randomization
+    p-value and Holm-corrected value, win/tie/loss, and a bootstrap 95% interval of the mean paired
+    difference; each oriented so that the better run comes first.
+
+    >>> a = pd.DataFrame({"task": "t2c", "query_id": ["q1", "q2", "q3", "q4"], "ndcg_at_10": [0.2, 0.5, 0.3, 0.0]})
+    >>> b = pd.DataFrame({"task": "t2c", "query_id": ["q1", "q2", "q3", "q4"], "ndcg_at_10": [0.6, 0.5, 0.9, 0.5]})
+    >>> per_query = {"bm25": a, "minilm": b}
+    >>> v = pair_verdicts(per_query, pair_table(per_query, n_permutations=1000), "t2c")[0]
+    >>> v.a, v.b, round(v.delta, 3), (round(v.ci_low, 3), round(v.ci_high, 3)), (v.wins, v.ties, v.losses)
+    ('minilm', 'bm25', 0.375, (0.125, 0.55), (3, 1, 0))
+    >>> round(v.p_holm, 3), v.significant, v.shared
+    (0.255, False, 4)
+    """
+    out = []
+    for r in pairs.itertuples(index=False):
+        flip = r.mean_delta < 0  # orient: the run with the higher mean first
+        a, b = (r.b, r.a) if flip else (r.a, r.b)
+        left = _plain(per_query[a])[KEYS + [r.metric]]
+        right = _plain(per_query[b])[KEYS + [r.metric]]
+        merged = left.merge(right, on=KEYS, suffixes=("_a", "_b"))
+        delta = (merged[f"{r.metric}_a"] - merged[f"{r.metric}_b"]).to_numpy()
+        low, high = bootstrap_ci(delta, seed=seed)
+        p, p_holm = float(r.p_randomization), float(r.p_randomization_holm)
+        out.append(PairVerdict(str(a), str(b), str(r.metric), task, int(r.shared),
+                               float(-r.mean_delta if flip else r.mean_delta), low, high, p, p_holm,
+                               bool(p_holm < alpha), int(r.losses if flip else r.wins), int(r.ties),
+                               int(r.wins if flip else r.losses)))
+    return out
+
+
+def headline_verdict(verdicts: Sequence[PairVerdict], means: pd.DataFrame) -> PairVerdict | None:
+    """The verdict to state first: the pair of the two runs with the highest means (``run_intervals``'
+    ``run`` and ``mean`` columns); the first verdict when those two were not compared; None without any.
+
+    >>> v = [PairVerdict("b", "a", "ndcg_at_10", "t2c", 3, 0.1, 0.0, 0.2, 0.3, 0.6, False, 2, 1, 0),
+    ...      PairVerdict("c", "b", "ndcg_at_10", "t2c", 3, 0.2, 0.1, 0.3, 0.01, 0.03, True, 3, 0, 0)]
+    >>> headline_verdict(v, pd.DataFrame({"run": ["a", "b", "c"], "mean": [0.1, 0.2, 0.4]})).a
+    'c'
+    """
+    if not verdicts:
+        return None
+    top = set(means.sort_values("mean", ascending=False, kind="stable")["run"].head(2).astype(str))
+    return next((v for v in verdicts if {v.a, v.b} == top), verdicts[0])

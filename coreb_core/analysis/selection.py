@@ -14,7 +14,7 @@ Example:
     >>> rec.ranked[["rank", "model", "mean_ndcg_at_10", "ci_low", "ci_high", "trap_share", "params_b"]]
 
 Scores, interval bounds and trap shares are fractions (0..1); ``ui.display`` prints them x100 and
-words the recommendation (``winner_sentence``, ``summary_markdown``).
+words the recommendation (``recommendation_sentence``, ``winner_sentence``, ``summary_markdown``).
 """
 from __future__ import annotations
 
@@ -24,7 +24,8 @@ from typing import Iterable, NamedTuple
 import numpy as np
 import pandas as pd
 
-from coreb_core.evaluation.significance import intervals
+from coreb_core.evaluation.significance import bootstrap_ci, compare_pair, holm, intervals
+from coreb_core.analysis.comparison import SIGNIFICANCE_LEVEL, PairVerdict
 from coreb_core.analysis.leaderboard import canonical_model, run_params, score
 from coreb_core.data.published import parameter_counts
 from coreb_core.runs.run import run_name
@@ -44,7 +45,7 @@ class Recommendation(NamedTuple):
     """What ``recommend`` returns: the ranked runs, those left out, and the slice that was asked for.
 
     >>> Recommendation._fields
-    ('ranked', 'excluded', 'tasks', 'languages', 'budget_b', 'average')
+    ('ranked', 'excluded', 'tasks', 'languages', 'budget_b', 'average', 'lead')
     """
 
     ranked: pd.DataFrame  # our runs within budget, best first (scores as fractions)
@@ -53,6 +54,24 @@ class Recommendation(NamedTuple):
     languages: tuple[str, ...]
     budget_b: float | None
     average: str
+    # The first-ranked run against the second on the queries both scored (paired randomization test,
+    # Holm-corrected across the first run's comparisons with every other ranked run); None with < 2 runs.
+    lead: PairVerdict | None = None
+
+
+def parameter_text(params_b: float | None) -> str:
+    """A parameter count (billions) in words: millions below one billion, "not reported" when unknown.
+
+    >>> parameter_text(0.0227), parameter_text(0.5), parameter_text(7.0), parameter_text(1.5), parameter_text(None)
+    ('22.7 M', '500 M', '7 B', '1.5 B', 'not reported')
+    >>> parameter_text(0.0)
+    '0'
+    """
+    if params_b is None or pd.isna(params_b):
+        return "not reported"
+    if params_b == 0:
+        return "0"
+    return f"{params_b * 1000:.3g} M" if params_b < 1 else f"{params_b:.3g} B"
 
 
 def query_languages(store: Store) -> pd.DataFrame:
@@ -124,7 +143,8 @@ def recommend(store: Store, per_query: pd.DataFrame, traps: pd.DataFrame, metas:
             excluded.append({"model": model, "run": run, "params_b": params, "reason": "parameter count unknown"})
         elif budget_b is not None and params > budget_b:
             excluded.append({"model": model, "run": run, "params_b": params,
-                             "reason": f"{params:g} B parameters exceed the {budget_b:g} B budget"})
+                             "reason": f"{parameter_text(params)} parameters exceed the {parameter_text(budget_b)} "
+                                       "budget"})
         else:
             kept[run] = scores[run]
     ci = intervals(kept, "score", seed=seed) if kept else pd.DataFrame(columns=["run", "queries", "mean", "ci_low",
@@ -147,7 +167,25 @@ def recommend(store: Store, per_query: pd.DataFrame, traps: pd.DataFrame, metas:
     ranked = ranked.reset_index(drop=True)
     ranked.insert(0, "rank", np.arange(1, len(ranked) + 1))
     return Recommendation(ranked, pd.DataFrame(excluded, columns=EXCLUDED_COLUMNS), tasks, languages, budget_b,
-                          average)
+                          average, _lead(kept, ranked["run"].astype(str).tolist(), tasks, seed))
+
+
+def _lead(kept: dict[str, pd.DataFrame], order: list[str], tasks: tuple[str, ...], seed: int) -> PairVerdict | None:
+    """The first-ranked run against the second, paired on the selection ``score`` of the queries both
+    scored; Holm over the first run's comparisons with every other run (so "significant" holds for
+    the whole ranking's top, not one hand-picked pair)."""
+    if len(order) < 2:
+        return None
+    top = order[0]
+    tests = [compare_pair(kept[top], kept[other], "score", top, other, seed=seed) for other in order[1:]]
+    p_holm = holm([t.p_randomization for t in tests])
+    first = tests[0]
+    merged = kept[top][["task", "query_id", "score"]].merge(kept[order[1]][["task", "query_id", "score"]],
+                                                            on=["task", "query_id"], suffixes=("_a", "_b"))
+    low, high = bootstrap_ci((merged["score_a"] - merged["score_b"]).to_numpy(), seed=seed)
+    return PairVerdict(top, order[1], "ndcg_at_10", "+".join(tasks), first.shared, first.mean_delta, low, high,
+                       first.p_randomization, p_holm[0], bool(p_holm[0] < SIGNIFICANCE_LEVEL), first.wins,
+                       first.ties, first.losses)
 
 
 def recommend_published(result_rows: Iterable[dict], tasks: Iterable[str] = TASK_NAMES,
@@ -206,7 +244,7 @@ def recommend_published(result_rows: Iterable[dict], tasks: Iterable[str] = TASK
         if reason is None and budget_b is not None and p is None:
             reason = "parameter count unknown"
         elif reason is None and budget_b is not None and p > budget_b:
-            reason = f"{p:g} B parameters exceed the {budget_b:g} B budget"
+            reason = f"{parameter_text(p)} parameters exceed the {parameter_text(budget_b)} budget"
         if reason is None and any(v is None for v in per_task.values()):
             reason = "a chosen task has no published figure"
         if reason:

@@ -5,8 +5,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from coreb_core.evaluation.significance import holm
-from coreb_core.analysis.comparison import coverage, metric_columns, pair_deltas, pair_table, run_intervals, split_runs
+from coreb_core.evaluation.significance import bootstrap_ci, holm
+from coreb_core.analysis.comparison import (PairVerdict, coverage, headline_verdict, metric_columns, pair_deltas,
+                                            pair_table, pair_verdicts, run_intervals, split_runs)
 
 
 def frame(rows: list[tuple[str, str, str, float]]) -> pd.DataFrame:
@@ -63,3 +64,33 @@ def test_frames_with_array_attrs_compare():
     per["C"].attrs["codes"] = np.arange(3)
     assert pair_table(per, n_permutations=100)["mean_delta"].tolist() == pytest.approx([0.1])
     assert pair_deltas(per, "A", "C")["delta"].sum() == pytest.approx(0.3)
+
+
+def test_pair_verdicts_by_hand():
+    per = split_runs(HAND, "t2c", ["B", "A", "C"])
+    pairs = pair_table(per, "ndcg_at_10", n_permutations=500)
+    verdicts = pair_verdicts(per, pairs, "t2c")
+    assert all(isinstance(v, PairVerdict) for v in verdicts) and len(verdicts) == 3
+    ba = verdicts[0]  # the table has B - A = -0.25: the verdict puts the better run A first
+    assert (ba.a, ba.b, ba.metric, ba.task, ba.shared) == ("A", "B", "ndcg_at_10", "t2c", 2)
+    assert ba.delta == pytest.approx(0.25) and (ba.wins, ba.ties, ba.losses) == (1, 1, 0)
+    assert (ba.ci_low, ba.ci_high) == pytest.approx(bootstrap_ci(np.array([0.5, 0.0])))
+    assert ba.p == pytest.approx(pairs.iloc[0]["p_randomization"])
+    assert [v.p_holm for v in verdicts] == pytest.approx(pairs["p_randomization_holm"].tolist())
+    assert not any(v.significant for v in verdicts)  # two or three queries never reach 0.05
+    ac = verdicts[2]  # A - C = 0.1 on q1..q3: A first as given, wins 1 / losses 2
+    assert (ac.a, ac.b, ac.delta, ac.wins, ac.losses) == ("A", "C", pytest.approx(0.1), 1, 2)
+    means = run_intervals(per, "ndcg_at_10")  # A 0.567, C 0.467, B 0.367
+    assert (headline_verdict(verdicts, means).a, headline_verdict(verdicts, means).b) == ("A", "C")
+    assert headline_verdict([], means) is None
+
+
+def test_pair_verdict_significant_when_holm_p_small():
+    rng = np.random.default_rng(1)
+    qids = [f"q{i}" for i in range(60)]
+    a = pd.DataFrame({"task": "t2c", "query_id": qids, "ndcg_at_10": rng.uniform(0.4, 0.9, 60)})
+    b = a.assign(ndcg_at_10=a["ndcg_at_10"] - 0.2)
+    per = {"a": a, "b": b}
+    [v] = pair_verdicts(per, pair_table(per, n_permutations=1000), "t2c")
+    assert v.significant and v.p_holm < 0.01 and (v.wins, v.ties, v.losses) == (60, 0, 0)
+    assert v.delta == pytest.approx(0.2) and v.ci_low == pytest.approx(0.2) and v.ci_high == pytest.approx(0.2)

@@ -39,3 +39,33 @@ def test_recommend_and_published_units(app_cache, default_runs):
     assert none.empty and set(excluded["reason"]) == {"no published T2C figures per language"}
     text = summary_markdown(rec, ranked, "v2", "demo_v2603")
     assert text.startswith("# CoREB model selection") and "published figures only" in text
+
+
+def test_recommendation_lead_is_the_paired_test_of_the_top_two(app_cache, default_runs):
+    # issue 12: the recommendation's "significant after Holm" comes from a paired test of the first
+    # run against the second on the queries both scored
+    from coreb_core.evaluation.evaluate import analyse_many
+    from coreb_core.evaluation.schemes import V2
+    from coreb_core.evaluation.significance import randomization_test
+    from coreb_core.runs.run import read_hits
+    from coreb_core.analysis.selection import parameter_text, recommend
+    from coreb_core.data.store import Store
+
+    metas = {m["run_id"]: m for m in default_runs.values()}
+    with Store("demo_v2603", app_cache) as s:
+        tables = analyse_many(s, {r: read_hits(r, app_cache) for r in metas}, (V2,), traps=True)
+        rec = recommend(s, tables.per_query("v2"), tables.traps, metas, ("t2c",), ("any",), None, "queries")
+    top, second = rec.ranked["run"].tolist()
+    lead = rec.lead
+    assert (lead.a, lead.b, lead.task, lead.shared) == (top, second, "t2c", 120)
+    per = tables.per_query("v2").astype({"query_id": str, "run": str})
+    per = per[(per["task"] == "t2c") & per["query_id"].str.contains("_any_")]
+    a = per[per["run"] == top].set_index("query_id")["ndcg_at_10"]
+    b = per[per["run"] == second].set_index("query_id")["ndcg_at_10"].reindex(a.index)
+    delta = (a - b).to_numpy()
+    assert lead.delta == np.float64(delta.mean()) or abs(lead.delta - delta.mean()) < 1e-12
+    assert abs(lead.delta - (rec.ranked["mean_ndcg_at_10"].iloc[0] - rec.ranked["mean_ndcg_at_10"].iloc[1])) < 1e-12
+    assert lead.p == randomization_test(delta) and lead.p_holm == lead.p  # one comparison: Holm changes nothing
+    assert lead.significant == (lead.p_holm < 0.05) and lead.wins + lead.ties + lead.losses == 120
+    assert lead.ci_low <= lead.delta <= lead.ci_high
+    assert [parameter_text(v) for v in (0.0227, 0.01, 7.0, None)] == ["22.7 M", "10 M", "7 B", "not reported"]

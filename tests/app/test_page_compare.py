@@ -5,7 +5,11 @@ from __future__ import annotations
 import pytest
 from tests.builders import app_test, one_table
 
+from coreb_core.analysis.comparison import headline_verdict, pair_table, pair_verdicts, run_intervals
 from coreb_core.evaluation.significance import compare_pair, intervals
+from ui.display import verdict_sentence
+from ui.format import plain
+from ui.widgets import run_label
 
 RELEASE = "demo_v2603"
 
@@ -61,6 +65,31 @@ def test_page_matches_compare_pair(app_cache, expected):
     assert any("720 queries are in every picked run and 0 of 720 were dropped" in x.value for x in at.caption)
     assert any("scheme `v2`" in x.value for x in at.caption)
     assert len(at.get("download_button")) == 3
+
+
+def test_page_states_the_result_in_one_sentence(app_cache, expected, default_runs):
+    # issue 12: the verdict in words at the top, and the deciding columns first in the pairs table
+    runs, per = expected
+    bm25, minilm = runs["bm25"], runs["minilm"]
+    at = app_test("compare.py", app_cache, {"task": "t2c", "release": RELEASE, "runs": [bm25, minilm]}).run()
+    assert not at.exception and not at.error
+    by_id = {bm25: per["bm25"], minilm: per["minilm"]}
+    verdicts = pair_verdicts(by_id, pair_table(by_id, "ndcg_at_10"), "t2c")
+    verdict = headline_verdict(verdicts, run_intervals(by_id))
+    c = compare_pair(by_id[verdict.a], by_id[verdict.b])
+    assert verdict.delta == pytest.approx(abs(c.mean_delta)) and verdict.delta > 0
+    labels = {m.run_id: run_label(m) for m in default_runs.values()}
+    sentence = verdict_sentence(verdict, labels)
+    assert at.markdown[0].value == plain(sentence)
+    assert sentence.startswith(f"{labels[verdict.a]} beats {labels[verdict.b]} on T2C nDCG@10 by "
+                               if verdict.significant else f"{labels[verdict.a]} is not significantly different")
+    assert f"{c.wins} wins / {c.ties} ties / {c.losses} losses over 720 shared queries" in sentence
+    assert "e-" not in sentence and ("p = 0." in sentence or "p < 0.001" in sentence)
+    row = one_table(at, "mean_delta").iloc[0]
+    assert list(row.index[:7]) == ["better", "other", "delta_points", "delta_ci", "p_holm_text", "verdict", "record"]
+    assert (row["better"], row["other"]) == (labels[verdict.a], labels[verdict.b])
+    assert row["delta_points"] == round(verdict.delta * 100, 1) and row["record"] == f"{c.wins} / {c.ties} / {c.losses}"
+    assert row["verdict"] == ("significant" if verdict.significant else "not significant")
 
 
 def test_page_other_metric_and_task(app_cache, expected):

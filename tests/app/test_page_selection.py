@@ -5,6 +5,12 @@ import pytest
 
 from tests.builders import app_test
 from coreb_core.runs.run import run_name
+from ui.widgets import run_label
+
+
+def _recommendation(at) -> str:
+    """The recommendation sentence: the first Markdown block of the page that starts with a verdict."""
+    return next(m.value for m in at.markdown if m.value.startswith(("Choose", "No clear winner", "No run")))
 
 
 def _slice_mean(cache, run_id, tasks, languages) -> float:
@@ -44,6 +50,14 @@ def test_selection_ranks_by_slice_mean(app_cache, tasks, languages, default_runs
     sentence = at.text[0].value
     assert sentence.startswith(f"For {', '.join(t.upper() for t in tasks)}")
     assert f"{runs_by_id[order[0]]} ranks first with mean nDCG@10 {round(expected[order[0]] * 100, 1):.1f}" in sentence
+    # issue 12: the recommendation in one sentence, with the runs' names and the lead's significance in words
+    labels = {m["run_id"]: run_label(m) for m in runs.values()}
+    first, second = (round(expected[r] * 100, 1) for r in order)
+    words = _recommendation(at).replace("\\", "")  # the page escapes Markdown characters of names
+    assert words.startswith((f"Choose {labels[order[0]]}: best nDCG@10 on", f"No clear winner: {labels[order[0]]} leads"))
+    assert f"{first:.1f} vs {second:.1f}" in words and f"{first - second:+.1f} points" in words
+    assert "after Holm correction" in words and ("p = 0." in words or "p < 0.001" in words) and "e-" not in words
+    assert any(m.value.startswith(f"#### {', '.join(t.upper() for t in tasks)} · ") for m in at.markdown)
 
 
 def test_selection_respects_parameter_budget(app_cache, default_runs):
@@ -55,10 +69,16 @@ def test_selection_respects_parameter_budget(app_cache, default_runs):
     assert ranked["model"].tolist() == ["bm25"] and (ranked["params_b"] <= 0.01).all()
     excluded = next(d.value for d in at.dataframe if "reason" in d.value.columns)
     assert excluded["model"].tolist() == ["minilm [official]"]  # named with its profile
-    assert excluded["reason"].iloc[0] == "0.0227 B parameters exceed the 0.01 B budget"
+    # issue 12: parameters in words ("22.7 M", not "0.0227 B")
+    assert excluded["reason"].iloc[0] == "22.7 M parameters exceed the 10 M budget"
+    assert excluded["parameters"].tolist() == ["22.7 M"] and ranked["parameters"].tolist() == ["0"]
     assert "it is the only run that qualifies" in at.text[0].value
-    published = next(d.value for d in at.dataframe if "figures" in d.value.columns)
-    assert published.empty  # every published model has >= 0.5 B parameters (or none recorded)
+    assert _recommendation(at).startswith("Choose bm25")
+    assert "at most 10 M parameters" in _recommendation(at)
+    # every published model has >= 0.5 B parameters (or none recorded): no empty table, the page says why
+    assert not any("figures" in d.value.columns for d in at.dataframe)
+    why = next(i.value for i in at.info if i.value.startswith("No published model fits"))
+    assert "over the 10 M budget" in why and "parameter count unknown" in why
     # widgets restore the budget from the URL
     assert at.toggle(key="sel_limit").value is True and at.number_input(key="sel_budget").value == 0.01
 
@@ -69,10 +89,22 @@ def test_printable_view_hides_widgets_and_offers_summary(app_cache, default_runs
                                               "print": "1", "sel_tasks": "c2t", "budget": "1"}).run()
     assert not at.exception
     assert len(at.multiselect) == 1  # only the sidebar's run picker
-    labels = {b.proto.label for b in at.get("download_button")}
+    labels = [b.proto.label for b in at.get("download_button")]
     assert "Download summary (markdown)" in labels
+    assert len(labels) == len(set(labels)) == 4  # issue 12: no two buttons both "Download CSV"
+    assert labels[1:] == ["Download ranking (CSV)", "Download published models (CSV)", "Download left-out models (CSV)"]
+    # issue 12: no app chrome (sidebar, toggles) on the printable page, a way back, one chart
+    css = " ".join(h.proto.body for h in at.get("html"))
+    assert '[data-testid="stSidebar"]' in css and ".st-key-sel_print" in css
+    assert at.button(key="sel_print_exit").label == "Leave the printable view"
+    assert len(at.get("vega_lite_chart")) == 1
     published = next(d.value for d in at.dataframe if "figures" in d.value.columns)
     assert published["model"].tolist()[:2] == ["Jina-code-emb-0.5B", "C2LLM-0.5B"]  # Table 3 C2T, <= 1 B
     assert published["c2t"].tolist()[:2] == [75.5, 75.3] and (published["params_b"] <= 1).all()
+    assert published["parameters"].tolist()[:2] == ["500 M", "500 M"]
+    assert "run" not in published.columns  # published models carry no run id
+
+    at.button(key="sel_print_exit").click().run()
+    assert not at.exception and at.toggle(key="sel_print").value is False and not at.get("html")
 
 
