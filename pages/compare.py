@@ -13,6 +13,7 @@ from ui.format import plain
 from ui.labels import TASK_LABELS
 from ui.navigation import open_inspector
 from ui.sidebar import sidebar
+from ui.state import one_of, remembered, some_of, write_url
 from ui.widgets import csv_download, provenance, run_label, show_error
 
 from coreb_core.paths import release_dir
@@ -41,8 +42,9 @@ if len(runs) < 2:
 
 left, right = st.columns([3, 1])
 default = [r for r in state.run_ids if r in runs]
-picked = left.multiselect("Runs to compare", list(runs), default=default if len(default) >= 2 else list(runs)[-2:],
-                          format_func=labels.get, key="compare_runs")
+picked = left.multiselect("Runs to compare", list(runs), format_func=labels.get,
+                          key=remembered("compare_runs", "compare", some_of(list(runs)),
+                                         default if len(default) >= 2 else list(runs)[-2:], allowed=list(runs)))
 if len(picked) < 2:
     st.info("Pick two or more runs.")
     st.stop()
@@ -54,8 +56,9 @@ except CorebError as exc:
     st.stop()
 per_query_all = tables.per_query(state.scheme)
 metrics = metric_columns(per_query_all)
-metric = right.selectbox("Metric", metrics, index=metrics.index("ndcg_at_10") if "ndcg_at_10" in metrics else 0,
-                         key="compare_metric")
+metric = right.selectbox("Metric", metrics, key=remembered("compare_metric", "metric", one_of(metrics),
+                                                          "ndcg_at_10" if "ndcg_at_10" in metrics else metrics[0],
+                                                          allowed=metrics))
 per_query = split_runs(per_query_all, state.task, picked)
 
 pairs, ci, verdicts, headline = _tests(state.release, str(release_dir(state.release).resolve()), tuple(picked),
@@ -101,8 +104,10 @@ if len(ci):
 
 st.subheader("Per-query Δ for one pair")
 pair_options = list(combinations(picked, 2))
+pair_by_text = {",".join(p): p for p in pair_options}
 a, b = st.selectbox("Pair (a − b)", pair_options, format_func=lambda p: f"{labels[p[0]]}  −  {labels[p[1]]}",
-                    key="compare_pair")
+                    key=remembered("compare_pair", "pair", lambda raw: pair_by_text.get(raw[-1]), allowed=pair_options))
+write_url({"compare": list(picked), "metric": metric, "pair": f"{a},{b}"})
 deltas = pair_deltas(per_query, a, b, metric, store=store(state.release))
 st.caption(source + f" · {len(deltas)} queries shared by the pair")
 hist = alt.Chart(deltas).mark_bar().encode(

@@ -15,7 +15,7 @@ from ui.display import (PRINTABLE_CSS, dashes, published_empty_text, recommendat
 from ui.format import plain
 from ui.labels import TASK_LABELS
 from ui.sidebar import sidebar
-from ui.state import url_float, url_list, url_param, write_url
+from ui.state import kept, url_float, url_list, url_param, write_url
 from ui.widgets import csv_download, provenance, run_label, show_error
 
 from coreb_core.paths import release_dir
@@ -39,7 +39,9 @@ state = sidebar()
 st.title("Model selection")
 
 ss = st.session_state
-printable = st.toggle("Printable one-page view", key="sel_print", value=url_param("print") == "1",
+if "sel_print" not in ss:
+    ss.sel_print = url_param("print") == "1"
+printable = st.toggle("Printable one-page view", key=kept("sel_print"),
                       help="Hides the controls and the sidebar and lays the evidence out compactly; print it from "
                            "the browser.")
 if printable:
@@ -58,16 +60,16 @@ else:
     if "sel_avg" not in ss:
         ss.sel_avg = "queries" if url_param("avg") == "queries" else "tasks"
     c1, c2 = st.columns(2)
-    tasks = c1.multiselect("Tasks that matter", list(TASK_NAMES), key="sel_tasks", format_func=TASK_LABELS.get)
-    languages = c2.multiselect("Languages that matter", list(LANGUAGE_SCOPES), key="sel_langs",
+    tasks = c1.multiselect("Tasks that matter", list(TASK_NAMES), key=kept("sel_tasks"), format_func=TASK_LABELS.get)
+    languages = c2.multiselect("Languages that matter", list(LANGUAGE_SCOPES), key=kept("sel_langs"),
                                help="T2C: the language constraint ('any' = unconstrained queries). C2C and C2T: the "
                                     "language of the query code.")
     c3, c4, c5 = st.columns([1, 1, 2])
-    limit = c3.toggle("Limit parameters", key="sel_limit")
-    budget_value = c4.number_input("Budget (billions)", min_value=0.0, step=0.5, format="%.4g", key="sel_budget",
+    limit = c3.toggle("Limit parameters", key=kept("sel_limit"))
+    budget_value = c4.number_input("Budget (billions)", min_value=0.0, step=0.5, format="%.4g", key=kept("sel_budget"),
                                    disabled=not limit)
     budget = float(budget_value) if limit else None
-    average = c5.radio("Average", ["tasks", "queries"], key="sel_avg", horizontal=True,
+    average = c5.radio("Average", ["tasks", "queries"], key=kept("sel_avg"), horizontal=True,
                        format_func={"tasks": "mean of tasks (as the README's Avg)",
                                     "queries": "query-weighted (as paper Table 3)"}.get)
 write_url({"sel_tasks": ",".join(tasks), "sel_langs": ",".join(languages), "avg": average,

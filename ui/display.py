@@ -8,7 +8,6 @@ Example:
 """
 from __future__ import annotations
 
-import re
 from typing import Any, Iterable, Mapping
 
 import pandas as pd

@@ -61,11 +61,14 @@ def keep_widget_state() -> None:
             ss[key] = ss[key]
 
 
-def remembered(key: str, url_name: str, parse: Callable[[list[str]], Any], default: Any = None) -> str:
+def remembered(key: str, url_name: str, parse: Callable[[list[str]], Any], default: Any = None,
+               allowed: Sequence[Any] | None = None) -> str:
     """A page-level widget key that survives page changes (``kept``) and, in a new session, starts from
     the URL parameter ``url_name`` (``parse`` turns its values into the widget's value, or None to
     ignore them), else from ``default``. Returns the key, for ``key=remembered(…)``; give the widget no
-    ``value=``/``default=`` of its own (Session State seeds it). The page then ``write_url``s the value.
+    ``value=``/``default=`` of its own (Session State seeds it). With ``allowed`` (the widget's options),
+    a kept value that is no longer among them (e.g. after the release changed) is dropped and seeded
+    again. The page then ``write_url``s the value.
 
     Example (outside a page; not doctested):
 
@@ -75,6 +78,10 @@ def remembered(key: str, url_name: str, parse: Callable[[list[str]], Any], defau
     """
     ss = st.session_state
     kept(key)
+    if key in ss and allowed is not None:
+        values = ss[key] if isinstance(ss[key], list) else [ss[key]]
+        if not all(v in allowed for v in values):
+            del ss[key]
     if key not in ss:
         raw = st.query_params.get_all(url_name)
         value = parse(raw) if raw else None
