@@ -8,8 +8,13 @@ st.set_page_config(page_title="CoREB error analysis", layout="wide")
 keep_widget_state()  # before any page: the sidebar's and pages' choices survive moving between pages
 
 PAGES = [st.Page(p.script, title=p.title, icon=p.icon, url_path=p.url_path, default=p.default) for p in PAGE_SPECS]
-# st.navigation before any slow work or import: until it is called, a fresh server shows Streamlit's file menu.
-page = st.navigation(PAGES)
+# The menu is ours (page links at the top of the sidebar) and Streamlit's is hidden
+# (.streamlit/config.toml: client.showSidebarNavigation = false): Streamlit's own menu would list the
+# files of pages/ on a fresh server's first request, before st.navigation has run.
+page = st.navigation(PAGES, position="hidden")
+with st.sidebar:
+    for p in PAGES:
+        st.page_link(p, label=p.title, icon=p.icon)
 
 from coreb_core.defaults import (DEFAULT_RELEASE, FIRST_MODELS, ensure_defaults,  # noqa: E402
                                  first_page_rendered, later_defaults, needs_defaults, start_later_defaults)

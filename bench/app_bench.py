@@ -49,6 +49,8 @@ SCRIPT_DONE_JS = """() => {
     const done = app && app.getAttribute('data-test-script-state') === 'notRunning';
     return done && (document.querySelector('h1') || document.querySelector('[data-testid="stException"]'));
 }"""
+# Streamlit's own sidebar menu: app.py hides it and draws its own page links, so any entry seen here is
+# the fallback file menu of pages/.
 NAV_JS = """() => [...document.querySelectorAll('[data-testid="stSidebarNavLink"]')]
     .map(e => e.innerText.trim().split('\\n').pop())"""
 
@@ -161,7 +163,6 @@ def launch(root: Path, repeats: int, log: Path) -> int:
     from playwright.sync_api import sync_playwright
 
     chromium = shutil.which("chromium") or "/usr/bin/chromium"
-    titles = [t for _, _, t in app_pages()]
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
     env = {**os.environ, "COREB_CACHE": str(root), "PYTHONUNBUFFERED": "1"}
@@ -197,7 +198,7 @@ def launch(root: Path, repeats: int, log: Path) -> int:
             useful = time.perf_counter() - start
             h1 = page.locator("h1").all_inner_texts()
             banner = [t for t in page.locator('[data-testid="stAlert"]').all_inner_texts() if "being built" in t]
-            wrong = [list(m) for m in menus if m and list(m) != titles]
+            wrong = [list(m) for m in menus if m]
             verdict = "ok" if useful <= FIRST_LAUNCH_TARGET_S and not wrong else "OVER" if not wrong else "FAILED"
             print(f"first launch: server healthy {healthy:.1f} s; Overview with a leaderboard {useful:.1f} s "
                   f"(h1 {h1[:1]})  target {FIRST_LAUNCH_TARGET_S:.0f} s  {verdict}")

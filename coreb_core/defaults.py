@@ -64,7 +64,10 @@ def ensure_defaults(progress: Progress = silent, root: Path | None = None,
 
     building = not list_releases(root)
     if building:
-        build_demo(root=root, progress=lambda m, f: progress(f"building CoREB-mini: {m}", 0.3 * f))
+        # Recorded verdicts for every language (Python's too): seconds, not a run of every solution's
+        # tests; `python -m coreb_core demo` executes the Python ones again.
+        build_demo(root=root, progress=lambda m, f: progress(f"building CoREB-mini: {m}", 0.3 * f),
+                   execute_python=False)
     created = []
     if DEFAULT_RELEASE in list_releases(root) and not list_runs(DEFAULT_RELEASE, root):
         start = 0.3 if building else 0.0

@@ -11,11 +11,12 @@ Two mechanisms, one per way of moving:
   page as it was. The URL seeds a session; after that the session's own values win."""
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
 import streamlit as st
 
-from coreb_core.evaluation.schemes import Scheme
+if TYPE_CHECKING:  # app.py imports this module before st.navigation: keep it light (no numpy)
+    from coreb_core.evaluation.schemes import Scheme
 
 
 class State(NamedTuple):

@@ -110,7 +110,7 @@ def check_page(page, base: str, url_path: str, default: bool, titles: list[str])
         if "not found" in text.lower():
             problems.append(f"dialog: {text}")
     nav = [[line.strip() for line in t.splitlines() if line.strip()][-1:]
-           for t in page.locator('[data-testid="stSidebarNavLink"]').all_inner_texts()]
+           for t in page.locator('[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"]').all_inner_texts()]
     nav = [n[0] for n in nav if n]
     if nav != titles:
         problems.append(f"the sidebar navigation lists {nav}, not app.py's pages {titles}"
@@ -228,7 +228,7 @@ def test_menu_navigation_keeps_the_global_state(served, browser, default_run_ids
     assert chosen == {"release": ["demo_v2603"], "scheme": ["v1"], "task": ["c2t"], "anchor": ["0"], "runs": [bm25]}
     visited = []
     for _, title, _ in app_pages()[1:] + app_pages()[:1]:
-        page.locator('[data-testid="stSidebarNavLink"]', has_text=title).first.click()
+        page.locator('[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"]', has_text=title).first.click()
         wait_for_script(page)
         visited.append(title)
         assert global_state(page) == chosen, f"after clicking {visited} in the menu"

@@ -268,6 +268,9 @@ def test_build_is_deterministic(built, tmp_path):
 
 @pytest.mark.parametrize("release", RELEASES)
 def test_every_python_solution_earns_its_passed_flag(built, release):
+    """Executed here and now; the recorded verdict the app's first launch uses (build_demo with
+    execute_python=False) must be the same."""
+    recorded = json.loads((PROBLEMS_DIR.parent / "verdicts.json").read_text())
     with Store(release, built) as s:
         meta = {json.loads(m)["source_file"]: json.loads(m)
                 for (m,) in s.sql("SELECT meta FROM code_corpus WHERE language = 'python'").fetchall()}
@@ -282,6 +285,7 @@ def test_every_python_solution_earns_its_passed_flag(built, release):
             assert (m["passed"], m["test_passed"], m["test_total"]) == (verdict.passed, verdict.test_passed,
                                                                         verdict.test_total), sol.key
             assert m["verified_by"] == "executed"
+            assert recorded[sol.key] == [verdict.passed, verdict.test_passed, verdict.test_total], sol.key
             if not verdict.passed:
                 assert 0 <= verdict.test_passed < verdict.test_total
             checked += 1

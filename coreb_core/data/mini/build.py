@@ -133,14 +133,16 @@ def _load_recorded_verdicts() -> dict[str, list]:
     return json.loads(VERDICTS_FILE.read_text()) if VERDICTS_FILE.exists() else {}
 
 
-def _judge_all(problems: list[Problem], run_toolchains: bool, progress: Progress | None = None) -> dict[str, Verdict]:
-    """Python always runs; other languages run when asked and their toolchain exists, else the
-    verdict recorded when the problem set was written (verdicts.json) is used."""
+def _judge_all(problems: list[Problem], run_toolchains: bool, progress: Progress | None = None,
+               execute_python: bool = True) -> dict[str, Verdict]:
+    """Python runs (unless ``execute_python`` is off); other languages run when asked and their
+    toolchain exists; otherwise the verdict recorded when the problem set was written (verdicts.json)
+    is used."""
     recorded = _load_recorded_verdicts()
     jobs, verdicts = [], {}
     for p in problems:
         for s in p.solutions:
-            if s.language == "python" or (run_toolchains and toolchain_available(s.language)):
+            if (s.language == "python" and execute_python) or (run_toolchains and toolchain_available(s.language)):
                 jobs.append((s, p.spec["tests"]))
             elif s.key in recorded:
                 passed, ok, total = recorded[s.key]
@@ -461,8 +463,10 @@ def _scale_problems(problems: list[Problem], factor: int, tmp: Path) -> list[Pro
 # ---------------------------------------------------------------- entry points
 
 def build_release(release: str, root: Path | None = None, scale: int = 1, run_toolchains: bool = False,
-                  progress: Progress | None = None) -> tuple[str, Path]:
+                  progress: Progress | None = None, execute_python: bool = True) -> tuple[str, Path]:
     """Judge, generate, validate and cache one release (or its ``scale``-times synthetic variant).
+    ``execute_python=False`` takes the Python verdicts recorded in verdicts.json too (the app's first
+    launch: seconds instead of running 144 solutions' tests per release).
 
     Example (a cache folder ``root``; takes seconds, so not doctested):
 
@@ -473,7 +477,7 @@ def build_release(release: str, root: Path | None = None, scale: int = 1, run_to
     import tempfile
 
     problems = load_problems(release)
-    verdicts = _judge_all(problems, run_toolchains, progress)
+    verdicts = _judge_all(problems, run_toolchains, progress, execute_python)
     if scale <= 1:
         raw, v1 = _Builder(release, problems, verdicts).build()
         return release, import_release(raw, release, root, extra_files=v1)
@@ -490,8 +494,9 @@ def build_release(release: str, root: Path | None = None, scale: int = 1, run_to
 
 
 def build_demo(root: Path | None = None, scale: int = 1, run_toolchains: bool = False,
-               progress: Progress | None = None) -> list[str]:
-    """Build both CoREB-mini releases (``demo`` command and the app's first launch).
+               progress: Progress | None = None, execute_python: bool = True) -> list[str]:
+    """Build both CoREB-mini releases (``demo`` command and, with ``execute_python=False``, the app's
+    first launch).
 
     Example (a cache folder ``root``; takes seconds, so not doctested):
 
@@ -503,5 +508,5 @@ def build_demo(root: Path | None = None, scale: int = 1, run_toolchains: bool = 
         def sub(msg: str, frac: float, i: int = i) -> None:
             if progress:
                 progress(f"{release}: {msg}", (i + frac) / len(RELEASES))
-        built.append(build_release(release, root, scale, run_toolchains, sub)[0])
+        built.append(build_release(release, root, scale, run_toolchains, sub, execute_python)[0])
     return built
