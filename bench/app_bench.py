@@ -215,6 +215,7 @@ def launch(root: Path, repeats: int, log: Path) -> int:
             browser = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
             print(f"\ndeep links into a new session (server running, cache built): warm-up visit, then "
                   f"median of {repeats}; target {DEEP_LINK_TARGET_S:.0f} s")
+            medians = []
             for _, url_path, title in app_pages():
                 times = []
                 for i in range(repeats + 1):
@@ -232,7 +233,44 @@ def launch(root: Path, repeats: int, log: Path) -> int:
                 if verdict != "ok":
                     failed.append(title)
                 print(f"  /{url_path:<12} {median:6.2f} s (min {min(times):.2f}, max {max(times):.2f})  {verdict}")
+            medians.append(median)
             browser.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    # Baseline in the same run: a one-line Streamlit script served and opened the same way. What a new
+    # browser context costs before any script of ours runs (loading Streamlit's front end, the session).
+    bare = log.parent / "bare_app.py"
+    bare.write_text("import streamlit as st\nst.title('baseline')\n")
+    port = _free_port()
+    with open(log.parent / "bare.log", "wb") as out:
+        proc = subprocess.Popen([*cmd[:4], str(bare), *cmd[5:8], str(port), *cmd[9:]], cwd=log.parent, env=env,
+                                stdout=out, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.perf_counter() + 120
+        while time.perf_counter() < deadline:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2):
+                    break
+            except OSError:
+                time.sleep(0.2)
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
+            times = []
+            for i in range(repeats + 1):
+                context = browser.new_context(viewport={"width": 1600, "height": 1000})
+                tab = context.new_page()
+                t0 = time.perf_counter()
+                tab.goto(f"http://127.0.0.1:{port}/", wait_until="domcontentloaded")
+                tab.wait_for_function(SCRIPT_DONE_JS, timeout=300_000, polling=50)
+                if i:
+                    times.append(time.perf_counter() - t0)
+                context.close()
+            browser.close()
+        base = statistics.median(times)
+        print(f"  baseline: a one-line Streamlit script, same server flags and browser: {base:.2f} s; our pages "
+              f"add {statistics.median(medians) - base:+.2f} s (median page {statistics.median(medians) / base:.1f}x "
+              f"the baseline)")
     finally:
         proc.terminate()
         proc.wait(timeout=30)
