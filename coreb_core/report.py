@@ -25,8 +25,8 @@ import numpy as np
 import pandas as pd
 
 from coreb_core.analysis.leaderboard import run_params
-from coreb_core.analysis.selection import (TABLE3, Recommendation, query_languages, recommend,
-                                           recommend_published)
+from coreb_core.analysis.selection import (TABLE3, Recommendation, parameter_text, recommend, recommend_published,
+                                           selected_queries, slice_scores)
 from coreb_core.atomic import atomic_write_text
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.data.store import Store
@@ -90,19 +90,6 @@ def p_text(p: float) -> str:
     return f"p = {p:.2f}" if p >= 0.01 else f"p = {p:.3f}"
 
 
-def params_text(value: float | None) -> str:
-    """A parameter count in billions as a person reads it (``22.7 M``, ``1.5 B``, ``unknown``).
-
-    >>> params_text(0.0227), params_text(1.5), params_text(None), params_text(0.0)
-    ('22.7 M', '1.5 B', 'unknown', '0')
-    """
-    if value is None or pd.isna(value):
-        return "unknown"
-    if value == 0:
-        return "0"  # lexical runs (BM25)
-    return f"{value * 1000:.3g} M" if value < 1 else f"{value:.3g} B"
-
-
 def slice_frames(per_query: pd.DataFrame, store: Store, runs: Iterable[str], tasks: Sequence[str],
                  languages: Sequence[str], metric: str, average: str = "tasks") -> dict[str, pd.DataFrame]:
     """Per run: its queries in the chosen tasks and languages with ``score``, the per-query ``metric``
@@ -113,21 +100,9 @@ def slice_frames(per_query: pd.DataFrame, store: Store, runs: Iterable[str], tas
     >>> round(frames["bm25"]["score"].mean(), 4)   # demo_v2603, not doctested
     0.2998
     """
-    ql = query_languages(store)
-    chosen = set(ql.loc[ql["task"].isin(list(tasks)) & ql["language"].isin(list(languages)), "query_id"])
-    wanted = set(runs)
-    rows = per_query[per_query["query_id"].astype(str).isin(chosen) & per_query["run"].astype(str).isin(wanted)]
-    out = {}
-    for run, g in rows.groupby("run", observed=True, sort=False):
-        g = g[["task", "query_id", metric]].copy()
-        g["task"], g["query_id"] = g["task"].astype(str), g["query_id"].astype(str)
-        if average == "tasks":
-            counts = g["task"].map(g["task"].value_counts())
-            g["score"] = g[metric] * len(g) / (counts * g["task"].nunique())
-        else:
-            g["score"] = g[metric]
-        out[str(run)] = g.reset_index(drop=True)
-    return out
+    wanted = {str(r) for r in runs}
+    frames = slice_scores(per_query, selected_queries(store, tasks, languages), average, metric)
+    return {run: frame for run, frame in frames.items() if run in wanted}
 
 
 def standings(frames: dict[str, pd.DataFrame], rec: Recommendation, metas: dict[str, RunMeta],
@@ -330,14 +305,14 @@ def build_report(release: str, run_ids: Sequence[str] | None = None, scheme: str
                    ("Metric", f"{label} ×100, {'mean of task means' if average == 'tasks' else 'query-weighted mean'}"),
                    ("Parameter limit", "none" if budget_b is None else f"{budget_b:g} B"),
                    ("C2C anchor", "excluded from rankings (official)" if anchor_exclusion else "kept (as MTEB)")]
-    parts = [f"<h1>CoREB model selection report</h1>",
+    parts = ["<h1>CoREB model selection report</h1>",
              '<table class="constraints">' + "".join(
                  f"<tr><td><b>{_esc(k)}</b></td><td>{_esc(v)}</td></tr>" for k, v in constraints)
              + f"</table><p class=\"note\">Generated {_esc(stamp)}.</p>",
              f'<div class="rec"><b>Recommendation.</b> {_esc(recommendation_sentence(board, words, metric, str(parsed)))}'
              "</div>"]
 
-    rows = [[str(s.rank), _esc(s.model), _esc(params_text(s.params_b)), str(s.queries),
+    rows = [[str(s.rank), _esc(s.model), _esc(parameter_text(s.params_b)), str(s.queries),
              f"<b>{points(s.mean)}</b>" + ("*" if s.rank > 1 and s.p_holm < ALPHA else ""),
              f"{points(s.ci_low)}–{points(s.ci_high)}", "" if s.rank == 1 else f"{s.delta_vs_best * 100:+.1f}",
              _esc(_mark(s)), "" if s.rank == 1 else f"{s.wins}/{s.ties}/{s.losses}", points(s.trap_share)]
@@ -360,9 +335,9 @@ def build_report(release: str, run_ids: Sequence[str] | None = None, scheme: str
                      + "".join(svg(c) for c in charts) + "</div></section>")
 
     top = published.head(PUBLISHED_ROWS)
-    pub_rows = [[str(r["rank"]), _esc(r["model"]), _esc(params_text(r["params_b"])), points(r["mean_ndcg_at_10"]),
+    pub_rows = [[str(r["rank"]), _esc(r["model"]), _esc(parameter_text(r["params_b"])), points(r["mean_ndcg_at_10"]),
                  _esc(r["figures"])] for _, r in top.iterrows()]
-    parts.append(f"<section><h2>Published models (real CoREB v202603, not this release; nDCG@10)</h2>"
+    parts.append("<section><h2>Published models (real CoREB v202603, not this release; nDCG@10)</h2>"
                  + (_table([("#", False), ("model", False), ("params", True), ("nDCG@10 ×100", True),
                             ("figures", False)], pub_rows) if pub_rows
                     else '<p class="note">None: the chosen languages cannot be applied to published figures.</p>')

@@ -87,21 +87,30 @@ def query_languages(store: Store) -> pd.DataFrame:
     return pd.DataFrame({"query_id": q["query_id"].astype(str), "task": q["task"].astype(str), "language": lang})
 
 
-def _selected_queries(store: Store, tasks: Iterable[str], languages: Iterable[str]) -> set[str]:
-    """Ids of the release's queries in the chosen tasks and languages."""
+def selected_queries(store: Store, tasks: Iterable[str], languages: Iterable[str]) -> set[str]:
+    """Ids of the release's queries in the chosen tasks and languages.
+
+    >>> len(selected_queries(store, ["t2c"], LANGUAGE_SCOPES))   # demo_v2603, not doctested
+    720
+    """
     ql = query_languages(store)
     return set(ql.loc[ql["task"].isin(list(tasks)) & ql["language"].isin(list(languages)), "query_id"])
 
 
-def _slice_scores(per_query: pd.DataFrame, chosen: set[str], average: str = "tasks",
+def slice_scores(per_query: pd.DataFrame, chosen: set[str], average: str = "tasks",
                  metric: str = "ndcg_at_10") -> dict[str, pd.DataFrame]:
     """Per run: its chosen queries with ``score``, the per-query value weighted so that the plain
-    mean of ``score`` is the selection mean (mean of task means, or the query-weighted mean)."""
+    mean of ``score`` is the selection mean (mean of task means, or the query-weighted mean).
+
+    >>> frames = slice_scores(per_query, selected_queries(store, ["t2c"], LANGUAGE_SCOPES))  # not doctested
+    >>> round(frames["bm25"]["score"].mean(), 4)   # demo_v2603: BM25's T2C nDCG@10
+    0.2998
+    """
     rows = per_query[per_query["query_id"].astype(str).isin(chosen)]
     out = {}
     for run, g in rows.groupby("run", observed=True, sort=False):
         g = g[["task", "query_id", metric]].copy()
-        g["task"] = g["task"].astype(str)
+        g["task"], g["query_id"] = g["task"].astype(str), g["query_id"].astype(str)
         if average == "tasks":
             counts = g["task"].map(g["task"].value_counts())
             g["score"] = g[metric] * len(g) / (counts * g["task"].nunique())
@@ -127,8 +136,8 @@ def recommend(store: Store, per_query: pd.DataFrame, traps: pd.DataFrame, metas:
     0     1  bm25      120           0.2514  0.2168   0.2859      0.4583
     """
     tasks, languages = tuple(tasks), tuple(languages)
-    chosen = _selected_queries(store, tasks, languages)
-    scores = _slice_scores(per_query, chosen, average)
+    chosen = selected_queries(store, tasks, languages)
+    scores = slice_scores(per_query, chosen, average)
     trap_rows = traps[traps["query_id"].astype(str).isin(chosen)]
     trap_share = trap_rows.groupby("run", observed=True)["trap_above_positive"].mean()
     excluded, kept = [], {}

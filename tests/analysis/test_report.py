@@ -179,7 +179,7 @@ def test_report_bad_out(report_cache, tmp_path):
 def test_report_helpers_examples():
     import coreb_core.report as report
 
-    for fn in (report.points, report.p_text, report.params_text, report.slice_words, report.recommendation_sentence,
+    for fn in (report.points, report.p_text, report.slice_words, report.recommendation_sentence,
                report.check_out, report.write_report, report.svg):
         runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
         for test in doctest.DocTestFinder().find(fn, globs=vars(report)):

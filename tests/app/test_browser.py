@@ -247,3 +247,59 @@ def test_menu_navigation_keeps_the_global_state(served, browser, default_run_ids
     sidebar = page.locator('[data-testid="stSidebar"]')
     assert sidebar.locator('[data-baseweb="tag"]').count() == 1
     page.close()
+
+
+CHART_PAGES = ("overview", "traps", "deflation", "compare", "selection")
+
+
+@pytest.mark.parametrize("width", [1600, 1000])
+def test_charts_are_readable_sizes(served, browser, default_run_ids, width):
+    """At 1600 and at 1000 px wide every chart on the chart pages is drawn at least 160 px tall and fits
+    the page's width (no chart squashed into a strip or pushed off screen)."""
+    base, _ = served
+    page = browser.new_page(viewport={"width": width, "height": 1000})
+    runs = "&".join(f"runs={r}" for r in default_run_ids.values())
+    problems = []
+    for url_path in CHART_PAGES:
+        page.goto(f"{base}/{url_path}?release=demo_v2603&task=t2c&{runs}", wait_until="domcontentloaded")
+        wait_for_script(page)
+        page.wait_for_timeout(1500)  # vega-embed draws after the script is done
+        boxes = page.evaluate("""() => [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
+            .map(e => { const r = e.getBoundingClientRect(); return [r.width, r.height]; })""")
+        if not boxes:
+            problems.append(f"/{url_path}: no chart drawn")
+        for w, h in boxes:
+            if h < 160 or w > width or w < 200:
+                problems.append(f"/{url_path}: a chart drawn {w:.0f} x {h:.0f} px at {width} px")
+        page.screenshot(path=str(ARTIFACTS / f"charts-{url_path}-{width}.png"), full_page=True)
+    page.close()
+    assert not problems, "\n".join(problems)
+
+
+def test_a_row_click_opens_the_inspector_and_back_returns(served, browser, default_run_ids):
+    """Trap analysis → click a worst-query row → the inspector shows that query → "Back" returns to
+    Trap analysis with the same global state."""
+    base, _ = served
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    runs = "&".join(f"runs={r}" for r in default_run_ids.values())
+    page.goto(f"{base}/traps?release=demo_v2603&task=c2c&anchor=1&{runs}", wait_until="domcontentloaded")
+    wait_for_script(page)
+    before = global_state(page)
+    grid = page.locator('[data-testid="stDataFrame"]').last  # the worst queries table
+    grid.scroll_into_view_if_needed()
+    box = grid.bounding_box()
+    # The first data row: below the header row (35 px), in the row-selection column at the left.
+    page.mouse.click(box["x"] + 12, box["y"] + 35 + 17)
+    page.wait_for_url(lambda url: "/inspector" in url, timeout=PAGE_LOAD_MS)
+    wait_for_script(page)
+    query = urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)
+    assert query.get("query") and query["query"][0].startswith("q_c2c_"), page.url
+    assert query.get("from") == ["traps"]
+    assert query["query"][0] in page.locator('[data-testid="stMain"]').inner_text()
+    page.screenshot(path=str(ARTIFACTS / "inspector-from-traps.png"), full_page=False)
+    page.get_by_role("button", name="← Back to Trap analysis").click()
+    page.wait_for_url(lambda url: "/traps" in url, timeout=PAGE_LOAD_MS)
+    wait_for_script(page)
+    assert global_state(page) == before
+    assert page.locator("h1").first.inner_text().strip() == "Trap analysis"
+    page.close()
