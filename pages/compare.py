@@ -8,6 +8,7 @@ from coreb_core.analysis.comparison import (coverage, headline_verdict, metric_c
                                             pair_verdicts, run_intervals, split_runs)
 from coreb_core.errors import CorebError
 from ui.cache import run_tables, runs_of, store
+from ui.charts import label_limit, rows_height
 from ui.display import VERDICT_COLUMNS, metric_label, verdict_sentence, verdict_table
 from ui.format import plain
 from ui.labels import TASK_LABELS
@@ -95,11 +96,13 @@ st.dataframe(ci, hide_index=True, column_order=["label", "queries", "mean", "ci_
              key="compare_ci")
 csv_download(ci, f"compare_intervals_{state.release}_{state.task}_{metric}")
 if len(ci):
-    base = alt.Chart(ci).encode(y=alt.Y("label:N", title=None))
+    base = alt.Chart(ci).encode(y=alt.Y("label:N", title=None,
+                                        axis=alt.Axis(labelLimit=label_limit(ci["label"].astype(str)))))
     chart = (base.mark_rule().encode(x=alt.X("ci_low:Q", title=f"{metric} (95% interval)"), x2="ci_high:Q")
              + base.mark_point(filled=True, size=80).encode(
                  x="mean:Q", tooltip=["label:N", "queries:Q", alt.Tooltip("mean:Q", format=".4f"),
-                                      alt.Tooltip("ci_low:Q", format=".4f"), alt.Tooltip("ci_high:Q", format=".4f")]))
+                                      alt.Tooltip("ci_low:Q", format=".4f"), alt.Tooltip("ci_high:Q", format=".4f")])
+             ).properties(height=rows_height(len(ci), 36))
     st.altair_chart(chart, width="stretch")
 
 st.subheader("Per-query Δ for one pair")
@@ -116,7 +119,7 @@ hist = alt.Chart(deltas).mark_bar().encode(
     color=alt.Color("outcome:N", title="a", scale=alt.Scale(domain=["win", "tie", "loss"],
                                                              range=["#2e7d32", "#9e9e9e", "#c62828"])),
     tooltip=["outcome:N", "count():Q"],
-)
+).properties(height=220)
 st.altair_chart(hist, width="stretch")
 st.caption("Queries sorted by Δ (largest first). Select a row to open it in the inspector.")
 chosen = st.dataframe(deltas, hide_index=True, on_select="rerun", selection_mode="single-row", key="compare_deltas",

@@ -25,7 +25,7 @@ def test_grade_badges_match_qrels(app_cache, default_run_ids):
     # Every judged document, with the evaluator's ranks.
     positions = at.dataframe[3].value
     assert dict(zip(positions["doc_id"], positions["grade"])) == {d: GRADE_LABELS[r] for d, r in grades.items()}
-    bm25_col = [c for c in positions.columns if c.startswith("rank ·") and c.endswith(runs["bm25"][-6:])][0]
+    bm25_col = [c for c in positions.columns if c.startswith("rank ·") and c.endswith("bm25 · demo_v2603")][0]  # by name
     first_pos = positions[positions["relevance"] == 2][bm25_col].min()
     assert first_pos == traps.loc[qid, "first_positive_rank"]
     assert positions[positions["relevance"] == 1][bm25_col].min() == traps.loc[qid, "first_trap_rank"]

@@ -92,7 +92,8 @@ def test_printable_view_hides_widgets_and_offers_summary(app_cache, default_runs
     labels = [b.proto.label for b in at.get("download_button")]
     assert "Download summary (markdown)" in labels
     assert len(labels) == len(set(labels)) == 5  # issue 12: no two buttons both "Download CSV"; the HTML report
-    assert labels[1:] == ["Download ranking (CSV)", "Download published models (CSV)", "Download left-out models (CSV)"]
+    assert labels[1:] == ["Download report (HTML)", "Download ranking (CSV)", "Download published models (CSV)",
+                          "Download left-out models (CSV)"]
     # issue 12: no app chrome (sidebar, toggles) on the printable page, a way back, one chart
     css = " ".join(h.proto.body for h in at.get("html"))
     assert '[data-testid="stSidebar"]' in css and ".st-key-sel_print" in css
