@@ -217,17 +217,7 @@ def launch(root: Path, repeats: int, log: Path) -> int:
                   f"median of {repeats}; target {DEEP_LINK_TARGET_S:.0f} s")
             medians = []
             for _, url_path, title in app_pages():
-                times = []
-                for i in range(repeats + 1):
-                    context = browser.new_context(viewport={"width": 1600, "height": 1000})
-                    tab = context.new_page()
-                    t0 = time.perf_counter()
-                    tab.goto(f"{base}/{url_path}", wait_until="domcontentloaded")
-                    tab.wait_for_function(SCRIPT_DONE_JS, timeout=300_000, polling=50)
-                    if i:
-                        times.append(time.perf_counter() - t0)
-                    errors = tab.locator('[data-testid="stException"]').count()
-                    context.close()
+                times, errors = deep_link_times(browser, f"{base}/{url_path}", repeats)
                 median = statistics.median(times)
                 verdict = "ok" if median <= DEEP_LINK_TARGET_S and not errors else "OVER" if not errors else "ERROR"
                 if verdict != "ok":
@@ -256,16 +246,7 @@ def launch(root: Path, repeats: int, log: Path) -> int:
                 time.sleep(0.2)
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
-            times = []
-            for i in range(repeats + 1):
-                context = browser.new_context(viewport={"width": 1600, "height": 1000})
-                tab = context.new_page()
-                t0 = time.perf_counter()
-                tab.goto(f"http://127.0.0.1:{port}/", wait_until="domcontentloaded")
-                tab.wait_for_function(SCRIPT_DONE_JS, timeout=300_000, polling=50)
-                if i:
-                    times.append(time.perf_counter() - t0)
-                context.close()
+            times, _ = deep_link_times(browser, f"http://127.0.0.1:{port}/", repeats)
             browser.close()
         base = statistics.median(times)
         print(f"  baseline: a one-line Streamlit script, same server flags and browser: {base:.2f} s; our pages "
@@ -276,6 +257,23 @@ def launch(root: Path, repeats: int, log: Path) -> int:
         proc.wait(timeout=30)
     print("\nall targets met" if not failed else f"\nmissed: {', '.join(failed)}")
     return 1 if failed else 0
+
+
+def deep_link_times(browser, url: str, repeats: int) -> tuple[list[float], int]:
+    """Seconds from opening ``url`` in a new browser context (a new session) until its script is done:
+    a warm-up visit, then ``repeats`` timed ones; and the exception boxes on the last visit."""
+    times, errors = [], 0
+    for i in range(repeats + 1):
+        context = browser.new_context(viewport={"width": 1600, "height": 1000})
+        tab = context.new_page()
+        t0 = time.perf_counter()
+        tab.goto(url, wait_until="domcontentloaded")
+        tab.wait_for_function(SCRIPT_DONE_JS, timeout=300_000, polling=50)
+        if i:
+            times.append(time.perf_counter() - t0)
+        errors = tab.locator('[data-testid="stException"]').count()
+        context.close()
+    return times, errors
 
 
 def main() -> int:

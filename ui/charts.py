@@ -111,7 +111,7 @@ def heatmap(frame: pd.DataFrame, x: str, y: str, value: str, *, x_title: str, y_
         y=alt.Y(f"{y}:N", title=y_title, sort=_sort(frame[y], y_sort), axis=y_axis))
     rect = base.mark_rect(stroke="white", strokeWidth=1).encode(
         color=alt.Color(f"{value}:Q", title=legend_title, scale=alt.Scale(scheme=scheme),
-                        legend=alt.Legend(format=value_format, orient="right",
+                        legend=alt.Legend(format=value_format, orient="top", direction="horizontal",  # takes no width
                                           titleLimit=label_limit([legend_title], minimum=120))),
         tooltip=list(tooltip) or [x, y, alt.Tooltip(value, format=value_format)])
     low, high = pd.to_numeric(frame[value], errors="coerce").agg(["min", "max"]).tolist()

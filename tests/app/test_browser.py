@@ -261,8 +261,10 @@ def test_charts_are_readable_sizes(served, browser, default_run_ids, width):
     page.set_viewport_size({"width": width, "height": 1000})
     runs = "&".join(f"runs={r}" for r in default_run_ids.values())
     problems = []
+    default = next(u for u, _, d in app_pages() if d)
     for url_path in CHART_PAGES:
-        page.goto(f"{base}/{url_path}?release=demo_v2603&task=t2c&{runs}", wait_until="domcontentloaded")
+        path = "" if url_path == default else url_path  # st.navigation serves the default page at /
+        page.goto(f"{base}/{path}?release=demo_v2603&task=t2c&{runs}", wait_until="domcontentloaded")
         wait_for_script(page)
         page.wait_for_timeout(1500)  # vega-embed draws after the script is done
         boxes = page.evaluate("""() => [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
