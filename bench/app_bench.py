@@ -223,7 +223,7 @@ def launch(root: Path, repeats: int, log: Path) -> int:
                 if verdict != "ok":
                     failed.append(title)
                 print(f"  /{url_path:<12} {median:6.2f} s (min {min(times):.2f}, max {max(times):.2f})  {verdict}")
-            medians.append(median)
+                medians.append(median)
             browser.close()
     finally:
         proc.terminate()
