@@ -80,7 +80,7 @@ st.caption(source + f" · Δ = mean {metric_label(metric)} ×100 of the better r
            f"paired randomization test (10,000 sign flips, seed 0), Holm-corrected across the {len(pairs)} pair(s). "
            "The CSV also has run ids, both means and the paired t-test.")
 table = verdict_table(pairs, verdicts, labels)
-st.dataframe(table, hide_index=True, column_order=[*VERDICT_COLUMNS, "shared"], column_config={
+st.dataframe(table, hide_index=True, placeholder="—", column_order=[*VERDICT_COLUMNS, "shared"], column_config={
     "better": st.column_config.TextColumn("better run"), "other": st.column_config.TextColumn("vs"),
     "delta_points": st.column_config.NumberColumn("Δ (points)", format="%.1f"),
     "delta_ci": st.column_config.TextColumn("95% CI of Δ"), "p_holm_text": st.column_config.TextColumn("p (Holm)"),
@@ -90,7 +90,7 @@ csv_download(table, f"compare_pairs_{state.release}_{state.task}_{metric}")
 
 st.subheader("Per run: mean and bootstrap 95% interval")
 st.caption(source + " · percentile bootstrap over queries (10,000 resamples, seed 0), each run on its own queries")
-st.dataframe(ci, hide_index=True, column_order=["label", "queries", "mean", "ci_low", "ci_high"],
+st.dataframe(ci, hide_index=True, placeholder="—", column_order=["label", "queries", "mean", "ci_low", "ci_high"],
              column_config={"label": st.column_config.TextColumn("run")} | {
                  c: st.column_config.NumberColumn(format="%.4f") for c in ("mean", "ci_low", "ci_high")},
              key="compare_ci")
@@ -122,9 +122,16 @@ hist = alt.Chart(deltas).mark_bar().encode(
 ).properties(height=220)
 st.altair_chart(hist, width="stretch")
 st.caption("Queries sorted by Δ (largest first). Select a row to open it in the inspector.")
-chosen = st.dataframe(deltas, hide_index=True, on_select="rerun", selection_mode="single-row", key="compare_deltas",
-                      column_config={c: st.column_config.NumberColumn(format="%.4f") for c in
-                                     (f"{metric} (a)", f"{metric} (b)", "delta")})
+chosen = st.dataframe(deltas, hide_index=True, placeholder="—", on_select="rerun", selection_mode="single-row",
+                      key="compare_deltas", width="stretch",
+                      column_order=["query_id", "delta", "outcome", f"{metric} (a)", f"{metric} (b)", "subtask", "query"],
+                      column_config={"query_id": st.column_config.TextColumn("Query", width=230),
+                                     "delta": st.column_config.NumberColumn("Δ (a − b)", format="%.4f", width=80),
+                                     "outcome": st.column_config.TextColumn("Outcome for a", width=100),
+                                     f"{metric} (a)": st.column_config.NumberColumn("a", format="%.4f", width=70),
+                                     f"{metric} (b)": st.column_config.NumberColumn("b", format="%.4f", width=70),
+                                     "subtask": st.column_config.TextColumn("Subtask", width=190),
+                                     "query": st.column_config.TextColumn("Query text", width=340)})
 csv_download(deltas, f"compare_deltas_{state.release}_{state.task}_{metric}")
 rows = chosen.selection.rows if chosen is not None else []
 if rows:

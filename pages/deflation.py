@@ -10,7 +10,7 @@ from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE, Scheme
 from ui.state import one_of, remembered, write_url
 from ui.cache import run_tables, runs_of, store
 from ui.charts import dumbbell, hbar
-from ui.display import ARTICLE_CLAIM, points, WHERE_IT_COMES_FROM, WHY_V2_DEFLATES, deflation_sentence
+from ui.display import ARTICLE_CLAIM, WHERE_IT_COMES_FROM, WHY_V2_DEFLATES, deflation_sentence, points
 from ui.labels import TASK_LABELS
 from ui.navigation import open_inspector
 from ui.sidebar import sidebar
@@ -48,7 +48,7 @@ source = (f"Source: our runs on `{state.release}` · nDCG@10 under scheme `v1` (
           f"v2 release)" + (", `file:v1` (the release's stored v1 qrel files, compared on the queries both have)"
                             if has_file else "") + f" and `v2` (official) · {anchor}")
 with st.expander("How each view is defined"):
-    st.dataframe(scheme_definitions(), hide_index=True)
+    st.dataframe(scheme_definitions(), hide_index=True, placeholder="—")
     st.write(WHY_V2_DEFLATES)
 if not has_file:
     st.info("This release stores no real v1 qrel files, so only the v1 rules rebuilt from the v2 release are shown.")
@@ -56,19 +56,29 @@ if not has_file:
 # Run name, group and the deciding drop first; the run id stays in the CSV download.
 DEFLATION_COLUMNS = {by: ["label", *([] if by == "task" else ["subtask"]), "task", "v1_source", "drop", "v1", "v2",
                           "relative_drop", "queries", "queries_v2"] for by in ("task", "subtask")}
+POINT_COLUMNS = ["v1", "v2", "drop"]
+
+
+def as_points(frame):
+    """v1, v2 and the drop x100 (not rounded), like the sentences above; the CSV keeps the fractions."""
+    return frame.assign(**{c: frame[c] * 100 for c in POINT_COLUMNS})
+
+
 DEFLATION_CONFIG = {
-    "label": st.column_config.TextColumn("Run", width="medium"),
-    "subtask": st.column_config.TextColumn("Subtask", width="medium"),
+    "label": st.column_config.TextColumn("Run", width=180),
+    "subtask": st.column_config.TextColumn("Subtask", width=170),
     "task": st.column_config.TextColumn("Task", width="small"),
-    "v1_source": st.column_config.TextColumn("v1 from", width="small"),
-    **{c: st.column_config.NumberColumn(c, format="%.4f", width="small") for c in ("v1", "v2", "drop", "relative_drop")},
+    "v1_source": st.column_config.TextColumn("v1 from", width=200),
+    **{c: st.column_config.NumberColumn(f"{c} ×100", format="%.1f", width=80) for c in ("v1", "v2")},
+    "drop": st.column_config.NumberColumn("drop (points)", format="%.1f", width=100),
+    "relative_drop": st.column_config.NumberColumn("drop / v1", format="percent", width=90),
     "queries": st.column_config.NumberColumn("Queries (both)", width="small"),
     "queries_v2": st.column_config.NumberColumn("Queries (v2)", width="small"),
 }
 
 st.subheader("Per run and task")
 st.caption(source + " · queries = scored by both · drop = v1 − v2, relative_drop = drop / v1")
-st.dataframe(by_task, hide_index=True, width="stretch", column_order=DEFLATION_COLUMNS["task"],
+st.dataframe(as_points(by_task), hide_index=True, placeholder="—", width="stretch", column_order=DEFLATION_COLUMNS["task"],
              column_config=DEFLATION_CONFIG)
 csv_download(by_task, f"deflation_by_task_{state.release}")
 
@@ -87,7 +97,7 @@ st.caption(source + " · one row per run, task and v1 source, nDCG@10 ×100")
 st.subheader(f"Per subtask: {TASK_LABELS[state.task]}")
 by_subtask = deflation_table(release_store, tables, "subtask", task=state.task, labels=labels)
 st.caption(source)
-st.dataframe(by_subtask, hide_index=True, width="stretch", column_order=DEFLATION_COLUMNS["subtask"],
+st.dataframe(as_points(by_subtask), hide_index=True, placeholder="—", width="stretch", column_order=DEFLATION_COLUMNS["subtask"],
              column_config=DEFLATION_CONFIG)
 csv_download(by_subtask, f"deflation_by_subtask_{state.release}_{state.task}")
 if len(by_subtask):
@@ -111,14 +121,14 @@ if top.empty:
     st.info("No query of this task scores higher under v1 than under v2 for the chosen runs.")
 else:
     # Run, query and the deciding drop first; ranks and counts after; run id and task only in the CSV.
-    picked = st.dataframe(top, hide_index=True, on_select="rerun", width="stretch",
+    picked = st.dataframe(top, hide_index=True, placeholder="—", on_select="rerun", width="stretch",
                           selection_mode="single-row", key="deflation_top",
                           column_order=["label", "query_id", "v1_minus_v2_ndcg_at_10", "share_of_drop",
-                                        "v1_ndcg_at_10", "v2_ndcg_at_10", "cumulative_share",
+                                        "v1_ndcg_at_10", "v2_ndcg_at_10",
                                         "traps_above_first_positive", "first_positive_rank", "subtask", "query"],
                           column_config={
-                              "label": st.column_config.TextColumn("Run", width="medium"),
-                              "query_id": st.column_config.TextColumn("Query id", width="medium"),
+                              "label": st.column_config.TextColumn("Run", width=180),
+                              "query_id": st.column_config.TextColumn("Query id", width=190),
                               "v1_minus_v2_ndcg_at_10": st.column_config.NumberColumn("v1 − v2", format="%.4f",
                                                                                       width="small"),
                               "share_of_drop": st.column_config.NumberColumn("Share of drop", format="percent",
@@ -131,8 +141,8 @@ else:
                                                                                           width="small"),
                               "first_positive_rank": st.column_config.NumberColumn("1st positive rank", format="%d",
                                                                                    width="small"),
-                              "subtask": st.column_config.TextColumn("Subtask", width="small"),
-                              "query": st.column_config.TextColumn("Query", width="large")})
+                              "subtask": st.column_config.TextColumn("Subtask", width=120),
+                              "query": st.column_config.TextColumn("Query", width=140)})
     csv_download(top, f"deflation_top_queries_{state.release}_{state.task}")
     rows = picked.selection.rows if picked is not None else []
     if rows:

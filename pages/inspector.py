@@ -16,8 +16,15 @@ from ui.widgets import csv_download, provenance, run_label, show_error
 
 MAX_RUNS = 3
 RUN_LETTERS = "ABC"
-LIST_COLUMNS = ["rank", "grade", "doc_id", "why", "score", "pass_fail", "tests", "language", "model", "problem_id",
-                "text"]
+# Shown in each ranked list (two or three side by side): rank, grade, document, where the other runs put it, why a
+# trap, score. Language, tests, model, problem and text are in the open document's view and the CSV.
+LIST_COLUMNS = ["rank", "grade", "doc_id", "why", "score"]
+LIST_CONFIG = {"rank": st.column_config.NumberColumn("#", width=40),
+               "grade": st.column_config.TextColumn("Grade", width=85),
+               "doc_id": st.column_config.TextColumn("Document", width=150),
+               "why": st.column_config.TextColumn("Why a trap", width=110),
+               "score": st.column_config.NumberColumn("Score", width=65)}
+FINDER_FACTS = ["task", "problem_id", "subtask", "target_language", "anchor_language", "query"]
 DIFF_VIEWS = ["unified diff", "side by side"]
 
 
@@ -75,8 +82,21 @@ with st.expander("Find a query", expanded=url_query is None):
     st.caption(f"{len(found)} queries of {state.task}" +
                (f" · Δ = nDCG@10 (scheme {state.scheme}) of run a − run b" if delta_runs else "") +
                " · select a row to inspect it")
-    picked = st.dataframe(found, hide_index=True, width="stretch", on_select="rerun", selection_mode="single-row",
-                          height=260)
+    # The query and the deciding numbers (Δ, traps) first; task and problem id only in the CSV. Pixel widths
+    # that fit the expander at 1600 px.
+    deciding = [c for c in found.columns if c not in FINDER_FACTS and c != "query_id"]
+    picked = st.dataframe(found, hide_index=True, placeholder="—", width="stretch", on_select="rerun",
+                          selection_mode="single-row", height=260,
+                          column_order=["query_id", *deciding, *FINDER_FACTS[2:]],
+                          column_config={"query_id": st.column_config.TextColumn("Query", width=230),
+                                         **{c: st.column_config.NumberColumn(c, format="%.4f", width=95)
+                                            for c in deciding if c != "traps_above_first_positive"},
+                                         "traps_above_first_positive": st.column_config.NumberColumn(
+                                             "Traps above 1st positive", width=95),
+                                         "subtask": st.column_config.TextColumn("Subtask", width=190),
+                                         "target_language": st.column_config.TextColumn("Target", width=75),
+                                         "anchor_language": st.column_config.TextColumn("Anchor", width=75),
+                                         "query": st.column_config.TextColumn("Query text", width=300)})
     csv_download(found, f"inspector_queries_{state.release}_{state.task}")
     rows = picked.selection.rows
     if rows and rows[0] < len(found):
@@ -176,11 +196,13 @@ for column, rid in zip(columns, shown):
             st.info("This run has no list for this query.")
             continue
         listing = listings[rid]
-        view = listing[LIST_COLUMNS[:3] + [c for c in listing.columns if c.startswith("in ")] + LIST_COLUMNS[3:]]
+        others = [c for c in listing.columns if c.startswith("in ")]
+        view = listing[LIST_COLUMNS[:3] + others + LIST_COLUMNS[3:]]
         styled = view.style.apply(lambda _: row_colours(listing["relevance"], listing["doc_id"], doc, view.shape[1])
                                   .set_axis(view.index).set_axis(view.columns, axis=1), axis=None)
-        st.dataframe(styled.format({"score": "{:.4f}"}), hide_index=True, width="stretch", on_select="rerun",
-                     selection_mode="single-row", key=f"insp_list_{q.query_id}_{rid}")
+        st.dataframe(styled.format({"score": "{:.4f}"}), hide_index=True, placeholder="—", width="stretch",
+                     on_select="rerun", selection_mode="single-row", key=f"insp_list_{q.query_id}_{rid}",
+                     column_config={**LIST_CONFIG, **{c: st.column_config.TextColumn(c, width=45) for c in others}})
         csv_download(listing, f"inspector_list_{q.query_id}_{rid}")
 
 # ------------------------------------------------------------------ the open document beside the query
@@ -211,8 +233,20 @@ else:
 st.subheader("Where every positive and trap sits")
 st.caption(provenance(state, "rank in each run, also beyond the top 100 (runs store every judged document); "
                              "empty = not stored; select a row to open it"))
-st.dataframe(positions, hide_index=True, width="stretch", on_select="rerun", selection_mode="single-row",
-             key=f"insp_pos_{q.query_id}")
+rank_columns = {f"rank · {labels[r]}": r for r in shown}
+st.dataframe(positions, hide_index=True, placeholder="—", width="stretch", on_select="rerun", selection_mode="single-row",
+             key=f"insp_pos_{q.query_id}",
+             column_order=["grade", "doc_id", *rank_columns, "why", "language", "pass_fail", "tests", "model"],
+             column_config={"grade": st.column_config.TextColumn("Grade", width=85),
+                            "doc_id": st.column_config.TextColumn("Document", width=200),
+                            **{c: st.column_config.NumberColumn(f"rank {letters[r]}", format="%d", width=70,
+                                                                help=f"{letters[r]} · {labels[r]}")
+                               for c, r in rank_columns.items()},
+                            "why": st.column_config.TextColumn("Why a trap", width=260),
+                            "language": st.column_config.TextColumn("Language", width=80),
+                            "pass_fail": st.column_config.TextColumn("Tests", width=70),
+                            "tests": st.column_config.TextColumn("Passed", width=70),
+                            "model": st.column_config.TextColumn("Solution", width=120)})
 csv_download(positions, f"inspector_positions_{q.query_id}")
 
 # ------------------------------------------------------------------ trap vs positive diff

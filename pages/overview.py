@@ -12,7 +12,7 @@ from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE
 from ui.state import flag, one_of, remembered, some_of, write_url
 from ui.cache import hits, run_tables, runs_of, store
 from ui.charts import heatmap, labelled_scatter, line_chart
-from ui.display import pct_columns, points
+from ui.display import number_formats, pct_columns, points
 from ui.sidebar import sidebar
 from ui.widgets import csv_download, provenance, run_label, show_error
 
@@ -46,23 +46,27 @@ shown = pct_columns(board, [*TASK_NAMES, QUERY_WEIGHTED, TASK_MEAN])  # fraction
 # Identifying and deciding columns first: the run's name (not its id), then the overall score; release and
 # run id stay in the CSV download only, so the table fits a 1600 px page without scrolling.
 shown.insert(0, "name", shown["run"].map(labels).fillna(shown["model"]))
-st.dataframe(shown, hide_index=True, width="stretch",
+shown.loc[shown["kind"] == "our run", "source"] = f"this app on {state.release}"  # the id is in the run column
+# Pixel widths that add up to the main area at 1600 px (1,140 px), so nothing scrolls sideways; "—" where a
+# row has no figure (published rows print one kind of overall only).
+st.dataframe(number_formats(shown, {c: "{:.1f}" for c in [*TASK_NAMES, QUERY_WEIGHTED, TASK_MEAN]}), hide_index=True, placeholder="—",
+             width="stretch",
              column_order=["name", QUERY_WEIGHTED, *TASK_NAMES, TASK_MEAN, "kind", "source", "scheme"],
              column_config={
-                 "name": st.column_config.TextColumn("Run / model", width="large",
+                 "name": st.column_config.TextColumn("Run / model", width=210,
                                                      help="Our runs by name (the id is in the CSV download)."),
-                 **{task: st.column_config.NumberColumn(task.upper(), format="%.1f", width="small")
-                    for task in TASK_NAMES},
+                 **{task: st.column_config.NumberColumn(task.upper(), width=60) for task in TASK_NAMES},
                  QUERY_WEIGHTED: st.column_config.NumberColumn(
-                     "Overall (query-weighted)", format="%.1f", width="small",
-                     help="Mean over every query of the release: the kind paper Table 3/14 and the project page "
-                          "print (task weights = query counts, e.g. T2C 1,123 · C2T 1,200 · C2C 278 on v2603)."),
+                     "Overall (queries)", width=120,
+                     help="Query-weighted mean over every query of the release: the kind paper Table 3/14 and the "
+                          "project page print (task weights = query counts, e.g. T2C 1,123 · C2T 1,200 · C2C 278 "
+                          "on v2603)."),
                  TASK_MEAN: st.column_config.NumberColumn(
-                     "Overall (mean of tasks)", format="%.1f", width="small",
+                     "Overall (tasks)", width=110,
                      help="Plain mean of T2C, C2C and C2T: the kind the README's Avg prints."),
-                 "kind": st.column_config.TextColumn("Kind", width="small"),
-                 "source": st.column_config.TextColumn("Source", width="medium"),
-                 "scheme": st.column_config.TextColumn("Scheme", width="medium"),
+                 "kind": st.column_config.TextColumn("Kind", width=85),
+                 "source": st.column_config.TextColumn("Source", width=240),
+                 "scheme": st.column_config.TextColumn("Scheme", width=170),
              })
 st.caption(provenance(state, "our rows: this app's evaluator on this release; imported rows: their own scheme "
                              "(MTEB: positives only, no anchor exclusion, C2T without label-0 pairs); published rows: "

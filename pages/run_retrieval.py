@@ -80,11 +80,11 @@ with left:
     st.caption(PROFILE_HELP[profile])
     if choice != LOCAL and row["kind"] == "dense":
         with st.expander(f"Prompts that {choice} gets under the {profile} profile"):
-            st.dataframe(prompt_table(choice, profile), hide_index=True)
+            st.dataframe(prompt_table(choice, profile), hide_index=True, placeholder="—")
             st.caption("Source: coreb_core.retrieval.profiles (official: none, as coreb_runner) and the registry's card "
                        "prompts, each with where it was found; an empty prompt means none is published or applied.")
     with st.expander("The model registry"):
-        st.dataframe(models, hide_index=True)
+        st.dataframe(models, hide_index=True, placeholder="—")
         csv_download(models, "model-registry")
         st.caption("Source: coreb_core.retrieval.models registry (hub name, revision and prompts of each model).")
     release = state.release  # one release selector: the sidebar's
@@ -152,7 +152,7 @@ if last:
     chart = hbar(scores, "task", "ndcg_at_10", x_title="nDCG@10", y_sort=list(TASKS), value_format=".4f",
                  tooltip=["task", alt.Tooltip("ndcg_at_10:Q", format=".4f")])
     st.altair_chart(chart, width="stretch")
-    st.dataframe(scores, hide_index=True, column_config={"ndcg_at_10": st.column_config.NumberColumn(format="%.4f")})
+    st.dataframe(scores, hide_index=True, placeholder="—", column_config={"ndcg_at_10": st.column_config.NumberColumn(format="%.4f")})
     csv_download(scores, f"ndcg-{last['run_id']}")
     st.caption(f"Source: this run on `{last['release']}` · encoding profile `{last.get('profile', DEFAULT_PROFILE)}` "
                "(BM25 has none) · scheme `v2` (official) · C2C anchor excluded · mean over each task's evaluated "
@@ -213,7 +213,7 @@ if ds.path_clicked or ds.upload_clicked:
     else:
         st.success(f"Imported release {plain(name)}: it is now in the Release list of the sidebar.")
         imported = pd.DataFrame(list(counts.items()), columns=["config", "rows"])
-        st.dataframe(imported, hide_index=True)
+        st.dataframe(imported, hide_index=True, placeholder="—")
         csv_download(imported, f"imported-{name}")
         st.caption("Source: the imported files, rows per config as read.")
 
@@ -246,7 +246,7 @@ if res.path_clicked or res.upload_clicked:
                    f"{len(report_.runs)} run(s) created.")
         if report_.runs:
             names = [run_label(run_meta(r)) for r in report_.runs]
-            st.dataframe(pd.DataFrame({"name": names}), hide_index=True)
+            st.dataframe(pd.DataFrame({"name": names}), hide_index=True, placeholder="—")
             csv_download(pd.DataFrame({"name": names, "run_id": report_.runs}), "imported-runs",
                          "Download the new runs' names and ids (CSV)")
         for line in report_.skipped:

@@ -10,7 +10,7 @@ from coreb_core.runs.results import all_rows
 from coreb_core.analysis.selection import PUBLISHED_ONLY, parameter_text, recommend, recommend_published
 from coreb_core.report import build_report
 from ui.cache import run_tables, runs_of, store
-from ui.display import (PRINTABLE_CSS, dashes, published_empty_text, recommendation_sentence, selection_header,
+from ui.display import (PRINTABLE_CSS, number_formats, published_empty_text, recommendation_sentence, selection_header,
                         selection_points, summary_markdown, winner_sentence)
 from ui.format import plain
 from ui.labels import TASK_LABELS
@@ -131,7 +131,7 @@ st.caption(provenance(state, "mean nDCG@10 ×100 over the chosen queries; 95% pe
                              "qrels (rel=1 above the first rel=2)"))
 
 st.subheader("Our runs, ranked")
-st.dataframe(dashes(ranked, one_decimal), hide_index=True, width="stretch", column_config=columns,
+st.dataframe(number_formats(ranked, one_decimal), hide_index=True, placeholder="—", width="stretch", column_config=columns,
              column_order=ranked_order)
 if len(ranked):
     ci = ranked.assign(label=ranked["rank"].astype(str) + ". " + ranked["name"].astype(str))
@@ -145,19 +145,19 @@ if len(ranked):
     st.caption(provenance(state, "bars: bootstrap 95% interval; dots: mean"))
 if len(excluded):
     st.caption("Left out of the ranking")
-    st.dataframe(excluded, hide_index=True, width="stretch", column_config=columns, column_order=excluded_order)
+    st.dataframe(excluded, hide_index=True, placeholder="—", width="stretch", column_config=columns, column_order=excluded_order)
 
 st.subheader(f"Published models ({PUBLISHED_ONLY})")
 st.caption("Real CoREB v202603 as printed (paper Table 3; Table 15 for C2C by anchor language), not this release: "
            "no per-query data, so no interval and no trap share; parameters from the project page.")
 if len(published):
-    st.dataframe(dashes(published, one_decimal), hide_index=True, width="stretch", column_config=columns,
+    st.dataframe(number_formats(published, one_decimal), hide_index=True, placeholder="—", width="stretch", column_config=columns,
                  column_order=published_order)
 else:
     st.info(published_empty_text(published_excluded))
 if len(published_excluded) and not printable:
     with st.expander(f"{len(published_excluded)} published models left out"):
-        st.dataframe(_for_display(published_excluded), hide_index=True, width="stretch", column_config=columns,
+        st.dataframe(_for_display(published_excluded), hide_index=True, placeholder="—", width="stretch", column_config=columns,
                      column_order=["model", "parameters", "reason"])
 
 downloads = st.columns(5)

@@ -56,7 +56,7 @@ else:
                     tooltip=tooltip, scheme="orangered", title=title)
 st.altair_chart(chart, width="stretch")
 # Run name, group and the deciding share first; the run id stays in the CSV download.
-st.dataframe(chart_data, hide_index=True, width="stretch",
+st.dataframe(chart_data, hide_index=True, placeholder="—", width="stretch",
              column_order=["run_label", "group", "share_trap_above_positive", "traps_in_top_10_per_query",
                            "share_trap_at_1", "ndcg_at_10", "queries", "queries_trap_above_positive"],
              column_config={
@@ -86,14 +86,14 @@ worst = worst_queries(store(state.release), traps, state.task, only_run, int(lim
 st.caption(provenance(state, "nDCG@10 under v2, ranks as scored"))
 # The run's name, the query and the deciding counts first; problem id and the run id only in the CSV.
 worst_shown = worst.assign(run_label=worst["run"].map(labels).fillna(worst["run"]))
-event = st.dataframe(worst_shown, hide_index=True, width="stretch", on_select="rerun",
+event = st.dataframe(worst_shown, hide_index=True, placeholder="—", width="stretch", on_select="rerun",
                      selection_mode="single-row", key="trap_worst_table",
                      column_order=["run_label", "query_id", "traps_above_first_positive", "first_positive_rank",
                                    "ndcg_at_10", "first_trap_rank", "traps_in_top_10", "trap_at_1", "subtask",
                                    "target_language"],
                      column_config={
-                         "run_label": st.column_config.TextColumn("Run", width="medium"),
-                         "query_id": st.column_config.TextColumn("Query", width="medium"),
+                         "run_label": st.column_config.TextColumn("Run", width=190),
+                         "query_id": st.column_config.TextColumn("Query", width=200),
                          "traps_above_first_positive": st.column_config.NumberColumn("Traps above 1st positive",
                                                                                      width="small"),
                          "first_positive_rank": st.column_config.NumberColumn("1st positive rank", format="%d",
@@ -103,7 +103,7 @@ event = st.dataframe(worst_shown, hide_index=True, width="stretch", on_select="r
                                                                           width="small"),
                          "traps_in_top_10": st.column_config.NumberColumn("Traps in top 10", width="small"),
                          "trap_at_1": st.column_config.CheckboxColumn("Trap at 1", width="small"),
-                         "subtask": st.column_config.TextColumn("Subtask", width="medium"),
+                         "subtask": st.column_config.TextColumn("Subtask", width=150),
                          "target_language": st.column_config.TextColumn("Language", width="small")})
 csv_download(worst, f"trap_worst_{state.release}_{state.task}")
 if event.selection.rows:

@@ -277,12 +277,13 @@ PRINTABLE_CSS = """<style>
 </style>"""
 
 
-def dashes(frame: pd.DataFrame, decimals: dict[str, str]) -> "pd.io.formats.style.Styler":
-    """``frame`` for ``st.dataframe`` with missing values written "—" and the given number formats
-    (the data, and so the CSV and the tests, keep their numbers).
+def number_formats(frame: pd.DataFrame, decimals: dict[str, str]) -> "pd.io.formats.style.Styler":
+    """``frame`` for ``st.dataframe`` with the given number formats (the data, and so the CSV and the tests,
+    keep their numbers). Missing values: pass ``placeholder="—"`` to ``st.dataframe``; its grid ignores a
+    Styler's ``na_rep`` and prints "None".
 
-    >>> dashes(pd.DataFrame({"t2c": [43.2, None]}), {"t2c": "{:.1f}"}).to_string().split()[-2:]
-    ['1', '—']
+    >>> number_formats(pd.DataFrame({"t2c": [43.21, None]}), {"t2c": "{:.1f}"}).to_string().split()[-3:]
+    ['43.2', '1', '—']
     """
     return frame.style.format({c: f for c, f in decimals.items() if c in frame.columns}, na_rep="—")
 

@@ -28,7 +28,7 @@ def test_page_v1_at_least_v2_for_minilm_on_t2c(app_cache, default_run_ids):
     by_task = one_table(at, "run", "v1_source", lacks=("subtask",))
     row = by_task[(by_task["run"] == minilm) & (by_task["task"] == "t2c") & (by_task["v1_source"] == COMPUTED)]
     assert len(row) == 1
-    v1, v2 = float(row["v1"].iloc[0]), float(row["v2"].iloc[0])
+    v1, v2 = float(row["v1"].iloc[0]) / 100, float(row["v2"].iloc[0]) / 100  # shown x100 (points)
     assert v1 >= v2
 
     with Store(RELEASE, app_cache) as store:
@@ -40,13 +40,13 @@ def test_page_v1_at_least_v2_for_minilm_on_t2c(app_cache, default_run_ids):
     assert v1 == pytest.approx(exp_v1["ndcg_at_10"].mean(), abs=1e-12)
     assert v2 == pytest.approx(exp_v2["ndcg_at_10"].mean(), abs=1e-12)
     assert int(row["queries_v2"].iloc[0]) == len(exp_v2) == 720
-    assert float(row["drop"].iloc[0]) == pytest.approx(v1 - v2)
+    assert float(row["drop"].iloc[0]) / 100 == pytest.approx(v1 - v2)
 
     # the real-file v1 row exists for demo_v2603, and equals scheme file:v1 evaluated directly
     file_rows = by_task[by_task["v1_source"] == FILE]
     assert set(file_rows["task"]) == {"t2c", "c2c", "c2t"} and set(file_rows["run"]) == {runs["bm25"], minilm}
     f = file_rows[(file_rows["run"] == minilm) & (file_rows["task"] == "t2c")]
-    assert float(f["v1"].iloc[0]) == pytest.approx(exp_file["ndcg_at_10"].mean(), abs=1e-12)
+    assert float(f["v1"].iloc[0]) / 100 == pytest.approx(exp_file["ndcg_at_10"].mean(), abs=1e-12)
     assert int(f["queries"].iloc[0]) == len(exp_file)
 
     # the page opens with the answer: "v1 rules score X, v2 scores Y: v1 overstates by Z points", x100

@@ -77,6 +77,6 @@ def shows_error(at, *mentions: str) -> str:
 def own_cache(mini_cache, tmp_path, monkeypatch) -> Path:
     """A private copy of the CoREB-mini cache (both releases, no runs) as COREB_CACHE for one test."""
     root = tmp_path / "cache"
-    shutil.copytree(mini_cache, root, symlinks=True)
+    shutil.copytree(mini_cache, root, symlinks=True, ignore=shutil.ignore_patterns("runs", "embeddings", "results"))
     monkeypatch.setenv("COREB_CACHE", str(root))
     return root
