@@ -5,7 +5,8 @@ import streamlit as st
 
 from coreb_core.data.store import list_releases
 from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE, DESCRIPTIONS, Scheme
-from ui.cache import runs_of, store
+from ui.cache import runs_of, skipped_runs, store
+from ui.format import plain
 from ui.labels import TASK_LABELS
 from ui.navigation import ensure_navigation
 from ui.state import State, kept, url_param, url_values, write_url
@@ -42,6 +43,8 @@ def sidebar(multi_run: bool = True) -> State:
     help_text = "\n\n".join(f"**{s}**: {DESCRIPTIONS[Scheme.parse(s).name]}" for s in schemes)
     scheme = st.sidebar.radio("Scheme", schemes, key=kept("scheme"), help=help_text, horizontal=True)
     runs = runs_of(release)
+    for bad in skipped_runs():  # a bad folder is left out, never fatal: every page (Run retrieval too) still works
+        st.sidebar.warning(plain(f"Skipped run folder {bad.folder}: {bad.reason}"))
     if "runs" not in ss or not set(ss.runs) <= set(runs):
         wanted = [r for r in url_values("runs") if r in runs]
         ss.runs = wanted or list(runs)[-3:]
