@@ -12,6 +12,8 @@ from ui.navigation import ensure_navigation
 from ui.state import State, kept, url_param, url_values, write_url
 from ui.widgets import run_label
 
+SKIPPED_SHOWN = 5  # bad run folders named in the sidebar; the rest are counted
+
 
 def sidebar(multi_run: bool = True) -> State:
     """Release, scheme, runs, task and anchor exclusion, restored from and written to the URL.
@@ -43,8 +45,12 @@ def sidebar(multi_run: bool = True) -> State:
     help_text = "\n\n".join(f"**{s}**: {DESCRIPTIONS[Scheme.parse(s).name]}" for s in schemes)
     scheme = st.sidebar.radio("Scheme", schemes, key=kept("scheme"), help=help_text, horizontal=True)
     runs = runs_of(release)
-    for bad in skipped_runs():  # a bad folder is left out, never fatal: every page (Run retrieval too) still works
+    skipped = skipped_runs()  # a bad folder is left out, never fatal: every page (Run retrieval too) still works
+    for bad in skipped[:SKIPPED_SHOWN]:
         st.sidebar.warning(plain(f"Skipped run folder {bad.folder}: {bad.reason}"))
+    if len(skipped) > SKIPPED_SHOWN:
+        st.sidebar.warning(f"… and {len(skipped) - SKIPPED_SHOWN} more folders that are not runs "
+                           "(`python -m coreb_core runs list` names them all).")
     if "runs" not in ss or not set(ss.runs) <= set(runs):
         wanted = [r for r in url_values("runs") if r in runs]
         ss.runs = wanted or list(runs)[-3:]
