@@ -201,11 +201,13 @@ def _import_results(args: argparse.Namespace) -> int:
     from coreb_core.runs.results import import_results
 
     report = import_results(Path(args.path), args.release, args.task, args.model)
+    problems = [s for s in report.skipped if not s.startswith("(note)")]
+    if not report.imported and problems:  # nothing imported: each reason is an error, and the status says so
+        raise CorebError("\n".join(problems))
     for line in report.skipped:
         print(f"skipped: {line}", file=sys.stderr)
     for run_id in report.runs:
         print(f"run {run_id}")
-    problems = [s for s in report.skipped if not s.startswith("(note)")]
     print(f"imported {report.imported} files ({report.rows} numbers, {len(report.runs)} runs); "
           f"skipped {len(problems)} files")
     return 0
@@ -239,7 +241,7 @@ def _export(args: argparse.Namespace) -> int:
 
 @command("runs")
 def _runs(args: argparse.Namespace) -> int:
-    from coreb_core.runs.run import list_runs, rename_run, run_created, tag_run
+    from coreb_core.runs.run import rename_run, run_created, run_listing, tag_run
 
     if args.runs_command == "rename":
         meta = rename_run(args.run_id, args.name)
@@ -248,7 +250,10 @@ def _runs(args: argparse.Namespace) -> int:
         meta = tag_run(args.run_id, remove=args.tags) if args.untag else tag_run(args.run_id, add=args.tags)
         print(f"run {meta.run_id} ({meta.name}) tags: {', '.join(meta.tags or ()) or '(none)'}")
     else:
-        metas = sorted(list_runs(args.release), key=lambda m: (str(m.release), run_created(m), m.run_id))
+        listing = run_listing(args.release)
+        for bad in listing.skipped:  # not runs (an older version's, edited by hand): said, never fatal
+            print(f"skipped run folder {bad.folder}: {bad.reason}", file=sys.stderr)
+        metas = sorted(listing.runs, key=lambda m: (str(m.release), run_created(m), m.run_id))
         if args.json:
             print(json.dumps([{"run_id": m.run_id, "name": m.name, "release": m.release, "tags": list(m.tags or ()),
                                "created": run_created(m) or None} for m in metas], indent=1))

@@ -9,7 +9,7 @@ from coreb_core.evaluation.evaluate import Evaluation, analyse_many
 from coreb_core.runs.run import read_hits
 from coreb_core.evaluation.schemes import V1, V2, Scheme
 from coreb_core.paths import release_dir
-from coreb_core.runs.run import RunMeta, list_runs, run_path
+from coreb_core.runs.run import BadRun, RunMeta, list_runs, run_listing, run_path
 from ui.labels import GROUPINGS
 from ui.state import State
 
@@ -50,6 +50,18 @@ def runs_of(release: str) -> dict[str, RunMeta]:
     'bm25'
     """
     return {m.run_id: m for m in sorted(list_runs(release), key=lambda m: m.created or "")}
+
+
+def skipped_runs() -> list[BadRun]:
+    """Entries of the runs folder that are not runs (an older version's, edited by hand), with the reason;
+    every page leaves them out (``runs_of``) and the sidebar says so. Read fresh on every render.
+
+    Example (a cache with a hand-edited run folder ``edited`` whose ``created`` is a number; not doctested):
+
+    >>> [(bad.folder, bad.reason.endswith("field 'created' is int, expected str")) for bad in skipped_runs()]
+    [('edited', True)]
+    """
+    return run_listing().skipped
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)

@@ -5,11 +5,14 @@ import streamlit as st
 
 from coreb_core.data.store import list_releases
 from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE, DESCRIPTIONS, Scheme
-from ui.cache import runs_of, store
+from ui.cache import runs_of, skipped_runs, store
+from ui.format import plain
 from ui.labels import TASK_LABELS
 from ui.navigation import ensure_navigation
 from ui.state import State, kept, url_param, url_values, write_url
 from ui.widgets import run_label
+
+SKIPPED_SHOWN = 5  # bad run folders named in the sidebar; the rest are counted
 
 
 def sidebar(multi_run: bool = True) -> State:
@@ -42,6 +45,12 @@ def sidebar(multi_run: bool = True) -> State:
     help_text = "\n\n".join(f"**{s}**: {DESCRIPTIONS[Scheme.parse(s).name]}" for s in schemes)
     scheme = st.sidebar.radio("Scheme", schemes, key=kept("scheme"), help=help_text, horizontal=True)
     runs = runs_of(release)
+    skipped = skipped_runs()  # a bad folder is left out, never fatal: every page (Run retrieval too) still works
+    for bad in skipped[:SKIPPED_SHOWN]:
+        st.sidebar.warning(plain(f"Skipped run folder {bad.folder}: {bad.reason}"))
+    if len(skipped) > SKIPPED_SHOWN:
+        st.sidebar.warning(f"… and {len(skipped) - SKIPPED_SHOWN} more folders that are not runs "
+                           "(`python -m coreb_core runs list` names them all).")
     if "runs" not in ss or not set(ss.runs) <= set(runs):
         wanted = [r for r in url_values("runs") if r in runs]
         ss.runs = wanted or list(runs)[-3:]

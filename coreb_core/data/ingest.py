@@ -228,7 +228,7 @@ def _write_release(tables: dict[str, pa.Table], release: str, root: Path | None 
     """
     versions = _versions_dir(root)
     versions.mkdir(parents=True, exist_ok=True)
-    stamp = f"{release}-{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:8]}"
+    stamp = _version_name(release, time.strftime('%Y%m%dT%H%M%S'))
     final = versions / stamp
     with atomic_folder(final, versions / f".tmp-{stamp}") as tmp:
         for name, table in {**tables, **(extra_files or {})}.items():
@@ -236,15 +236,34 @@ def _write_release(tables: dict[str, pa.Table], release: str, root: Path | None 
     link = release_dir(release, root)
     if link.exists() and not link.is_symlink():
         # A release folder copied in by hand: keep it as an older version.
-        os.rename(link, versions / f"{release}-manual-{uuid.uuid4().hex[:8]}")
+        os.rename(link, versions / _version_name(release, "manual"))
     swap_symlink(link, final, link.with_name(f".link-{stamp}"))
     _prune_versions(versions, release, keep={final.name})
     return link
 
 
+def _version_name(release: str, stamp: str) -> str:
+    """The folder name of one version of ``release``: ``<release>-<stamp>-<8 hex digits>``, where the stamp
+    is a time (``20261201T063347``) or ``manual`` (a release folder copied in by hand)."""
+    return f"{release}-{stamp}-{uuid.uuid4().hex[:8]}"
+
+
+def is_version_of(name: str, release: str) -> bool:
+    """Whether ``name`` is a version folder of ``release`` (``_version_name``), and not one of another
+    release whose name merely starts with ``release`` and a dash.
+
+    >>> is_version_of("demo_v2603-20261201T063347-45ed5d4a", "demo_v2603")
+    True
+    >>> is_version_of("demo_v2603-fix-20261201T063347-45ed5d4a", "demo_v2603")
+    False
+    """
+    return re.fullmatch(re.escape(release) + r"-(\d{8}T\d{6}|manual)-[0-9a-f]{8}", name) is not None
+
+
 def _prune_versions(versions: Path, release: str, keep: set[str], keep_previous: int = 1) -> None:
-    """Drop old versions, keeping the newest previous one for readers still on it."""
-    old = sorted((p for p in versions.iterdir() if p.name.startswith(f"{release}-") and p.name not in keep),
+    """Drop old versions of ``release`` (its own only: ``is_version_of``), keeping the newest previous one
+    for readers still on it."""
+    old = sorted((p for p in versions.iterdir() if is_version_of(p.name, release) and p.name not in keep),
                  key=lambda p: p.stat().st_mtime, reverse=True)
     for path in old[keep_previous:]:
         shutil.rmtree(path, ignore_errors=True)

@@ -6,7 +6,8 @@
   (b) MTEB results trees ``<org>__<model>/<revision>/<Task>.json`` (+ ``model_meta.json``) at any
       depth, every split x hf_subset flattened, read with DuckDB's JSON reader;
   (c) TREC run files (``release`` and optionally ``task`` attach the qrels);
-  (d) runs exported by this project (a folder with ``hits.parquet`` and ``run.json``).
+  (d) runs exported by this project (a folder with ``hits.parquet`` and ``run.json``), each checked by
+      ``runs.run.check_run_folder`` (its release in the cache) before its two files are copied in.
 A bad file is skipped with a one-line reason; the rest of the folder still imports.
 
 Example:
@@ -378,7 +379,8 @@ def import_results(path: Path, release: str | None = None, task: str | None = No
     >>> report.rows, [line.split(": ", 1)[1] for line in report.skipped]
     (3, ['not a recognised result file (MTEB task JSON, runner output, TREC run, exported run)'])
     """
-    from coreb_core.runs.run import hits_from_lists, read_run_meta, read_trec_run
+    from coreb_core.data.store import list_releases
+    from coreb_core.runs.run import RUN_FILES, check_run_folder, hits_from_lists, read_trec_run
 
     path = Path(path)
     if not path.exists():
@@ -389,20 +391,26 @@ def import_results(path: Path, release: str | None = None, task: str | None = No
     skipped: list[str] = []
     imported = 0
 
-    # (d) runs exported by this project
-    for run_json in [f for f in files if f.name == "run.json" and (f.parent / "hits.parquet").exists()]:
+    # (d) runs exported by this project: folders holding run.json or hits.parquet, each checked against
+    # the run folder schema before anything is copied, and only those two files copied
+    folders = sorted({f.parent for f in files if f.name in RUN_FILES})
+    releases = list_releases(root) if folders else []
+    for folder in folders:
         try:
-            meta = read_run_meta(run_json)
+            meta = check_run_folder(folder, releases)
             target = runs_dir(root) / meta.run_id
             if not target.exists():
                 runs_dir(root).mkdir(parents=True, exist_ok=True)
-                with atomic_folder(target, target.with_name(f".tmp-{meta.run_id}"), create=False) as tmp:
-                    shutil.copytree(run_json.parent, tmp)
+                with atomic_folder(target, target.with_name(f".tmp-{meta.run_id}")) as tmp:
+                    for name in RUN_FILES:
+                        shutil.copyfile(folder / name, tmp / name)
             runs.append(meta.run_id)
             imported += 1
-        except (OSError, CorebError) as exc:
-            skipped.append(f"{run_json}: not a run exported by this project ({exc})")
-    files = [f for f in files if not (f.parent / "hits.parquet").exists()]
+        except CorebError as exc:
+            skipped.append(str(exc).splitlines()[0])  # it names the file and field
+        except OSError as exc:
+            skipped.append(f"{folder}: cannot copy the run ({exc.strerror or type(exc).__name__})")
+    files = [f for f in files if f.parent not in folders]
 
     # (b) MTEB task files
     mteb = [f for f in files if f.suffix == ".json" and f.stem in MTEB_TASKS]

@@ -24,14 +24,16 @@ import unicodedata
 import uuid
 from pathlib import Path
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, Iterable, Mapping
+from typing import Any, Collection, Iterable, Mapping, NamedTuple
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from coreb_core.atomic import atomic_folder, atomic_write_text
+from coreb_core.data.schema import TASK_NAMES
 from coreb_core.errors import CorebError, DataError, DataProblem
 from coreb_core.paths import runs_dir
 
@@ -253,9 +255,14 @@ class RunMeta:
                                  f"{' or '.join(k.__name__ for k in kinds)}")
             if name == "tags" and not all(isinstance(t, str) for t in value):
                 raise CorebError(f"{source}: field 'tags' holds a non-string item")
+            if name == "tasks" and not all(t in TASK_NAMES for t in value):
+                bad = next(t for t in value if t not in TASK_NAMES)
+                raise CorebError(f"{source}: field 'tasks': {repr(bad):.80} is not a CoREB task "
+                                 f"({', '.join(TASK_NAMES)})")
             values[name] = tuple(value) if name in ("tasks", "tags") else value
         if "run_id" not in values:
             raise CorebError(f"{source}: field 'run_id' is missing")
+        check_run_id(values["run_id"], f"{source}: field 'run_id': ")
         return cls(**values, extra={k: v for k, v in data.items() if k not in _META_FIELDS})
 
 
@@ -471,13 +478,34 @@ def tag_run(run_id: str, add: Iterable[str] = (), remove: Iterable[str] = (), ro
     return update_run(run_id, tags=kept + add, root=root)
 
 
+# A run id is a folder name under the runs folder: never a path, "..", a hidden temporary (atomic.py) or an
+# option-like "-x" on the command line.
+RUN_ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]{0,199}")
+RUN_ID_RULE = "1 to 200 letters, digits, '.', '_' or '-', starting with a letter, a digit or '_'"
+
+
+def check_run_id(run_id: object, where: str = "") -> str:
+    """``run_id`` when it is a safe run id (``RUN_ID``); else a one-line CorebError starting with ``where``.
+
+    >>> check_run_id("bm25__demo_v2603__20261201T062218-f8c8b6")
+    'bm25__demo_v2603__20261201T062218-f8c8b6'
+    >>> check_run_id("../runs/x")
+    Traceback (most recent call last):
+    coreb_core.errors.CorebError: not a run id: '../runs/x' (1 to 200 letters, digits, '.', '_' or '-', starting with a letter, a digit or '_')
+    """
+    if not isinstance(run_id, str) or not RUN_ID.fullmatch(run_id):
+        raise CorebError(f"{where}not a run id: {repr(run_id):.80} ({RUN_ID_RULE})")
+    return run_id
+
+
 def new_run_id(label: str, release: str) -> str:
-    """A fresh run id: the label made file-name safe, the release, a timestamp and a random tail.
+    """A fresh run id: the label made file-name safe (ASCII letters and digits, '-', '_', '.'), the
+    release, a timestamp and a random tail.
 
     >>> new_run_id("BM25 (k1=1.5)", "demo_v2603")  # doctest: +ELLIPSIS
     'BM25--k1-1.5__demo_v2603__...-...'
     """
-    safe = "".join(c if c.isalnum() or c in "-_." else "-" for c in label).strip("-")[:48] or "run"
+    safe = "".join(c if c.isascii() and c.isalnum() or c in "-_." else "-" for c in label).strip("-.")[:48] or "run"
     return f"{safe}__{release}__{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:6]}"
 
 
@@ -502,6 +530,7 @@ def write_run(hits: pd.DataFrame, meta: RunMeta | Mapping[str, Any], root: Path 
     """
     if not isinstance(meta, RunMeta):
         meta = RunMeta.from_json(meta, "write_run meta")
+    check_run_id(meta.run_id, "write_run: ")  # before any path is made of it
     if not meta.name:  # named once, at creation, so that a later run does not renumber it
         meta = replace(meta, name=distinct_name(default_run_name(meta),
                                                 (m.name for m in list_runs(meta.release, root)
@@ -516,11 +545,13 @@ def write_run(hits: pd.DataFrame, meta: RunMeta | Mapping[str, Any], root: Path 
         frame["rank"] = frame["rank"].astype("Int32")
         pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), tmp / "hits.parquet", compression="zstd")
         (tmp / "run.json").write_text(json.dumps(meta.to_json(), indent=2, sort_keys=True, default=str))
+        check_run_folder(tmp)  # the schema every run folder meets, before the rename makes it visible
     return run_id
 
 
 def run_path(run_id: str, root: Path | None = None) -> Path:
-    """The folder of a stored run; a CorebError when it is missing or incomplete.
+    """The folder of a stored run; a CorebError when ``run_id`` is not a run id (``check_run_id``: a path
+    such as ``../x`` never leaves the runs folder) or the run is missing or incomplete.
 
     >>> import tempfile
     >>> root = Path(tempfile.mkdtemp())
@@ -528,7 +559,7 @@ def run_path(run_id: str, root: Path | None = None) -> Path:
     >>> run_path("r1", root).relative_to(root).as_posix()
     'runs/r1'
     """
-    path = runs_dir(root) / run_id
+    path = runs_dir(root) / check_run_id(run_id)
     if not (path / "hits.parquet").exists() or not (path / "run.json").exists():
         raise CorebError(f"run {run_id!r} not found in {runs_dir(root)}")
     return path
@@ -545,7 +576,11 @@ def read_hits(run_id: str, root: Path | None = None) -> pd.DataFrame:
     0  t2c       q1     d2     1    0.9      True
     1  t2c       q1     d1     2    0.5      True
     """
-    return pd.read_parquet(run_path(run_id, root) / "hits.parquet")
+    path = run_path(run_id, root) / "hits.parquet"
+    try:
+        return pd.read_parquet(path)
+    except (OSError, pa.ArrowException):
+        raise CorebError(f"{path}: not a readable parquet file") from None
 
 
 def read_run_meta(path: Path) -> RunMeta:
@@ -557,11 +592,125 @@ def read_run_meta(path: Path) -> RunMeta:
     >>> read_run_meta(path).release
     'demo_v2603'
     """
+    path = Path(path)
     try:
-        data = json.loads(Path(path).read_text())
-    except json.JSONDecodeError as exc:
+        if path.stat().st_size > RUN_JSON_MAX:
+            raise CorebError(f"{path}: larger than {RUN_JSON_MAX // 1024} KiB; not a run.json")
+        data = json.loads(path.read_bytes().decode("utf-8"))
+    except OSError as exc:
+        raise CorebError(f"{path}: cannot be read ({exc.strerror or type(exc).__name__})") from None
+    except json.JSONDecodeError as exc:  # its message names line and column, never the text
         raise CorebError(f"{path}: not valid JSON ({exc})") from None
+    except (UnicodeDecodeError, RecursionError) as exc:
+        raise CorebError(f"{path}: not valid JSON ({type(exc).__name__})") from None
     return RunMeta.from_json(data, path)
+
+
+RUN_FILES = ("run.json", "hits.parquet")  # all a run folder holds
+RUN_JSON_MAX = 1 << 20  # bytes: a run.json is a few KiB; a bigger one is not one
+
+
+def _hits_type_ok(name: str, kind: pa.DataType) -> bool:
+    """Whether a hits column of this arrow type reads as the column ``HITS_SCHEMA`` describes (text
+    columns may be dictionary-encoded, as ``write_run`` stores them)."""
+    if pa.types.is_dictionary(kind):
+        kind = kind.value_type
+    if name in ("task", "query_id", "doc_id"):
+        return pa.types.is_string(kind) or pa.types.is_large_string(kind)
+    return {"rank": pa.types.is_integer, "score": pa.types.is_floating, "in_top_k": pa.types.is_boolean}[name](kind)
+
+
+# Hits files found good, by identity (path, inode, size, modification time): runs are written once and
+# replaced only by a rename, so each is read once per process, not on every listing (every page render).
+_GOOD_HITS: set[tuple[str, int, int, int]] = set()
+
+
+def _check_hits(path: Path) -> None:
+    """A one-line DataError unless ``path`` is a readable parquet file of ``HITS_SCHEMA``'s columns whose
+    rows all have a CoREB task and a query id."""
+    try:
+        stat = path.stat()
+    except OSError as exc:
+        raise CorebError(f"{path}: cannot be read ({exc.strerror or type(exc).__name__})") from None
+    identity = (str(path), stat.st_ino, stat.st_size, stat.st_mtime_ns)
+    if identity in _GOOD_HITS:
+        return
+
+    def bad(row: int | str, column: str, message: str, value: Any = None) -> DataError:
+        return DataError([DataProblem(str(path), row, column, message, value)])
+
+    try:
+        schema = pq.read_schema(path)
+        for want in HITS_SCHEMA:
+            found = schema.get_all_field_indices(want.name)
+            if len(found) != 1:
+                raise bad("-", want.name, "missing" if not found else "appears more than once")
+            kind = schema.field(found[0]).type
+            if not _hits_type_ok(want.name, kind):
+                raise bad("-", want.name, f"is {kind}, expected {want.type}")
+        table = pq.read_table(path, columns=["task", "query_id"])
+    except (OSError, pa.ArrowException):
+        raise bad("-", "-", "not a readable parquet file") from None
+    task = table.column("task").cast(pa.string())
+    row = pc.index(pc.fill_null(pc.is_in(task, value_set=pa.array(TASK_NAMES)), False), False).as_py()
+    if row >= 0:
+        raise bad(row + 1, "task", f"not a CoREB task ({', '.join(TASK_NAMES)})", task[row].as_py())
+    row = pc.index(table.column("query_id").is_null(), True).as_py()
+    if row >= 0:
+        raise bad(row + 1, "query_id", "missing")
+    if len(_GOOD_HITS) > 10_000:
+        _GOOD_HITS.clear()
+    _GOOD_HITS.add(identity)
+
+
+def check_run_folder(path: Path, releases: Collection[str] | None = None) -> RunMeta:
+    """The provenance of the run folder at ``path`` when it meets the schema every run folder meets
+    (made by ``write_run``, imported, or found in the cache); else a one-line CorebError naming the file,
+    the row where there is one, and the field:
+
+    - ``run.json`` and ``hits.parquet`` are plain files (not links);
+    - ``run.json`` is a JSON object of ``RunMeta``'s fields with their types, a safe run id
+      (``check_run_id``) and CoREB task names; with ``releases`` given, its release is one of them;
+    - ``hits.parquet`` is a readable parquet file with ``HITS_SCHEMA``'s columns (text columns may be
+      dictionary-encoded, any integer rank, any float score), each row with a CoREB task and a query id.
+
+    >>> import tempfile
+    >>> root = Path(tempfile.mkdtemp())
+    >>> _ = write_run(hits_from_scores("t2c", ["q1"], ["d1"], np.array([[0.5]])), {"run_id": "r1", "release": "v"}, root)
+    >>> check_run_folder(root / "runs" / "r1").release
+    'v'
+    >>> _ = (root / "runs" / "r1" / "hits.parquet").write_bytes(b"not a parquet!!")
+    >>> check_run_folder(root / "runs" / "r1")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    coreb_core.errors.DataError: .../runs/r1/hits.parquet: row -: field '-': not a readable parquet file
+    """
+    path = Path(path)
+    if not path.is_dir():
+        raise CorebError(f"{path}: not a run folder (a folder holding {' and '.join(RUN_FILES)})")
+    for name in RUN_FILES:
+        file = path / name
+        if file.is_symlink():
+            raise CorebError(f"{file}: is a link; a run folder holds plain files only")
+        if not file.exists():
+            raise CorebError(f"{file}: missing (a run folder holds {' and '.join(RUN_FILES)})")
+        if not file.is_file():  # a folder, a pipe (reading it would hang), a device
+            raise CorebError(f"{file}: not a plain file")
+    meta = read_run_meta(path / "run.json")
+    if releases is not None and meta.release not in releases:
+        if meta.release is None:
+            raise CorebError(f"{path / 'run.json'}: field 'release' is missing")
+        raise CorebError(f"{path / 'run.json'}: field 'release': {repr(meta.release):.80} is not in the cache "
+                         "(import that release first)")
+    _check_hits(path / "hits.parquet")
+    return meta
+
+
+def _stored(folder: Path) -> RunMeta:
+    """``check_run_folder`` for a folder in the runs folder, whose name must be its run id."""
+    meta = check_run_folder(folder)
+    if meta.run_id != folder.name:
+        raise CorebError(f"{folder / 'run.json'}: field 'run_id': {repr(meta.run_id):.80} is not its folder's name")
+    return meta
 
 
 def run_meta(run_id: str, root: Path | None = None) -> RunMeta:
@@ -575,15 +724,63 @@ def run_meta(run_id: str, root: Path | None = None) -> RunMeta:
 
     A ``run.json`` stored without a name gets its default one (``name_runs``).
     """
-    meta = read_run_meta(run_path(run_id, root) / "run.json")
+    meta = _stored(run_path(run_id, root))
     if meta.name:
         return meta
     return next(m for m in list_runs(meta.release, root) if m.run_id == run_id)
 
 
+class BadRun(NamedTuple):
+    """An entry of the runs folder that is not a run (``check_run_folder`` refused it), e.g. a folder of
+    an older version or one edited by hand."""
+    folder: str  # its name in the runs folder
+    reason: str  # one line, naming the file and field
+
+
+class RunListing(NamedTuple):
+    """What the runs folder holds: the runs (``list_runs``) and the entries skipped because they are not runs."""
+    runs: list[RunMeta]
+    skipped: list[BadRun]
+
+
+def run_listing(release: str | None = None, root: Path | None = None) -> RunListing:
+    """Every stored run (of one release when ``release`` is given) as ``list_runs`` gives them, and every
+    entry of the runs folder that is not a run (of any release: its release cannot be trusted), with the
+    reason. A bad entry is skipped, never fatal, so the app and the CLI keep working beside it.
+
+    >>> import tempfile
+    >>> root = Path(tempfile.mkdtemp())
+    >>> _ = write_run(hits_from_scores("t2c", ["q1"], ["d1"], np.array([[0.5]])), {"run_id": "r1", "release": "v"}, root)
+    >>> (root / "runs" / "edited").mkdir()
+    >>> _ = (root / "runs" / "edited" / "run.json").write_text('{"run_id": "edited", "created": 5}')
+    >>> listing = run_listing("v", root)
+    >>> [m.run_id for m in listing.runs], [(bad.folder, bad.reason.split(": ", 1)[1]) for bad in listing.skipped]
+    (['r1'], [('edited', 'missing (a run folder holds run.json and hits.parquet)')])
+    """
+    base = runs_dir(root)
+    if not base.is_dir():
+        return RunListing([], [])
+    metas, skipped = [], []
+    for p in sorted(base.iterdir()):
+        if p.name.startswith("."):  # a writer's temporary (atomic.py)
+            continue
+        try:
+            meta = _stored(p)
+        except CorebError as exc:
+            skipped.append(BadRun(p.name, str(exc).splitlines()[0]))
+            continue
+        except OSError as exc:  # e.g. a folder we may not read
+            skipped.append(BadRun(p.name, f"{p}: cannot be read ({exc.strerror or type(exc).__name__})"))
+            continue
+        if release is None or meta.release == release:
+            metas.append(meta)
+    return RunListing(name_runs(metas), skipped)
+
+
 def list_runs(release: str | None = None, root: Path | None = None) -> list[RunMeta]:
     """The provenance of every stored run (of one release when ``release`` is given), by run id, each
-    with its name (a ``run.json`` stored without one gets its default name, see ``name_runs``).
+    with its name (a ``run.json`` stored without one gets its default name, see ``name_runs``). Entries
+    that are not runs are left out (``run_listing`` says which and why).
 
     >>> import tempfile
     >>> root = Path(tempfile.mkdtemp())
@@ -591,17 +788,7 @@ def list_runs(release: str | None = None, root: Path | None = None) -> list[RunM
     >>> [m.run_id for m in list_runs("demo_v2603", root)], list_runs("other", root)
     (['r1'], [])
     """
-    base = runs_dir(root)
-    if not base.is_dir():
-        return []
-    metas = []
-    for p in sorted(base.iterdir()):
-        if p.name.startswith(".") or not (p / "run.json").exists():
-            continue
-        meta = read_run_meta(p / "run.json")
-        if release is None or meta.release == release:
-            metas.append(meta)
-    return name_runs(metas)
+    return run_listing(release, root).runs
 
 
 def fingerprint(parts: Iterable[str]) -> str:
