@@ -25,7 +25,7 @@ def command(name: str):
     """Register the decorated function as the handler of CLI command ``name`` (in ``COMMANDS``).
 
     >>> sorted(COMMANDS)
-    ['demo', 'eval', 'export', 'fetch', 'import-data', 'import-results', 'info', 'models', 'report', 'results', 'run', 'runs']
+    ['demo', 'eval', 'export', 'fetch', 'import-data', 'import-results', 'info', 'models', 'report', 'results', 'run', 'runs', 'sql']
     """
     def register(fn: Callable[[argparse.Namespace], int]):
         COMMANDS[name] = fn
@@ -277,6 +277,63 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
+@command("sql")
+def _sql(args: argparse.Namespace) -> int:
+    from coreb_core.analysis.console_tables import console_tables
+    from coreb_core.data.sql_console import SqlConsole, check_select
+    from coreb_core.data.store import Store
+    from coreb_core.evaluation.evaluate import analyse_many
+    from coreb_core.evaluation.schemes import V1, V2, Scheme
+    from coreb_core.runs.run import read_hits, run_meta, run_name
+
+    check_select(args.query)  # before the release is copied and the runs are scored
+    try:
+        scheme = Scheme.parse(args.scheme)
+    except ValueError as exc:
+        raise CorebError(str(exc)) from None
+    with Store(args.release) as store:
+        metas = {run_id: run_meta(run_id) for run_id in args.runs or ()}
+        other = [f"{r} ({m.release})" for r, m in metas.items() if m.release not in (None, args.release)]
+        if other:
+            raise CorebError(f"runs made on another release than {args.release}: {', '.join(other)}")
+        hits = {run_id: read_hits(run_id) for run_id in metas}
+        # the same schemes as the Data page's console: the chosen one, v2 and v1
+        evaluation = (analyse_many(store, hits, tuple(dict.fromkeys([scheme, V2, V1])), not args.no_anchor_exclusion)
+                      if hits else None)
+        tables = console_tables(hits, {r: run_name(m) for r, m in metas.items()}, evaluation)
+        console = SqlConsole(store, extra_tables=tables.as_dict())
+        try:
+            result = console.query(args.query)
+        finally:
+            console.close()
+    frame = result.frame
+    if args.json:
+        if frame.columns.duplicated().any():
+            raise CorebError("--json needs distinct column names; rename the repeated ones with AS")
+        print(frame.to_json(orient="records", date_format="iso", indent=1))
+    else:
+        text = frame.map(_printable) if len(frame) else frame
+        print(text.to_string(index=False) if len(frame) else "  ".join(_printable(c) for c in frame.columns))
+        print(f"{len(frame):,} rows")
+    for note in result.notes():
+        print(f"note: {note}", file=sys.stderr)
+    return 0
+
+
+# C0 and C1 control characters (line breaks, tabs, terminal escapes) as Python escapes, so that a value
+# cannot move the cursor, recolour or clear the terminal, or break a table row
+_CONTROL = {c: repr(chr(c))[1:-1] for c in (*range(0x20), *range(0x7F, 0xA0))}
+
+
+def _printable(value: object) -> object:
+    r"""A text value with its control characters escaped; other values as they are.
+
+    >>> print(_printable("a\x1b[2Jb\n"), _printable(3))
+    a\x1b[2Jb\n 3
+    """
+    return value.translate(_CONTROL) if isinstance(value, str) else value
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every command, with its options and defaults.
 
@@ -373,6 +430,16 @@ def build_parser() -> argparse.ArgumentParser:
                    help="tasks: mean of task means (default, as the README's Avg); queries: query-weighted")
     p.add_argument("--no-anchor-exclusion", action="store_true", help="keep the C2C anchor in ranked lists (as MTEB)")
     p.add_argument("--out", required=True, help="the HTML file to write, e.g. report.html")
+
+    p = sub.add_parser("sql", help="one read-only SELECT over a cached release and chosen runs (the Data page's "
+                                   "SQL console: no writes, no files, no network; rows, bytes and cells capped)")
+    p.add_argument("query", help="one SELECT (or WITH … SELECT, DESCRIBE, SHOW, SUMMARIZE) statement")
+    p.add_argument("--release", required=True)
+    p.add_argument("--runs", nargs="+", default=None,
+                   help="run ids whose hits and per-query metrics become the tables hits and metrics (default: none)")
+    p.add_argument("--scheme", default="v2", help="the metrics table's scheme besides v2 and v1, e.g. traps_as_hits")
+    p.add_argument("--no-anchor-exclusion", action="store_true", help="keep the C2C anchor in ranked lists (as MTEB)")
+    p.add_argument("--json", action="store_true", help="a list of row objects instead of a table")
 
     p = sub.add_parser("info", help="releases in the cache, row counts, positives and traps per task")
     p.add_argument("--json", action="store_true")

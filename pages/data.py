@@ -5,7 +5,7 @@ import altair as alt
 import streamlit as st
 
 from coreb_core.analysis.console_tables import console_tables
-from coreb_core.data.sql_console import EXAMPLE_QUERIES, SQL_ROW_CAP, SqlConsole
+from coreb_core.data.sql_console import EXAMPLE_QUERIES, SQL_BYTE_CAP, SQL_CELL_CAP, SQL_ROW_CAP, SqlConsole
 from coreb_core.data.statistics import release_statistics
 from coreb_core.errors import CorebError
 from coreb_core.paths import datasets_dir, release_dir
@@ -50,7 +50,8 @@ if section == "SQL console":
                "run tables **hits** (run_id, run_name, task, query_id, doc_id, rank, score) and **metrics** "
                f"(run_id, run_name, scheme, task, query_id, ndcg_at_10, …: the evaluator's per-query numbers, "
                f"anchor exclusion {'on' if state.anchor_exclusion else 'off'}) for the {runs_note}. No writes, no "
-               f"files, no network; at most {SQL_ROW_CAP:,} rows come back.")
+               f"files, no network; at most {SQL_ROW_CAP:,} rows and {SQL_BYTE_CAP / 1e6:g} MB come back, cells cut at "
+               f"{SQL_CELL_CAP:,} characters.")
     console_args = (state.release, str(release_dir(state.release).resolve()), tuple(state.run_ids),
                     str(state.scheme), state.anchor_exclusion)
     example = st.selectbox("Start from an example", list(EXAMPLE_QUERIES), key="sql_example")
@@ -69,10 +70,12 @@ if section == "SQL console":
 
     if "sql_result" in ss:
         shown_release, result = ss["sql_result"]
+        if result.notes():
+            notes = "; ".join(result.notes())
+            st.warning(plain(f"{notes[0].upper()}{notes[1:]}."))
         st.dataframe(result.frame, hide_index=True)
         csv_download(result.frame, "sql-result")
-        cap = f" · capped at the first {SQL_ROW_CAP:,} rows" if result.truncated else ""
-        st.caption(f"Source: SQL console over cached `{shown_release}` · {len(result.frame):,} rows{cap} · "
+        st.caption(f"Source: SQL console over cached `{shown_release}` · {len(result.frame):,} rows · "
                    f"{result.seconds * 1000:.0f} ms.")
 
     with st.expander("Tables and columns"):

@@ -51,14 +51,16 @@ def show_error(exc: BaseException) -> None:
 
 
 def csv_download(frame: pd.DataFrame, name: str, label: str = "Download CSV") -> None:
-    """A download button for ``frame`` as ``<name>.csv`` (its key is derived from ``name``, so one per name).
+    """A download button for ``frame`` as ``<name>.csv`` (its key is derived from ``name``, so one per name),
+    built when the button is pressed.
 
     Outside a page Streamlit draws nothing, so the example shows only the call:
 
     >>> csv_download(pd.DataFrame({"task": ["t2c"], "ndcg_at_10": [0.3]}), "scores")   # doctest: +SKIP
     """
-    st.download_button(label, frame.to_csv(index=False).encode("utf-8"), file_name=f"{name}.csv", mime="text/csv",
-                       key=f"csv-{name}")
+    # a callable: the CSV is built only when the button is pressed, not on every render of the page
+    st.download_button(label, lambda: frame.to_csv(index=False).encode("utf-8"), file_name=f"{name}.csv",
+                       mime="text/csv", key=f"csv-{name}")
 
 
 def provenance(state: State, extra: str = "") -> str:

@@ -1,0 +1,178 @@
+"""The SQL console (``coreb_core.data.sql_console``: the Data page's SQL section and ``python -m coreb_core sql``)
+attacked with queries that ask for too much or for what it must not do: megabyte cells, a result of many
+wide columns, too many columns, a sort that would spill to disk, and statements that write, read a file,
+attach a database, change a setting, install an extension or come two at a time. Each comes back cut to
+the console's caps and fast, or fails with one line; nothing is written to the cache or the working
+directory."""
+from __future__ import annotations
+
+import json
+import time
+
+import numpy as np
+import pytest
+
+from coreb_core.data.sql_console import SQL_BYTE_CAP, SQL_CELL_CAP, SQL_COLUMN_CAP, ConsoleError, SqlConsole
+from coreb_core.data.store import Store
+from tests.builders import REFUSED_SQL, app_test
+from tests.hostile.conftest import refuses, unchanged
+
+MEGABYTE_CELLS = "SELECT repeat('y', 1000000) AS s FROM range(3000)"  # the issue's query: 3 GB of text
+WIDE_ROWS = "SELECT " + ", ".join(f"repeat('w', 1999) AS c{i}" for i in range(50)) + " FROM range(10000)"  # 1 GB
+# 160 MB to sort; a window, not ORDER BY, which under the console's row limit becomes a top-N heap
+SPILLING_SORT = "SELECT i, row_number() OVER (ORDER BY hash(i)) AS r FROM range(20000000) t(i)"
+TASK_COUNTS = "SELECT task, count(*) AS queries FROM queries GROUP BY task ORDER BY task"
+HOSTILE_SQL = {**REFUSED_SQL,
+               "SET enable_external_access = true": "not SET",
+               "INSERT INTO code_corpus SELECT * FROM code_corpus": "not INSERT",
+               "SELECT * FROM glob('/*')": "disabled by configuration"}
+
+
+@pytest.fixture(scope="module")
+def console(mini_cache):
+    with Store("demo_v2603", mini_cache) as store:
+        yield SqlConsole(store)
+
+
+@pytest.fixture
+def empty_cwd(tmp_path, monkeypatch):
+    """An empty working directory: where DuckDB's default temp folder (``./.tmp``) would appear."""
+    cwd = tmp_path / "cwd"
+    cwd.mkdir()
+    monkeypatch.chdir(cwd)
+    return cwd
+
+
+# ------------------------------------------------------------------ the library
+
+def test_megabyte_cells_come_back_cut_and_fast(console):
+    """was: 25 s and 4.3 GB, every 1 MB cell held in full (and rendered, and turned into a CSV)"""
+    start = time.perf_counter()
+    result = console.query(MEGABYTE_CELLS)
+    assert time.perf_counter() - start < 10
+    assert result.frame.memory_usage(deep=True).sum() < SQL_BYTE_CAP
+    assert len(result.frame) == 3000 and not result.truncated
+    assert result.cut_cells == 3000
+    assert set(result.frame["s"]) == {"y" * SQL_CELL_CAP + "…"}
+    assert any(f"longer than {SQL_CELL_CAP:,} characters" in note for note in result.notes())
+
+
+def test_wide_rows_stop_at_the_byte_cap(console):
+    """was: the whole 1 GB result held in memory (10,000 rows of 50 cells of 2 kB)"""
+    start = time.perf_counter()
+    result = console.query(WIDE_ROWS)
+    assert time.perf_counter() - start < 10
+    assert result.frame.memory_usage(deep=True).sum() < SQL_BYTE_CAP
+    assert 0 < len(result.frame) < 10_000 and result.truncated and result.byte_capped
+    assert result.cut_cells == 0
+    assert any(f"{SQL_BYTE_CAP // 1_000_000} MB" in note for note in result.notes())
+
+
+def test_too_many_columns_refused(console):
+    """was: accepted; DuckDB computes 2,048 rows of every column at once, however many there are"""
+    sql = "SELECT " + ", ".join(f"{i} AS c{i}" for i in range(SQL_COLUMN_CAP + 1))
+    with pytest.raises(ConsoleError) as err:
+        console.query(sql)
+    assert str(err.value) == (f"the query returns {SQL_COLUMN_CAP + 1} columns; the console shows at most "
+                              f"{SQL_COLUMN_CAP}: name the columns you need")
+    assert len(console.query(sql.replace(f", {SQL_COLUMN_CAP} AS c{SQL_COLUMN_CAP}", "")).frame.columns) == SQL_COLUMN_CAP
+
+
+def test_spilling_sort_writes_no_file(mini_cache, empty_cwd):
+    """was: the sort spilled into ./.tmp in the server's working directory and left the files there"""
+    with Store("demo_v2603", mini_cache) as store, unchanged(mini_cache):
+        small = SqlConsole(store, memory_limit="64MB")
+        start = time.perf_counter()
+        with pytest.raises(ConsoleError) as err:
+            small.query(SPILLING_SORT)
+        assert list(empty_cwd.iterdir()) == []  # not even while the console is open
+        small.close()
+    assert time.perf_counter() - start < 10
+    assert str(err.value).startswith("the query needs more than the console's 64MB of memory")
+    assert "\n" not in str(err.value)
+    assert list(empty_cwd.iterdir()) == []
+
+
+# ------------------------------------------------------------------ the CLI
+
+def test_cli_sql_prints_a_table(own_cache, empty_cwd, capsys):
+    """was: no sql command (argparse: invalid choice)"""
+    from coreb_core.cli import main
+
+    with unchanged(own_cache):
+        assert main(["sql", TASK_COUNTS, "--release", "demo_v2603"]) == 0
+    out, err = capsys.readouterr()
+    lines = out.splitlines()
+    assert [line.split() for line in lines] == [["task", "queries"], ["c2c", "144"], ["c2t", "336"], ["t2c", "720"],
+                                                ["3", "rows"]]
+    assert err == "" and list(empty_cwd.iterdir()) == []
+
+
+def test_cli_sql_json(own_cache, capsys):
+    """was: no sql command"""
+    from coreb_core.cli import main
+
+    assert main(["sql", TASK_COUNTS, "--release", "demo_v2603", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out) == [{"task": "c2c", "queries": 144}, {"task": "c2t", "queries": 336},
+                               {"task": "t2c", "queries": 720}]
+
+
+def test_cli_sql_run_tables(own_cache, capsys):
+    """was: no sql command; --runs adds the runs' hits and per-query metrics as in the app"""
+    from coreb_core.cli import main
+    from coreb_core.runs.run import hits_from_scores, write_run
+
+    with Store("demo_v2603", own_cache) as store:
+        query = store.sql("SELECT query_id FROM queries WHERE task = 't2c' ORDER BY query_id LIMIT 1").fetchone()[0]
+        docs = [d for (d,) in store.sql("SELECT code_id FROM code_corpus ORDER BY code_id LIMIT 3").fetchall()]
+    write_run(hits_from_scores("t2c", [query], docs, np.array([[0.9, 0.5, 0.1]])),
+              {"run_id": "r1", "release": "demo_v2603", "model": "bm25"}, own_cache)
+    sql = ("SELECT (SELECT count(*) FROM hits WHERE run_id = 'r1') AS hits, "
+           f"(SELECT count(*) FROM metrics WHERE run_id = 'r1' AND scheme = 'v2' AND query_id = '{query}') AS metrics")
+    assert main(["sql", sql, "--release", "demo_v2603", "--runs", "r1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == [{"hits": 3, "metrics": 1}]
+
+
+def test_cli_sql_megabyte_cells(own_cache, capsys):
+    """was: no sql command; the cut cells are said on stderr, not mixed into the rows"""
+    from coreb_core.cli import main
+
+    assert main(["sql", MEGABYTE_CELLS, "--release", "demo_v2603", "--json"]) == 0
+    out, err = capsys.readouterr()
+    rows = json.loads(out)
+    assert len(rows) == 3000 and {r["s"] for r in rows} == {"y" * SQL_CELL_CAP + "…"}
+    assert err.splitlines() == [f"note: 3,000 cells longer than {SQL_CELL_CAP:,} characters are cut"]
+
+
+@pytest.mark.parametrize("sql", list(HOSTILE_SQL))
+def test_cli_sql_refuses(own_cache, empty_cwd, capsys, sql):
+    """was: no sql command (argparse: invalid choice, usage lines)"""
+    with unchanged(own_cache):
+        refuses(["sql", sql, "--release", "demo_v2603"], capsys, HOSTILE_SQL[sql])
+    assert list(empty_cwd.iterdir()) == []
+
+
+@pytest.mark.parametrize("argv, mention", [
+    (["--release", "no_such_release"], "no_such_release"),
+    (["--release", "demo_v2603", "--runs", "no_such_run"], "no_such_run"),
+])
+def test_cli_sql_refuses_arguments(own_cache, capsys, argv, mention):
+    """was: no sql command"""
+    with unchanged(own_cache):
+        refuses(["sql", "SELECT 1", *argv], capsys, mention)
+
+
+# ------------------------------------------------------------------ the app
+
+def test_data_page_megabyte_cells_notice(own_cache):
+    """was: 126 s and 5.8 GB for range(1500), no message; the page rendered every cell and built the CSV"""
+    at = app_test("data.py", own_cache, {"release": "demo_v2603", "section": "sql"}).run()
+    at.text_area(key="sql_text").set_value(MEGABYTE_CELLS)
+    start = time.perf_counter()
+    at.button(key="sql_go").click().run(timeout=30)
+    assert time.perf_counter() - start < 15
+    assert not at.exception and not at.error
+    assert any(f"longer than {SQL_CELL_CAP:,} characters" in w.value for w in at.warning)
+    frame = [d.value for d in at.dataframe if list(d.value.columns) == ["s"]][0]
+    assert len(frame) == 3000 and frame["s"].str.len().max() == SQL_CELL_CAP + 1
