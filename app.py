@@ -3,7 +3,9 @@ import streamlit as st
 
 from ui.navigation import PAGE_SPECS
 from ui.state import keep_widget_state
+from ui.warmup import start_warmup
 
+start_warmup()  # once per server: heavy imports and the evaluation kernels load beside the first request
 st.set_page_config(page_title="CoREB error analysis", layout="wide")
 keep_widget_state()  # before any page: the sidebar's and pages' choices survive moving between pages
 

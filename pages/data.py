@@ -15,6 +15,7 @@ from ui.cache import hits, runs_of, store, tables
 from ui.charts import hbar
 from ui.format import plain
 from ui.sidebar import sidebar
+from ui.state import remembered, write_url
 from ui.widgets import csv_download, show_error
 
 state = sidebar()
@@ -23,9 +24,12 @@ st.title("Data")
 st.caption(f"Releases cached in `{datasets_dir()}`, and an **SQL console** over the sidebar's release with the "
            "chosen runs' hits and per-query metrics.")
 SECTIONS = ("Release statistics", "SQL console")
-if "data_section" not in ss:  # a shared link can open the console: ?section=sql
-    ss["data_section"] = SECTIONS[1] if st.query_params.get("section") == "sql" else SECTIONS[0]
-section = st.segmented_control("Section", SECTIONS, key="data_section", required=True, label_visibility="collapsed")
+# Kept across pages, and in the URL: a shared link can open the console (?section=sql).
+section = st.segmented_control("Section", SECTIONS, required=True, label_visibility="collapsed",
+                               key=remembered("data_section", "section",
+                                              lambda raw: SECTIONS[1] if raw[-1] == "sql" else SECTIONS[0],
+                                              SECTIONS[0], allowed=SECTIONS))
+write_url({"section": "sql" if section == SECTIONS[1] else None})
 
 
 @st.cache_data(show_spinner="Counting…", max_entries=16)

@@ -12,7 +12,7 @@ from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE
 from ui.state import flag, one_of, remembered, some_of, write_url
 from ui.cache import hits, run_tables, runs_of, store
 from ui.charts import heatmap, labelled_scatter, line_chart
-from ui.display import number_formats, pct_columns, points
+from ui.display import pct_columns, points
 from ui.sidebar import sidebar
 from ui.widgets import csv_download, provenance, run_label, show_error
 
@@ -49,20 +49,20 @@ shown.insert(0, "name", shown["run"].map(labels).fillna(shown["model"]))
 shown.loc[shown["kind"] == "our run", "source"] = f"this app on {state.release}"  # the id is in the run column
 # Pixel widths that add up to the main area at 1600 px (1,140 px), so nothing scrolls sideways; "—" where a
 # row has no figure (published rows print one kind of overall only).
-st.dataframe(number_formats(shown, {c: "{:.1f}" for c in [*TASK_NAMES, QUERY_WEIGHTED, TASK_MEAN]}), hide_index=True, placeholder="—",
+st.dataframe(shown, hide_index=True, placeholder="—",
              width="stretch",
              column_order=["name", QUERY_WEIGHTED, *TASK_NAMES, TASK_MEAN, "kind", "source", "scheme"],
              column_config={
                  "name": st.column_config.TextColumn("Run / model", width=210,
                                                      help="Our runs by name (the id is in the CSV download)."),
-                 **{task: st.column_config.NumberColumn(task.upper(), width=60) for task in TASK_NAMES},
+                 **{task: st.column_config.NumberColumn(task.upper(), format="%.1f", width=60) for task in TASK_NAMES},
                  QUERY_WEIGHTED: st.column_config.NumberColumn(
-                     "Overall (queries)", width=120,
+                     "Overall (queries)", format="%.1f", width=120,
                      help="Query-weighted mean over every query of the release: the kind paper Table 3/14 and the "
                           "project page print (task weights = query counts, e.g. T2C 1,123 · C2T 1,200 · C2C 278 "
                           "on v2603)."),
                  TASK_MEAN: st.column_config.NumberColumn(
-                     "Overall (tasks)", width=110,
+                     "Overall (tasks)", format="%.1f", width=110,
                      help="Plain mean of T2C, C2C and C2T: the kind the README's Avg prints."),
                  "kind": st.column_config.TextColumn("Kind", width=85),
                  "source": st.column_config.TextColumn("Source", width=240),

@@ -10,7 +10,7 @@ from coreb_core.runs.results import all_rows
 from coreb_core.analysis.selection import PUBLISHED_ONLY, parameter_text, recommend, recommend_published
 from coreb_core.report import build_report
 from ui.cache import run_tables, runs_of, store
-from ui.display import (PRINTABLE_CSS, number_formats, published_empty_text, recommendation_sentence, selection_header,
+from ui.display import (PRINTABLE_CSS, published_empty_text, recommendation_sentence, selection_header,
                         selection_points, summary_markdown, winner_sentence)
 from ui.format import plain
 from ui.labels import TASK_LABELS
@@ -109,13 +109,12 @@ def _for_display(frame):
 ranked, published = _for_display(rec.ranked), _for_display(published)
 excluded = _for_display(rec.excluded)
 columns = {"name": st.column_config.TextColumn("run"), "model": st.column_config.TextColumn("model"),
-           "mean_ndcg_at_10": st.column_config.NumberColumn("mean nDCG@10 ×100"),
-           "ci_low": st.column_config.NumberColumn("95% CI low"),
-           "ci_high": st.column_config.NumberColumn("95% CI high"),
-           "trap_share": st.column_config.NumberColumn("trap above 1st positive (%)"),
+           "mean_ndcg_at_10": st.column_config.NumberColumn("mean nDCG@10 ×100", format="%.1f"),
+           "ci_low": st.column_config.NumberColumn("95% CI low", format="%.1f"),
+           "ci_high": st.column_config.NumberColumn("95% CI high", format="%.1f"),
+           "trap_share": st.column_config.NumberColumn("trap above 1st positive (%)", format="%.1f"),
            "parameters": st.column_config.TextColumn("parameters"),
-           **{task: st.column_config.NumberColumn(task.upper()) for task in TASK_NAMES}}
-one_decimal = {c: "{:.1f}" for c in ("mean_ndcg_at_10", "ci_low", "ci_high", "trap_share", *TASK_NAMES)}
+           **{task: st.column_config.NumberColumn(task.upper(), format="%.1f") for task in TASK_NAMES}}
 # Only the chosen tasks' columns: the others are empty by construction.
 ranked_order = ["rank", "name", "mean_ndcg_at_10", "ci_low", "ci_high", *tasks, "trap_share", "parameters", "queries"]
 published_order = ["rank", "model", "mean_ndcg_at_10", *tasks, "parameters", "figures"]
@@ -131,7 +130,7 @@ st.caption(provenance(state, "mean nDCG@10 ×100 over the chosen queries; 95% pe
                              "qrels (rel=1 above the first rel=2)"))
 
 st.subheader("Our runs, ranked")
-st.dataframe(number_formats(ranked, one_decimal), hide_index=True, placeholder="—", width="stretch", column_config=columns,
+st.dataframe(ranked, hide_index=True, placeholder="—", width="stretch", column_config=columns,
              column_order=ranked_order)
 if len(ranked):
     ci = ranked.assign(label=ranked["rank"].astype(str) + ". " + ranked["name"].astype(str))
@@ -151,7 +150,7 @@ st.subheader(f"Published models ({PUBLISHED_ONLY})")
 st.caption("Real CoREB v202603 as printed (paper Table 3; Table 15 for C2C by anchor language), not this release: "
            "no per-query data, so no interval and no trap share; parameters from the project page.")
 if len(published):
-    st.dataframe(number_formats(published, one_decimal), hide_index=True, placeholder="—", width="stretch", column_config=columns,
+    st.dataframe(published, hide_index=True, placeholder="—", width="stretch", column_config=columns,
                  column_order=published_order)
 else:
     st.info(published_empty_text(published_excluded))

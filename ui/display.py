@@ -277,17 +277,6 @@ PRINTABLE_CSS = """<style>
 </style>"""
 
 
-def number_formats(frame: pd.DataFrame, decimals: dict[str, str]) -> "pd.io.formats.style.Styler":
-    """``frame`` for ``st.dataframe`` with the given number formats (the data, and so the CSV and the tests,
-    keep their numbers). Missing values: pass ``placeholder="—"`` to ``st.dataframe``; its grid ignores a
-    Styler's ``na_rep`` and prints "None".
-
-    >>> number_formats(pd.DataFrame({"t2c": [43.21, None]}), {"t2c": "{:.1f}"}).to_string().split()[-3:]
-    ['43.2', '1', '—']
-    """
-    return frame.style.format({c: f for c, f in decimals.items() if c in frame.columns}, na_rep="—")
-
-
 def winner_sentence(rec: Recommendation, scheme: str) -> str:
     """One sentence naming the winner, built from the numbers of ``rec.ranked`` (printed x100).
 

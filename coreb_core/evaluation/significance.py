@@ -17,7 +17,6 @@ from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 KEYS = ["task", "query_id"]
 TIE_TOLERANCE = 1e-12
@@ -56,6 +55,8 @@ def paired_ttest(delta: np.ndarray) -> float:
     """
     if len(delta) < 2 or np.allclose(delta, delta[0], atol=TIE_TOLERANCE, rtol=0):
         return 1.0 if len(delta) < 2 or abs(delta[0]) <= TIE_TOLERANCE else 0.0
+    from scipy import stats  # here, not at the top: scipy.stats takes 1-2 s to import, and most pages never test
+
     return float(stats.ttest_1samp(delta, 0.0).pvalue)
 
 

@@ -279,6 +279,43 @@ def test_charts_are_readable_sizes(served, browser, default_run_ids, width):
     assert not problems, "\n".join(problems)
 
 
+# Every visible table: its grid drawn (a scroller per table) and no wider than its box. Tables in closed tabs
+# are not drawn, so only visible ones count.
+TABLE_WIDTHS_JS = """() => [...document.querySelectorAll('[data-testid="stDataFrame"]')]
+    .filter(f => f.getBoundingClientRect().width > 0 && f.offsetParent !== null)
+    .map(f => { const s = f.querySelector('.dvn-scroller');
+                return s ? [s.scrollWidth, s.clientWidth] : null; })"""
+
+
+def test_tables_fit_the_page_at_1600(served, browser, default_run_ids):
+    """At 1600 px no table scrolls sideways: the identifying and deciding columns are all in view, on every
+    page (the inspector also in its "largest Δ" mode, whose Δ sat off-screen)."""
+    base, _ = served
+    page = browser.new_page()
+    page.set_viewport_size({"width": 1600, "height": 1000})
+    runs = "&".join(f"runs={r}" for r in default_run_ids.values())
+    default = next(u for u, _, d in app_pages() if d)
+    visits = [("" if u == default else u, "") for u, _, _ in app_pages()]
+    visits.append(("inspector", "&filter=largest+%CE%94+nDCG%4010+between+two+runs"))
+    problems, seen = [], 0
+    for path, extra in visits:
+        page.goto(f"{base}/{path}?release=demo_v2603&task=t2c&{runs}{extra}", wait_until="domcontentloaded")
+        wait_for_script(page)
+        tables = page.locator('[data-testid="stDataFrame"]')
+        for i in range(tables.count()):  # grids draw when scrolled into view
+            if tables.nth(i).is_visible():
+                tables.nth(i).scroll_into_view_if_needed()
+        page.wait_for_function(f"() => !({TABLE_WIDTHS_JS})().includes(null)", timeout=60_000)
+        widths = page.evaluate(TABLE_WIDTHS_JS)
+        seen += len(widths)
+        for n, (scroll, client) in enumerate(widths):
+            if scroll > client + 1:
+                problems.append(f"/{path}{extra}: table {n + 1} is {scroll} px wide in a {client} px box")
+    page.close()
+    assert seen >= 12, f"only {seen} tables drawn"
+    assert not problems, "\n".join(problems)
+
+
 def test_a_row_click_opens_the_inspector_and_back_returns(served, browser, default_run_ids):
     """Trap analysis → click a worst-query row → the inspector shows that query → "Back" returns to
     Trap analysis with the same global state."""

@@ -52,8 +52,10 @@ def test_data_page_console_is_a_section_at_the_top(app_cache):
     assert not at.exception
     assert "SQL console" in at.caption[0].value  # the page says at once that the console exists
     assert not at.text_area  # statistics first; the console is one click away
+    assert "section" not in at.query_params
     at.button_group(key="data_section").set_value("SQL console").run()
     assert not at.exception and not at.subheader  # the console alone, above the fold
+    assert at.query_params["section"] == ["sql"]  # a copied URL opens the console
     assert at.text_area(key="sql_text").value.startswith("SELECT task, count(*)")
 
 
