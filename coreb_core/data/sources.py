@@ -66,6 +66,9 @@ def _read_jsonl_rows(path: Path) -> tuple[list[dict[str, Any]], list[DataProblem
         except json.JSONDecodeError as exc:
             problems.append(DataProblem(str(path), number, "-", f"line is not valid JSON ({exc.msg})"))
             continue
+        except RecursionError:
+            problems.append(DataProblem(str(path), number, "-", "line is nested too deeply to read"))
+            continue
         if not isinstance(obj, dict):
             problems.append(DataProblem(str(path), number, "-", "line is not a JSON object", type(obj).__name__))
             continue
