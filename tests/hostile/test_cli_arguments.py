@@ -10,20 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests import dump
 from tests.hostile.conftest import refuses, unchanged
 
 RUN = ["run", "--model", "bm25", "--release", "tiny"]
-
-
-@pytest.fixture
-def tiny(cache) -> Path:
-    """The empty private cache with the tiny hand-made release imported as ``tiny``."""
-    from coreb_core.data.ingest import import_release
-    from coreb_core.data.sources import read_local
-
-    import_release(read_local(dump.write_parquet_folder(cache.parent / "tiny-src", dump.rows()))[2], "tiny", cache)
-    return cache
 
 
 # ---------------------------------------------------------------- argparse's own errors
@@ -34,9 +23,9 @@ def tiny(cache) -> Path:
     (["no-such-command"], ["invalid choice: 'no-such-command'"]),
     (["run", "--model", "bm25", "--release", "tiny", "--batch-size", "many"], ["--batch-size", "'many'"]),
 ], ids=["missing-required", "bad-choice", "unknown-command", "not-an-int"])
-def test_argparse_errors_are_one_line(tiny, capsys, argv, mentions):
+def test_argparse_errors_are_one_line(tiny_cache, capsys, argv, mentions):
     """was: a usage block, then SystemExit(2) out of main()."""
-    with unchanged(tiny):
+    with unchanged(tiny_cache):
         line = refuses(argv, capsys, *mentions)
     assert "usage:" not in line and not line.startswith("error: argument ")
 
@@ -45,38 +34,38 @@ def test_argparse_errors_are_one_line(tiny, capsys, argv, mentions):
 
 @pytest.mark.parametrize("option, value", [("--top-k", "-5"), ("--top-k", "0"), ("--batch-size", "0"),
                                            ("--rerank-depth", "-1")])
-def test_run_count_below_one(tiny, capsys, option, value):
+def test_run_count_below_one(tiny_cache, capsys, option, value):
     """was: accepted; --top-k -5 stored a BM25 run with its judged documents only."""
-    with unchanged(tiny):
+    with unchanged(tiny_cache):
         refuses([*RUN, option, value], capsys, f"{option}: ", "at least 1", repr(value))
 
 
-def test_run_unknown_device(tiny, capsys):
+def test_run_unknown_device(tiny_cache, capsys):
     """was: accepted (BM25 stored a run; a dense model failed inside torch)."""
-    with unchanged(tiny):
+    with unchanged(tiny_cache):
         refuses([*RUN, "--device", "foo"], capsys, "--device: ", "'foo'", "auto, cpu, cuda, cuda:N or mps")
 
 
 @pytest.mark.parametrize("tasks, mentions", [("", ["at least one"]), (" , ", ["at least one"]),
                                              ("t2c,t2c", ["t2c", "twice"]), ("t2c,x2y", ["unknown task 'x2y'"])],
                          ids=["empty", "commas-only", "repeated", "unknown"])
-def test_run_tasks_empty_repeated_or_unknown(tiny, capsys, tasks, mentions):
+def test_run_tasks_empty_repeated_or_unknown(tiny_cache, capsys, tasks, mentions):
     """was: '' stored an empty run; 't2c,t2c' stored every hit twice (and its export was refused on re-import)."""
-    with unchanged(tiny):
+    with unchanged(tiny_cache):
         refuses([*RUN, "--tasks", tasks], capsys, "--tasks: ", *mentions)
 
 
-def test_library_refuses_what_the_cli_refuses(tiny):
+def test_library_refuses_what_the_cli_refuses(tiny_cache):
     """was: run_retrieval accepted no tasks, a repeated task, top_k 0 and device 'foo' (the app calls it directly)."""
     from coreb_core.errors import CorebError
     from coreb_core.retrieval.pipeline import run_retrieval
 
-    with unchanged(tiny):
+    with unchanged(tiny_cache):
         for kwargs, message in [({"tasks": ()}, "at least one"), ({"tasks": ("c2c", "c2c")}, "twice"),
                                 ({"top_k": 0}, "at least 1"), ({"batch_size": -1}, "at least 1"),
                                 ({"device": "foo"}, "auto, cpu, cuda")]:
             with pytest.raises(CorebError, match=message):
-                run_retrieval("bm25", "tiny", **kwargs, root=tiny)
+                run_retrieval("bm25", "tiny", **kwargs, root=tiny_cache)
 
 
 # ---------------------------------------------------------------- a local model folder
@@ -89,10 +78,10 @@ def _model_folder(tmp_path: Path, **files: str) -> Path:
     return folder
 
 
-def test_model_folder_config_without_model_type(tmp_path, tiny, capsys):
+def test_model_folder_config_without_model_type(tmp_path, tiny_cache, capsys):
     """was: a ValueError traceback from transformers' tokenizer after seconds of loading."""
     folder = _model_folder(tmp_path, config="{}")
-    with unchanged(tiny):
+    with unchanged(tiny_cache):
         refuses([*RUN[:2], str(folder), *RUN[3:]], capsys, str(folder / "config.json"), "'model_type'")
 
 
@@ -100,15 +89,15 @@ def test_model_folder_config_without_model_type(tmp_path, tiny, capsys):
                                             ('{"prompts": {"query": 7}}', ["'prompts'", "strings"])],
                          ids=["not-json", "a-list", "prompt-not-text"])
 @pytest.mark.parametrize("profile", ["official", "card"])
-def test_model_folder_broken_sentence_transformers_config(tmp_path, tiny, capsys, profile, text, mentions):
+def test_model_folder_broken_sentence_transformers_config(tmp_path, tiny_cache, capsys, profile, text, mentions):
     """was: a JSONDecodeError traceback (card profile), or an OSError one from transformers (official)."""
     folder = _model_folder(tmp_path, config='{"model_type": "bert"}', config_sentence_transformers=text)
-    with unchanged(tiny):
+    with unchanged(tiny_cache):
         refuses([*RUN[:2], str(folder), *RUN[3:], "--profile", profile], capsys,
                 str(folder / "config_sentence_transformers.json"), *mentions)
 
 
-def test_model_folder_that_transformers_cannot_load(tmp_path, tiny, monkeypatch):
+def test_model_folder_that_transformers_cannot_load(tmp_path, tiny_cache, monkeypatch):
     """was: the OSError traceback of transformers (here a folder without weights; the loader is replaced by
     one raising that error, since the real one takes half a minute to import)."""
     from coreb_core.errors import CorebError
@@ -121,8 +110,8 @@ def test_model_folder_that_transformers_cannot_load(tmp_path, tiny, monkeypatch)
         raise OSError(f"Error no file named model.safetensors, or pytorch_model.bin, found in directory {name}.")
 
     monkeypatch.setattr(RunnerEncoder, "load", no_weights)
-    with unchanged(tiny), pytest.raises(CorebError) as err:
-        run_retrieval(str(folder), "tiny", ("t2c",), root=tiny)
+    with unchanged(tiny_cache), pytest.raises(CorebError) as err:
+        run_retrieval(str(folder), "tiny", ("t2c",), root=tiny_cache)
     assert str(err.value).splitlines() == [f"{folder}: transformers cannot load this model folder (OSError: Error no "
                                            f"file named model.safetensors, or pytorch_model.bin, found in directory "
                                            f"{folder}.)"]
@@ -131,39 +120,39 @@ def test_model_folder_that_transformers_cannot_load(tmp_path, tiny, monkeypatch)
 # ---------------------------------------------------------------- export --out
 
 @pytest.fixture
-def run_id(tiny) -> str:
+def run_id(tiny_cache) -> str:
     from coreb_core.runs.run import hits_from_scores, write_run
 
     hits = hits_from_scores("t2c", ["q_t2c_canonical_retro_any_0001"], ["code_v202601_00001", "code_v202601_00002"],
                             np.array([[0.5, 0.9]]))
-    return write_run(hits, {"run_id": "r1", "model": "bm25", "release": "tiny"}, tiny)
+    return write_run(hits, {"run_id": "r1", "model": "bm25", "release": "tiny"}, tiny_cache)
 
 
-def test_export_trec_onto_an_existing_folder(tmp_path, tiny, run_id, capsys):
+def test_export_trec_onto_an_existing_folder(tmp_path, tiny_cache, run_id, capsys):
     """was: IsADirectoryError traceback from the final rename."""
     out = tmp_path / "out"
     out.mkdir()
-    with unchanged(tiny), unchanged(tmp_path / "out"):
+    with unchanged(tiny_cache), unchanged(tmp_path / "out"):
         refuses(["export", "--run", run_id, "--format", "trec", "--out", str(out)], capsys, str(out), "is a folder")
     assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith(("cache", "tiny"))) == ["out"]
 
 
 @pytest.mark.parametrize("fmt", ["trec", "coreb", "mteb"])
-def test_export_under_a_file(tmp_path, tiny, run_id, capsys, fmt):
+def test_export_under_a_file(tmp_path, tiny_cache, run_id, capsys, fmt):
     """was: FileExistsError / NotADirectoryError traceback from mkdir."""
     (tmp_path / "file").write_text("x")
     out = tmp_path / "file" / "export"
-    with unchanged(tiny):
+    with unchanged(tiny_cache):
         refuses(["export", "--run", run_id, "--format", fmt, "--out", str(out)], capsys,
                 f"cannot write {out}: {tmp_path / 'file'} is not a folder")
     assert (tmp_path / "file").read_text() == "x"
 
 
 @pytest.mark.parametrize("fmt", ["coreb", "mteb"])
-def test_export_folder_onto_a_file(tmp_path, tiny, run_id, capsys, fmt):
+def test_export_folder_onto_a_file(tmp_path, tiny_cache, run_id, capsys, fmt):
     """was: FileExistsError / NotADirectoryError traceback from mkdir."""
     (tmp_path / "file").write_text("x")
-    with unchanged(tiny):
+    with unchanged(tiny_cache):
         refuses(["export", "--run", run_id, "--format", fmt, "--out", str(tmp_path / "file")], capsys,
                 str(tmp_path / "file"), "is a file")
     assert (tmp_path / "file").read_text() == "x"
