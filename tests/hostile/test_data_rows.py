@@ -81,6 +81,22 @@ def test_jsonl_nested_too_deep(tmp_path, tiny_cache, capsys):
         refuses(["import-data", str(folder), "--release", "x"], capsys, "code_corpus_v2.jsonl: row 3", "nested")
 
 
+def test_parquet_text_that_is_not_utf8(tmp_path, tiny_cache, capsys):
+    """was: UnicodeDecodeError while reading the rows (Arrow stores such bytes in a string column)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    folder = dump.write_parquet_folder(tmp_path / "parquet", dump.rows())
+    path = folder / "text2code_queries.parquet"
+    table = pq.read_table(path)
+    raw = pa.array([b"Sum of two integers.", b"\xff\xfe python"], type=pa.binary())
+    bad = pa.Array.from_buffers(pa.string(), len(raw), raw.buffers())  # bytes kept as they are, unchecked
+    pq.write_table(table.set_column(table.column_names.index("query"), "query", bad), path)
+    with unchanged(tiny_cache):
+        refuses(["import-data", str(folder), "--release", "x"], capsys,
+                "text2code_queries.parquet: row 2: field 'query'", "not valid UTF-8")
+
+
 def test_run_page_upload_with_a_lone_surrogate_shows_the_line(tmp_path, tiny_cache):
     """was: an exception box (UnicodeEncodeError) on the Run retrieval page."""
     folder = _jsonl(tmp_path, lambda r: r["text2code_queries"][0].update(query="\ud800 sum"))
