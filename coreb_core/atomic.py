@@ -20,6 +20,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Iterator
 
+from coreb_core.errors import CorebError
+
 
 def default_tmp(path: Path) -> Path:
     """``.<name>.tmp`` beside ``path``: hidden, and in the same folder so the rename stays atomic.
@@ -28,6 +30,41 @@ def default_tmp(path: Path) -> Path:
     'cache/results/.results.parquet.tmp'
     """
     return path.with_name(f".{path.name}.tmp")
+
+
+def check_target(path: Path, folder: bool = False, hint: str = "name a file") -> Path:
+    """``path`` itself when a file (or, with ``folder``, a folder) can be written there; else a one-line
+    CorebError, before any work: a file path that is a folder, a folder path that is a file, or a
+    nearest existing parent that is a file or not writable.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> check_target(folder / "new" / "run.trec").name
+    'run.trec'
+    >>> check_target(folder, hint="name a file such as run.trec")   # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    coreb_core.errors.CorebError: ... is a folder; name a file such as run.trec
+    >>> _ = (folder / "f").write_text("")
+    >>> check_target(folder / "f", folder=True)   # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    coreb_core.errors.CorebError: .../f is a file; name a folder
+    >>> check_target(folder / "f" / "out", folder=True)   # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    coreb_core.errors.CorebError: cannot write .../f/out: .../f is not a folder
+    """
+    path = Path(path)
+    if not folder and path.is_dir():
+        raise CorebError(f"{path} is a folder; {hint}")
+    if folder and path.exists() and not path.is_dir():
+        raise CorebError(f"{path} is a file; name a folder")
+    nearest = path.absolute() if folder and path.is_dir() else path.absolute().parent
+    while not nearest.exists():
+        nearest = nearest.parent
+    if not nearest.is_dir():
+        raise CorebError(f"cannot write {path}: {nearest} is not a folder")
+    if not os.access(nearest, os.W_OK | os.X_OK):
+        raise CorebError(f"cannot write {path}: {nearest} is not writable")
+    return path
 
 
 def _remove(path: Path) -> None:

@@ -174,10 +174,9 @@ def _run(args: argparse.Namespace) -> int:
     from coreb_core.progress import TqdmProgress
     from coreb_core.retrieval.pipeline import rerank_run, run_retrieval
 
-    tasks = tuple(t.strip() for t in args.tasks.split(",") if t.strip())
     bar = TqdmProgress(f"{args.model} ({args.profile}) on {args.release}")
     try:
-        result = run_retrieval(args.model, args.release, tasks, args.device, args.batch_size, args.top_k, bar,
+        result = run_retrieval(args.model, args.release, args.tasks, args.device, args.batch_size, args.top_k, bar,
                                profile=args.profile)
     finally:
         bar.close()
@@ -334,14 +333,65 @@ def _printable(value: object) -> object:
     return value.translate(_CONTROL) if isinstance(value, str) else value
 
 
+class UsageError(CorebError):
+    """A command line argparse refuses; shown like every other error, as one ``error: …`` line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, except that a refused command line raises ``UsageError`` (``main`` prints one line,
+    exit status 2) instead of printing the usage block and exiting.
+
+    >>> build_parser().parse_args(["run", "--model", "bm25"])
+    Traceback (most recent call last):
+    coreb_core.cli.UsageError: the following arguments are required: --release
+    """
+
+    def error(self, message: str):
+        raise UsageError(message.removeprefix("argument "))
+
+
+def _checked(check: Callable, name: str) -> Callable[[str], object]:
+    """An argparse ``type`` from a library check: the check's CorebError becomes argparse's message
+    (``--top-k: …``), so the command line and the library refuse the same values in the same words."""
+    def convert(text: str):
+        try:
+            return check(text)
+        except CorebError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    convert.__name__ = name
+    return convert
+
+
+def _count(text: str) -> int:
+    value = int(text) if text.strip().isascii() and text.strip().isdigit() else 0
+    if value < 1:
+        raise CorebError(f"must be a whole number of at least 1, not {text!r}")
+    return value
+
+
+def _tasks(text: str) -> tuple[str, ...]:
+    from coreb_core.retrieval.pipeline import check_tasks
+
+    return check_tasks(t.strip() for t in text.split(",") if t.strip())
+
+
+def _device(text: str) -> str:
+    from coreb_core.retrieval.device import check_device
+
+    return check_device(text)
+
+
+COUNT, TASK_LIST, DEVICE = _checked(_count, "count"), _checked(_tasks, "tasks"), _checked(_device, "device")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every command, with its options and defaults.
 
     >>> args = build_parser().parse_args(["run", "--model", "bm25", "--release", "demo_v2603"])
     >>> args.command, args.model, args.profile, args.tasks, args.device, args.top_k
-    ('run', 'bm25', 'official', 't2c,c2c,c2t', 'auto', 100)
+    ('run', 'bm25', 'official', ('t2c', 'c2c', 'c2t'), 'auto', 100)
     """
-    parser = argparse.ArgumentParser(prog="python -m coreb_core", description="CoREB error-analysis toolkit")
+    parser = _Parser(prog="python -m coreb_core", description="CoREB error-analysis toolkit")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("fetch", help="download a release from the hub (hq-bench/coreb) into the cache")
@@ -355,7 +405,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("demo", help="build CoREB-mini (the bundled demo benchmark) into the cache")
     p.add_argument("--release", choices=["demo_v2602", "demo_v2603"], default=None, help="only this release")
-    p.add_argument("--scale", type=int, default=1, help="write an N-times larger synthetic variant <release>_xN")
+    p.add_argument("--scale", type=COUNT, default=1, help="write an N-times larger synthetic variant <release>_xN")
     p.add_argument("--run-toolchains", action="store_true",
                    help="also execute C++/Java/Go/Ruby solutions when their toolchain is installed "
                         "(default: Python is executed, other languages use the verdicts recorded with verdicts.json)")
@@ -381,12 +431,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="official (default): encode as coreb_runner 0.1.0 made the published numbers (transformers "
                         "AutoModel, no prompts, 512 tokens, mean pooling); card: as the model's own card says "
                         "(sentence-transformers, its prompts verbatim, its length)")
-    p.add_argument("--tasks", default=",".join(TASK_NAMES))
-    p.add_argument("--device", default="auto", help="auto (cuda, then mps, then cpu), cpu, cuda, cuda:1, mps")
-    p.add_argument("--batch-size", type=int, default=64)
-    p.add_argument("--top-k", type=int, default=100)
+    p.add_argument("--tasks", type=TASK_LIST, default=",".join(TASK_NAMES), help="comma-separated, each once")
+    p.add_argument("--device", type=DEVICE, default="auto", help="auto (cuda, then mps, then cpu), cpu, cuda, cuda:1, mps")
+    p.add_argument("--batch-size", type=COUNT, default=64)
+    p.add_argument("--top-k", type=COUNT, default=100)
     p.add_argument("--rerank", default=None, help="a CrossEncoder folder or hub name to rerank the first stage")
-    p.add_argument("--rerank-depth", type=int, default=128)
+    p.add_argument("--rerank-depth", type=COUNT, default=128)
 
     p = sub.add_parser("import-results", help="import MTEB result trees, official runner outputs, TREC runs, exported runs")
     p.add_argument("path")
@@ -451,9 +501,11 @@ def main(argv: list[str] | None = None) -> int:
 
     >>> main(["eval", "--release", "no_such_release", "--run", "r1"])   # stderr: error: release 'no_such_release' is not in the cache …
     2
+    >>> main(["run", "--model", "bm25", "--release", "demo_v2603", "--top-k", "0"])   # stderr: error: --top-k: must be …
+    2
     """
-    args = build_parser().parse_args(argv)
     try:
+        args = build_parser().parse_args(argv)
         return COMMANDS[args.command](args)
     except CorebError as exc:
         for line in str(exc).splitlines():

@@ -38,18 +38,22 @@ class TqdmProgress:
     """
 
     def __init__(self, desc: str) -> None:
-        from tqdm import tqdm
-
-        self.bar = tqdm(total=1000, desc=desc, unit="‰", file=sys.stderr, mininterval=0.3,
-                        bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining} {postfix}")
+        self.desc = desc
+        self.bar = None  # drawn at the first report, so input refused before any work prints one line only
 
     def __call__(self, message: str, fraction: float) -> None:
+        if self.bar is None:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=1000, desc=self.desc, unit="‰", file=sys.stderr, mininterval=0.3,
+                            bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining} {postfix}")
         self.bar.n = int(round(1000 * min(max(fraction, 0.0), 1.0)))
         self.bar.set_postfix_str(message[:60], refresh=False)
         self.bar.refresh()
 
     def close(self) -> None:
-        self.bar.close()
+        if self.bar is not None:
+            self.bar.close()
 
 
 def call_with_heartbeat(work: Callable[[], T], progress: Progress, message: str, fraction: float,

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import html as html_lib
 import math
-import os
 import re
 from datetime import datetime, timezone
 from pathlib import Path
@@ -27,7 +26,7 @@ import pandas as pd
 from coreb_core.analysis.leaderboard import run_params
 from coreb_core.analysis.selection import (TABLE3, Recommendation, parameter_text, recommend, recommend_published,
                                            selected_queries, slice_scores)
-from coreb_core.atomic import atomic_write_text
+from coreb_core.atomic import atomic_write_text, check_target
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.data.store import Store
 from coreb_core.errors import CorebError
@@ -369,17 +368,7 @@ def check_out(path: Path) -> Path:
     Traceback (most recent call last):
     coreb_core.errors.CorebError: cannot write .../f/r.html: .../f is not a folder
     """
-    path = Path(path)
-    if path.is_dir():
-        raise CorebError(f"{path} is a folder; name a file such as report.html")
-    parent = path.absolute().parent
-    while not parent.exists():
-        parent = parent.parent
-    if not parent.is_dir():
-        raise CorebError(f"cannot write {path}: {parent} is not a folder")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise CorebError(f"cannot write {path}: {parent} is not writable")
-    return path
+    return check_target(path, hint="name a file such as report.html")
 
 
 def write_report(path: Path, html: str) -> Path:

@@ -77,11 +77,33 @@ def _json_default(value: Any) -> Any:
 
 def _meta_json(meta: dict[str, Any]) -> str:
     """One canonical text form (sorted keys) so identical data gives identical bytes."""
-    return json.dumps(meta, sort_keys=True, ensure_ascii=False, default=_json_default)
+    try:
+        text = json.dumps(meta, sort_keys=True, ensure_ascii=False, default=_json_default)
+    except RecursionError:
+        raise ValueError("meta is nested too deeply") from None
+    except TypeError:  # keys of mixed types cannot be sorted
+        raise ValueError("meta keys must be strings") from None
+    if not _encodable(text):
+        raise ValueError("meta holds a lone surrogate, which is not valid Unicode")
+    return text
+
+
+def _encodable(text: str) -> bool:
+    """False for text holding a lone surrogate (JSON's "\\ud800"): valid JSON, but not Unicode, so
+    Arrow cannot store it."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+# The integer range of each integer column type; a value outside it would overflow in Arrow.
+_INT_RANGES = {"int64": (-2 ** 63, 2 ** 63 - 1, "a 64-bit integer"), "int8": (-2 ** 7, 2 ** 7 - 1, "an 8-bit integer")}
 
 
 def _normalise(config: Config, raw: RawTable) -> tuple[pa.Table, list[DataProblem]]:
@@ -121,16 +143,25 @@ def _normalise(config: Config, raw: RawTable) -> tuple[pa.Table, list[DataProble
             elif col.type == "string":
                 if not isinstance(value, str):
                     problems.append(DataProblem(raw.file, number, key, "must be a string", value))
+                    value = None
+                elif not _encodable(value):
+                    problems.append(DataProblem(raw.file, number, key, "holds a lone surrogate, "
+                                                "which is not valid Unicode", value))
+                    value = None
                 elif col.required and not value.strip():
                     problems.append(DataProblem(raw.file, number, key, "must not be empty"))
             elif col.type in {"int64", "int8"}:
                 if isinstance(value, float) and value.is_integer():
                     value = int(value)
+                low, high, kind = _INT_RANGES[col.type]
                 if not _is_int(value):
                     problems.append(DataProblem(raw.file, number, key, "must be an integer", value))
                     value = None
                 elif col.name == "relevance" and value not in GRADES:
                     problems.append(DataProblem(raw.file, number, key, "grade must be 0, 1 or 2", value))
+                elif not low <= value <= high:
+                    problems.append(DataProblem(raw.file, number, key, f"must fit {kind}", value))
+                    value = None
             out[col.name].append(value)
     if problems:
         return pa.table({}), problems
@@ -195,6 +226,9 @@ def validate(tables: dict[str, pa.Table], files: dict[str, str]) -> list[DataPro
                 anchor = json.loads(meta).get("anchor_code_id")
                 if anchor is None:
                     problems.append(DataProblem(files[qname], i + 1, "meta.anchor_code_id", "C2C anchor is missing"))
+                elif not isinstance(anchor, str):
+                    problems.append(DataProblem(files[qname], i + 1, "meta.anchor_code_id",
+                                                "must be a string (a code_id)", anchor))
                 elif anchor not in ids["code_corpus"]:
                     problems.append(DataProblem(files[qname], i + 1, "meta.anchor_code_id",
                                                 "anchor not in code_corpus", anchor))

@@ -44,7 +44,22 @@ def _read_parquet_rows(path: Path) -> tuple[list[dict[str, Any]], list[DataProbl
     except (pa.ArrowException, OSError) as exc:
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         return [], [DataProblem(str(path), "-", "-", f"not a readable parquet file ({first})")]
-    return table.to_pylist(), []
+    try:
+        return table.to_pylist(), []
+    except UnicodeDecodeError:
+        return [], [_undecodable(path, table)]
+
+
+def _undecodable(path: Path, table: pa.Table) -> DataProblem:
+    """The first cell holding text that is not valid UTF-8: Arrow stores such bytes in a string column
+    unchecked, Python cannot decode them. Looked for only once a whole-table read has failed."""
+    for name in table.column_names:
+        for row, cell in enumerate(table.column(name), start=1):
+            try:
+                cell.as_py()
+            except UnicodeDecodeError as exc:
+                return DataProblem(str(path), row, name, f"text is not valid UTF-8 (byte {exc.start})")
+    return DataProblem(str(path), "-", "-", "text is not valid UTF-8")
 
 
 def _read_jsonl_rows(path: Path) -> tuple[list[dict[str, Any]], list[DataProblem]]:
@@ -65,6 +80,9 @@ def _read_jsonl_rows(path: Path) -> tuple[list[dict[str, Any]], list[DataProblem
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
             problems.append(DataProblem(str(path), number, "-", f"line is not valid JSON ({exc.msg})"))
+            continue
+        except RecursionError:
+            problems.append(DataProblem(str(path), number, "-", "line is nested too deeply to read"))
             continue
         if not isinstance(obj, dict):
             problems.append(DataProblem(str(path), number, "-", "line is not a JSON object", type(obj).__name__))

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from coreb_core.atomic import atomic_write_text
+from coreb_core.atomic import atomic_write_text, check_target
 from coreb_core.errors import CorebError
 from coreb_core.evaluation.evaluate import evaluate, summary
 from coreb_core.runs.run import read_hits
@@ -111,4 +111,10 @@ def export_run(run_id: str, fmt: str, out: Path, root: Path | None = None) -> Pa
     """
     if fmt not in FORMATS:
         raise CorebError(f"unknown export format {fmt!r}; use {', '.join(FORMATS)}")
-    return {"trec": _export_trec, "coreb": _export_coreb, "mteb": _export_mteb}[fmt](run_id, Path(out), root)
+    # trec writes one file; coreb and mteb write a folder of files. Checked before the run is read.
+    out = check_target(Path(out), folder=fmt != "trec", hint="name a file such as run.trec")
+    run_meta(run_id, root)  # an unknown run fails before anything is written
+    try:
+        return {"trec": _export_trec, "coreb": _export_coreb, "mteb": _export_mteb}[fmt](run_id, out, root)
+    except OSError as exc:  # a full disk, a folder where a file of the export goes, …
+        raise CorebError(f"cannot write {out}: {exc.strerror or type(exc).__name__}") from None

@@ -2,6 +2,27 @@
 from __future__ import annotations
 
 import os
+import re
+
+DEVICES = "auto, cpu, cuda, cuda:N or mps"
+_DEVICE = re.compile(r"^(auto|cpu|mps|cuda(:[0-9]{1,3})?)$")
+
+
+def check_device(device: str) -> str:
+    """``device`` itself when it names a device this project can ask torch for, else a one-line CorebError
+    (checked before any work: torch would fail only once a model is loaded, and BM25 never asks).
+
+    >>> check_device("cuda:1")
+    'cuda:1'
+    >>> check_device("foo")
+    Traceback (most recent call last):
+    coreb_core.errors.CorebError: unknown device 'foo'; use auto, cpu, cuda, cuda:N or mps
+    """
+    from coreb_core.errors import CorebError
+
+    if not isinstance(device, str) or not _DEVICE.match(device):
+        raise CorebError(f"unknown device {device!r}; use {DEVICES}")
+    return device
 
 
 def accelerator_possible() -> bool:

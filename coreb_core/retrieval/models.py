@@ -15,11 +15,12 @@ Example:
 """
 from __future__ import annotations
 
+import json
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from coreb_core.errors import CorebError, NetworkUnavailable
-from coreb_core.retrieval.device import accelerator_possible
+from coreb_core.retrieval.device import accelerator_possible, check_device
 
 from coreb_core.data.schema import TASK_NAMES  # the task names of the one vocabulary
 
@@ -232,6 +233,7 @@ def resolve(name: str) -> ModelSpec:
     if path.is_dir():
         if not ((path / "modules.json").exists() or (path / "config.json").exists()):
             raise CorebError(f"{path}: not a sentence-transformers folder (no modules.json or config.json)")
+        check_model_folder(path)
         label = "local-" + "".join(c if c.isalnum() else "-" for c in path.resolve().name)[:40]
         return ModelSpec(label, "dense", str(path.resolve()), None, card_note="user folder: its own prompts, if any")
     if name.count("/") == 1 and all(name.split("/")):
@@ -239,6 +241,46 @@ def resolve(name: str) -> ModelSpec:
         return ModelSpec(label, "dense", name, None, card_note="user hub name: its own prompts, if any")
     raise CorebError(f"unknown model {name!r}: use one of {', '.join([*REGISTRY, *ALIASES])}, a local "
                      f"sentence-transformers folder, or a hub name org/model")
+
+
+def _json_file(path: Path, shape: type) -> Any:
+    """The value of a model folder's JSON file, of the given shape (dict or list), or a one-line CorebError
+    that names the file and never quotes it."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        raise CorebError(f"{path}: not valid JSON ({getattr(exc, 'msg', None) or type(exc).__name__})") from None
+    if not isinstance(data, shape):
+        raise CorebError(f"{path}: must hold a JSON {'object' if shape is dict else 'list'}")
+    return data
+
+
+def check_model_folder(path: Path) -> None:
+    """Read the JSON files that configure a local model folder before anything loads it: a broken one
+    otherwise fails seconds later, deep inside transformers or sentence-transformers, as a traceback.
+    ``config.json`` must name its ``model_type``; ``config_sentence_transformers.json``'s ``prompts``
+    must map names to strings (the card profile prepends them).
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = (folder / "config.json").write_text("{}")
+    >>> check_model_folder(folder)   # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    coreb_core.errors.CorebError: .../config.json: field 'model_type' is missing or not a string (transformers cannot tell which model it is)
+    """
+    if (path / "config.json").exists():
+        config = _json_file(path / "config.json", dict)
+        if not isinstance(config.get("model_type"), str):
+            raise CorebError(f"{path / 'config.json'}: field 'model_type' is missing or not a string "
+                             "(transformers cannot tell which model it is)")
+    if (path / "modules.json").exists():
+        _json_file(path / "modules.json", list)
+    if (path / "config_sentence_transformers.json").exists():
+        st_config = _json_file(path / "config_sentence_transformers.json", dict)
+        prompts = st_config.get("prompts")
+        if prompts is not None and not (isinstance(prompts, dict) and all(isinstance(v, str) for v in prompts.values())):
+            raise CorebError(f"{path / 'config_sentence_transformers.json'}: field 'prompts' must map prompt names "
+                             "to strings")
 
 
 def ensure_available(spec: ModelSpec) -> None:
@@ -288,6 +330,7 @@ def pick_device(requested: str = "auto") -> str:
     >>> pick_device("cpu")
     'cpu'
     """
+    check_device(requested)
     if requested == "auto" and not accelerator_possible():
         return "cpu"
     if requested == "cpu":

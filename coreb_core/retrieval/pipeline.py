@@ -15,7 +15,7 @@ import hashlib
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import NamedTuple
+from typing import Iterable, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -23,6 +23,7 @@ import pandas as pd
 from coreb_core.retrieval.embeddings import EmbeddingCache
 from coreb_core.retrieval.encode import encode_cached
 from coreb_core.errors import CorebError
+from coreb_core.retrieval.device import check_device
 from coreb_core.retrieval.models import ModelSpec, ensure_available, package_versions, pick_device, resolve
 from coreb_core.retrieval.profiles import DEFAULT_PROFILE, Encoding, check_profile, encoder_identity, encoding_for, load_encoder
 from coreb_core.progress import Progress, call_with_heartbeat, silent
@@ -143,6 +144,41 @@ def _pool_factory(device: str, encoding: Encoding):
     return lambda model: model.start_multi_process_pool()
 
 
+def check_tasks(tasks: Iterable[str]) -> tuple[str, ...]:
+    """The tasks of one run, in the order given: at least one, each known and named once (a task named
+    twice would store every hit twice).
+
+    >>> check_tasks(["c2t", "t2c"])
+    ('c2t', 't2c')
+    >>> check_tasks(["t2c", "t2c"])
+    Traceback (most recent call last):
+    coreb_core.errors.CorebError: task 't2c' is given twice
+    """
+    tasks = tuple(tasks)
+    for task in tasks:
+        if task not in TASKS:
+            raise CorebError(f"unknown task {task!r}; use {', '.join(TASKS)}")
+        if tasks.count(task) > 1:
+            raise CorebError(f"task {task!r} is given twice")
+    if not tasks:
+        raise CorebError(f"give at least one task of {', '.join(TASKS)}")
+    return tasks
+
+
+def check_count(value: int, what: str) -> int:
+    """A count such as top-k or a batch size: a whole number of at least 1.
+
+    >>> check_count(100, "top_k")
+    100
+    >>> check_count(0, "top_k")
+    Traceback (most recent call last):
+    coreb_core.errors.CorebError: top_k must be a whole number of at least 1, not 0
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise CorebError(f"{what} must be a whole number of at least 1, not {value!r}")
+    return int(value)
+
+
 def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = tuple(TASKS), device: str = "auto",
                   batch_size: int = 64, top_k: int = DEFAULT_TOP_K, progress: Progress = silent,
                   root: Path | None = None, model_loader=load_encoder,
@@ -163,12 +199,11 @@ def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = tuple(TASKS
     """
     start = time.perf_counter()
     check_profile(profile)
+    tasks, top_k, batch_size = check_tasks(tasks), check_count(top_k, "top_k"), check_count(batch_size, "batch_size")
+    check_device(device)
     spec = resolve(model)
     if spec.kind == "api":
         raise CorebError(f"{spec.id} is API-only: its published figures are shown, it cannot be re-run here")
-    unknown = [t for t in tasks if t not in TASKS]
-    if unknown:
-        raise CorebError(f"unknown task(s) {unknown}; use t2c, c2c, c2t")
     if spec.kind == "dense":
         ensure_available(spec)  # fail within seconds, before any work, when a hub model cannot be had
     store = Store(release, root)
@@ -233,6 +268,8 @@ def rerank_run(first_stage: str, model: str, depth: int = 128, batch_size: int =
     >>> rerank_run(first_stage_run_id, "cross-encoder/ms-marco-MiniLM-L-6-v2", depth=20, root=root)  # doctest: +SKIP
     """
     start = time.perf_counter()
+    depth, batch_size = check_count(depth, "depth"), check_count(batch_size, "batch_size")
+    check_device(device)
     meta0 = run_meta(first_stage, root)
     store = Store(meta0.release, root)
     hits = read_hits(first_stage, root)

@@ -148,15 +148,26 @@ def load_encoder(spec: ModelSpec, encoding: Encoding, device: str):
     >>> type(encoder).__name__, encoder.encode(["def f(): pass"], batch_size=8).shape   # doctest: +SKIP
     ('RunnerEncoder', (1, 384))
     """
+    local = Path(spec.name).is_dir()
     if encoding.backend == "transformers":
         from coreb_core.retrieval.models import ensure_available
 
         ensure_available(spec)
-        if Path(spec.name).is_dir() and not (Path(spec.name) / "config.json").exists():
+        if local and not (Path(spec.name) / "config.json").exists():
             raise CorebError(f"{spec.name}: the official profile loads with transformers AutoModel, which needs "
                              "config.json at the folder's root; use --profile card for this folder")
-        return RunnerEncoder.load(spec.name, device, spec.revision, spec.trust_remote_code, encoding.precision)
-    return load_dense(spec, device, encoding.precision, encoding.max_length)
+    try:
+        if encoding.backend == "transformers":
+            return RunnerEncoder.load(spec.name, device, spec.revision, spec.trust_remote_code, encoding.precision)
+        return load_dense(spec, device, encoding.precision, encoding.max_length)
+    except (OSError, ValueError, KeyError) as exc:
+        if not local:
+            raise
+        # A user's folder (missing weights, an unknown architecture, a broken tokenizer): the user can act on
+        # the first line of the loader's message; the rest is a hint list for developers.
+        first = (str(exc).strip().splitlines() or [""])[0][:200]
+        raise CorebError(f"{spec.name}: transformers cannot load this model folder ({type(exc).__name__}: "
+                         f"{first})") from None
 
 
 def official_summary(spec: ModelSpec) -> str:

@@ -46,6 +46,8 @@ MTEB_TASKS = {"CorebT2CRetrieval": ("t2c", "retrieval"), "CorebC2CRetrieval": ("
 ROW_FIELDS = ["source", "source_kind", "file", "model", "revision", "dataset_revision", "task", "task_short",
               "subset", "split", "metric", "label", "value", "scheme"]
 KEY_FIELDS = ["source_kind", "file", "model", "revision", "task", "split", "subset", "metric"]
+# A real MTEB task file is a few KB; DuckDB's JSON reader stops at 16 MB per object (maximum_object_size).
+MTEB_MAX_BYTES = 16 * 2 ** 20
 
 
 def example_mteb_tree(folder: Path) -> Path:
@@ -161,6 +163,36 @@ def all_rows(root: Path | None = None, include_published: bool = True) -> list[d
 
 # ---------------------------------------------------------------- (b) MTEB results trees
 
+def _is_finite(value: Any) -> bool:
+    """A JSON number that is finite as a float (not a bool; an integer too large for a float is not).
+
+    >>> _is_finite(0.5), _is_finite(float("nan")), _is_finite(10 ** 400), _is_finite(True)
+    (True, False, False, False)
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
+
+
+def _kind(value: Any) -> str:
+    """The JSON name of a value's type, for "must be a string, not list" lines."""
+    return {dict: "object", list: "list", str: "string", bool: "boolean", type(None): "null"}.get(
+        type(value), "number")
+
+
+def _load_json(path: Path) -> tuple[Any, str | None]:
+    """A JSON file's value, or a one-line reason it cannot be read (never its content)."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8")), None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        return None, f"not valid JSON ({getattr(exc, 'msg', type(exc).__name__)})"
+    except RecursionError:
+        return None, "not valid JSON (nested too deeply)"
+
+
 def _finite_numbers(obj: Any, where: str) -> str | None:
     """The first NaN or infinite number inside ``obj``, as a path, or None."""
     if isinstance(obj, float) and not math.isfinite(obj):
@@ -181,24 +213,49 @@ def _finite_numbers(obj: Any, where: str) -> str | None:
 def _check_mteb_file(path: Path) -> str | None:
     """One-line reason why an MTEB task file cannot be imported, or None."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        return f"not valid JSON ({getattr(exc, 'msg', type(exc).__name__)})"
+        size = path.stat().st_size
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or type(exc).__name__})"
+    if size > MTEB_MAX_BYTES:
+        return (f"file is {size / 2 ** 20:.0f} MB; an MTEB task result is a few KB "
+                f"(at most {MTEB_MAX_BYTES // 2 ** 20} MB is read)")
+    data, reason = _load_json(path)
+    if reason:
+        return reason
     if not isinstance(data, dict) or not isinstance(data.get("scores"), dict):
         return "wrong shape: no 'scores' object"
+    task = data.get("task_name", path.stem)
+    if not isinstance(task, str):
+        return f"field 'task_name' must be a string, not {_kind(task)}"
     for split, entries in data["scores"].items():
         if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
             return f"wrong shape: scores.{split} is not a list of objects"
         subsets = [e.get("hf_subset", "default") for e in entries]
+        for i, subset in enumerate(subsets):
+            if not isinstance(subset, str):
+                return f"field 'scores.{split}[{i}].hf_subset' must be a string, not {_kind(subset)}"
         if len(subsets) != len(set(subsets)):
             return f"duplicate entries: scores.{split} repeats an hf_subset"
     for split, entries in data["scores"].items():
         for i, e in enumerate(entries):
-            main = e.get("main_score")
-            if not isinstance(main, (int, float)) or not math.isfinite(main):
+            if not _is_finite(e.get("main_score")):
                 return f"NaN, infinite or missing main_score at scores.{split}[{i}]"
-    if data.get("task_name", path.stem) not in MTEB_TASKS:
-        return f"not a CoREB task ({data.get('task_name', path.stem)})"
+    if task not in MTEB_TASKS:
+        return f"not a CoREB task ({task})"
+    return _check_model_meta(path.parent / "model_meta.json")
+
+
+def _check_model_meta(meta: Path) -> str | None:
+    """A model_meta.json beside a task file names the model: its name and revision must be strings.
+    A missing or unreadable one is no error (the folder names are used instead)."""
+    if not meta.is_file():
+        return None
+    data, reason = _load_json(meta)
+    if reason or not isinstance(data, dict):
+        return None
+    for field in ("name", "revision"):
+        if data.get(field) is not None and not isinstance(data[field], str):
+            return f"{meta}: field {field!r} must be a string, not {_kind(data[field])}"
     return None
 
 
@@ -246,7 +303,10 @@ def _import_mteb(files: list[Path], root: Path | None) -> tuple[int, list[dict],
     con = duckdb.connect(":memory:")
     # Real MTEB files carry NaN in some diagnostic metrics (nauc_*); those values are left out, and
     # the count is reported, rather than losing the file.
-    table = con.execute(_MTEB_SQL, {"files": [str(p) for p in unique]}).fetchall()
+    try:
+        table = con.execute(_MTEB_SQL, {"files": [str(p) for p in unique]}).fetchall()
+    except duckdb.Error:  # its message may quote the file, so it is not shown
+        return 0, [], skipped + [f"{p}: DuckDB's JSON reader cannot read this MTEB file" for p in unique]
     dropped = sum(1 for r in table if r[6] is None or not math.isfinite(r[6]))
     table = [r for r in table if r[6] is not None and math.isfinite(r[6])]
     if dropped:
@@ -282,10 +342,9 @@ _OFFICIAL_NAMES = {"NDCG": "ndcg", "MAP": "map", "Recall": "recall", "P": "preci
 
 
 def _import_runner_metrics(path: Path, model: str) -> tuple[list[dict], str | None]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        return [], f"not valid JSON ({getattr(exc, 'msg', type(exc).__name__)})"
+    data, reason = _load_json(path)
+    if reason:
+        return [], reason
     metrics = data.get("metrics") if isinstance(data, dict) else None
     if not isinstance(metrics, dict) or not all(isinstance(v, dict) for v in metrics.values()):
         return [], "wrong shape: expected {\"metrics\": {\"NDCG\": {\"NDCG@10\": …}, …}}"
@@ -296,8 +355,10 @@ def _import_runner_metrics(path: Path, model: str) -> tuple[list[dict], str | No
     for family in metrics.values():
         for name, value in family.items():
             m = _OFFICIAL_METRIC.match(name)
-            if not m or not isinstance(value, (int, float)):
+            if not m or isinstance(value, bool) or not isinstance(value, (int, float)):
                 continue
+            if not _is_finite(value):
+                return [], f"number too large at metrics.{name}"
             metric = f"{_OFFICIAL_NAMES[m.group(1)]}_at_{m.group(2)}"
             rows.append({"source": f"coreb-runner:{path.parent}", "source_kind": "coreb-runner", "file": str(path),
                          "model": model, "revision": None, "dataset_revision": None, "task": path.stem,
@@ -308,10 +369,11 @@ def _import_runner_metrics(path: Path, model: str) -> tuple[list[dict], str | No
 
 def _read_predictions(path: Path) -> tuple[dict[str, list[tuple[str, float]]] | None, str | None]:
     """``{query_id: [{"corpus_id", "score", "rank"}, …]}`` -> lists of (doc, score), or a reason."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        return None, f"not valid JSON ({getattr(exc, 'msg', type(exc).__name__)})"
+    from coreb_core.runs.run import MAX_RANK
+
+    data, reason = _load_json(path)
+    if reason:
+        return None, reason
     if not isinstance(data, dict):
         return None, "wrong shape: expected {query_id: [{corpus_id, score, rank}, …]}"
     lists = {}
@@ -322,14 +384,19 @@ def _read_predictions(path: Path) -> tuple[dict[str, list[tuple[str, float]]] | 
         for i, item in enumerate(items):
             if not isinstance(item, dict) or "corpus_id" not in item or "score" not in item:
                 return None, f"wrong shape: {qid}[{i}] lacks corpus_id or score"
-            score = item["score"]
-            if not isinstance(score, (int, float)) or not math.isfinite(score):
+            doc, score, rank = item["corpus_id"], item["score"], item.get("rank")
+            if not isinstance(doc, str):
+                return None, f"field '{qid}[{i}].corpus_id' must be a string, not {_kind(doc)}"
+            if not _is_finite(score):
                 return None, f"NaN or infinite score at {qid}[{i}]"
-            if item["corpus_id"] in seen:
-                return None, f"duplicate entry: {qid} lists {item['corpus_id']} twice"
-            seen.add(item["corpus_id"])
-            rank = item.get("rank")
-            pairs.append((str(item["corpus_id"]), float(score)) + ((int(rank),) if isinstance(rank, int) else ()))
+            if not isinstance(rank, int) or isinstance(rank, bool):
+                rank = None  # optional, and only kept where it agrees with the scores (hits_from_lists)
+            elif abs(rank) > MAX_RANK:
+                return None, f"field '{qid}[{i}].rank' must be a 32-bit whole number (at most {MAX_RANK})"
+            if doc in seen:
+                return None, f"duplicate entry: {qid} lists {doc} twice"
+            seen.add(doc)
+            pairs.append((doc, float(score)) + ((rank,) if rank is not None else ()))
         lists[str(qid)] = pairs
     return lists, None
 

@@ -40,6 +40,8 @@ from coreb_core.paths import runs_dir
 HITS_SCHEMA = pa.schema([("task", pa.string()), ("query_id", pa.string()), ("doc_id", pa.string()),
                          ("rank", pa.int32()), ("score", pa.float64()), ("in_top_k", pa.bool_())])
 DEFAULT_TOP_K = 100
+MAX_RANK = 2 ** 31 - 1  # ranks are stored as int32
+_INTEGER = re.compile(r"^-?[0-9]+$")  # ASCII only: str.isdigit() also accepts '²', which int() refuses
 
 
 def hits_from_scores(task: str, query_ids: list[str], doc_ids: list[str], scores: np.ndarray, top_k: int = DEFAULT_TOP_K,
@@ -806,7 +808,8 @@ def fingerprint(parts: Iterable[str]) -> str:
 
 def read_trec_run(path: Path, task_of: dict[str, str]) -> pd.DataFrame:
     """Read ``qid Q0 docid rank score tag`` lines. Order comes from the scores (descending, ties by doc
-    id descending, as trec_eval); the rank column is kept only where it agrees with that order.
+    id descending, as trec_eval); the rank column is kept only where it agrees with that order. A rank
+    that is no 32-bit whole number is refused (one line naming file, row and field).
 
     >>> import tempfile
     >>> path = Path(tempfile.mkdtemp()) / "run.trec"
@@ -831,7 +834,12 @@ def read_trec_run(path: Path, task_of: dict[str, str]) -> pd.DataFrame:
             problems.append(DataProblem(str(path), number, "-", "expected 6 columns: qid Q0 docid rank score tag", line))
             continue
         qid, _, doc, rank, score, _ = parts
-        given = int(rank) if rank.isdigit() else None  # trec_eval ignores the column; we keep it when it fits
+        # trec_eval ignores the column; we keep it when it fits the scores' order
+        given = int(rank) if _INTEGER.match(rank) else None
+        if given is None or abs(given) > MAX_RANK:
+            problems.append(DataProblem(str(path), number, "rank", f"must be a 32-bit whole number (at most {MAX_RANK})",
+                                        rank))
+            continue
         try:
             value = float(score)
         except ValueError:
@@ -844,7 +852,7 @@ def read_trec_run(path: Path, task_of: dict[str, str]) -> pd.DataFrame:
             problems.append(DataProblem(str(path), number, "docid", "duplicate document for this query", doc))
             continue
         seen.add((qid, doc))
-        lists.setdefault(qid, []).append((doc, value, given) if given is not None else (doc, value))
+        lists.setdefault(qid, []).append((doc, value, given))
     if not lists and not problems:
         problems.append(DataProblem(str(path), "-", "-", "file has no run lines"))
     if problems:

@@ -80,3 +80,15 @@ def own_cache(mini_cache, tmp_path, monkeypatch) -> Path:
     shutil.copytree(mini_cache, root, symlinks=True, ignore=shutil.ignore_patterns("runs", "embeddings", "results"))
     monkeypatch.setenv("COREB_CACHE", str(root))
     return root
+
+
+@pytest.fixture
+def tiny_cache(cache) -> Path:
+    """A private cache (COREB_CACHE) holding only the tiny hand-made release of tests/dump.py, as ``tiny``:
+    for cases that need a release but not CoREB-mini (this takes a fraction of a second)."""
+    from tests import dump
+    from coreb_core.data.ingest import import_release
+    from coreb_core.data.sources import read_local
+
+    import_release(read_local(dump.write_parquet_folder(cache.parent / "tiny-src", dump.rows()))[2], "tiny", cache)
+    return cache

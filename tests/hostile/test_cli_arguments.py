@@ -1,0 +1,158 @@
+"""Command-line arguments: argparse's own errors, `run` arguments out of range or repeated, a local model
+folder whose JSON configuration is broken, and `export --out` at a path that cannot take the export.
+Each is refused before any work with one ``error: …`` line naming the argument (or the file), exit
+status 2, and the cache stays byte-identical; an export refused leaves no temporary file behind.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.hostile.conftest import refuses, unchanged
+
+RUN = ["run", "--model", "bm25", "--release", "tiny"]
+
+
+# ---------------------------------------------------------------- argparse's own errors
+
+@pytest.mark.parametrize("argv, mentions", [
+    (["run", "--model", "bm25"], ["the following arguments are required: --release"]),
+    (["export", "--run", "r", "--format", "xml", "--out", "x"], ["--format: invalid choice: 'xml'"]),
+    (["no-such-command"], ["invalid choice: 'no-such-command'"]),
+    (["run", "--model", "bm25", "--release", "tiny", "--batch-size", "many"], ["--batch-size", "'many'"]),
+], ids=["missing-required", "bad-choice", "unknown-command", "not-an-int"])
+def test_argparse_errors_are_one_line(tiny_cache, capsys, argv, mentions):
+    """was: a usage block, then SystemExit(2) out of main()."""
+    with unchanged(tiny_cache):
+        line = refuses(argv, capsys, *mentions)
+    assert "usage:" not in line and not line.startswith("error: argument ")
+
+
+# ---------------------------------------------------------------- run arguments
+
+@pytest.mark.parametrize("option, value", [("--top-k", "-5"), ("--top-k", "0"), ("--batch-size", "0"),
+                                           ("--rerank-depth", "-1")])
+def test_run_count_below_one(tiny_cache, capsys, option, value):
+    """was: accepted; --top-k -5 stored a BM25 run with its judged documents only."""
+    with unchanged(tiny_cache):
+        refuses([*RUN, option, value], capsys, f"{option}: ", "at least 1", repr(value))
+
+
+def test_run_unknown_device(tiny_cache, capsys):
+    """was: accepted (BM25 stored a run; a dense model failed inside torch)."""
+    with unchanged(tiny_cache):
+        refuses([*RUN, "--device", "foo"], capsys, "--device: ", "'foo'", "auto, cpu, cuda, cuda:N or mps")
+
+
+@pytest.mark.parametrize("tasks, mentions", [("", ["at least one"]), (" , ", ["at least one"]),
+                                             ("t2c,t2c", ["t2c", "twice"]), ("t2c,x2y", ["unknown task 'x2y'"])],
+                         ids=["empty", "commas-only", "repeated", "unknown"])
+def test_run_tasks_empty_repeated_or_unknown(tiny_cache, capsys, tasks, mentions):
+    """was: '' stored an empty run; 't2c,t2c' stored every hit twice (and its export was refused on re-import)."""
+    with unchanged(tiny_cache):
+        refuses([*RUN, "--tasks", tasks], capsys, "--tasks: ", *mentions)
+
+
+def test_library_refuses_what_the_cli_refuses(tiny_cache):
+    """was: run_retrieval accepted no tasks, a repeated task, top_k 0 and device 'foo' (the app calls it directly)."""
+    from coreb_core.errors import CorebError
+    from coreb_core.retrieval.pipeline import run_retrieval
+
+    with unchanged(tiny_cache):
+        for kwargs, message in [({"tasks": ()}, "at least one"), ({"tasks": ("c2c", "c2c")}, "twice"),
+                                ({"top_k": 0}, "at least 1"), ({"batch_size": -1}, "at least 1"),
+                                ({"device": "foo"}, "auto, cpu, cuda")]:
+            with pytest.raises(CorebError, match=message):
+                run_retrieval("bm25", "tiny", **kwargs, root=tiny_cache)
+
+
+# ---------------------------------------------------------------- a local model folder
+
+def _model_folder(tmp_path: Path, **files: str) -> Path:
+    folder = tmp_path / "my-model"
+    folder.mkdir()
+    for name, text in files.items():
+        (folder / f"{name}.json").write_text(text)
+    return folder
+
+
+def test_model_folder_config_without_model_type(tmp_path, tiny_cache, capsys):
+    """was: a ValueError traceback from transformers' tokenizer after seconds of loading."""
+    folder = _model_folder(tmp_path, config="{}")
+    with unchanged(tiny_cache):
+        refuses([*RUN[:2], str(folder), *RUN[3:]], capsys, str(folder / "config.json"), "'model_type'")
+
+
+@pytest.mark.parametrize("text, mentions", [("{broken", ["not valid JSON"]), ("[1, 2]", ["a JSON object"]),
+                                            ('{"prompts": {"query": 7}}', ["'prompts'", "strings"])],
+                         ids=["not-json", "a-list", "prompt-not-text"])
+@pytest.mark.parametrize("profile", ["official", "card"])
+def test_model_folder_broken_sentence_transformers_config(tmp_path, tiny_cache, capsys, profile, text, mentions):
+    """was: a JSONDecodeError traceback (card profile), or an OSError one from transformers (official)."""
+    folder = _model_folder(tmp_path, config='{"model_type": "bert"}', config_sentence_transformers=text)
+    with unchanged(tiny_cache):
+        refuses([*RUN[:2], str(folder), *RUN[3:], "--profile", profile], capsys,
+                str(folder / "config_sentence_transformers.json"), *mentions)
+
+
+def test_model_folder_that_transformers_cannot_load(tmp_path, tiny_cache, monkeypatch):
+    """was: the OSError traceback of transformers (here a folder without weights; the loader is replaced by
+    one raising that error, since the real one takes half a minute to import)."""
+    from coreb_core.errors import CorebError
+    from coreb_core.retrieval.pipeline import run_retrieval
+    from coreb_core.retrieval.runner_encoder import RunnerEncoder
+
+    folder = _model_folder(tmp_path, config='{"model_type": "bert"}')
+
+    def no_weights(name, *args, **kwargs):
+        raise OSError(f"Error no file named model.safetensors, or pytorch_model.bin, found in directory {name}.")
+
+    monkeypatch.setattr(RunnerEncoder, "load", no_weights)
+    with unchanged(tiny_cache), pytest.raises(CorebError) as err:
+        run_retrieval(str(folder), "tiny", ("t2c",), root=tiny_cache)
+    assert str(err.value).splitlines() == [f"{folder}: transformers cannot load this model folder (OSError: Error no "
+                                           f"file named model.safetensors, or pytorch_model.bin, found in directory "
+                                           f"{folder}.)"]
+
+
+# ---------------------------------------------------------------- export --out
+
+@pytest.fixture
+def run_id(tiny_cache) -> str:
+    from coreb_core.runs.run import hits_from_scores, write_run
+
+    hits = hits_from_scores("t2c", ["q_t2c_canonical_retro_any_0001"], ["code_v202601_00001", "code_v202601_00002"],
+                            np.array([[0.5, 0.9]]))
+    return write_run(hits, {"run_id": "r1", "model": "bm25", "release": "tiny"}, tiny_cache)
+
+
+def test_export_trec_onto_an_existing_folder(tmp_path, tiny_cache, run_id, capsys):
+    """was: IsADirectoryError traceback from the final rename."""
+    out = tmp_path / "out"
+    out.mkdir()
+    with unchanged(tiny_cache), unchanged(tmp_path / "out"):
+        refuses(["export", "--run", run_id, "--format", "trec", "--out", str(out)], capsys, str(out), "is a folder")
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith(("cache", "tiny"))) == ["out"]
+
+
+@pytest.mark.parametrize("fmt", ["trec", "coreb", "mteb"])
+def test_export_under_a_file(tmp_path, tiny_cache, run_id, capsys, fmt):
+    """was: FileExistsError / NotADirectoryError traceback from mkdir."""
+    (tmp_path / "file").write_text("x")
+    out = tmp_path / "file" / "export"
+    with unchanged(tiny_cache):
+        refuses(["export", "--run", run_id, "--format", fmt, "--out", str(out)], capsys,
+                f"cannot write {out}: {tmp_path / 'file'} is not a folder")
+    assert (tmp_path / "file").read_text() == "x"
+
+
+@pytest.mark.parametrize("fmt", ["coreb", "mteb"])
+def test_export_folder_onto_a_file(tmp_path, tiny_cache, run_id, capsys, fmt):
+    """was: FileExistsError / NotADirectoryError traceback from mkdir."""
+    (tmp_path / "file").write_text("x")
+    with unchanged(tiny_cache):
+        refuses(["export", "--run", run_id, "--format", fmt, "--out", str(tmp_path / "file")], capsys,
+                str(tmp_path / "file"), "is a file")
+    assert (tmp_path / "file").read_text() == "x"
