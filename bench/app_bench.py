@@ -14,9 +14,11 @@ session (as a user opening the page). The figure that counts is the median warm 
 
 ``--launch`` measures instead what a user of a real server waits for (``streamlit run app.py`` on
 127.0.0.1, Debian's chromium driven by playwright): the first launch, from server start on an empty cache
-to the Overview showing its leaderboard (target 20 s), watching that the sidebar never lists Streamlit's
-fallback file menu; then, with that server running and the cache built, each page opened by a deep link
-in a new browser context (a new session), warm (target 3 s).
+to the Overview's leaderboard drawn (target 20 s; the whole Overview's time is printed beside it), watching
+that the sidebar never lists Streamlit's fallback file menu; then, with that server running and the cache
+built, each page opened by a deep link into a new session, warm (target 3 s): in a new tab of a browser that
+has opened the app before (the target), and in a new browser profile (its cache empty) for comparison; and
+the same for a one-line Streamlit script as the baseline.
 
     .venv/bin/python bench/app_bench.py --launch [--repeats 3]
 """
@@ -48,6 +50,12 @@ SCRIPT_DONE_JS = """() => {
     const app = document.querySelector('[data-testid="stApp"]');
     const done = app && app.getAttribute('data-test-script-state') === 'notRunning';
     return done && (document.querySelector('h1') || document.querySelector('[data-testid="stException"]'));
+}"""
+# The first page is useful once its leaderboard (the first table) is drawn with its rows, while the charts
+# below it are still being computed: Streamlit shows each element as the script produces it.
+LEADERBOARD_DRAWN_JS = """() => {
+    const grid = document.querySelector('[data-testid="stDataFrame"] .dvn-scroller');
+    return !!grid && !!document.querySelector('h1') && grid.scrollHeight > 100;
 }"""
 # Streamlit's own sidebar menu: app.py hides it and draws its own page links, so any entry seen here is
 # the fallback file menu of pages/.
@@ -189,19 +197,23 @@ def launch(root: Path, repeats: int, log: Path) -> int:
             browser = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
             page = browser.new_page(viewport={"width": 1600, "height": 1000})
             page.goto(base + "/", wait_until="domcontentloaded")
-            menus = set()
-            while time.perf_counter() - start < 600:  # the Overview shows its leaderboard
+            menus, useful = set(), None
+            while time.perf_counter() - start < 600:  # the leaderboard is drawn, then the whole page is done
                 menus.add(tuple(page.evaluate(NAV_JS)))
+                if useful is None and page.evaluate(LEADERBOARD_DRAWN_JS):
+                    useful = time.perf_counter() - start
                 if page.evaluate(SCRIPT_DONE_JS) and page.locator('[data-testid="stDataFrame"]').count():
                     break
                 page.wait_for_timeout(100)
-            useful = time.perf_counter() - start
+            complete = time.perf_counter() - start
+            useful = useful or complete
             h1 = page.locator("h1").all_inner_texts()
             banner = [t for t in page.locator('[data-testid="stAlert"]').all_inner_texts() if "being built" in t]
             wrong = [list(m) for m in menus if m]
             verdict = "ok" if useful <= FIRST_LAUNCH_TARGET_S and not wrong else "OVER" if not wrong else "FAILED"
-            print(f"first launch: server healthy {healthy:.1f} s; Overview with a leaderboard {useful:.1f} s "
-                  f"(h1 {h1[:1]})  target {FIRST_LAUNCH_TARGET_S:.0f} s  {verdict}")
+            print(f"first launch: server healthy {healthy:.1f} s; the Overview's leaderboard drawn {useful:.1f} s "
+                  f"(h1 {h1[:1]})  target {FIRST_LAUNCH_TARGET_S:.0f} s  {verdict}; the whole Overview (its charts "
+                  f"too) done {complete:.1f} s")
             print(f"  menus seen while waiting: {sorted(menus)}")
             print(f"  background build message: {banner[:1] or 'none'}")
             if verdict != "ok":

@@ -136,7 +136,8 @@ if len(ranked):
     ci = ranked.assign(label=ranked["rank"].astype(str) + ". " + ranked["name"].astype(str))
     base = alt.Chart(ci).encode(y=alt.Y("label:N", sort=list(ci["label"]), title=None, axis=alt.Axis(labelLimit=400)))
     bars = base.mark_rule(strokeWidth=3).encode(
-        x=alt.X("ci_low:Q", title="mean nDCG@10 ×100 (95% CI)", scale=alt.Scale(zero=False)), x2="ci_high:Q",
+        x=alt.X("ci_low:Q", title="mean nDCG@10 ×100 (95% CI)", scale=alt.Scale(zero=False),
+              axis=alt.Axis(tickCount=8)), x2="ci_high:Q",
         tooltip=["name", "run", "mean_ndcg_at_10", "ci_low", "ci_high", "parameters", "queries"])
     dots = base.mark_point(size=80, filled=True).encode(x="mean_ndcg_at_10:Q")
     st.altair_chart((bars + dots).properties(height=max(160, 36 * len(ci)), title="Our runs on the chosen slices"),
