@@ -14,7 +14,7 @@ import pandas as pd
 
 from coreb_core.data.schema import TASKS
 from coreb_core.data.sql_console import one_line
-from coreb_core.errors import DataError
+from coreb_core.errors import DataError, file_error
 from coreb_core.retrieval.models import registry_table
 
 
@@ -95,16 +95,21 @@ def ndcg_frame(ndcg_at_10: dict[str, float]) -> pd.DataFrame:
 
 
 def error_lines(exc: Exception) -> list[str]:
-    """One line per problem: each DataProblem of a DataError, else the message's lines joined.
+    """One line per problem: each DataProblem of a DataError, an OSError as its path and reason, else
+    the message's lines joined.
 
     >>> from coreb_core.errors import DataProblem
     >>> error_lines(DataError([DataProblem("a.jsonl", 3, "query_id", "missing")]))
     ["a.jsonl: row 3: field 'query_id': missing"]
     >>> error_lines(ValueError("line one\\nline two"))
     ['line one line two']
+    >>> error_lines(PermissionError(13, "Permission denied", "/srv/cache/runs"))
+    ['/srv/cache/runs: Permission denied']
     """
     if isinstance(exc, DataError) and exc.problems:
         return [str(p) for p in exc.problems]
+    if isinstance(exc, OSError):
+        exc = file_error(exc)
     return [one_line(str(exc))]
 
 
