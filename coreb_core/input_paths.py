@@ -123,6 +123,8 @@ def check_input_path(path: str | Path) -> Path:
     Traceback (most recent call last):
     coreb_core.errors.CorebError: /etc: outside the import folders (/srv/data, /home/me; COREB_IMPORT_ROOTS sets them)
     """
+    if "\x00" in str(path):  # no file name holds one; pathlib would raise ValueError deep inside
+        raise CorebError(f"{str(path)!r}: a path cannot hold a NUL character")
     given = Path(path).expanduser()
     # Roots first: whether a path outside them exists is none of the user's business.
     if _outside(given, import_roots()):

@@ -154,6 +154,11 @@ def test_etc_is_outside_the_default_roots(tiny, capsys, monkeypatch):
         refuses(["import-results", "/etc", "--release", "tiny"], capsys, "/etc", "outside the import folders")
 
 
+def test_path_with_a_nul_character_is_refused(tiny, capsys):
+    """was: ValueError traceback ("embedded null byte")."""
+    refuses(["eval", "--release", "tiny", "--run-file", "run\x00.trec"], capsys, "NUL character")
+
+
 def test_symlink_out_of_a_root_is_refused(tiny, tmp_path, capsys):
     """was: a link inside an allowed folder read whatever it points at."""
     outside = _trec(tmp_path / "out" / "run.trec")
