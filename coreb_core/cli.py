@@ -138,7 +138,7 @@ def _eval(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report, indent=2, sort_keys=False, default=float))
         return 0
-    print(f"{source} on {args.release}, scheme {scheme} ({scheme.description})")
+    print(f"{terminal_safe(source)} on {args.release}, scheme {scheme} ({scheme.description})")
     for task, m in report["tasks"].items():
         print(f"  {task}: {m['queries']:>5} queries  nDCG@10 {m['ndcg_at_10']:.4f}  MAP@10 {m['map_at_10']:.4f}  "
               f"Recall@10 {m['recall_at_10']:.4f}  MRR@10 {m['mrr_at_10']:.4f}")
@@ -259,7 +259,7 @@ def _runs(args: argparse.Namespace) -> int:
     else:
         listing = run_listing(args.release)
         for bad in listing.skipped:  # not runs (an older version's, edited by hand): said, never fatal
-            print(f"skipped run folder {bad.folder}: {bad.reason}", file=sys.stderr)
+            print(terminal_safe(f"skipped run folder {bad.folder}: {bad.reason}"), file=sys.stderr)
         metas = sorted(listing.runs, key=lambda m: (str(m.release), run_created(m), m.run_id))
         if args.json:
             print(json.dumps([{"run_id": m.run_id, "name": m.name, "release": m.release, "tags": list(m.tags or ()),
