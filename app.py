@@ -1,6 +1,8 @@
-"""CoREB error analysis: `streamlit run app.py`. Pages live in pages/; analysis lives in coreb_core."""
+"""CoREB error analysis: `make run` (serves it on http://127.0.0.1:8501 only: .streamlit/config.toml sets the
+address). Pages live in pages/; analysis lives in coreb_core."""
 import streamlit as st
 
+from ui.format import plain
 from ui.navigation import PAGE_SPECS
 from ui.state import keep_widget_state
 from ui.warmup import start_warmup
@@ -31,7 +33,7 @@ if needs_defaults():
                         models=FIRST_MODELS)
         start_later_defaults()
     except CorebError as exc:
-        st.error(f"Could not prepare the bundled benchmark: {exc}")
+        st.error(f"Could not prepare the bundled benchmark: {plain(exc)}")
     bar.empty()
 
 
@@ -43,7 +45,7 @@ def _later_defaults_status() -> None:
     if not building:
         st.rerun(scope="app")
     for b in building:
-        st.info(f"The {b.model} default run is being built ({b.elapsed():.0f} s elapsed: {b.message}); "
+        st.info(f"The {b.model} default run is being built ({b.elapsed():.0f} s elapsed: {plain(b.message)}); "
                 f"it appears under Runs in the sidebar (release {DEFAULT_RELEASE}) when done.",
                 icon=":material/hourglass_top:")
 
@@ -51,7 +53,7 @@ def _later_defaults_status() -> None:
 if any(not b.done for b in later_defaults()):
     _later_defaults_status()
 for failed in [b for b in later_defaults() if b.error]:
-    st.warning(f"The {failed.model} default run could not be built: {failed.error}. "
+    st.warning(f"The {failed.model} default run could not be built: {plain(failed.error)}. "
                "Build it from the Run retrieval page.")
 
 page.run()

@@ -16,7 +16,9 @@ from pathlib import Path
 from typing import Callable
 
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
-from coreb_core.errors import CorebError
+from coreb_core.errors import CorebError, file_error
+from coreb_core.input_paths import check_input_path
+from coreb_core.text import capped, terminal_safe
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {}
 
@@ -49,7 +51,7 @@ def _import_data(args: argparse.Namespace) -> int:
     from coreb_core.data.ingest import import_release
     from coreb_core.data.sources import read_local
 
-    layout, found_release, raw = read_local(Path(args.directory), args.split)
+    layout, found_release, raw = read_local(check_input_path(args.directory), args.split)
     release = args.release or found_release
     if not release:
         raise CorebError(f"{args.directory}: a {layout} layout names no release; pass --release NAME")
@@ -120,7 +122,7 @@ def _eval(args: argparse.Namespace) -> int:
         hits, source = read_hits(args.run), f"run:{args.run}"
     else:
         task_of = dict(store.sql("SELECT query_id, task FROM queries").fetchall())
-        hits, source = read_trec_run(Path(args.run_file), task_of), f"trec:{args.run_file}"
+        hits, source = read_trec_run(check_input_path(args.run_file), task_of), f"trec:{args.run_file}"
     if args.task:
         hits = hits[hits["task"] == args.task]
     per_query = evaluate(store, hits, scheme, anchor_exclusion=not args.no_anchor_exclusion)
@@ -136,7 +138,7 @@ def _eval(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report, indent=2, sort_keys=False, default=float))
         return 0
-    print(f"{source} on {args.release}, scheme {scheme} ({scheme.description})")
+    print(f"{terminal_safe(source)} on {args.release}, scheme {scheme} ({scheme.description})")
     for task, m in report["tasks"].items():
         print(f"  {task}: {m['queries']:>5} queries  nDCG@10 {m['ndcg_at_10']:.4f}  MAP@10 {m['map_at_10']:.4f}  "
               f"Recall@10 {m['recall_at_10']:.4f}  MRR@10 {m['mrr_at_10']:.4f}")
@@ -199,14 +201,18 @@ def _run(args: argparse.Namespace) -> int:
 def _import_results(args: argparse.Namespace) -> int:
     from coreb_core.runs.results import import_results
 
-    report = import_results(Path(args.path), args.release, args.task, args.model)
+    report = import_results(check_input_path(args.path), args.release, args.task, args.model)
     problems = [s for s in report.skipped if not s.startswith("(note)")]
     if not report.imported and problems:  # nothing imported: each reason is an error, and the status says so
-        raise CorebError("\n".join(problems))
-    for line in report.skipped:
-        print(f"skipped: {line}", file=sys.stderr)
+        cut = capped(problems)  # a folder like /etc: 20 reasons and a count, not a thousand lines
+        raise CorebError("\n".join(cut.shown + ([cut.more] if cut.more else [])))
+    skipped = capped(report.skipped)
+    for line in skipped.shown:
+        print(f"skipped: {terminal_safe(line)}", file=sys.stderr)
+    if skipped.more:
+        print(skipped.more, file=sys.stderr)
     for run_id in report.runs:
-        print(f"run {run_id}")
+        print(f"run {terminal_safe(run_id)}")
     print(f"imported {report.imported} files ({report.rows} numbers, {len(report.runs)} runs); "
           f"skipped {len(problems)} files")
     return 0
@@ -223,8 +229,9 @@ def _results(args: argparse.Namespace) -> int:
         print(json.dumps(rows, indent=1, default=str))
         return 0
     for r in rows:
-        print(f"{r['source_kind']:<12} {str(r['model'])[:40]:<40} {str(r['task']):<20} {str(r['subset'])[:12]:<12} "
-              f"{r['label']:<26} {r['value']:.5f}  [{r['scheme']}]")
+        model, task, subset, label = (terminal_safe(str(r[k])) for k in ("model", "task", "subset", "label"))
+        print(f"{r['source_kind']:<12} {model[:40]:<40} {task:<20} {subset[:12]:<12} "
+              f"{label:<26} {r['value']:.5f}  [{terminal_safe(r['scheme'])}]")
     print(f"{len(rows)} numbers")
     return 0
 
@@ -244,14 +251,15 @@ def _runs(args: argparse.Namespace) -> int:
 
     if args.runs_command == "rename":
         meta = rename_run(args.run_id, args.name)
-        print(f"run {meta.run_id} is now named {meta.name!r}")
+        print(f"run {terminal_safe(meta.run_id)} is now named {terminal_safe(repr(meta.name))}")
     elif args.runs_command == "tag":
         meta = tag_run(args.run_id, remove=args.tags) if args.untag else tag_run(args.run_id, add=args.tags)
-        print(f"run {meta.run_id} ({meta.name}) tags: {', '.join(meta.tags or ()) or '(none)'}")
+        tags = ", ".join(meta.tags or ()) or "(none)"
+        print(terminal_safe(f"run {meta.run_id} ({meta.name}) tags: {tags}"))
     else:
         listing = run_listing(args.release)
         for bad in listing.skipped:  # not runs (an older version's, edited by hand): said, never fatal
-            print(f"skipped run folder {bad.folder}: {bad.reason}", file=sys.stderr)
+            print(terminal_safe(f"skipped run folder {bad.folder}: {bad.reason}"), file=sys.stderr)
         metas = sorted(listing.runs, key=lambda m: (str(m.release), run_created(m), m.run_id))
         if args.json:
             print(json.dumps([{"run_id": m.run_id, "name": m.name, "release": m.release, "tags": list(m.tags or ()),
@@ -259,7 +267,7 @@ def _runs(args: argparse.Namespace) -> int:
             return 0
         for m in metas:
             tags = f"  [{', '.join(m.tags)}]" if m.tags else ""
-            print(f"{m.name}{tags}\n  {m.run_id}")
+            print(f"{terminal_safe(f'{m.name}{tags}')}\n  {terminal_safe(m.run_id)}")
         print(f"{len(metas)} runs")
     return 0
 
@@ -507,9 +515,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         return COMMANDS[args.command](args)
-    except CorebError as exc:
-        for line in str(exc).splitlines():
-            print(f"error: {line}", file=sys.stderr)
+    except (CorebError, OSError) as exc:
+        # An OSError is the file system's (an unreadable file, a read-only cache): one line naming the path.
+        text = str(exc if isinstance(exc, CorebError) else file_error(exc))
+        for line in text.splitlines():
+            print(f"error: {terminal_safe(line)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)

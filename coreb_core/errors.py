@@ -60,3 +60,18 @@ class NetworkUnavailable(CorebError):
     >>> isinstance(err, CorebError), str(err)
     (True, 'huggingface.co cannot be reached')
     """
+
+
+def file_error(exc: OSError) -> CorebError:
+    """A file-system error (permission denied, a read-only or full disk) as one line naming the path.
+
+    >>> print(file_error(PermissionError(13, "Permission denied", "/srv/cache/runs")))
+    /srv/cache/runs: Permission denied
+    >>> print(file_error(OSError("Failed to open local file '/srv/x.parquet'. Detail: [errno 30] Read-only file system")))
+    Failed to open local file '/srv/x.parquet'. Detail: [errno 30] Read-only file system
+    """
+    reason = exc.strerror or (str(exc).splitlines() or [type(exc).__name__])[0]
+    if exc.filename is None:
+        return CorebError(reason)
+    target = f" -> {exc.filename2}" if getattr(exc, "filename2", None) else ""
+    return CorebError(f"{exc.filename}{target}: {reason}")

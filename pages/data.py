@@ -97,7 +97,7 @@ st.caption("Counts are rows of the cached parquet; positives are rel=2 judgments
            "rel=0 (the graded v2 qrels). No scoring scheme applies.")
 releases = list_releases()
 for release in releases:
-    st.subheader(release)
+    st.subheader(plain(release))
     try:
         stats = _stats(release, str(release_dir(release).resolve()))
     except CorebError as exc:

@@ -13,6 +13,7 @@ from ui.state import flag, one_of, remembered, some_of, write_url
 from ui.cache import hits, run_tables, runs_of, store
 from ui.charts import heatmap, labelled_scatter, line_chart
 from ui.display import pct_columns, points
+from ui.format import plain
 from ui.sidebar import sidebar
 from ui.widgets import csv_download, provenance, run_label, show_error
 
@@ -110,7 +111,7 @@ if pairs is not None and len(pairs):
                             tooltip=("anchor_language", "target_language", "queries", "positives", "found", "value"),
                             title=f"Recall@{k} of positives per language pair: {labels.get(first, first)}"),
                     width="stretch")
-    st.caption(provenance(state, f"run {first}; positives = rel=2 of the graded qrels whatever the scheme; per pair "
+    st.caption(provenance(state, f"run {plain(labels.get(first, first))}; positives = rel=2 of the graded qrels whatever the scheme; per pair "
                                  f"the mean over C2C queries of the share of their positives in that language "
                                  f"ranked ≤ {k}"))
     csv_download(pairs, "c2c_language_pairs")

@@ -2,7 +2,6 @@
 the work is coreb_core.retrieval.pipeline, coreb_core.runs.uploads, coreb_core.runs.results; texts come from
 ui.format."""
 import time
-from pathlib import Path
 
 import altair as alt
 import pandas as pd
@@ -11,12 +10,14 @@ import streamlit as st
 from coreb_core.retrieval.device import cuda_status
 from coreb_core.runs.uploads import import_dataset, import_uploaded_dataset, import_uploaded_results
 from coreb_core.errors import CorebError
+from coreb_core.input_paths import check_input_path
 from coreb_core.retrieval.profiles import DEFAULT_PROFILE, PROFILES
 from coreb_core.runs.results import import_results
 from coreb_core.evaluation.evaluate import score_run
 from coreb_core.retrieval.pipeline import run_retrieval
 from coreb_core.runs.run import DEFAULT_TOP_K, parse_tags, run_meta, update_run
 from coreb_core.data.schema import TASKS
+from coreb_core.text import capped
 from ui.charts import hbar
 from ui.format import error_lines, model_table, ndcg_frame, plain, progress_text, prompt_table
 from ui.labels import TASK_LABELS
@@ -204,10 +205,10 @@ if ds.path_clicked or ds.upload_clicked:
     try:
         with st.spinner("Validating and importing…"):
             if ds.path_clicked:
-                name, counts = import_dataset(ds.path, ds_name, ds_split)
+                name, counts = import_dataset(check_input_path(ds.path), ds_name, ds_split)
             else:
                 name, counts = import_uploaded_dataset([(f.name, f.getvalue()) for f in ds.files], ds_name, ds_split)
-    except CorebError as exc:
+    except (CorebError, OSError) as exc:  # OSError: an unreadable file, a read-only cache
         for line in error_lines(exc):
             st.error(plain(line))
     else:
@@ -233,12 +234,12 @@ if res.path_clicked or res.upload_clicked:
     try:
         with st.spinner("Importing…"):
             if res.path_clicked:
-                report_ = import_results(Path(res.path).expanduser(), res_release or None, res_task or None,
+                report_ = import_results(check_input_path(res.path), res_release or None, res_task or None,
                                          res_model.strip() or None)
             else:
                 report_ = import_uploaded_results([(f.name, f.getvalue()) for f in res.files], res_release,
                                                   res_task, res_model.strip())
-    except CorebError as exc:
+    except (CorebError, OSError) as exc:
         for line in error_lines(exc):
             st.error(plain(line))
     else:
@@ -249,5 +250,6 @@ if res.path_clicked or res.upload_clicked:
             st.dataframe(pd.DataFrame({"name": names}), hide_index=True, placeholder="—")
             csv_download(pd.DataFrame({"name": names, "run_id": report_.runs}), "imported-runs",
                          "Download the new runs' names and ids (CSV)")
-        for line in report_.skipped:
+        skipped = capped(report_.skipped)  # a folder like /etc: 20 reasons and a count, not a thousand boxes
+        for line in skipped.shown + ([skipped.more] if skipped.more else []):
             st.error(plain(line))

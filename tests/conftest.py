@@ -2,12 +2,17 @@
 MiniLM encoded once per session, the default runs. Plain helpers and builders (``run_cli``, ``app_test``,
 ``tiny_hits``, …) live in ``tests/builders.py``."""
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
+# Imports by path may read only under the import roots (coreb_core/input_paths.py). Tests import from
+# temporary folders and from the shared test data beside the repository; hostile tests set their own.
+_REPO = Path(__file__).resolve().parent.parent
+os.environ.setdefault("COREB_IMPORT_ROOTS", os.pathsep.join([tempfile.gettempdir(), str(_REPO), str(_REPO.parent / "shared")]))
 
 
 @pytest.fixture

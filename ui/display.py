@@ -16,6 +16,7 @@ from coreb_core.analysis.comparison import PairVerdict
 from coreb_core.analysis.deflation import Deflation
 from coreb_core.analysis.selection import PUBLISHED_ONLY, Recommendation, parameter_text
 from coreb_core.data.schema import LANGUAGE_SCOPES, NEGATIVE, POSITIVE, TASK_NAMES, TRAP
+from ui.format import plain
 
 # Grade badges: the text every table shows in its ``grade`` column.
 GRADE_LABELS: dict[int | None, str] = {POSITIVE: "🟢 positive", TRAP: "🟠 trap", NEGATIVE: "⚫ judged negative",
@@ -364,11 +365,12 @@ ARTICLE_CLAIM = ("The seed article's \"from v1 to v2 nearly every model's nDCG@1
 
 
 def deflation_sentence(finding: Deflation, label: str) -> str:
-    """The page's answer for one run and task (Markdown): both scores and the overstatement, x100.
+    """The page's answer for one run and task (Markdown, the run's label escaped): both scores and the
+    overstatement, x100.
 
     >>> print(deflation_sentence(Deflation("r1", "t2c", v1=0.61, v2=0.48, queries=720), "bm25"))
     **bm25 · T2C**: v1 rules score 61.0, v2 scores 48.0: v1 overstates by **13.0 points** (720 queries).
     """
-    return (f"**{label} · {finding.task.upper()}**: v1 rules score {finding.v1 * 100:.1f}, v2 scores "
+    return (f"**{plain(label)} · {finding.task.upper()}**: v1 rules score {finding.v1 * 100:.1f}, v2 scores "
             f"{finding.v2 * 100:.1f}: v1 overstates by **{finding.overstatement * 100:.1f} points** "
             f"({finding.queries} queries).")

@@ -14,7 +14,7 @@ import pandas as pd
 
 from coreb_core.data.schema import TASKS
 from coreb_core.data.sql_console import one_line
-from coreb_core.errors import DataError
+from coreb_core.errors import DataError, file_error
 from coreb_core.retrieval.models import registry_table
 
 
@@ -95,26 +95,59 @@ def ndcg_frame(ndcg_at_10: dict[str, float]) -> pd.DataFrame:
 
 
 def error_lines(exc: Exception) -> list[str]:
-    """One line per problem: each DataProblem of a DataError, else the message's lines joined.
+    """One line per problem: each DataProblem of a DataError, an OSError as its path and reason, else
+    the message's lines joined.
 
     >>> from coreb_core.errors import DataProblem
     >>> error_lines(DataError([DataProblem("a.jsonl", 3, "query_id", "missing")]))
     ["a.jsonl: row 3: field 'query_id': missing"]
     >>> error_lines(ValueError("line one\\nline two"))
     ['line one line two']
+    >>> error_lines(PermissionError(13, "Permission denied", "/srv/cache/runs"))
+    ['/srv/cache/runs: Permission denied']
     """
     if isinstance(exc, DataError) and exc.problems:
         return [str(p) for p in exc.problems]
+    if isinstance(exc, OSError):
+        exc = file_error(exc)
     return [one_line(str(exc))]
 
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>|~$#!])")
+# Markdown punctuation; '&' (an entity such as &amp; would become '&'); ':' before a word (Streamlit's
+# :red[colour], :material/icons: and :emoji: shortcodes, and bare http:// links); a list marker or '='
+# opening a line.
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>|~$#!&])|:(?=\S)|(?m:^(\s*)([-+=]|\d+[.)]))")
+
+
+def _escape(match: re.Match) -> str:
+    if match.group(1):
+        return "\\" + match.group(1)
+    if match.group(3):
+        return match.group(2) + match.group(3)[:-1] + "\\" + match.group(3)[-1]
+    return "\\:"
 
 
 def plain(text: Any) -> str:
-    """Backslash-escape Markdown so that data shown in st.error/st.success stays literal text.
+    """Backslash-escape Markdown so that data shown in st.error/st.success, captions and sentences
+    stays literal text (Streamlit renders Markdown in all of them).
 
     >>> plain("file_a.jsonl: row 3: *bold*")
     'file\\\\_a.jsonl: row 3: \\\\*bold\\\\*'
+    >>> print(plain(":red[x] $x^2$ &amp; http://x"))
+    \\:red\\[x\\] \\$x^2\\$ \\&amp; http\\://x
+    >>> print(plain("- not a list"), plain("1. nor this"))
+    \\- not a list 1\\. nor this
     """
-    return _MD_SPECIAL.sub(r"\\\1", str(text))
+    return _MD_SPECIAL.sub(_escape, str(text))
+
+
+def code(text: Any) -> str:
+    """An inline code span showing ``text`` literally, fenced with more backticks than it holds.
+
+    >>> print(code("demo_v2603"), code("a`b"))
+    `demo_v2603` `` a`b ``
+    """
+    text = str(text)
+    fence = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
+    pad = " " if "`" in text else ""
+    return f"{fence}{pad}{text}{pad}{fence}"

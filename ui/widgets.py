@@ -7,7 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from coreb_core.runs.run import RunMeta, default_run_name, run_created
-from ui.format import plain
+from ui.format import code, plain
 from ui.state import State
 
 
@@ -33,7 +33,7 @@ def run_tooltip(meta: RunMeta) -> str:
     'id `bm25__demo_v2603__20261201T062218-f8c8b6` · retrieval · made 2026-12-01 06:22 · tags: baseline'
     """
     made = run_created(meta)[:16].replace("T", " ")
-    parts = [f"id `{meta.run_id}`", meta.kind or "", f"made {made}" if made else "",
+    parts = [f"id {code(meta.run_id)}", plain(meta.kind or ""), f"made {made}" if made else "",
              f"tags: {plain(', '.join(meta.tags))}" if meta.tags else ""]
     return " · ".join(p for p in parts if p)
 
@@ -71,7 +71,7 @@ def provenance(state: State, extra: str = "") -> str:
     'Source: our runs on `demo_v2603` · scheme `v2` · C2C anchor excluded · top 10'
     """
     anchor = "C2C anchor excluded" if state.anchor_exclusion else "C2C anchor kept"
-    return f"Source: our runs on `{state.release}` · scheme `{state.scheme}` · {anchor}{' · ' + extra if extra else ''}"
+    return f"Source: our runs on {code(state.release)} · scheme {code(state.scheme)} · {anchor}{' · ' + extra if extra else ''}"
 
 
 class PathOrUpload(NamedTuple):

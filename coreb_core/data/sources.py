@@ -18,6 +18,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from coreb_core.errors import DataError, DataProblem, NetworkUnavailable
+from coreb_core.input_paths import allowed_roots, file_problem
 from coreb_core.data.schema import CONFIGS, HUB_REPO
 
 HUB_SHARD = re.compile(r"^(?P<config>[a-z0-9_]+)-(?P<release>[A-Za-z0-9_.]+)-(?P<shard>\d{5})-of-(?P<n>\d{5})\.parquet$")
@@ -91,14 +92,18 @@ def _read_jsonl_rows(path: Path) -> tuple[list[dict[str, Any]], list[DataProblem
     return rows, problems
 
 
-def _collect(files: dict[str, list[Path]], reader) -> dict[str, RawTable]:
-    """Read each config's file(s); raise one DataError with every unreadable or missing file."""
+def _collect(files: dict[str, list[Path]], reader, folder: Path) -> dict[str, RawTable]:
+    """Read each config's file(s); raise one DataError with every unreadable or missing file. A file
+    that is special (a FIFO would block for ever), too big, or a link out of ``folder`` and the import
+    roots is refused unopened."""
     tables: dict[str, RawTable] = {}
     problems: list[DataProblem] = []
+    roots = allowed_roots(folder)
     for config, paths in files.items():
         rows: list[dict[str, Any]] = []
         for path in paths:
-            got, bad = reader(path)
+            refused = file_problem(path, roots)
+            got, bad = ([], [DataProblem(str(path), "-", "-", refused)]) if refused else reader(path)
             rows += got
             problems += bad
         if not paths:
@@ -156,7 +161,7 @@ def _read_parquet_folder(directory: Path) -> dict[str, RawTable]:
     missing = {c: n for c, n in expected.items() if not (directory / n).exists()}
     if missing:
         raise DataError(_missing(directory, missing))
-    return _collect({c: [directory / n] for c, n in expected.items()}, _read_parquet_rows)
+    return _collect({c: [directory / n] for c, n in expected.items()}, _read_parquet_rows, directory)
 
 
 def _read_jsonl_folder(directory: Path) -> dict[str, RawTable]:
@@ -169,7 +174,7 @@ def _read_jsonl_folder(directory: Path) -> dict[str, RawTable]:
             missing[name] = config.jsonl_names[0]
     if missing:
         raise DataError(_missing(directory, missing))
-    return _collect(files, _read_jsonl_rows)
+    return _collect(files, _read_jsonl_rows, directory)
 
 
 def _read_hub_copy(directory: Path, split: str | None) -> tuple[str, dict[str, RawTable]]:
@@ -193,7 +198,7 @@ def _read_hub_copy(directory: Path, split: str | None) -> tuple[str, dict[str, R
     missing = {c: f"{c}-{split}-00000-of-00001.parquet" for c, fs in files.items() if not fs}
     if missing:
         raise DataError(_missing(folder, missing))
-    return split, _collect(files, _read_parquet_rows)
+    return split, _collect(files, _read_parquet_rows, directory)
 
 
 def read_local(directory: Path, split: str | None = None) -> tuple[str, str | None, dict[str, RawTable]]:

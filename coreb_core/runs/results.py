@@ -31,6 +31,7 @@ import pandas as pd
 
 from coreb_core.atomic import atomic_folder, atomic_path
 from coreb_core.errors import CorebError, DataError
+from coreb_core.input_paths import allowed_roots, file_problem, readable_files
 from coreb_core.paths import results_file, runs_dir
 from coreb_core.data.measures import metric_label as canonical_label
 from coreb_core.data.published import published_rows
@@ -324,7 +325,7 @@ def _import_mteb(files: list[Path], root: Path | None) -> tuple[int, list[dict],
 def _mteb_model(task_file: Path) -> tuple[str, str | None]:
     """Model name and revision: from model_meta.json beside the file, else from the folder names."""
     meta = task_file.parent / "model_meta.json"
-    if meta.exists():
+    if meta.exists() and file_problem(meta, allowed_roots(task_file.parent)) is None:
         try:
             data = json.loads(meta.read_text(encoding="utf-8"))
             if isinstance(data, dict) and data.get("name"):
@@ -421,17 +422,16 @@ def _task_of(release: str, root: Path | None) -> dict[str, str]:
 
 # ---------------------------------------------------------------- detection and the verb
 
-_TREC_LINE = re.compile(r"^\S+\s+\S+\s+\S+\s+\S+\s+\S+\s+\S+\s*$")
-
-
 def _looks_like_trec(path: Path) -> bool:
+    from coreb_core.runs.run import is_trec_line
+
     try:
         with open(path, "rb") as f:
             head = f.read(4096).decode("utf-8", "replace").splitlines()
     except OSError:
         return False
     first = next((line for line in head if line.strip()), "")
-    return bool(_TREC_LINE.match(first))
+    return is_trec_line(first)
 
 
 def import_results(path: Path, release: str | None = None, task: str | None = None, model: str | None = None,
@@ -452,10 +452,15 @@ def import_results(path: Path, release: str | None = None, task: str | None = No
     path = Path(path)
     if not path.exists():
         raise CorebError(f"{path}: no such file or folder")
-    files = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file())
+    # Only regular files inside the folder or the import roots, none over the size limit: a FIFO
+    # would block the import for ever, a link could lead anywhere on the server.
+    if path.is_dir():
+        files, skipped = readable_files(path)
+    else:
+        refused = file_problem(path)
+        files, skipped = ([], [f"{path}: {refused}"]) if refused else ([path], [])
     rows: list[dict] = []
     runs: list[str] = []
-    skipped: list[str] = []
     imported = 0
 
     # (d) runs exported by this project: folders holding run.json or hits.parquet, each checked against

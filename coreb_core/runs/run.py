@@ -35,6 +35,7 @@ import pyarrow.parquet as pq
 from coreb_core.atomic import atomic_folder, atomic_write_text
 from coreb_core.data.schema import TASK_NAMES
 from coreb_core.errors import CorebError, DataError, DataProblem
+from coreb_core.input_paths import check_file
 from coreb_core.paths import runs_dir
 
 HITS_SCHEMA = pa.schema([("task", pa.string()), ("query_id", pa.string()), ("doc_id", pa.string()),
@@ -806,10 +807,29 @@ def fingerprint(parts: Iterable[str]) -> str:
     return h.hexdigest()[:16]
 
 
+def is_trec_line(line: str) -> bool:
+    """Whether ``line`` reads as a TREC run line: six columns, the fifth (the score) a number. A file
+    whose first line is not one is not a TREC run, and none of its lines is quoted in an error.
+
+    >>> is_trec_line("q1 Q0 d1 1 0.9 bm25"), is_trec_line("# written by the deploy tool on host")
+    (True, False)
+    """
+    parts = line.split()
+    if len(parts) != 6:
+        return False
+    try:
+        float(parts[4])
+    except ValueError:
+        return False
+    return True
+
+
 def read_trec_run(path: Path, task_of: dict[str, str]) -> pd.DataFrame:
     """Read ``qid Q0 docid rank score tag`` lines. Order comes from the scores (descending, ties by doc
     id descending, as trec_eval); the rank column is kept only where it agrees with that order. A rank
-    that is no 32-bit whole number is refused (one line naming file, row and field).
+    that is no 32-bit whole number is refused (one line naming file, row and field). A FIFO, a device or
+    a file over the size limit is refused unopened; a file whose first line is not a TREC line is
+    refused without quoting it.
 
     >>> import tempfile
     >>> path = Path(tempfile.mkdtemp()) / "run.trec"
@@ -822,16 +842,25 @@ def read_trec_run(path: Path, task_of: dict[str, str]) -> pd.DataFrame:
     problems: list[DataProblem] = []
     lists: dict[str, list[tuple[str, float]]] = {}
     seen: set[tuple[str, str]] = set()
+    check_file(path)
     try:
         text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError([DataProblem(str(path), "-", "-", f"cannot read run file ({exc})")]) from None
+    except OSError as exc:
+        raise DataError([DataProblem(str(path), "-", "-", f"cannot read run file ({exc.strerror or type(exc).__name__})")]) from None
+    except UnicodeDecodeError as exc:
+        raise DataError([DataProblem(str(path), "-", "-", f"not UTF-8 text (byte {exc.start})")]) from None
+    first = next(((n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()), None)
+    if first and not is_trec_line(first[1]):
+        raise DataError([DataProblem(str(path), first[0], "-", "not a TREC run: expected 6 columns, "
+                                                                "qid Q0 docid rank score tag, the score a number")])
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         parts = line.split()
         if len(parts) != 6:
-            problems.append(DataProblem(str(path), number, "-", "expected 6 columns: qid Q0 docid rank score tag", line))
+            # The line itself is not quoted: it need not be a run line at all.
+            problems.append(DataProblem(str(path), number, "-",
+                                        f"expected 6 columns (qid Q0 docid rank score tag), found {len(parts)}"))
             continue
         qid, _, doc, rank, score, _ = parts
         # trec_eval ignores the column; we keep it when it fits the scores' order

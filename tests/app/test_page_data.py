@@ -13,7 +13,8 @@ from coreb_core.data.store import Store
 def test_data_page_statistics(app_cache):
     at = app_test("data.py", app_cache).run()
     assert not at.exception
-    assert [s.value for s in at.subheader] == ["demo_v2602", "demo_v2603"]
+    # Release names are Markdown-escaped in headers (a name such as a-__b__ would otherwise render bold).
+    assert [s.value for s in at.subheader] == [plain("demo_v2602"), plain("demo_v2603")]
     with Store("demo_v2602", app_cache) as store:
         rows, jc = store.row_counts(), store.judgment_counts()
     first = at.dataframe[0].value
