@@ -319,26 +319,14 @@ def _sql(args: argparse.Namespace) -> int:
             raise CorebError("--json needs distinct column names; rename the repeated ones with AS")
         print(frame.to_json(orient="records", date_format="iso", indent=1))
     else:
-        text = frame.map(_printable) if len(frame) else frame
-        print(text.to_string(index=False) if len(frame) else "  ".join(_printable(c) for c in frame.columns))
+        # Text cells with their control characters escaped (terminal_safe): a value cannot move the cursor,
+        # recolour or clear the terminal, or break a table row.
+        text = frame.map(lambda v: terminal_safe(v) if isinstance(v, str) else v) if len(frame) else frame
+        print(text.to_string(index=False) if len(frame) else "  ".join(terminal_safe(c) for c in frame.columns))
         print(f"{len(frame):,} rows")
     for note in result.notes():
         print(f"note: {note}", file=sys.stderr)
     return 0
-
-
-# C0 and C1 control characters (line breaks, tabs, terminal escapes) as Python escapes, so that a value
-# cannot move the cursor, recolour or clear the terminal, or break a table row
-_CONTROL = {c: repr(chr(c))[1:-1] for c in (*range(0x20), *range(0x7F, 0xA0))}
-
-
-def _printable(value: object) -> object:
-    r"""A text value with its control characters escaped; other values as they are.
-
-    >>> print(_printable("a\x1b[2Jb\n"), _printable(3))
-    a\x1b[2Jb\n 3
-    """
-    return value.translate(_CONTROL) if isinstance(value, str) else value
 
 
 class UsageError(CorebError):
