@@ -92,3 +92,11 @@ def tiny_cache(cache) -> Path:
 
     import_release(read_local(dump.write_parquet_folder(cache.parent / "tiny-src", dump.rows()))[2], "tiny", cache)
     return cache
+
+
+@pytest.fixture
+def tiny(tiny_cache, tmp_path, monkeypatch) -> Path:
+    """``tiny_cache``, with server-side imports allowed only under ``tmp_path / "in"`` (COREB_IMPORT_ROOTS)."""
+    (tmp_path / "in").mkdir()
+    monkeypatch.setenv("COREB_IMPORT_ROOTS", str(tmp_path / "in"))
+    return tiny_cache

@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 
-from tests import dump
 from tests.builders import app_test
 from tests.hostile.conftest import refuses, unchanged
 
@@ -47,15 +46,13 @@ def test_rendered_text_tells_markup_from_text():
 
 
 @pytest.fixture
-def evil_runs(cache, tmp_path) -> Path:
+def evil_runs(tiny_cache) -> Path:
     """The tiny release with one run whose id holds ``__`` (Markdown bold) and whose name holds every
     Markdown construct."""
-    from coreb_core.data.ingest import import_release
-    from coreb_core.data.sources import read_local
     from coreb_core.data.store import Store
     from coreb_core.runs.run import hits_from_lists, new_run_id, rename_run, write_run
 
-    import_release(read_local(dump.write_parquet_folder(tmp_path / "src", dump.rows()))[2], "tiny", cache)
+    cache = tiny_cache
     with Store("tiny", cache) as store:
         task_of = dict(store.sql("SELECT query_id, task FROM queries").fetchall())
         code = [r[0] for r in store.sql("SELECT code_id FROM code_corpus ORDER BY code_id").fetchall()]
@@ -104,17 +101,6 @@ def test_no_page_renders_the_run_name_as_markup(evil_runs):
 
 
 # ---------------------------------------------------------------- terminal escapes
-
-@pytest.fixture
-def tiny(cache, tmp_path, monkeypatch) -> Path:
-    from coreb_core.data.ingest import import_release
-    from coreb_core.data.sources import read_local
-
-    import_release(read_local(dump.write_parquet_folder(tmp_path / "src", dump.rows()))[2], "tiny", cache)
-    (tmp_path / "in").mkdir()
-    monkeypatch.setenv("COREB_IMPORT_ROOTS", str(tmp_path / "in"))
-    return cache
-
 
 def _cli(argv: list[str], capsys) -> tuple[int, str, str]:
     from coreb_core.cli import main

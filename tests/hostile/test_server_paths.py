@@ -32,18 +32,6 @@ SECRET = "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI"
 ROOT_USER = os.geteuid() == 0
 
 
-@pytest.fixture
-def tiny(cache, tmp_path, monkeypatch) -> Path:
-    """A cache holding the hand-made release ``tiny``; imports may read only under ``tmp_path / "in"``."""
-    from coreb_core.data.ingest import import_release
-    from coreb_core.data.sources import read_local
-
-    import_release(read_local(dump.write_parquet_folder(tmp_path / "src", dump.rows()))[2], "tiny", cache)
-    (tmp_path / "in").mkdir()
-    monkeypatch.setenv("COREB_IMPORT_ROOTS", str(tmp_path / "in"))
-    return cache
-
-
 def _trec(path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("q_t2c_search_python_0002 Q0 code_v202601_00001 1 2.0 mine\n")
