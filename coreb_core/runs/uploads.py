@@ -11,6 +11,10 @@ from typing import Iterable
 from coreb_core.errors import CorebError, DataError, DataProblem
 
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,200}$")
+# One upload: a hub-layout release is 8 parquet files, a result tree a few hundred small JSONs. Streamlit
+# caps each file (.streamlit/config.toml: server.maxUploadSize); these cap the batch before anything is written.
+MAX_UPLOAD_FILES = 500
+MAX_UPLOAD_BYTES = 1 << 30
 
 
 def save_uploads(files: Iterable[tuple[str, bytes]], folder: Path) -> list[Path]:
@@ -22,7 +26,18 @@ def save_uploads(files: Iterable[tuple[str, bytes]], folder: Path) -> list[Path]
     >>> save_uploads([("../evil.txt", b"")], folder)
     Traceback (most recent call last):
     coreb_core.errors.DataError: ../evil.txt: row -: field '-': file names may hold only letters, digits, '_', '-', '.'
+    >>> save_uploads([(f"r{i}.trec", b"") for i in range(MAX_UPLOAD_FILES + 1)], folder)
+    Traceback (most recent call last):
+    coreb_core.errors.CorebError: 501 files uploaded at once: at most 500 (import a larger folder by path)
     """
+    files = list(files)
+    if len(files) > MAX_UPLOAD_FILES:
+        raise CorebError(f"{len(files):,} files uploaded at once: at most {MAX_UPLOAD_FILES:,} "
+                         "(import a larger folder by path)")
+    total = sum(len(data) for _, data in files)
+    if total > MAX_UPLOAD_BYTES:
+        raise CorebError(f"{total / 2**20:,.0f} MiB uploaded at once: at most {MAX_UPLOAD_BYTES / 2**20:,.0f} MiB "
+                         "(import a larger folder by path)")
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for name, data in files:
