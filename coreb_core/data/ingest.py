@@ -317,7 +317,7 @@ def import_release(raw: dict[str, RawTable], release: str, root: Path | None = N
     >>> import_release(raw, "demo_copy", root).relative_to(root)
     PosixPath('coreb/demo_copy')
     """
-    if not RELEASE_NAME.match(release):
+    if not RELEASE_NAME.fullmatch(release):  # fullmatch: "$" alone would let "name\n" through
         raise DataError([DataProblem("--release", "-", "release", "use letters, digits, '_', '-' or '.'", release)])
     problems: list[DataProblem] = []
     tables: dict[str, pa.Table] = {}

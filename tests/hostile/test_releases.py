@@ -32,3 +32,13 @@ def test_reimporting_a_release_keeps_a_release_named_like_it_with_a_dash(own_cac
     assert fix_version.is_dir() and release_dir("demo_v2603-fix", own_cache).resolve() == fix_version
     assert "demo_v2603-fix" in list_releases(own_cache)
     assert _scores("demo_v2603-fix", own_cache) == before
+
+
+def test_a_release_name_with_a_line_break_is_refused(tiny_cache, tmp_path, capsys):
+    """Was: "$" in the name pattern let "tiny2\\n" through, a release folder with a newline in its name."""
+    from tests import dump
+    from tests.hostile.conftest import refuses, unchanged
+
+    src = dump.write_parquet_folder(tmp_path / "src", dump.rows())
+    with unchanged(tiny_cache):
+        refuses(["import-data", str(src), "--release", "tiny2\n"], capsys, "--release", "release")
