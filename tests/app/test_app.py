@@ -5,6 +5,7 @@ from streamlit.testing.v1 import AppTest
 from tests import dump
 
 from tests.builders import REPO
+from ui.format import plain  # release names are shown as text: their "_" escaped for Markdown
 
 
 def test_data_page_lists_cached_release(tmp_path, cache):
@@ -17,7 +18,7 @@ def test_data_page_lists_cached_release(tmp_path, cache):
     assert not at.exception
     at.switch_page("pages/data.py").run()
     assert not at.exception
-    assert [s.value for s in at.subheader][:1] == ["release_v2603"]
+    assert [s.value for s in at.subheader][:1] == [plain("release_v2603")]
     counts = dict(zip(at.dataframe[0].value["config"], at.dataframe[0].value["rows"]))
     assert counts == dump.EXPECTED_ROWS
 
@@ -41,7 +42,7 @@ def test_first_launch_builds_coreb_mini_and_default_runs(cache):
     at.run()
     assert not at.exception and not any("being built" in i.value for i in at.info)
     at.switch_page("pages/data.py").run()
-    assert [s.value for s in at.subheader][:2] == ["demo_v2602", "demo_v2603"]
+    assert [s.value for s in at.subheader][:2] == [plain("demo_v2602"), plain("demo_v2603")]
     # a later launch starts from the cache: nothing is rebuilt
     again = AppTest.from_file(str(REPO / "app.py"), default_timeout=60).run()
     assert not again.exception and len(list_runs("demo_v2603", cache)) == 2
