@@ -96,7 +96,7 @@ with st.expander("Find a query", expanded=url_query is None):
                                          "subtask": st.column_config.TextColumn("Subtask", width=190),
                                          "target_language": st.column_config.TextColumn("Target", width=75),
                                          "anchor_language": st.column_config.TextColumn("Anchor", width=75),
-                                         "query": st.column_config.TextColumn("Query text", width=300)})
+                                         "query": st.column_config.TextColumn("Query text", width=200)})
     csv_download(found, f"inspector_queries_{state.release}_{state.task}")
     rows = picked.selection.rows
     if rows and rows[0] < len(found):

@@ -255,7 +255,8 @@ CHART_PAGES = ("overview", "traps", "deflation", "compare", "selection")
 @pytest.mark.parametrize("width", [1600, 1000])
 def test_charts_are_readable_sizes(served, browser, default_run_ids, width):
     """At 1600 and at 1000 px wide every chart on the chart pages is drawn at least 160 px tall and fits
-    the page's width (no chart squashed into a strip or pushed off screen)."""
+    the page's width (no chart squashed into a strip or pushed off screen); at 1600 px no table on them scrolls
+    sideways."""
     base, _ = served
     page = browser.new_page()
     page.set_viewport_size({"width": width, "height": 1000})
@@ -275,44 +276,56 @@ def test_charts_are_readable_sizes(served, browser, default_run_ids, width):
             if h < 160 or w > width or w < 200:
                 problems.append(f"/{url_path}: a chart drawn {w:.0f} x {h:.0f} px at {width} px")
         page.screenshot(path=str(ARTIFACTS / f"charts-{url_path}-{width}.png"), full_page=True)
+        if width == 1600:  # and no table scrolls sideways (test_tables_fit_the_page_at_1600 does the other pages)
+            problems += wide_tables(page, f"/{url_path}")[0]
     page.close()
     assert not problems, "\n".join(problems)
 
 
 # Every visible table: its grid drawn (a scroller per table) and no wider than its box. Tables in closed tabs
-# are not drawn, so only visible ones count.
+# and closed expanders are not drawn, so only visible ones count (checkVisibility: a closed <details> hides them).
 TABLE_WIDTHS_JS = """() => [...document.querySelectorAll('[data-testid="stDataFrame"]')]
-    .filter(f => f.getBoundingClientRect().width > 0 && f.offsetParent !== null)
+    .filter(f => f.checkVisibility() && f.getBoundingClientRect().width > 0)
     .map(f => { const s = f.querySelector('.dvn-scroller');
                 return s ? [s.scrollWidth, s.clientWidth] : null; })"""
 
 
+def wide_tables(page, label: str) -> tuple[list[str], int]:
+    """On the page as it is (its script done): the tables that scroll sideways, and how many were drawn."""
+    tables = page.locator('[data-testid="stDataFrame"]')
+    for i in range(tables.count()):  # grids draw when scrolled into view
+        if tables.nth(i).is_visible():
+            tables.nth(i).scroll_into_view_if_needed()
+    page.wait_for_function(f"() => !({TABLE_WIDTHS_JS})().includes(null)", timeout=60_000)
+    widths = page.evaluate(TABLE_WIDTHS_JS)
+    return [f"{label}: table {n + 1} is {scroll} px wide in a {client} px box"
+            for n, (scroll, client) in enumerate(widths) if scroll > client + 1], len(widths)
+
+
 def test_tables_fit_the_page_at_1600(served, browser, default_run_ids):
-    """At 1600 px no table scrolls sideways: the identifying and deciding columns are all in view, on every
-    page (the inspector also in its "largest Δ" mode, whose Δ sat off-screen)."""
+    """At 1600 px no table scrolls sideways: the identifying and deciding columns are all in view. The chart
+    pages are checked by test_charts_are_readable_sizes[1600]; here the others, and the inspector also in its
+    "largest Δ" mode, whose Δ sat off-screen."""
     base, _ = served
     page = browser.new_page()
     page.set_viewport_size({"width": 1600, "height": 1000})
     runs = "&".join(f"runs={r}" for r in default_run_ids.values())
-    default = next(u for u, _, d in app_pages() if d)
-    visits = [("" if u == default else u, "") for u, _, _ in app_pages()]
+    visits = [(u, "") for u, _, d in app_pages() if u not in CHART_PAGES and not d]
     visits.append(("inspector", "&filter=largest+%CE%94+nDCG%4010+between+two+runs"))
     problems, seen = [], 0
     for path, extra in visits:
-        page.goto(f"{base}/{path}?release=demo_v2603&task=t2c&{runs}{extra}", wait_until="domcontentloaded")
-        wait_for_script(page)
-        tables = page.locator('[data-testid="stDataFrame"]')
-        for i in range(tables.count()):  # grids draw when scrolled into view
-            if tables.nth(i).is_visible():
-                tables.nth(i).scroll_into_view_if_needed()
-        page.wait_for_function(f"() => !({TABLE_WIDTHS_JS})().includes(null)", timeout=60_000)
-        widths = page.evaluate(TABLE_WIDTHS_JS)
-        seen += len(widths)
-        for n, (scroll, client) in enumerate(widths):
-            if scroll > client + 1:
-                problems.append(f"/{path}{extra}: table {n + 1} is {scroll} px wide in a {client} px box")
+        try:
+            page.goto(f"{base}/{path}?release=demo_v2603&task=t2c&{runs}{extra}", wait_until="domcontentloaded")
+            wait_for_script(page)
+            found, drawn = wide_tables(page, f"/{path}{extra}")
+        except Exception as exc:  # a timeout: say which page, keep going
+            page.screenshot(path=str(ARTIFACTS / f"tables-{path}-failed.png"))
+            problems.append(f"/{path}{extra}: {type(exc).__name__}: {str(exc).splitlines()[0]}")
+            continue
+        problems += found
+        seen += drawn
     page.close()
-    assert seen >= 12, f"only {seen} tables drawn"
+    assert seen >= 8, f"only {seen} tables drawn"
     assert not problems, "\n".join(problems)
 
 
