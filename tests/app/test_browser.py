@@ -325,8 +325,8 @@ def test_tables_fit_the_page_at_1600(served, browser, default_run_ids):
         problems += found
         seen += drawn
     page.close()
-    assert seen >= 8, f"only {seen} tables drawn"
     assert not problems, "\n".join(problems)
+    assert seen >= 8, f"only {seen} tables drawn"
 
 
 def test_a_row_click_opens_the_inspector_and_back_returns(served, browser, default_run_ids):
