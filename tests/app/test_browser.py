@@ -291,7 +291,11 @@ TABLE_WIDTHS_JS = """() => [...document.querySelectorAll('[data-testid="stDataFr
 
 
 def wide_tables(page, label: str) -> tuple[list[str], int]:
-    """On the page as it is (its script done): the tables that scroll sideways, and how many were drawn."""
+    """On the page as it is (its script done): the tables that scroll sideways, and how many were drawn.
+    Every page checked has a table; a page that reruns once after its first run (the inspector) has none
+    for a moment, so wait for the first one."""
+    page.wait_for_selector('[data-testid="stDataFrame"]', timeout=PAGE_LOAD_MS)
+    page.wait_for_timeout(500)
     tables = page.locator('[data-testid="stDataFrame"]')
     for i in range(tables.count()):  # grids draw when scrolled into view
         if tables.nth(i).is_visible():
