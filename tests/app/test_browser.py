@@ -293,8 +293,10 @@ TABLE_WIDTHS_JS = """() => [...document.querySelectorAll('[data-testid="stDataFr
 def wide_tables(page, label: str) -> tuple[list[str], int]:
     """On the page as it is (its script done): the tables that scroll sideways, and how many were drawn.
     Every page checked has a table; a page that reruns once after its first run (the inspector) has none
-    for a moment, so wait for the first one."""
-    page.wait_for_selector('[data-testid="stDataFrame"]', timeout=PAGE_LOAD_MS)
+    for a moment, so wait for the first visible one."""
+    # Any visible one: the first in the document may sit in a closed expander (Playwright waits on the first only).
+    page.wait_for_function("""() => [...document.querySelectorAll('[data-testid="stDataFrame"]')]
+        .some(f => f.checkVisibility() && f.getBoundingClientRect().width > 0)""", timeout=PAGE_LOAD_MS)
     page.wait_for_timeout(500)
     tables = page.locator('[data-testid="stDataFrame"]')
     for i in range(tables.count()):  # grids draw when scrolled into view
