@@ -422,7 +422,7 @@ class TrapReason(NamedTuple):
 
 def _flag(values: pd.Series, wanted: bool) -> np.ndarray:
     """Where a nullable boolean column is exactly ``wanted`` (a missing value is neither)."""
-    return pd.array(values.astype(object), dtype="boolean").to_numpy(dtype=object, na_value=None) == wanted
+    return (values.astype("boolean") == wanted).fillna(False).to_numpy(dtype=bool)
 
 
 def classify_traps(frame: pd.DataFrame) -> pd.DataFrame:
