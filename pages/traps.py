@@ -9,7 +9,7 @@ from coreb_core.analysis.traps import LEVELS, MEASURES, trap_breakdown, worst_qu
 from ui.state import one_of, remembered, write_url
 from ui.cache import run_tables, run_trap_wins, runs_of, store
 from ui.charts import hbar, heatmap, interval_lines, quantile_boxes
-from ui.display import points
+from ui.display import fraction_ranges, gap_labels, points
 from ui.labels import PASS_BIN_LABELS, TASK_LABELS, TRAP_KIND_LABELS
 from ui.navigation import open_inspector
 from ui.sidebar import sidebar
@@ -178,7 +178,7 @@ if curve.empty:
 else:
     plotted = curve.assign(run_label=curve["run"].map(labels).fillna(curve["run"]),
                            pass_percent=points((curve["bin_low"] + curve["bin_high"]) / 2),
-                           bin_text=[f"{lo:.0%}–{hi:.0%}" for lo, hi in zip(curve["bin_low"], curve["bin_high"])],
+                           bin_text=fraction_ranges(curve["bin_low"], curve["bin_high"]),
                            probability_pts=points(curve["probability"]), low_pts=points(curve["low"]),
                            high_pts=points(curve["high"]),
                            pass_bin_label=curve["pass_bin"].map(PASS_BIN_LABELS))
@@ -211,8 +211,7 @@ else:
                             width="stretch")
     gaps = rank_gap_histogram(wins)
     gaps = gaps.assign(run_label=gaps["run"].map(labels).fillna(gaps["run"]),
-                       gap=[f"{lo}" if hi == lo + 1 else (f"{lo}–{int(hi) - 1}" if hi == hi else f"≥ {lo}")
-                            for lo, hi in zip(gaps["gap_low"], gaps["gap_high"])])
+                       gap=gap_labels(gaps["gap_low"], gaps["gap_high"]))
     st.altair_chart(heatmap(gaps, x="gap", y="run_label", value="share", x_title="rank gap (places)",
                             y_title="Run", legend_title="share of the run's trap-win queries", value_format=".0%",
                             x_sort=list(dict.fromkeys(gaps["gap"])), y_sort=list(labels.values()),

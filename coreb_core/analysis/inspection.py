@@ -476,8 +476,11 @@ def classify_traps(frame: pd.DataFrame) -> pd.DataFrame:
                      [NOISE_DESCRIPTION, JUDGED_NON_MATCH, FAILING_SOLUTION, WRONG_LANGUAGE, OTHER_MODEL],
                      default=NOT_A_POSITIVE).astype(object)
     wanted = np.where(wants_target, tgt, np.where(wants_anchor, anc, None))
-    return pd.DataFrame({"kind": kind, "off_language": off, "wanted_language": wanted,
-                         "anchor_language": np.where(leaves_anchor, anc, None)}, index=frame.index)
+    # Object columns: a missing language stays None (pandas would otherwise infer strings and NaN).
+    return pd.DataFrame({"kind": pd.Series(kind, index=frame.index, dtype=object), "off_language": off,
+                         "wanted_language": pd.Series(wanted, index=frame.index, dtype=object),
+                         "anchor_language": pd.Series(np.where(leaves_anchor, anc, None), index=frame.index,
+                                                      dtype=object)}, index=frame.index)
 
 
 def _int(value) -> int | None:

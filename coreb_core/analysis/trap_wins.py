@@ -121,8 +121,8 @@ def _trap_facts(store: Store, index: ReleaseIndex) -> _TrapFacts:
                          anchor_language=facts["anchor_language"].to_numpy())
     kinds = classify_traps(frame)
     failing = (kinds["kind"] == FAILING_SOLUTION).to_numpy()
-    passed = pd.to_numeric(frame["test_passed"], errors="coerce").to_numpy(dtype=np.float64)
-    total = pd.to_numeric(frame["test_total"], errors="coerce").to_numpy(dtype=np.float64)
+    passed = pd.to_numeric(frame["test_passed"], errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
+    total = pd.to_numeric(frame["test_total"], errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
     with np.errstate(divide="ignore", invalid="ignore"):
         fraction = np.where(failing & (total > 0), passed / total, np.nan)
     bins = pd.Categorical(pass_bin(fraction), categories=PASS_BINS).codes

@@ -98,7 +98,7 @@ def test_every_trap_gets_its_kind_rank_and_bug(kinds_store):
     match = traps.loc[(QN, T1)]
     assert (match["kind"], match["rank"], match["query_has_positive"], match["wins"]) == (
         "judged_non_match", 1.0, False, False)
-    assert traps.loc[(QT, NOISE[0]), "bug"] is None and np.isnan(traps.loc[(QT, NOISE[0]), "pass_fraction"])
+    assert pd.isna(traps.loc[(QT, NOISE[0]), "bug"]) and np.isnan(traps.loc[(QT, NOISE[0]), "pass_fraction"])
 
 
 def test_wins_agree_with_the_trap_table(kinds_store):
