@@ -370,7 +370,8 @@ def _traps(args: argparse.Namespace) -> int:
             total = int(rows["trap_wins"].sum())
             parts = ", ".join(f"{r.kind} {r.trap_wins} ({r.share_of_wins:.0%})" for r in rows.itertuples()
                               if r.trap_wins > 0)
-            print(f"  {task}: {total} trap wins in {int(rows['queries'].iloc[0])} queries; {parts or 'none'}")
+            print(f"  {task}: {total} trap wins in {int(rows['queries_with_win'].iloc[0])} of {int(rows['queries'].iloc[0])} "
+                  f"queries; {parts or 'none'}")
         for r in bugs[bugs["run"] == run_id].itertuples():
             print(f"  {r.task} bug {r.bug}: {r.trap_wins} of {r.judged} outrank the best positive ({r.win_rate:.0%})")
         for r in curve[curve["run"] == run_id].itertuples():

@@ -17,9 +17,11 @@ Example (CoREB-mini demo_v2603, a BM25 run):
     >>> wins = trap_wins(store, {"bm25": read_hits(bm25)})
     >>> kind_shares(wins, level="task")[["run", "task", "kind", "trap_wins", "share_of_wins"]].head(2)
         run task              kind  trap_wins  share_of_wins
-    0  bm25  c2c  failing_solution         95       0.826087
-    1  bm25  c2c       other_model         20       0.173913
+    0  bm25  c2c  failing_solution        102       0.927273
+    1  bm25  c2c    wrong_language          0       0.000000
     >>> near_miss_curve(wins)[["run", "bin_low", "failing", "outranking", "probability"]].tail(1)
+        run  bin_low  failing  outranking  probability
+    4  bm25      0.8      451         110     0.243902
 """
 from __future__ import annotations
 
