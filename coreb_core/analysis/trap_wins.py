@@ -29,6 +29,7 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 from typing import NamedTuple
 
+import numba
 import numpy as np
 import pandas as pd
 
@@ -37,6 +38,7 @@ from coreb_core.data.schema import POSITIVE, TRAP
 from coreb_core.data.store import Store
 from coreb_core.errors import CorebError
 from coreb_core.evaluation.evaluate import ReleaseIndex, judged_ranks, release_index
+from coreb_core.evaluation.kernels import kernel_input
 
 GROSS, PARTIAL, NEAR_MISS = "gross", "partial", "near_miss"
 PASS_BINS = (GROSS, PARTIAL, NEAR_MISS)
@@ -139,36 +141,60 @@ def _trap_facts(store: Store, index: ReleaseIndex) -> _TrapFacts:
 
 
 # ------------------------------------------------------------------ per run
-def _pair_values(index: ReleaseIndex, coded, hits: pd.DataFrame, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Score and in_top_k of the run's row for each judged pair ``keys`` (sorted); NaN / False when unlisted."""
-    ok = (coded.q_local >= 0) & (coded.d_local >= 0)
-    qc = coded.query_map[coded.q_local[ok]]
-    dc = coded.doc_map[coded.d_local[ok]]
-    known = (qc >= 0) & (dc >= 0)
-    row_keys = qc[known].astype(np.int64) * index.n_docs + dc[known]
-    score = np.full(len(keys), np.nan)
-    top = np.zeros(len(keys), dtype=bool)
-    if not len(keys) or not len(row_keys):
-        return score, top
-    at = np.minimum(np.searchsorted(keys, row_keys), len(keys) - 1)
-    found = keys[at] == row_keys
-    rows_score = pd.to_numeric(hits["score"], errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)[ok][known]
-    rows_top = pd.array(hits["in_top_k"], dtype="boolean").to_numpy(dtype=bool, na_value=False)[ok][known]
-    score[at[found]] = rows_score[found]
-    top[at[found]] = rows_top[found]
+@numba.njit(cache=True, nogil=True)
+def _pair_rows(q_local, query_map, d_local, doc_map, starts, pair_docs, n_docs):  # pragma: no cover - compiled
+    """For each judged pair (``pair_docs[starts[q]:starts[q + 1]]`` are query q's documents), the run row
+    that lists it (-1: none). One pass over the rows; the current query's documents sit in a
+    document-sized scratch array (as ``evaluation.judged_pairs``' scan), so each row is one load."""
+    row_of_pair = np.full(len(pair_docs), -1, dtype=np.int64)
+    pair_of_doc = np.full(n_docs, -1, dtype=np.int64)
+    current = -1
+    for i in range(len(q_local)):
+        q = query_map[q_local[i]] if q_local[i] >= 0 else -1
+        if q < 0:
+            continue
+        if q != current:
+            if current >= 0:
+                for k in range(starts[current], starts[current + 1]):
+                    if pair_docs[k] >= 0:
+                        pair_of_doc[pair_docs[k]] = -1
+            for k in range(starts[q], starts[q + 1]):
+                if pair_docs[k] >= 0:
+                    pair_of_doc[pair_docs[k]] = k
+            current = q
+        d = doc_map[d_local[i]] if d_local[i] >= 0 else -1
+        if d >= 0 and pair_of_doc[d] >= 0:
+            row_of_pair[pair_of_doc[d]] = i
+    return row_of_pair
+
+
+def _pair_values(index: ReleaseIndex, coded, hits: pd.DataFrame, qcode: np.ndarray, dcode: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """Score and in_top_k of the run's row for each judged pair (sorted by query); NaN / False when unlisted."""
+    starts = np.searchsorted(qcode, np.arange(index.n_queries + 1)).astype(np.int64)
+    rows = _pair_rows(kernel_input(coded.q_local, np.int64), kernel_input(coded.query_map, np.int64),
+                      kernel_input(coded.d_local, np.int64), kernel_input(coded.doc_map, np.int64), kernel_input(starts, np.int64),
+                      kernel_input(dcode, np.int64), index.n_docs)
+    listed = rows >= 0
+    score = np.full(len(rows), np.nan)
+    score[listed] = pd.to_numeric(hits["score"], errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)[rows[listed]]
+    top = np.zeros(len(rows), dtype=bool)
+    top[listed] = pd.array(hits["in_top_k"], dtype="boolean").to_numpy(dtype=bool, na_value=False)[rows[listed]]
     return score, top
 
 
 def _best(qpos: np.ndarray, rank: np.ndarray, score: np.ndarray, mask: np.ndarray, n: int
           ) -> tuple[np.ndarray, np.ndarray]:
-    """Per query position: the smallest finite rank among ``mask`` rows and that row's score (inf / NaN)."""
-    best_rank, best_score = np.full(n, np.inf), np.full(n, np.nan)
-    rows = np.flatnonzero(mask & np.isfinite(rank))
-    if len(rows):
-        rows = rows[np.lexsort((rank[rows], qpos[rows]))]
-        first = np.r_[True, qpos[rows][1:] != qpos[rows][:-1]]
-        best_rank[qpos[rows][first]] = rank[rows][first]
-        best_score[qpos[rows][first]] = score[rows][first]
+    """Per query position (``qpos`` sorted, every position present): the smallest finite rank among
+    ``mask`` rows and that row's score (inf / NaN)."""
+    masked = np.where(mask, rank, np.inf)
+    firsts = np.flatnonzero(np.r_[True, qpos[1:] != qpos[:-1]]) if len(qpos) else np.zeros(0, dtype=np.int64)
+    best_rank = np.full(n, np.inf)
+    if len(firsts):
+        best_rank[qpos[firsts]] = np.minimum.reduceat(masked, firsts)
+    best_score = np.full(n, np.nan)
+    at_best = np.isfinite(masked) & (masked == best_rank[qpos])
+    best_score[qpos[at_best]] = score[at_best]
     return best_rank, best_score
 
 
@@ -188,7 +214,8 @@ def _one_run(index: ReleaseIndex, facts: _TrapFacts, hits: pd.DataFrame, anchor_
     if len(pairs) != len(rank):
         raise CorebError("internal: judged pairs and evaluator ranks disagree")
     keys = judged.keys[pairs]
-    score, top = _pair_values(index, coded, hits, keys)
+    pair_q = judged.qcode[pairs]
+    score, top = _pair_values(index, coded, hits, pair_q, keys - pair_q.astype(np.int64) * index.n_docs)
     score = np.where(np.isfinite(rank), score, np.nan)
     top &= np.isfinite(rank)
     n = len(scored)
@@ -336,7 +363,8 @@ def near_miss_curve(wins: TrapWins, edges=CURVE_EDGES) -> pd.DataFrame:
     rows = traps[(traps["kind"] == FAILING_SOLUTION) & traps["pass_fraction"].notna() & traps["query_has_positive"]]
     fraction = rows["pass_fraction"].to_numpy(dtype=np.float64)
     bin_of = np.clip(np.searchsorted(edges, fraction, side="right") - 1, 0, len(edges) - 2)
-    grouped = pd.DataFrame({"run": rows["run"].to_numpy(), "bin": bin_of, "wins": rows["wins"].to_numpy()}).groupby(
+    grouped = pd.DataFrame({"run": rows["run"].values, "bin": bin_of,
+                            "wins": rows["wins"].to_numpy()}).groupby(
         ["run", "bin"], observed=True, sort=True).agg(failing=("wins", "size"), outranking=("wins", "sum")).reset_index()
     low, high = wilson_interval(grouped["outranking"], grouped["failing"])
     bin_low = edges[grouped["bin"].to_numpy()]
@@ -362,22 +390,21 @@ def margin_summary(wins: TrapWins, over: str = "wins") -> pd.DataFrame:
     if over not in ("wins", "all"):
         raise CorebError(f"unknown population {over!r}; choose wins or all")
     q = wins.queries
-    cells = pd.MultiIndex.from_frame(q[["run", "task"]].astype(str).drop_duplicates().sort_values(["run", "task"]))
+    # Every run × task present gets a row; grouping stays on the categorical codes (no string copies).
+    cells = q.groupby(["run", "task"], observed=True, sort=True).size().index
     q = q[q["trap_wins"] > 0] if over == "wins" else q[q["has_positive"]]
     quantiles = {"q10": 0.1, "q25": 0.25, "median": 0.5, "q75": 0.75, "q90": 0.9}
-    frame = pd.DataFrame({"run": q["run"].astype(str).to_numpy(), "task": q["task"].astype(str).to_numpy()})
     tables = []
     for measure in MARGIN_MEASURES:
-        frame["value"] = q[measure].to_numpy(dtype=np.float64)
-        grouped = frame.groupby(["run", "task"], sort=True)["value"]
+        grouped = q.groupby(["run", "task"], observed=True, sort=True)[measure]
         stats = {"queries": grouped.count(), "size": grouped.size(), "mean": grouped.mean(),
                  **{name: grouped.quantile(p) for name, p in quantiles.items()}}
-        table = (pd.DataFrame(stats).reindex(cells) if len(frame) else
+        table = (pd.DataFrame(stats).reindex(cells) if len(q) else
                  pd.DataFrame(np.nan, index=cells, columns=list(stats)))  # every run × task, a row
         table["queries"] = table["queries"].fillna(0).astype(np.int64)
         table["unmeasured"] = (table["size"].fillna(0) - table["queries"]).astype(np.int64)
         tables.append(table.reset_index().assign(measure=measure))
-    out = pd.concat(tables, ignore_index=True)
+    out = _strings(pd.concat(tables, ignore_index=True), ["run", "task"])
     return out[["run", "task", "measure", "queries", "unmeasured", "mean", *quantiles]]
 
 
@@ -391,12 +418,16 @@ def rank_gap_histogram(wins: TrapWins, edges=RANK_GAP_EDGES) -> pd.DataFrame:
     """
     edges = np.asarray(edges, dtype=np.float64)
     n_bins = len(edges)
-    cells = wins.queries[["run", "task"]].astype(str).drop_duplicates().sort_values(["run", "task"])
-    cell_index = pd.MultiIndex.from_frame(cells.reset_index(drop=True))
-    q = wins.queries[(wins.queries["trap_wins"] > 0) & wins.queries["rank_gap"].notna()]
-    bin_of = np.clip(np.searchsorted(edges, q["rank_gap"].to_numpy(dtype=np.float64), side="right") - 1, 0, n_bins - 1)
-    cell_of = cell_index.get_indexer(pd.MultiIndex.from_arrays([q["run"].astype(str), q["task"].astype(str)]))
-    counts = np.bincount(cell_of * n_bins + bin_of, minlength=len(cells) * n_bins)
+    runs, tasks = wins.queries["run"].cat, wins.queries["task"].cat
+    n_tasks = len(tasks.categories)
+    cell = runs.codes.to_numpy().astype(np.int64) * n_tasks + tasks.codes.to_numpy()
+    present = np.unique(cell)  # the run × task cells with a scored query, in run then task order
+    chosen = ((wins.queries["trap_wins"] > 0) & wins.queries["rank_gap"].notna()).to_numpy()
+    bin_of = np.clip(np.searchsorted(edges, wins.queries["rank_gap"].to_numpy(dtype=np.float64)[chosen], side="right")
+                     - 1, 0, n_bins - 1)
+    counts = np.bincount(np.searchsorted(present, cell[chosen]) * n_bins + bin_of, minlength=len(present) * n_bins)
+    cells = pd.DataFrame({"run": np.asarray(runs.categories, dtype=object)[present // n_tasks],
+                          "task": np.asarray(tasks.categories, dtype=object)[present % n_tasks]})
     totals = np.repeat(counts.reshape(len(cells), n_bins).sum(axis=1), n_bins).astype(np.float64)
     b = np.tile(np.arange(n_bins), len(cells))
     with np.errstate(divide="ignore", invalid="ignore"):
