@@ -104,8 +104,10 @@ class _TrapFacts(NamedTuple):
     kind: np.ndarray  # codes into TRAP_KINDS
     pass_fraction: np.ndarray
     pass_bin: np.ndarray  # codes into PASS_BINS, -1 = none
-    bug: np.ndarray  # object: the recorded bug kind or None
-    language: np.ndarray  # object
+    bug: np.ndarray  # codes into ``bugs`` (-1: none recorded)
+    language: np.ndarray  # codes into ``languages`` (-1: none)
+    bugs: list[str]
+    languages: list[str]
 
 
 def _trap_facts(store: Store, index: ReleaseIndex) -> _TrapFacts:
@@ -134,8 +136,12 @@ def _trap_facts(store: Store, index: ReleaseIndex) -> _TrapFacts:
     bug = np.where(failing & variant.notna().to_numpy() & (variant != "correct").to_numpy(), variant.to_numpy(), None)
     keys = qcode.astype(np.int64) * index.n_docs + index.docs.get_indexer(frame["doc_id"])
     order = np.argsort(keys, kind="stable")
+    # Categorical codes: per-run frames gather small integers, never strings.
+    bug_codes, bugs = pd.factorize(pd.Series(bug, dtype=object), sort=True)
+    language_codes, languages = pd.factorize(frame["language"].astype(object), sort=True)
     out = _TrapFacts(keys[order], pd.Categorical(kinds["kind"], categories=TRAP_KINDS).codes[order],
-                     fraction[order], bins[order], bug[order], frame["language"].to_numpy(dtype=object)[order])
+                     fraction[order], bins[order], bug_codes[order], language_codes[order],
+                     [str(b) for b in bugs], [str(lang) for lang in languages])
     store.cache["trap_facts"] = out
     return out
 
@@ -277,7 +283,8 @@ def trap_wins(store: Store, runs: dict[str, pd.DataFrame], anchor_exclusion: boo
     names = [str(n) for n in runs]
     with ThreadPoolExecutor(max_workers=max(1, min(len(runs), os.cpu_count() or 1))) as pool:
         done = list(pool.map(lambda hits: _one_run(index, facts, hits, anchor_exclusion), runs.values()))
-    categorical = {"kind": list(TRAP_KINDS), "pass_bin": list(PASS_BINS)}
+    categorical = {"kind": list(TRAP_KINDS), "pass_bin": list(PASS_BINS), "bug": facts.bugs,
+                   "language": facts.languages}
     traps = _frame(index, [d[0] for d in done], names, categorical)
     queries = _frame(index, [d[1] for d in done], names, categorical)
     if task is not None:
