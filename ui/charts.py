@@ -334,14 +334,14 @@ def interval_lines(frame: pd.DataFrame, x: str, y: str, low: str, high: str, ser
         y=alt.Y(f"{low}:Q", title=y_title, scale=y_scale), y2=f"{high}:Q")
     lines = base.mark_line(strokeWidth=2).encode(y=alt.Y(f"{y}:Q", title=y_title, scale=y_scale))
     dots = base.mark_point(size=70, filled=True).encode(
-        y=alt.Y(f"{y}:Q", title=y_title, scale=y_scale), shape=alt.Shape(f"{series}:N", title=series_title, sort=names,
-                                                                          legend=legend))
+        y=alt.Y(f"{y}:Q", title=y_title, scale=y_scale),
+        shape=alt.Shape(f"{series}:N", sort=names, legend=None))  # the colour legend names the series
     return _fit_width(bars + lines + dots, max(MIN_HEIGHT, height))
 
 
 def quantile_boxes(frame: pd.DataFrame, y: str, *, low: str, q1: str, median: str, q3: str, high: str, x_title: str,
                    y_title: str | None = None, y_sort: Sequence[str] | None = None,
-                   tooltip: Sequence[str | alt.Tooltip] = (), value_format: str = ".3g", log_x: bool = False,
+                   tooltip: Sequence[str | alt.Tooltip] = (), value_format: str = ".3~g", log_x: bool = False,
                    title: str | None = None) -> alt.LayerChart:
     """One horizontal box per ``y`` row from quantiles the library computed: a whisker ``low``–``high``,
     a box ``q1``–``q3`` and a tick at the ``median`` (written beside it). Nothing is computed here.
@@ -358,7 +358,10 @@ def quantile_boxes(frame: pd.DataFrame, y: str, *, low: str, q1: str, median: st
     scale = alt.Scale(type="symlog") if log_x else alt.Scale(zero=False)
     tips = list(tooltip) or [y] + [alt.Tooltip(c, format=value_format) for c in (low, q1, median, q3, high)]
     base = alt.Chart(frame).encode(y=y_enc, tooltip=tips)
-    whisker = base.mark_rule(color="gray").encode(x=alt.X(f"{low}:Q", title=x_title, scale=scale), x2=f"{high}:Q")
+    # A symlog axis gets round ticks (its default ticks crowd at the high end).
+    axis = alt.Axis(values=[0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000]) if log_x else alt.Axis()
+    whisker = base.mark_rule(color="gray").encode(x=alt.X(f"{low}:Q", title=x_title, scale=scale, axis=axis),
+                                                  x2=f"{high}:Q")
     box = base.mark_bar(size=14, color="#9ecae1").encode(x=alt.X(f"{q1}:Q", scale=scale), x2=f"{q3}:Q")
     tick = base.mark_tick(color="black", thickness=2, size=18).encode(x=alt.X(f"{median}:Q", scale=scale))
     text = base.mark_text(align="left", dx=4, dy=-12, fontSize=10).encode(
