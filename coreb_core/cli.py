@@ -27,7 +27,7 @@ def command(name: str):
     """Register the decorated function as the handler of CLI command ``name`` (in ``COMMANDS``).
 
     >>> sorted(COMMANDS)
-    ['demo', 'eval', 'export', 'fetch', 'import-data', 'import-results', 'info', 'models', 'report', 'results', 'run', 'runs', 'sql']
+    ['demo', 'eval', 'export', 'fetch', 'import-data', 'import-results', 'info', 'models', 'report', 'results', 'run', 'runs', 'sql', 'traps']
     """
     def register(fn: Callable[[argparse.Namespace], int]):
         COMMANDS[name] = fn
@@ -329,6 +329,61 @@ def _sql(args: argparse.Namespace) -> int:
     return 0
 
 
+def _records(frame) -> list[dict]:
+    """A frame as JSON-ready row objects (NaN -> null, numpy numbers -> plain numbers)."""
+    return json.loads(frame.to_json(orient="records"))
+
+
+@command("traps")
+def _traps(args: argparse.Namespace) -> int:
+    from coreb_core.analysis.trap_wins import (bug_shares, kind_shares, margin_summary, near_miss_curve,
+                                               rank_gap_histogram, trap_wins)
+    from coreb_core.data.store import Store
+    from coreb_core.runs.run import read_hits, run_meta
+
+    with Store(args.release) as store:
+        hits = {}
+        for run_id in args.run:
+            meta = run_meta(run_id)
+            if meta.release not in (None, args.release):
+                raise CorebError(f"run {run_id} was made on release {meta.release}, not {args.release}")
+            hits[run_id] = read_hits(run_id)
+        wins = trap_wins(store, hits, not args.no_anchor_exclusion, args.task)
+    kinds, bugs = kind_shares(wins, "subtask"), bug_shares(wins)
+    by_task = kind_shares(wins, "task")
+    curve, margins, gaps = near_miss_curve(wins), margin_summary(wins), rank_gap_histogram(wins)
+    if args.json:
+        report = {"release": args.release, "runs": list(args.run), "task": args.task,
+                  "anchor_exclusion": not args.no_anchor_exclusion,
+                  "kinds": {"by_task": _records(by_task), "by_subtask": _records(kinds), "bugs": _records(bugs)},
+                  "near_miss": _records(curve),
+                  "margins": {"quantiles": _records(margins), "rank_gap_histogram": _records(gaps)},
+                  "surface_bias": None}
+        print(json.dumps(report, indent=1))
+        return 0
+    anchor = "C2C anchor excluded" if not args.no_anchor_exclusion else "C2C anchor kept"
+    print(f"why traps win on {args.release} ({anchor}; a trap win = a rel=1 trap ranked above the query's best positive)")
+    for run_id in args.run:
+        print(f"run {terminal_safe(run_id)}")
+        mine = by_task[by_task["run"] == run_id]
+        for task, rows in mine.groupby("task", sort=True):
+            total = int(rows["trap_wins"].sum())
+            parts = ", ".join(f"{r.kind} {r.trap_wins} ({r.share_of_wins:.0%})" for r in rows.itertuples()
+                              if r.trap_wins > 0)
+            print(f"  {task}: {total} trap wins in {int(rows['queries_with_win'].iloc[0])} of {int(rows['queries'].iloc[0])} "
+                  f"queries; {parts or 'none'}")
+        for r in bugs[bugs["run"] == run_id].itertuples():
+            print(f"  {r.task} bug {r.bug}: {r.trap_wins} of {r.judged} outrank the best positive ({r.win_rate:.0%})")
+        for r in curve[curve["run"] == run_id].itertuples():
+            print(f"  near-miss curve: pass {r.bin_low:.0%}–{r.bin_high:.0%}: {r.outranking}/{r.failing} failing "
+                  f"solutions outrank the best positive ({r.probability:.0%}, 95% CI {r.low:.0%}–{r.high:.0%})")
+        for r in margins[margins["run"] == run_id].itertuples():
+            if r.queries:
+                print(f"  {r.task} {r.measure} of trap wins: median {r.median:.4g} (q25 {r.q25:.4g}, q75 {r.q75:.4g}; "
+                      f"{r.queries} queries, {r.unmeasured} without a listed positive)")
+    return 0
+
+
 class UsageError(CorebError):
     """A command line argparse refuses; shown like every other error, as one ``error: …`` line."""
 
@@ -486,6 +541,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scheme", default="v2", help="the metrics table's scheme besides v2 and v1, e.g. traps_as_hits")
     p.add_argument("--no-anchor-exclusion", action="store_true", help="keep the C2C anchor in ranked lists (as MTEB)")
     p.add_argument("--json", action="store_true", help="a list of row objects instead of a table")
+
+    p = sub.add_parser("traps", help="why traps win: trap kinds, the near-miss curve and the margins of stored runs")
+    p.add_argument("--release", required=True)
+    p.add_argument("--run", nargs="+", required=True, help="one or more stored run ids")
+    p.add_argument("--task", choices=TASK_NAMES, default=None)
+    p.add_argument("--no-anchor-exclusion", action="store_true", help="keep the C2C anchor in ranked lists (as MTEB)")
+    p.add_argument("--json", action="store_true",
+                   help="one object: kinds, near_miss, margins, surface_bias (fractions 0..1, ranks as scored)")
 
     p = sub.add_parser("info", help="releases in the cache, row counts, positives and traps per task")
     p.add_argument("--json", action="store_true")

@@ -3,11 +3,14 @@ import altair as alt
 import streamlit as st
 
 from coreb_core.errors import CorebError
+from coreb_core.analysis.trap_wins import (bug_shares, kind_shares, margin_summary, near_miss_curve,
+                                           rank_gap_histogram)
 from coreb_core.analysis.traps import LEVELS, MEASURES, trap_breakdown, worst_queries
 from ui.state import one_of, remembered, write_url
-from ui.cache import run_tables, runs_of, store
-from ui.charts import hbar, heatmap
-from ui.labels import TASK_LABELS
+from ui.cache import run_tables, run_trap_wins, runs_of, store
+from ui.charts import hbar, heatmap, interval_lines, quantile_boxes
+from ui.display import fraction_ranges, gap_labels, points
+from ui.labels import PASS_BIN_LABELS, TASK_LABELS, TRAP_KIND_LABELS
 from ui.navigation import open_inspector
 from ui.sidebar import sidebar
 from ui.widgets import csv_download, provenance, run_label, show_error
@@ -108,3 +111,119 @@ event = st.dataframe(worst_shown, hide_index=True, placeholder="—", width="str
 csv_download(worst, f"trap_worst_{state.release}_{state.task}")
 if event.selection.rows:
     open_inspector(state, worst["query_id"].iloc[event.selection.rows[0]])
+
+# ------------------------------------------------------------------ why traps win
+wins = run_trap_wins(state)
+wins = wins._replace(traps=wins.traps[wins.traps["task"] == state.task],
+                     queries=wins.queries[wins.queries["task"] == state.task])
+WIN = "a trap win = a rel=1 trap ranked above the query's best positive (evaluator ranks)"
+
+st.subheader("Why traps win: kinds")
+st.caption(provenance(state, f"{WIN}; kinds from the release's corpus facts (test results, language, noise flag)"))
+by_task = kind_shares(wins, "task")
+if by_task.empty:
+    st.info("No trap of this task is ranked by the chosen runs.")
+else:
+    kinds = by_task.assign(run_label=by_task["run"].map(labels).fillna(by_task["run"]),
+                           kind_label=by_task["kind"].map(TRAP_KIND_LABELS).fillna(by_task["kind"]))
+    shown = kinds[kinds["trap_wins"] > 0]
+    if shown.empty:
+        st.info("No trap outranks a positive in the chosen runs.")
+    else:
+        st.altair_chart(hbar(shown, "run_label", "share_of_wins", x_title="share of the run's trap wins",
+                             color="kind_label", color_title="Trap kind", stack=True, value_format=".0%",
+                             y_sort=list(labels.values()),
+                             tooltip=["run_label", "kind_label", "trap_wins", alt.Tooltip("share_of_wins", format=".1%"),
+                                      "traps_in_top_k", "queries_with_win", "queries"],
+                             title=f"Trap wins by kind · {state.release} · {state.task}"), width="stretch")
+    by_subtask = kind_shares(wins, "subtask")
+    table = by_subtask.assign(run_label=by_subtask["run"].map(labels).fillna(by_subtask["run"]),
+                              kind_label=by_subtask["kind"].map(TRAP_KIND_LABELS).fillna(by_subtask["kind"]))
+    st.dataframe(table, hide_index=True, placeholder="—", width="stretch", key="trap_kinds_table",
+                 column_order=["run_label", "subtask", "kind_label", "trap_wins", "share_of_wins", "traps_in_top_k",
+                               "share_of_top_k", "queries_with_win", "queries"],
+                 column_config={
+                     "run_label": st.column_config.TextColumn("Run", width="medium"),
+                     "subtask": st.column_config.TextColumn("Subtask", width="medium"),
+                     "kind_label": st.column_config.TextColumn("Trap kind", width="medium"),
+                     "trap_wins": st.column_config.NumberColumn("Trap wins", width="small"),
+                     "share_of_wins": st.column_config.NumberColumn("Share of wins", format="percent", width="small"),
+                     "traps_in_top_k": st.column_config.NumberColumn("In top-k", width="small"),
+                     "share_of_top_k": st.column_config.NumberColumn("Share of top-k traps", format="percent",
+                                                                     width="small"),
+                     "queries_with_win": st.column_config.NumberColumn("Queries with a win", width="small"),
+                     "queries": st.column_config.NumberColumn("Queries", width="small")})
+    csv_download(by_subtask, f"trap_kinds_{state.release}_{state.task}")
+    bugs = bug_shares(wins)
+    if not bugs.empty:
+        st.caption("The corpus records the bug of each failing solution (CoREB-mini): wins and win rate per bug kind.")
+        bugs_shown = bugs.assign(run_label=bugs["run"].map(labels).fillna(bugs["run"]))
+        st.dataframe(bugs_shown, hide_index=True, placeholder="—", width="stretch", key="trap_bugs_table",
+                     column_order=["run_label", "bug", "trap_wins", "share_of_wins", "judged", "win_rate"],
+                     column_config={
+                         "run_label": st.column_config.TextColumn("Run", width="medium"),
+                         "bug": st.column_config.TextColumn("Bug", width="small"),
+                         "trap_wins": st.column_config.NumberColumn("Trap wins", width="small"),
+                         "share_of_wins": st.column_config.NumberColumn("Share of wins", format="percent",
+                                                                        width="small"),
+                         "judged": st.column_config.NumberColumn("Judged traps", width="small"),
+                         "win_rate": st.column_config.NumberColumn("Win rate", format="percent", width="small")})
+
+st.subheader("Near-miss curve")
+st.caption(provenance(state, "P(a failing solution outranks its query's best positive) by its test pass fraction; "
+                             "bars: Wilson 95% intervals; queries with a positive"))
+curve = near_miss_curve(wins)
+if curve.empty:
+    st.info("No failing solution with test counts among this task's traps (C2T traps are texts).")
+else:
+    plotted = curve.assign(run_label=curve["run"].map(labels).fillna(curve["run"]),
+                           pass_percent=points((curve["bin_low"] + curve["bin_high"]) / 2),
+                           bin_text=fraction_ranges(curve["bin_low"], curve["bin_high"]),
+                           probability_pts=points(curve["probability"]), low_pts=points(curve["low"]),
+                           high_pts=points(curve["high"]),
+                           pass_bin_label=curve["pass_bin"].map(PASS_BIN_LABELS))
+    st.altair_chart(interval_lines(plotted, "pass_percent", "probability_pts", "low_pts", "high_pts", "run_label",
+                                   x_title="tests passed by the failing solution (%, bin middle)",
+                                   y_title="outranks the best positive (%)", series_title="Run",
+                                   tooltip=["run_label", "bin_text", "pass_bin_label", "failing", "outranking",
+                                            alt.Tooltip("probability_pts", format=".1f"),
+                                            alt.Tooltip("low_pts", format=".1f"), alt.Tooltip("high_pts", format=".1f")]),
+                    width="stretch")
+    csv_download(curve, f"trap_near_miss_{state.release}_{state.task}")
+
+st.subheader("Margins")
+st.caption(provenance(state, "trap-win queries: best positive rank − best trap rank, and best trap score − best "
+                             "positive score (each run's own score scale: compare within a run)"))
+margins = margin_summary(wins)
+margins = margins.assign(run_label=margins["run"].map(labels).fillna(margins["run"]))
+if not (margins["queries"] > 0).any():
+    st.info("No trap outranks a listed positive in the chosen runs.")
+else:
+    left, right = st.columns(2)
+    for column, measure, title, log_x in ((left, "rank_gap", "rank gap (places the best positive is below)", True),
+                                          (right, "score_margin", "score margin (best trap − best positive)", False)):
+        rows = margins[(margins["measure"] == measure) & (margins["queries"] > 0)]
+        column.altair_chart(quantile_boxes(rows, "run_label", low="q10", q1="q25", median="median", q3="q75", high="q90",
+                                           x_title=title, y_sort=list(labels.values()), log_x=log_x,
+                                           tooltip=["run_label", "queries", "unmeasured",
+                                                    *[alt.Tooltip(c, format=".4g") for c in
+                                                      ("q10", "q25", "median", "q75", "q90", "mean")]]),
+                            width="stretch")
+    gaps = rank_gap_histogram(wins)
+    gaps = gaps.assign(run_label=gaps["run"].map(labels).fillna(gaps["run"]),
+                       gap=gap_labels(gaps["gap_low"], gaps["gap_high"]))
+    st.altair_chart(heatmap(gaps, x="gap", y="run_label", value="share", x_title="rank gap (places)",
+                            y_title="Run", legend_title="share of the run's trap-win queries", value_format=".0%",
+                            x_sort=list(dict.fromkeys(gaps["gap"])), y_sort=list(labels.values()),
+                            tooltip=["run_label", "gap", "queries", alt.Tooltip("share", format=".1%")],
+                            scheme="orangered"), width="stretch")
+    st.dataframe(margins, hide_index=True, placeholder="—", width="stretch", key="trap_margins_table",
+                 column_order=["run_label", "measure", "queries", "unmeasured", "q10", "q25", "median", "q75", "q90",
+                               "mean"],
+                 column_config={"run_label": st.column_config.TextColumn("Run", width="medium"),
+                                "measure": st.column_config.TextColumn("Measure", width="small"),
+                                "queries": st.column_config.NumberColumn("Trap-win queries", width="small"),
+                                "unmeasured": st.column_config.NumberColumn("No listed positive", width="small"),
+                                **{c: st.column_config.NumberColumn(c, format="%.4g", width="small")
+                                   for c in ("q10", "q25", "median", "q75", "q90", "mean")}})
+    csv_download(margins, f"trap_margins_{state.release}_{state.task}")

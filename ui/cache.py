@@ -4,6 +4,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from coreb_core.analysis.trap_wins import TrapWins, trap_wins
 from coreb_core.data.store import Store
 from coreb_core.evaluation.evaluate import Evaluation, analyse_many
 from coreb_core.runs.run import read_hits
@@ -114,3 +115,20 @@ def run_tables(state: State) -> Evaluation:
     """
     return tables(state.release, release_version(state.release), tuple(state.run_ids), str(state.scheme),
                   state.anchor_exclusion)
+
+
+@st.cache_data(show_spinner="Classifying trap wins…", max_entries=32)
+def _trap_wins(release: str, version: str, run_ids: tuple[str, ...], anchor_exclusion: bool) -> TrapWins:
+    return trap_wins(store(release), {rid: hits(rid) for rid in run_ids}, anchor_exclusion)
+
+
+def run_trap_wins(state: State) -> TrapWins:
+    """``coreb_core.analysis.trap_wins.trap_wins`` for the sidebar's runs (every task), cached per server.
+
+    Example (CoREB-mini and a BM25 run in the cache ``COREB_CACHE`` points at; not doctested):
+
+    >>> state = State("demo_v2603", V2, ["bm25__demo_v2603__20261201T062218-f8c8b6"], "t2c", anchor_exclusion=True)
+    >>> run_trap_wins(state).traps["kind"].cat.categories[0]
+    'failing_solution'
+    """
+    return _trap_wins(state.release, release_version(state.release), tuple(state.run_ids), state.anchor_exclusion)

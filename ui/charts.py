@@ -309,3 +309,62 @@ def dumbbell(frame: pd.DataFrame, y: str, x: str, end: str, *, x_title: str, y_t
         shape=alt.Shape(f"{end}:N", title=end_title, sort=ends, scale=alt.Scale(domain=ends), legend=legend))
     text = base.mark_text(dy=-10, fontSize=10).encode(text=alt.Text(f"{x}:Q", format=value_format))
     return _fit_width(line + dots + text, rows_height(rows, 30))
+
+
+def interval_lines(frame: pd.DataFrame, x: str, y: str, low: str, high: str, series: str, *, x_title: str,
+                   y_title: str, series_title: str, tooltip: Sequence[str | alt.Tooltip] = (),
+                   value_format: str = ".0f", height: int = 300) -> alt.LayerChart:
+    """Lines of ``y`` over a quantitative ``x``, one per ``series`` (colour and point shape), each point
+    with its interval ``low``–``high`` drawn as a translucent error bar.
+
+    >>> frame = pd.DataFrame({"x": [10.0, 30.0] * 2, "p": [20.0, 35.0, 10.0, 15.0], "lo": [5.0, 20.0, 2.0, 5.0],
+    ...                       "hi": [45.0, 50.0, 30.0, 35.0], "run": ["bm25"] * 2 + ["minilm"] * 2})
+    >>> spec = interval_lines(frame, "x", "p", "lo", "hi", "run", x_title="x", y_title="p", series_title="Run").to_dict()
+    >>> [layer["mark"]["type"] for layer in spec["layer"]], spec["height"]
+    (['rule', 'line', 'point'], 300)
+    """
+    names = sorted(frame[series].astype(str).unique())
+    legend = alt.Legend(orient="bottom", direction="vertical", labelLimit=label_limit(names, minimum=120))
+    color = alt.Color(f"{series}:N", title=series_title, sort=names, legend=legend)
+    tips = list(tooltip) or [series, x, alt.Tooltip(y, format=value_format)]
+    x_enc = alt.X(f"{x}:Q", title=x_title, axis=alt.Axis(labelOverlap=True))
+    y_scale = alt.Scale(domain=[0, 100]) if frame[[low, high]].max().max() <= 100 else alt.Scale(zero=True)
+    base = alt.Chart(frame).encode(x=x_enc, color=color, tooltip=tips)
+    bars = base.mark_rule(strokeWidth=2, opacity=0.6).encode(
+        y=alt.Y(f"{low}:Q", title=y_title, scale=y_scale), y2=f"{high}:Q")
+    lines = base.mark_line(strokeWidth=2).encode(y=alt.Y(f"{y}:Q", title=y_title, scale=y_scale))
+    dots = base.mark_point(size=70, filled=True).encode(
+        y=alt.Y(f"{y}:Q", title=y_title, scale=y_scale),
+        shape=alt.Shape(f"{series}:N", sort=names, legend=None))  # the colour legend names the series
+    return _fit_width(bars + lines + dots, max(MIN_HEIGHT, height))
+
+
+def quantile_boxes(frame: pd.DataFrame, y: str, *, low: str, q1: str, median: str, q3: str, high: str, x_title: str,
+                   y_title: str | None = None, y_sort: Sequence[str] | None = None,
+                   tooltip: Sequence[str | alt.Tooltip] = (), value_format: str = ".3~g", log_x: bool = False,
+                   title: str | None = None) -> alt.LayerChart:
+    """One horizontal box per ``y`` row from quantiles the library computed: a whisker ``low``–``high``,
+    a box ``q1``–``q3`` and a tick at the ``median`` (written beside it). Nothing is computed here.
+
+    >>> frame = pd.DataFrame({"run": ["bm25", "minilm"], "q10": [1, 1], "q25": [1, 2], "q50": [2, 4], "q75": [5, 9],
+    ...                       "q90": [12, 30]})
+    >>> spec = quantile_boxes(frame, "run", low="q10", q1="q25", median="q50", q3="q75", high="q90", x_title="gap").to_dict()
+    >>> [layer["mark"]["type"] for layer in spec["layer"]], spec["height"]
+    (['rule', 'bar', 'tick', 'text'], 160)
+    """
+    rows = frame[y].astype(str).nunique()
+    y_enc = alt.Y(f"{y}:N", title=y_title, sort=_sort(frame[y], y_sort),
+                  axis=alt.Axis(labelLimit=label_limit(frame[y]), labelOverlap=False))
+    scale = alt.Scale(type="symlog") if log_x else alt.Scale(zero=False)
+    tips = list(tooltip) or [y] + [alt.Tooltip(c, format=value_format) for c in (low, q1, median, q3, high)]
+    base = alt.Chart(frame).encode(y=y_enc, tooltip=tips)
+    # A symlog axis gets round ticks (its default ticks crowd at the high end).
+    axis = alt.Axis(values=[0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000]) if log_x else alt.Axis()
+    whisker = base.mark_rule(color="gray").encode(x=alt.X(f"{low}:Q", title=x_title, scale=scale, axis=axis),
+                                                  x2=f"{high}:Q")
+    box = base.mark_bar(size=14, color="#9ecae1").encode(x=alt.X(f"{q1}:Q", scale=scale), x2=f"{q3}:Q")
+    tick = base.mark_tick(color="black", thickness=2, size=18).encode(x=alt.X(f"{median}:Q", scale=scale))
+    text = base.mark_text(align="left", dx=4, dy=-12, fontSize=10).encode(
+        x=alt.X(f"{median}:Q", scale=scale), text=alt.Text(f"{median}:Q", format=value_format))
+    chart = _fit_width(whisker + box + tick + text, rows_height(rows, 34))
+    return chart.properties(title=title) if title else chart

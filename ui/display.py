@@ -374,3 +374,28 @@ def deflation_sentence(finding: Deflation, label: str) -> str:
     return (f"**{plain(label)} · {finding.task.upper()}**: v1 rules score {finding.v1 * 100:.1f}, v2 scores "
             f"{finding.v2 * 100:.1f}: v1 overstates by **{finding.overstatement * 100:.1f} points** "
             f"({finding.queries} queries).")
+
+
+def gap_labels(low: Iterable[float], high: Iterable[float]) -> list[str]:
+    """Rank-gap bins [low, high) in words: one value, a range, or an open last bin (high missing).
+
+    >>> gap_labels([1, 3, 51], [2, 6, float("nan")])
+    ['1', '3–5', '≥ 51']
+    """
+    out = []
+    for lo, hi in zip(low, high):
+        lo = int(lo)
+        if pd.isna(hi):
+            out.append(f"≥ {lo}")
+        else:
+            out.append(str(lo) if int(hi) == lo + 1 else f"{lo}–{int(hi) - 1}")
+    return out
+
+
+def fraction_ranges(low: Iterable[float], high: Iterable[float]) -> list[str]:
+    """Bins of fractions as percent ranges.
+
+    >>> fraction_ranges([0.0, 0.8], [0.2, 1.0])
+    ['0–20%', '80–100%']
+    """
+    return [f"{round(lo * 100)}–{round(hi * 100)}%" for lo, hi in zip(low, high)]
