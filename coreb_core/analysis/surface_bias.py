@@ -1,0 +1,283 @@
+"""Surface bias: do a run's traps win because they share more words with the query?
+
+A *trap win* is a query where the run ranks its best trap (rel=1) above its best positive (rel=2); a
+*correct ordering* is the opposite. Ranks are the evaluator's (``coreb_core.evaluation.evaluate.judged_ranks``:
+the query's own id and the C2C anchor leave the list, hits below move up), so the trap wins here are
+exactly the queries ``trap_table`` flags ``trap_above_positive``. "Best" is the best-ranked document of
+the grade; when the run stores none of that grade (the losing side), the first one by doc id stands
+in. A query with no positive or no trap in its qrels, with neither stored, or with both at one rank
+is decided neither way and left out.
+
+For each decided query: the lexical overlap of the query with that trap and with that positive, as
+token Jaccard ``|A ∩ B| / |A ∪ B|`` of the two token sets (0 when both are empty). Tokens are the ones
+BM25 sees (``coreb_core.retrieval.search.code_tokens``): words of two or more letters, runs of capitals
+and digit runs, so identifiers split at camelCase and snake_case boundaries, lower-cased; no stop-word
+list, so code and prose go through one rule. Each text is tokenised once per release version and the
+overlap of every judged pair is kept in the Store's memo: a run then costs the evaluator's one pass
+over its rows and a few array operations.
+
+Per run and task (``surface_summary`` groups finer): the share of trap wins where the trap has the
+strictly higher overlap, against the same share among correct orderings, each with a Wilson 95%
+interval, and a two-sided two-proportion z-test of the difference. If surface similarity drove the
+trap wins, the first share would stand well above the second.
+
+Example (CoREB-mini demo_v2603, a BM25 and a MiniLM run):
+    >>> bias = surface_bias(store, {"bm25": read_hits(bm25), "minilm": read_hits(minilm)})
+    >>> bias.summary[["run", "task", "trap_wins", "share_wins_trap_higher", "correct", "share_correct_trap_higher"]]
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, NamedTuple, Sequence
+
+import numpy as np
+import pandas as pd
+
+from coreb_core.errors import CorebError
+from coreb_core.data.schema import POSITIVE, TRAP
+from coreb_core.data.store import Store
+from coreb_core.evaluation.evaluate import ReleaseIndex, judged_ranks, release_index
+from coreb_core.retrieval.search import code_tokens
+
+TRAP_WIN, CORRECT = "trap_win", "correct"
+Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval
+
+
+class SurfaceFinding(NamedTuple):
+    """One run and task: how often the trap had more words in common with the query, among the trap
+    wins and among the correct orderings (what the page says in one sentence).
+
+    >>> f = SurfaceFinding("minilm", "t2c", trap_wins=140, wins_trap_higher=87, correct=500, correct_trap_higher=175,
+    ...                    p_value=0.0001)
+    >>> round(f.share_wins, 3), f.share_correct
+    (0.621, 0.35)
+    """
+
+    run: str
+    task: str
+    trap_wins: int
+    wins_trap_higher: int
+    correct: int
+    correct_trap_higher: int
+    p_value: float  # two-sided two-proportion z-test; NaN when a group is empty
+
+    @property
+    def share_wins(self) -> float:
+        return self.wins_trap_higher / self.trap_wins if self.trap_wins else float("nan")
+
+    @property
+    def share_correct(self) -> float:
+        return self.correct_trap_higher / self.correct if self.correct else float("nan")
+
+
+class SurfaceBias(NamedTuple):
+    """``surface_bias``'s result.
+
+    ``pairs``: one row per run and decided query: run, task, subtask, query_id, outcome (``TRAP_WIN`` or
+    ``CORRECT``), trap_id, trap_rank, positive_id, positive_rank (evaluator ranks, NaN = not stored),
+    trap_overlap, positive_overlap (token Jaccard with the query), trap_higher (trap_overlap >
+    positive_overlap). ``summary``: ``surface_summary(pairs)`` per run and task.
+    """
+
+    pairs: pd.DataFrame
+    summary: pd.DataFrame
+
+    def findings(self, task: str | None = None) -> list[SurfaceFinding]:
+        """The summary rows (of ``task``) as ``SurfaceFinding`` records, in run order."""
+        rows = self.summary if task is None else self.summary[self.summary["task"] == task]
+        return [SurfaceFinding(str(r.run), str(r.task), int(r.trap_wins), int(r.wins_trap_higher), int(r.correct),
+                               int(r.correct_trap_higher), float(r.p_value)) for r in rows.itertuples()]
+
+    def to_json(self) -> list[dict[str, Any]]:
+        """The summary as JSON-ready records (NaN as None), for the CLI's ``surface_bias`` key."""
+        return [{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in row.items()}
+                for row in self.summary.astype(object).to_dict("records")]
+
+
+def jaccard(a: set, b: set) -> float:
+    """Token Jaccard of two sets: shared tokens over all tokens (0 when both are empty).
+
+    >>> jaccard(set(code_tokens("sum of two ints")), set(code_tokens("def sum_ints(a, b)")))
+    0.4
+    """
+    union = len(a | b)
+    return len(a & b) / union if union else 0.0
+
+
+def judged_overlap(store: Store) -> np.ndarray:
+    """Token Jaccard of the query and the document of every judged pair of the release, aligned with
+    ``release_index(store).judged("qrels")`` (its sorted pair keys); NaN for a document the corpora lack.
+    Computed once per release version (the Store's memo).
+
+    >>> j = release_index(store).judged("qrels")  # demo_v2603
+    >>> judged_overlap(store).shape == j.keys.shape
+    True
+    """
+    if "judged_overlap" not in store.cache:
+        index = release_index(store)
+        j = index.judged("qrels")
+        dcode = j.keys - j.qcode.astype(np.int64) * index.n_docs
+        queries = store.sql("SELECT query_id, query FROM queries").fetchall()
+        query_text = {int(c): t for c, (_, t) in zip(index.query_pos.get_indexer([q for q, _ in queries]), queries)}
+        doc_text = dict(store.sql("SELECT doc_id, content FROM documents").fetchall())
+        q_tokens: dict[int, set] = {}
+        d_tokens: dict[int, set] = {}
+        out = np.full(len(j.keys), np.nan)
+        for i, (q, d) in enumerate(zip(j.qcode.tolist(), dcode.tolist())):
+            if d < 0 or q < 0:
+                continue
+            if q not in q_tokens:
+                q_tokens[q] = set(code_tokens(query_text.get(q) or ""))
+            if d not in d_tokens:
+                d_tokens[d] = set(code_tokens(doc_text.get(index.docs[d]) or ""))
+            out[i] = jaccard(q_tokens[q], d_tokens[d])
+        store.cache["judged_overlap"] = out
+    return store.cache["judged_overlap"]
+
+
+class _Best(NamedTuple):
+    pair: np.ndarray  # per evaluated query: position of the best document of the grade among the judged pairs, -1: none
+    rank: np.ndarray  # its evaluator rank, inf when not stored
+
+
+def _best_pairs(index: ReleaseIndex, hits: pd.DataFrame, anchor_exclusion: bool
+                ) -> tuple[np.ndarray, _Best, _Best]:
+    """Per query the run is evaluated on: its code, its best positive and its best trap.
+
+    TODO(merge): the trap-win definition belongs in ``coreb_core.analysis.trap_wins`` (built in
+    parallel); fold this helper into that one definition when both are merged."""
+    scored, qpos, rank, grade = judged_ranks(index, index.code_run(hits), "qrels", anchor_exclusion)
+    j = index.judged("qrels")
+    # judged_ranks keeps the view's pair order (by query code, then doc code): these are its positions.
+    where = np.flatnonzero(np.isin(j.qcode, scored))
+    if len(where) != len(qpos):
+        raise CorebError("internal: judged_ranks no longer keeps the qrels' pair order")
+    best = []
+    for g in (POSITIVE, TRAP):
+        rows = np.flatnonzero(grade == g)
+        # By query, then rank; lexsort is stable, so tied (or unstored) documents keep doc-id order.
+        rows = rows[np.lexsort((rank[rows], qpos[rows]))]
+        queries, first = np.unique(qpos[rows], return_index=True)
+        pair = np.full(len(scored), -1, dtype=np.int64)
+        pair[queries] = where[rows[first]]
+        at = np.full(len(scored), np.inf)
+        at[queries] = rank[rows[first]]
+        best.append(_Best(pair, at))
+    return scored, best[0], best[1]
+
+
+def overlap_pairs(store: Store, runs: dict[str, pd.DataFrame], anchor_exclusion: bool = True) -> pd.DataFrame:
+    """The ``pairs`` frame of ``SurfaceBias`` for ``runs`` (run name -> hits).
+
+    >>> overlap_pairs(store, {"bm25": read_hits(bm25)})[["query_id", "outcome", "trap_overlap"]].head(1)  # demo_v2603
+    """
+    index = release_index(store)
+    overlap = judged_overlap(store)
+    j = index.judged("qrels")
+    dcode = j.keys - j.qcode.astype(np.int64) * index.n_docs
+    subtasks = index.queries["subtask"].to_numpy(dtype=object)
+    doc_ids = np.asarray(index.docs, dtype=object)
+    frames = []
+    for run, hits in runs.items():
+        scored, pos, trap = _best_pairs(index, hits, anchor_exclusion)
+        both = (pos.pair >= 0) & (trap.pair >= 0)
+        win, correct = both & (trap.rank < pos.rank), both & (pos.rank < trap.rank)
+        keep = win | correct
+        q, tp, pp = scored[keep], trap.pair[keep], pos.pair[keep]
+        t_over, p_over = overlap[tp], overlap[pp]
+        frames.append(pd.DataFrame({
+            "run": run, "task": index.task_array[q], "subtask": subtasks[q], "query_id": index.query_array[q],
+            "outcome": np.where(win[keep], TRAP_WIN, CORRECT),
+            "trap_id": doc_ids[dcode[tp]], "trap_rank": np.where(np.isfinite(trap.rank[keep]), trap.rank[keep], np.nan),
+            "positive_id": doc_ids[dcode[pp]],
+            "positive_rank": np.where(np.isfinite(pos.rank[keep]), pos.rank[keep], np.nan),
+            "trap_overlap": t_over, "positive_overlap": p_over, "trap_higher": t_over > p_over}))
+    columns = ["run", "task", "subtask", "query_id", "outcome", "trap_id", "trap_rank", "positive_id", "positive_rank",
+               "trap_overlap", "positive_overlap", "trap_higher"]
+    if not frames:
+        return pd.DataFrame({c: pd.Series([], dtype=object) for c in columns})
+    return pd.concat(frames, ignore_index=True)[columns]
+
+
+def wilson_interval(k, n, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson score interval of the share k/n (NaN where n = 0): honest at small n and at 0 or 1.
+
+    >>> low, high = wilson_interval(np.array([1, 0]), np.array([2, 0]))
+    >>> low.round(4).tolist(), high.round(4).tolist()
+    ([0.0945, nan], [0.9055, nan])
+    """
+    k, n = np.asarray(k, dtype=float), np.asarray(n, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = k / n
+        denom = 1 + z * z / n
+        centre = (p + z * z / (2 * n)) / denom
+        half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return np.where(n > 0, centre - half, np.nan), np.where(n > 0, centre + half, np.nan)
+
+
+def two_proportion_p(k1, n1, k2, n2) -> np.ndarray:
+    """Two-sided p-value of the pooled two-proportion z-test of k1/n1 against k2/n2 (NaN when a group is
+    empty; 1 when both shares are 0 or both are 1).
+
+    >>> two_proportion_p(np.array([8, 0]), np.array([10, 5]), np.array([2, 0]), np.array([10, 5])).round(4).tolist()
+    [0.0073, 1.0]
+    """
+    k1, n1, k2, n2 = (np.asarray(v, dtype=float) for v in (k1, n1, k2, n2))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pooled = (k1 + k2) / (n1 + n2)
+        se = np.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
+        z = np.abs(k1 / n1 - k2 / n2) / se
+    p = np.array([math.erfc(v / math.sqrt(2)) if np.isfinite(v) else 1.0 for v in np.atleast_1d(z)])
+    return np.where((n1 > 0) & (n2 > 0), p, np.nan)
+
+
+def surface_summary(pairs: pd.DataFrame, by: Sequence[str] = ("run", "task")) -> pd.DataFrame:
+    """Per ``by`` group of ``pairs``: trap_wins, wins_trap_higher, share_wins_trap_higher (+ wins_low,
+    wins_high: Wilson 95%), correct, correct_trap_higher, share_correct_trap_higher (+ correct_low,
+    correct_high), difference (the two shares), p_value (two-proportion z-test), and the mean overlaps
+    among trap wins (mean_trap_overlap_wins, mean_positive_overlap_wins). Groups in first-seen order.
+
+    >>> pairs = pd.DataFrame({"run": ["r"] * 4, "task": ["t2c"] * 4, "outcome": [TRAP_WIN, TRAP_WIN, CORRECT, CORRECT],
+    ...                       "trap_overlap": [0.5, 0.1, 0.2, 0.1], "positive_overlap": [0.2, 0.3, 0.1, 0.4],
+    ...                       "trap_higher": [True, False, True, False]})
+    >>> surface_summary(pairs)[["trap_wins", "share_wins_trap_higher", "correct", "share_correct_trap_higher"]]
+       trap_wins  share_wins_trap_higher  correct  share_correct_trap_higher
+    0          2                     0.5        2                        0.5
+    """
+    by = list(by)
+    win = (pairs["outcome"] == TRAP_WIN).to_numpy()
+    higher = pairs["trap_higher"].to_numpy(dtype=bool)
+    frame = pairs[by].copy()
+    frame["win"], frame["win_higher"], frame["correct_higher"] = win, win & higher, ~win & higher
+    frame["t_over"] = pairs["trap_overlap"].where(win)
+    frame["p_over"] = pairs["positive_overlap"].where(win)
+    out = frame.groupby(by, sort=False, observed=True).agg(
+        trap_wins=("win", "sum"), wins_trap_higher=("win_higher", "sum"), decided=("win", "size"),
+        correct_trap_higher=("correct_higher", "sum"), mean_trap_overlap_wins=("t_over", "mean"),
+        mean_positive_overlap_wins=("p_over", "mean")).reset_index()
+    wins, correct = out["trap_wins"].to_numpy(int), (out["decided"] - out["trap_wins"]).to_numpy(int)
+    wh, ch = out["wins_trap_higher"].to_numpy(int), out["correct_trap_higher"].to_numpy(int)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        share_w, share_c = np.where(wins > 0, wh / wins, np.nan), np.where(correct > 0, ch / correct, np.nan)
+    w_low, w_high = wilson_interval(wh, wins)
+    c_low, c_high = wilson_interval(ch, correct)
+    result = out[by].copy()
+    result["trap_wins"], result["wins_trap_higher"] = wins, wh
+    result["share_wins_trap_higher"], result["wins_low"], result["wins_high"] = share_w, w_low, w_high
+    result["correct"], result["correct_trap_higher"] = correct, ch
+    result["share_correct_trap_higher"], result["correct_low"], result["correct_high"] = share_c, c_low, c_high
+    result["difference"] = share_w - share_c
+    result["p_value"] = two_proportion_p(wh, wins, ch, correct) if len(out) else np.zeros(0)
+    result["mean_trap_overlap_wins"] = out["mean_trap_overlap_wins"].to_numpy(float)
+    result["mean_positive_overlap_wins"] = out["mean_positive_overlap_wins"].to_numpy(float)
+    return result
+
+
+def surface_bias(store: Store, runs: dict[str, pd.DataFrame], anchor_exclusion: bool = True) -> SurfaceBias:
+    """Trap wins and correct orderings of every run with their lexical overlaps, and the per run x task
+    summary (see the module docstring).
+
+    >>> surface_bias(store, {"bm25": read_hits(bm25)}).findings("t2c")[0].trap_wins  # demo_v2603
+    """
+    pairs = overlap_pairs(store, runs, anchor_exclusion)
+    return SurfaceBias(pairs, surface_summary(pairs))
