@@ -18,8 +18,6 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(REPO), str(REPO / "bench")]
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 
@@ -33,7 +31,7 @@ def main() -> int:
     parser.add_argument("--cache", type=Path, help="build into (or reuse) this cache folder (app_bench's layout)")
     args = parser.parse_args()
 
-    from app_bench import build, reuse
+    from app_bench import build, reuse  # bench/ is on sys.path as the script's own folder
     from coreb_core.analysis.surface_bias import surface_bias
     from coreb_core.data.store import Store
     from coreb_core.runs.run import read_hits
