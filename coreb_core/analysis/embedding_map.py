@@ -17,7 +17,12 @@ the C2C anchor, as the evaluator drops them.
 
 Example (CoREB-mini demo_v2603, a MiniLM run):
     >>> m = embedding_map(store, run_meta(minilm), "q_t2c_canonical_retro_any_0001", neighbours=5)
-    >>> m.points[["role", "grade", "kind"]].head(2), m.method
+    >>> m.points[["role", "grade", "kind"]].head(2)
+           role  grade      kind
+    0     query   <NA>     query
+    1  positive      2  positive
+    >>> m.method, [round(v, 3) for v in m.explained_variance]
+    ('PCA', [0.293, 0.149])
 """
 from __future__ import annotations
 

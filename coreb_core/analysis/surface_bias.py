@@ -23,7 +23,14 @@ trap wins, the first share would stand well above the second.
 
 Example (CoREB-mini demo_v2603, a BM25 and a MiniLM run):
     >>> bias = surface_bias(store, {"bm25": read_hits(bm25), "minilm": read_hits(minilm)})
-    >>> bias.summary[["run", "task", "trap_wins", "share_wins_trap_higher", "correct", "share_correct_trap_higher"]]
+    >>> bias.summary[["run", "task", "trap_wins", "share_wins_trap_higher", "correct", "share_correct_trap_higher"]].round(3)
+          run task  trap_wins  share_wins_trap_higher  correct  share_correct_trap_higher
+    0    bm25  c2c         85                   0.894       59                      0.305
+    1    bm25  c2t        104                   0.913      184                      0.674
+    2    bm25  t2c        328                   0.735      320                      0.203
+    3  minilm  c2c         91                   0.802       53                      0.302
+    4  minilm  c2t         41                   0.829      247                      0.619
+    5  minilm  t2c        322                   0.547      326                      0.304
 """
 from __future__ import annotations
 
@@ -170,6 +177,8 @@ def overlap_pairs(store: Store, runs: dict[str, pd.DataFrame], anchor_exclusion:
     """The ``pairs`` frame of ``SurfaceBias`` for ``runs`` (run name -> hits).
 
     >>> overlap_pairs(store, {"bm25": read_hits(bm25)})[["query_id", "outcome", "trap_overlap"]].head(1)  # demo_v2603
+                    query_id   outcome  trap_overlap
+    0  q_c2c_cross_lang_0025  trap_win      0.192771
     """
     index = release_index(store)
     overlap = judged_overlap(store)
@@ -278,6 +287,7 @@ def surface_bias(store: Store, runs: dict[str, pd.DataFrame], anchor_exclusion: 
     summary (see the module docstring).
 
     >>> surface_bias(store, {"bm25": read_hits(bm25)}).findings("t2c")[0].trap_wins  # demo_v2603
+    328
     """
     pairs = overlap_pairs(store, runs, anchor_exclusion)
     return SurfaceBias(pairs, surface_summary(pairs))
