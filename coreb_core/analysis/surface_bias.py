@@ -156,7 +156,9 @@ def _best_pairs(index: ReleaseIndex, hits: pd.DataFrame, anchor_exclusion: bool
     scored, qpos, rank, grade = judged_ranks(index, index.code_run(hits), "qrels", anchor_exclusion)
     j = index.judged("qrels")
     # judged_ranks keeps the view's pair order (by query code, then doc code): these are its positions.
-    where = np.flatnonzero(np.isin(j.qcode, scored))
+    in_scored = np.zeros(index.n_queries, dtype=bool)
+    in_scored[scored] = True
+    where = np.flatnonzero(in_scored[j.qcode])
     if len(where) != len(qpos):
         raise CorebError("internal: judged_ranks no longer keeps the qrels' pair order")
     best = []
@@ -184,28 +186,33 @@ def overlap_pairs(store: Store, runs: dict[str, pd.DataFrame], anchor_exclusion:
     overlap = judged_overlap(store)
     j = index.judged("qrels")
     dcode = j.keys - j.qcode.astype(np.int64) * index.n_docs
-    subtasks = index.queries["subtask"].to_numpy(dtype=object)
-    doc_ids = np.asarray(index.docs, dtype=object)
-    frames = []
-    for run, hits in runs.items():
+    parts: dict[str, list[np.ndarray]] = {k: [] for k in ("run", "q", "win", "tp", "pp", "t_rank", "p_rank")}
+    for n, hits in enumerate(runs.values()):
         scored, pos, trap = _best_pairs(index, hits, anchor_exclusion)
         both = (pos.pair >= 0) & (trap.pair >= 0)
         win, correct = both & (trap.rank < pos.rank), both & (pos.rank < trap.rank)
         keep = win | correct
-        q, tp, pp = scored[keep], trap.pair[keep], pos.pair[keep]
-        t_over, p_over = overlap[tp], overlap[pp]
-        frames.append(pd.DataFrame({
-            "run": run, "task": index.task_array[q], "subtask": subtasks[q], "query_id": index.query_array[q],
-            "outcome": np.where(win[keep], TRAP_WIN, CORRECT),
-            "trap_id": doc_ids[dcode[tp]], "trap_rank": np.where(np.isfinite(trap.rank[keep]), trap.rank[keep], np.nan),
-            "positive_id": doc_ids[dcode[pp]],
-            "positive_rank": np.where(np.isfinite(pos.rank[keep]), pos.rank[keep], np.nan),
-            "trap_overlap": t_over, "positive_overlap": p_over, "trap_higher": t_over > p_over}))
-    columns = ["run", "task", "subtask", "query_id", "outcome", "trap_id", "trap_rank", "positive_id", "positive_rank",
-               "trap_overlap", "positive_overlap", "trap_higher"]
-    if not frames:
-        return pd.DataFrame({c: pd.Series([], dtype=object) for c in columns})
-    return pd.concat(frames, ignore_index=True)[columns]
+        for key, values in (("run", np.full(int(keep.sum()), n)), ("q", scored[keep]), ("win", win[keep]),
+                            ("tp", trap.pair[keep]), ("pp", pos.pair[keep]), ("t_rank", trap.rank[keep]),
+                            ("p_rank", pos.rank[keep])):
+            parts[key].append(values)
+    a = {k: (np.concatenate(v) if v else np.zeros(0, dtype=np.int64)) for k, v in parts.items()}
+    q, tp, pp = a["q"].astype(np.int64), a["tp"].astype(np.int64), a["pp"].astype(np.int64)
+    t_over, p_over = overlap[tp], overlap[pp]
+    task_codes, task_values = index.group_codes["task"]
+    sub_codes, sub_values = index.group_codes["subtask"]
+    # Categorical id columns built from codes: no string copies (11 runs x 2,600 queries stay fast).
+    return pd.DataFrame({
+        "run": pd.Categorical.from_codes(a["run"].astype(np.int64), list(runs)),
+        "task": pd.Categorical.from_codes(task_codes[q], task_values),
+        "subtask": pd.Categorical.from_codes(sub_codes[q], sub_values),
+        "query_id": pd.Categorical.from_codes(q, index.query_pos),
+        "outcome": pd.Categorical.from_codes(np.where(a["win"].astype(bool), 0, 1), [TRAP_WIN, CORRECT]),
+        "trap_id": pd.Categorical.from_codes(dcode[tp], index.docs),
+        "trap_rank": np.where(np.isfinite(a["t_rank"]), a["t_rank"], np.nan),
+        "positive_id": pd.Categorical.from_codes(dcode[pp], index.docs),
+        "positive_rank": np.where(np.isfinite(a["p_rank"]), a["p_rank"], np.nan),
+        "trap_overlap": t_over, "positive_overlap": p_over, "trap_higher": t_over > p_over})
 
 
 def wilson_interval(k, n, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
@@ -270,7 +277,7 @@ def surface_summary(pairs: pd.DataFrame, by: Sequence[str] = ("run", "task")) ->
         share_w, share_c = np.where(wins > 0, wh / wins, np.nan), np.where(correct > 0, ch / correct, np.nan)
     w_low, w_high = wilson_interval(wh, wins)
     c_low, c_high = wilson_interval(ch, correct)
-    result = out[by].copy()
+    result = out[by].astype(object)  # plain labels: callers map and fill them freely
     result["trap_wins"], result["wins_trap_higher"] = wins, wh
     result["share_wins_trap_higher"], result["wins_low"], result["wins_high"] = share_w, w_low, w_high
     result["correct"], result["correct_trap_higher"] = correct, ch
