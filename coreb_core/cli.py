@@ -18,7 +18,7 @@ from typing import Callable
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.errors import CorebError, file_error
 from coreb_core.input_paths import check_input_path
-from coreb_core.text import capped, terminal_safe
+from coreb_core.text import capped, p_text, terminal_safe
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {}
 
@@ -336,6 +336,7 @@ def _records(frame) -> list[dict]:
 
 @command("traps")
 def _traps(args: argparse.Namespace) -> int:
+    from coreb_core.analysis.surface_bias import surface_bias
     from coreb_core.analysis.trap_wins import (bug_shares, kind_shares, margin_summary, near_miss_curve,
                                                rank_gap_histogram, trap_wins)
     from coreb_core.data.store import Store
@@ -349,6 +350,7 @@ def _traps(args: argparse.Namespace) -> int:
                 raise CorebError(f"run {run_id} was made on release {meta.release}, not {args.release}")
             hits[run_id] = read_hits(run_id)
         wins = trap_wins(store, hits, not args.no_anchor_exclusion, args.task)
+        surface = surface_bias(store, wins)
     kinds, bugs = kind_shares(wins, "subtask"), bug_shares(wins)
     by_task = kind_shares(wins, "task")
     curve, margins, gaps = near_miss_curve(wins), margin_summary(wins), rank_gap_histogram(wins)
@@ -358,7 +360,7 @@ def _traps(args: argparse.Namespace) -> int:
                   "kinds": {"by_task": _records(by_task), "by_subtask": _records(kinds), "bugs": _records(bugs)},
                   "near_miss": _records(curve),
                   "margins": {"quantiles": _records(margins), "rank_gap_histogram": _records(gaps)},
-                  "surface_bias": None}
+                  "surface_bias": surface.to_json()}
         print(json.dumps(report, indent=1))
         return 0
     anchor = "C2C anchor excluded" if not args.no_anchor_exclusion else "C2C anchor kept"
@@ -381,6 +383,11 @@ def _traps(args: argparse.Namespace) -> int:
             if r.queries:
                 print(f"  {r.task} {r.measure} of trap wins: median {r.median:.4g} (q25 {r.q25:.4g}, q75 {r.q75:.4g}; "
                       f"{r.queries} queries, {r.unmeasured} without a listed positive)")
+        for f in surface.findings():
+            if f.run == run_id:
+                print(f"  {f.task} surface bias: the trap shares more words with the query in {f.wins_trap_higher} of "
+                      f"{f.trap_wins} trap wins, against {f.correct_trap_higher} of {f.correct} correct orderings "
+                      f"({p_text(f.p_value)})")
     return 0
 
 

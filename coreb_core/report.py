@@ -35,6 +35,7 @@ from coreb_core.evaluation.schemes import V1, V2, Scheme
 from coreb_core.evaluation.significance import compare_pair, holm, intervals
 from coreb_core.runs.results import all_rows
 from coreb_core.runs.run import RunMeta, list_runs, read_hits, run_meta, run_name
+from coreb_core.text import p_text
 
 METRICS = ("ndcg_at_10", "map_at_10", "recall_at_10", "mrr_at_10")
 METRIC_LABELS = {"ndcg_at_10": "nDCG@10", "map_at_10": "MAP@10", "recall_at_10": "Recall@10", "mrr_at_10": "MRR@10"}
@@ -74,19 +75,6 @@ def points(value: float | None) -> str:
     ('43.2', '–', '–')
     """
     return "–" if value is None or pd.isna(value) else f"{float(value) * 100:.1f}"
-
-
-def p_text(p: float) -> str:
-    """A p-value as words print it: ``p = 0.39``, ``p = 0.003``, ``p < 0.001``.
-
-    >>> p_text(0.3871), p_text(0.0032), p_text(0.00001)
-    ('p = 0.39', 'p = 0.003', 'p < 0.001')
-    """
-    if p is None or pd.isna(p):
-        return ""
-    if p < 0.001:
-        return "p < 0.001"
-    return f"p = {p:.2f}" if p >= 0.01 else f"p = {p:.3f}"
 
 
 def slice_frames(per_query: pd.DataFrame, store: Store, runs: Iterable[str], tasks: Sequence[str],

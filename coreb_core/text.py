@@ -1,5 +1,6 @@
 """Strings from data files shown to a person: on a terminal without its control sequences, and long
-lists of lines cut to a readable few with a count of the rest.
+lists of lines cut to a readable few with a count of the rest; p-values as a reader expects them (the
+CLI and the pages say them alike).
 
 A model name or a file name may hold ESC sequences that clear the screen, recolour it or retitle the
 window; the CLI prints every such string through ``terminal_safe``.
@@ -55,3 +56,14 @@ def capped(lines: Sequence[str], what: str = "files skipped", limit: int = MAX_L
     if len(lines) <= limit:
         return Capped(lines, None)
     return Capped(lines[:limit], f"… and {len(lines) - limit:,} more {what}")
+
+
+def p_text(p: float) -> str:
+    """A p-value as a reader expects it: two significant digits, ``p < 0.001`` when tiny.
+
+    >>> p_text(0.38812), p_text(0.0123), p_text(1.0), p_text(0.00004), p_text(float("nan"))
+    ('p = 0.39', 'p = 0.012', 'p = 1.0', 'p < 0.001', 'p not available')
+    """
+    if p is None or p != p:  # missing, or NaN (a test without data)
+        return "p not available"
+    return "p < 0.001" if p < 0.001 else f"p = {p:#.2g}"

@@ -1,5 +1,6 @@
 """Trap analysis: how often rel=1 hard negatives beat the positives, per run and query group."""
 import altair as alt
+import pandas as pd
 import streamlit as st
 
 from coreb_core.errors import CorebError
@@ -7,10 +8,12 @@ from coreb_core.analysis.trap_wins import (bug_shares, kind_shares, margin_summa
                                            rank_gap_histogram)
 from coreb_core.analysis.traps import LEVELS, MEASURES, trap_breakdown, worst_queries
 from ui.state import one_of, remembered, write_url
-from ui.cache import run_tables, run_trap_wins, runs_of, store
-from ui.charts import hbar, heatmap, interval_lines, quantile_boxes
-from ui.display import fraction_ranges, gap_labels, points
+from ui.cache import embedding_points, release_version, run_surface, run_tables, run_trap_wins, runs_of, store
+from ui.charts import hbar, heatmap, interval_lines, map_scatter, quantile_boxes
+from ui.display import fraction_ranges, gap_labels, points, surface_sentence
 from ui.labels import PASS_BIN_LABELS, TASK_LABELS, TRAP_KIND_LABELS
+from coreb_core.analysis.surface_bias import TRAP_WIN
+from coreb_core.retrieval.profiles import run_encoder_identity
 from ui.navigation import open_inspector
 from ui.sidebar import sidebar
 from ui.widgets import csv_download, provenance, run_label, show_error
@@ -227,3 +230,86 @@ else:
                                 **{c: st.column_config.NumberColumn(c, format="%.4g", width="small")
                                    for c in ("q10", "q25", "median", "q75", "q90", "mean")}})
     csv_download(margins, f"trap_margins_{state.release}_{state.task}")
+
+# ================================================================ Why traps win: surface bias, embedding map
+st.divider()
+st.subheader("Surface bias")
+st.caption("A trap win is a query where a trap ranks above every positive (ranks as scored); a correct ordering "
+           "the opposite. For each, the word overlap of the query with the best trap and with the best positive: "
+           "token Jaccard over the tokens BM25 sees (identifiers split at camelCase and snake_case, lower-cased). "
+           "If traps won on shared words, the trap would have the higher overlap far more often in the trap wins "
+           "than in the correct orderings.")
+try:
+    surface = run_surface(state)
+except CorebError as exc:
+    show_error(exc)
+    st.stop()
+findings = surface.findings(state.task)
+for finding in findings:
+    st.markdown(surface_sentence(finding, labels.get(finding.run, finding.run)))
+if findings:
+    shares = surface.summary[surface.summary["task"] == state.task]
+    run_names = shares["run"].map(labels).fillna(shares["run"])
+    bars = pd.concat([
+        pd.DataFrame({"run_label": run_names, "queries": "trap wins", "share": points(shares["share_wins_trap_higher"]),
+                      "low": points(shares["wins_low"]), "high": points(shares["wins_high"]),
+                      "n": shares["trap_wins"]}),
+        pd.DataFrame({"run_label": run_names, "queries": "correct orderings",
+                      "share": points(shares["share_correct_trap_higher"]), "low": points(shares["correct_low"]),
+                      "high": points(shares["correct_high"]), "n": shares["correct"]})], ignore_index=True)
+    st.altair_chart(hbar(bars.dropna(subset=["share"]), "run_label", "share",
+                         x_title="Queries where the trap shares more words with the query (×100)",
+                         color="queries", color_title="Among", y_sort=list(labels.values()),
+                         tooltip=["run_label", "queries", "n", alt.Tooltip("share", format=".1f"),
+                                  alt.Tooltip("low", title="95% low", format=".1f"),
+                                  alt.Tooltip("high", title="95% high", format=".1f")],
+                         title=f"Surface bias · {state.release} · {state.task}"), width="stretch")
+    st.caption(provenance(state, "Wilson 95% intervals in the tooltip; p from a two-proportion z-test"))
+else:
+    st.info("No query of this task is decided either way by the chosen runs.")
+
+st.subheader("Embedding map")
+dense = [rid for rid in state.run_ids if rid in runs and run_encoder_identity(runs[rid].model_spec, runs[rid].encoding)]
+if not dense:
+    st.info("The embedding map needs a dense run among the chosen runs (BM25, imported and reranked runs have no "
+            "vectors).")
+    st.stop()
+left, middle, right = st.columns([2, 3, 1])
+map_run = left.selectbox("Dense run", dense, format_func=lambda r: labels[r],
+                         key=remembered("trap_map_run", "map_run", one_of(dense), allowed=dense))
+won = surface.pairs[(surface.pairs["run"] == map_run) & (surface.pairs["task"] == state.task)
+                    & (surface.pairs["outcome"] == TRAP_WIN)]["query_id"]
+task_queries = store(state.release).query_facts
+task_queries = task_queries[task_queries["task"] == state.task]["query_id"]
+# The run's trap wins first (where a map explains most), then every other query of the task.
+options = sorted(won) + sorted(set(task_queries) - set(won))
+if not options:
+    st.info("This task has no query in this release.")
+    st.stop()
+map_query = middle.selectbox("Query (the run's trap wins first)", options,
+                             key=remembered("trap_map_query", "map_query", one_of(options), allowed=options))
+neighbours = right.number_input("Nearest others", min_value=0, max_value=50, step=1,
+                                key=remembered("trap_map_neighbours", "neighbours", one_of(list(range(51))), 10))
+write_url({"map_run": map_run, "map_query": map_query, "neighbours": str(int(neighbours))})
+try:
+    emap = embedding_points(state.release, release_version(state.release), map_run, map_query, int(neighbours),
+                            state.anchor_exclusion)
+except CorebError as exc:
+    show_error(exc)
+    st.stop()
+shown = emap.points.assign(
+    is_query=emap.points["role"] == "query",
+    label=[role if role in ("query", "positive", "neighbour") else
+           f"trap · {kind.replace('_', ' ')}" if role == "trap" else role
+           for role, kind in zip(emap.points["role"], emap.points["kind"])])
+first, second = emap.explained_variance
+st.altair_chart(map_scatter(shown, "x", "y", color="label", color_title="Grade · kind", shape="role",
+                            shape_title="Role", marked="is_query", x_title=f"PCA 1 ({first:.0%} of the variance)",
+                            y_title=f"PCA 2 ({second:.0%})",
+                            tooltip=["doc_id", "label", "language", alt.Tooltip("similarity", format=".3f"),
+                                     alt.Tooltip("rank", format=".0f"), "snippet"],
+                            title=f"{map_query} · {labels[map_run]}"), width="stretch")
+st.caption(f"PCA of the run's cached vectors (L2-normalised, nothing re-encoded) of the query (large), its "
+           f"judged documents and its {int(neighbours)} nearest other documents; the two axes show "
+           f"{first + second:.0%} of these points' variance. UMAP is not installed, so PCA only: distances "
+           "along the axes are true, the rest is flattened.")

@@ -5,12 +5,14 @@ import pandas as pd
 import streamlit as st
 
 from coreb_core.analysis.trap_wins import TrapWins, trap_wins
+from coreb_core.analysis.embedding_map import EmbeddingMap, embedding_map
+from coreb_core.analysis.surface_bias import SurfaceBias, surface_bias
 from coreb_core.data.store import Store
 from coreb_core.evaluation.evaluate import Evaluation, analyse_many
 from coreb_core.runs.run import read_hits
 from coreb_core.evaluation.schemes import V1, V2, Scheme
 from coreb_core.paths import release_dir
-from coreb_core.runs.run import BadRun, RunMeta, list_runs, run_listing, run_path
+from coreb_core.runs.run import BadRun, RunMeta, list_runs, run_listing, run_meta, run_path
 from ui.labels import GROUPINGS
 from ui.state import State
 
@@ -132,3 +134,37 @@ def run_trap_wins(state: State) -> TrapWins:
     'failing_solution'
     """
     return _trap_wins(state.release, release_version(state.release), tuple(state.run_ids), state.anchor_exclusion)
+
+
+@st.cache_data(show_spinner="Measuring lexical overlap…", max_entries=32)
+def surface_tables(release: str, version: str, run_ids: tuple[str, ...], anchor_exclusion: bool) -> SurfaceBias:
+    """``surface_bias`` of the chosen runs' trap wins (``_trap_wins``' cached result: the best trap and
+    positive come from the one definition; token overlaps are memoised on the Store, once per version).
+
+    Example (CoREB-mini and a BM25 run in the cache ``COREB_CACHE`` points at; not doctested):
+
+    >>> surface_tables("demo_v2603", release_version("demo_v2603"), ("bm25__demo_v2603__20261201T062218-f8c8b6",), True
+    ...                ).summary["task"].tolist()
+    ['c2c', 'c2t', 't2c']
+    """
+    return surface_bias(store(release), _trap_wins(release, version, run_ids, anchor_exclusion))
+
+
+def run_surface(state: State) -> SurfaceBias:
+    """``surface_tables`` for what the sidebar chose."""
+    return surface_tables(state.release, release_version(state.release), tuple(state.run_ids), state.anchor_exclusion)
+
+
+@st.cache_data(show_spinner="Reading cached vectors…", max_entries=64)
+def embedding_points(release: str, version: str, run_id: str, query_id: str, neighbours: int,
+                     anchor_exclusion: bool) -> EmbeddingMap:
+    """``embedding_map`` of one query under one dense run, from the embedding cache (nothing re-encoded).
+
+    Example (CoREB-mini and a MiniLM run in the cache ``COREB_CACHE`` points at; not doctested):
+
+    >>> m = embedding_points("demo_v2603", release_version("demo_v2603"), minilm_run_id,
+    ...                      "q_t2c_canonical_retro_any_0001", 10, True)
+    >>> m.points["role"].iloc[0], m.method
+    ('query', 'PCA')
+    """
+    return embedding_map(store(release), run_meta(run_id), query_id, neighbours, anchor_exclusion, hits=hits(run_id))

@@ -368,3 +368,32 @@ def quantile_boxes(frame: pd.DataFrame, y: str, *, low: str, q1: str, median: st
         x=alt.X(f"{median}:Q", scale=scale), text=alt.Text(f"{median}:Q", format=value_format))
     chart = _fit_width(whisker + box + tick + text, rows_height(rows, 34))
     return chart.properties(title=title) if title else chart
+
+
+def map_scatter(frame: pd.DataFrame, x: str, y: str, *, color: str, color_title: str, shape: str, shape_title: str,
+                marked: str, x_title: str, y_title: str, tooltip: Sequence[str | alt.Tooltip] = (),
+                title: str | None = None, height: int = 420) -> alt.Chart:
+    """Points of a 2-D map (an embedding projection): coloured by ``color``, shaped by ``shape``, and the
+    rows where the boolean column ``marked`` is true drawn large (the query). Both legends sit below the
+    plot with their full labels; the axes keep equal units only in spirit (each fits its data).
+
+    >>> frame = pd.DataFrame({"x": [0.0, 1.0], "y": [0.0, 0.5], "kind": ["query", "trap"], "role": ["query", "trap"],
+    ...                       "is_query": [True, False]})
+    >>> spec = map_scatter(frame, "x", "y", color="kind", color_title="Kind", shape="role", shape_title="Role",
+    ...                    marked="is_query", x_title="PCA 1", y_title="PCA 2").to_dict()
+    >>> spec["height"], spec["mark"]["type"], spec["encoding"]["size"]["condition"]["value"]
+    (420, 'point', 260)
+    """
+    colours = sorted(frame[color].astype(str).unique())
+    shapes = sorted(frame[shape].astype(str).unique())
+    legend = lambda labels: alt.Legend(orient="bottom", direction="vertical",  # noqa: E731
+                                       labelLimit=label_limit(labels, minimum=120))
+    chart = alt.Chart(frame).mark_point(filled=True, opacity=0.85).encode(
+        x=alt.X(f"{x}:Q", title=x_title, scale=alt.Scale(zero=False)),
+        y=alt.Y(f"{y}:Q", title=y_title, scale=alt.Scale(zero=False)),
+        color=alt.Color(f"{color}:N", title=color_title, sort=colours, legend=legend(colours)),
+        shape=alt.Shape(f"{shape}:N", title=shape_title, sort=shapes, legend=legend(shapes)),
+        size=alt.condition(f"datum['{marked}']", alt.value(260), alt.value(70)),
+        tooltip=list(tooltip) or [color, shape])
+    chart = _fit_width(chart, max(MIN_HEIGHT, height))
+    return chart.properties(title=title) if title else chart

@@ -14,8 +14,10 @@ import pandas as pd
 
 from coreb_core.analysis.comparison import PairVerdict
 from coreb_core.analysis.deflation import Deflation
+from coreb_core.analysis.surface_bias import SurfaceFinding
 from coreb_core.analysis.selection import PUBLISHED_ONLY, Recommendation, parameter_text
 from coreb_core.data.schema import LANGUAGE_SCOPES, NEGATIVE, POSITIVE, TASK_NAMES, TRAP
+from coreb_core.text import p_text  # noqa: F401  (the pages' p-values, said as the CLI says them)
 from ui.format import plain
 
 # Grade badges: the text every table shows in its ``grade`` column.
@@ -89,17 +91,6 @@ def metric_label(metric: str) -> str:
     """
     name, _, k = metric.partition("_at_")
     return f"{METRIC_NAMES.get(name, name)}@{k}" if k else METRIC_NAMES.get(name, name)
-
-
-def p_text(p: float) -> str:
-    """A p-value as a reader expects it: two significant digits, ``p < 0.001`` when tiny.
-
-    >>> p_text(0.38812), p_text(0.0123), p_text(1.0), p_text(0.00004)
-    ('p = 0.39', 'p = 0.012', 'p = 1.0', 'p < 0.001')
-    """
-    if pd.isna(p):
-        return "p not available"
-    return "p < 0.001" if p < 0.001 else f"p = {p:#.2g}"
 
 
 def signed_points(delta: float) -> str:
@@ -399,3 +390,43 @@ def fraction_ranges(low: Iterable[float], high: Iterable[float]) -> list[str]:
     ['0–20%', '80–100%']
     """
     return [f"{round(lo * 100)}–{round(hi * 100)}%" for lo, hi in zip(low, high)]
+
+
+# ---------------------------------------------------------------- surface bias in words
+SURFACE_TOO_FEW = 10  # below this many trap wins or correct orderings, the sentence says it cannot tell
+SURFACE_ALPHA = 0.05
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def surface_sentence(finding: SurfaceFinding, label: str) -> str:
+    """One run and task: how often the trap shared more words with the query, in its trap wins and in
+    its correct orderings, and what that says (Markdown, the run's label escaped; shares x100). Fewer
+    than 10 in either group, or a difference a z-test cannot tell from chance, is said as such.
+
+    >>> print(surface_sentence(SurfaceFinding("r1", "t2c", 140, 87, 500, 175, 0.00001), "minilm"))
+    **minilm · T2C**: the trap had more words in common with the query than the positive in 62.1% of its 140 trap wins, against 35.0% of its 500 correct orderings (p < 0.001): surface similarity explains part of its trap wins.
+    >>> print(surface_sentence(SurfaceFinding("r1", "c2c", 3, 2, 40, 10, 0.2), "bm25"))
+    **bm25 · C2C**: the trap had more words in common with the query than the positive in 66.7% of its 3 trap wins, against 25.0% of its 40 correct orderings (p = 0.20): too few trap wins to tell whether surface similarity explains them.
+    >>> print(surface_sentence(SurfaceFinding("r1", "c2t", 0, 0, 40, 10, float("nan")), "bm25"))
+    **bm25 · C2T**: no trap win, so there is nothing for surface similarity to explain.
+    """
+    name = f"**{plain(label)} · {finding.task.upper()}**"
+    if finding.trap_wins == 0:
+        return f"{name}: no trap win, so there is nothing for surface similarity to explain."
+    head = (f"{name}: the trap had more words in common with the query than the positive in "
+            f"{finding.share_wins * 100:.1f}% of its {_count(finding.trap_wins, 'trap win', 'trap wins')}")
+    if finding.correct == 0:
+        return f"{head}; with no correct ordering to compare with, that says nothing about surface bias."
+    head += (f", against {finding.share_correct * 100:.1f}% of its "
+             f"{_count(finding.correct, 'correct ordering', 'correct orderings')} ({p_text(finding.p_value)})")
+    if finding.trap_wins < SURFACE_TOO_FEW or finding.correct < SURFACE_TOO_FEW:
+        few = "trap wins" if finding.trap_wins < SURFACE_TOO_FEW else "correct orderings"
+        return f"{head}: too few {few} to tell whether surface similarity explains them."
+    if finding.p_value < SURFACE_ALPHA and finding.share_wins > finding.share_correct:
+        return f"{head}: surface similarity explains part of its trap wins."
+    if finding.p_value < SURFACE_ALPHA:
+        return f"{head}: its traps win with fewer shared words than usual, so surface similarity does not explain them."
+    return f"{head}: no clear difference, so surface similarity does not explain its trap wins."

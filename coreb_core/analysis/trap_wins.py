@@ -34,6 +34,7 @@ import numpy as np
 import pandas as pd
 
 from coreb_core.analysis.inspection import FAILING_SOLUTION, TRAP_KINDS, classify_traps
+from coreb_core.analysis.proportions import wilson_interval
 from coreb_core.data.schema import POSITIVE, TRAP
 from coreb_core.data.store import Store
 from coreb_core.errors import CorebError
@@ -45,7 +46,6 @@ PASS_BINS = (GROSS, PARTIAL, NEAR_MISS)
 GROSS_BELOW, NEAR_MISS_FROM = 0.2, 0.8
 CURVE_EDGES = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)  # the near-miss curve's bins; the last one holds 1.0
 RANK_GAP_EDGES = (1, 2, 3, 6, 11, 21, 51)  # bins [1, 2), [2, 3), [3, 6), …, [51, ∞)
-Z95 = 1.959963984540054
 LEVELS = ("task", "subtask")
 MARGIN_MEASURES = ("score_margin", "rank_gap")
 
@@ -58,7 +58,9 @@ class TrapWins(NamedTuple):
     bug kind, where recorded), language, rank (evaluator's; NaN = not listed or dropped), score,
     in_top_k (the run's own cut), query_has_positive, wins (ranked above the best positive).
     ``queries``: one row per run × evaluated query: run, task, query_id, subtask, has_positive,
-    best_positive_rank, best_positive_score, best_trap_rank, best_trap_score, trap_wins (count),
+    best_positive_id, best_positive_rank, best_positive_score, best_trap_id, best_trap_rank,
+    best_trap_score (the best-ranked document of the grade; ties, and a grade the run did not list, by
+    doc order; no id when the query has none of the grade), trap_wins (count),
     score_margin (best trap score − best positive score; NaN unless both are listed), rank_gap (best
     positive rank − best trap rank; likewise). Ranks are floats; scores the run's own.
     """
@@ -78,22 +80,6 @@ def pass_bin(fraction: np.ndarray | pd.Series) -> np.ndarray:
     f = np.asarray(fraction, dtype=np.float64)
     return np.select([np.isnan(f), f >= NEAR_MISS_FROM, f < GROSS_BELOW], [None, NEAR_MISS, GROSS],
                      default=PARTIAL).astype(object)
-
-
-def wilson_interval(successes, trials, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
-    """Wilson score interval of a binomial proportion (NaN where ``trials`` is 0).
-
-    >>> low, high = wilson_interval(np.array([1, 0]), np.array([2, 4]))
-    >>> low.round(4).tolist(), high.round(4).tolist()
-    ([0.0945, 0.0], [0.9055, 0.4899])
-    """
-    k, n = np.asarray(successes, dtype=np.float64), np.asarray(trials, dtype=np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p = k / n
-        denominator = 1 + z * z / n
-        center = (p + z * z / (2 * n)) / denominator
-        half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return np.clip(center - half, 0.0, 1.0), np.clip(center + half, 0.0, 1.0)
 
 
 # ------------------------------------------------------------------ per release: the traps' facts
@@ -189,10 +175,11 @@ def _pair_values(index: ReleaseIndex, coded, hits: pd.DataFrame, qcode: np.ndarr
     return score, top
 
 
-def _best(qpos: np.ndarray, rank: np.ndarray, score: np.ndarray, mask: np.ndarray, n: int
-          ) -> tuple[np.ndarray, np.ndarray]:
-    """Per query position (``qpos`` sorted, every position present): the smallest finite rank among
-    ``mask`` rows and that row's score (inf / NaN)."""
+def _best(qpos: np.ndarray, rank: np.ndarray, score: np.ndarray, dcode: np.ndarray, mask: np.ndarray, n: int
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per query position (``qpos`` sorted, every position present): the smallest rank among ``mask``
+    pairs (inf: none listed), that pair's score (NaN) and its document code (-1: the query has no such
+    pair). Ties, and a grade the run did not list, go to the first document in doc order."""
     masked = np.where(mask, rank, np.inf)
     firsts = np.flatnonzero(np.r_[True, qpos[1:] != qpos[:-1]]) if len(qpos) else np.zeros(0, dtype=np.int64)
     best_rank = np.full(n, np.inf)
@@ -201,7 +188,12 @@ def _best(qpos: np.ndarray, rank: np.ndarray, score: np.ndarray, mask: np.ndarra
     best_score = np.full(n, np.nan)
     at_best = np.isfinite(masked) & (masked == best_rank[qpos])
     best_score[qpos[at_best]] = score[at_best]
-    return best_rank, best_score
+    # Pairs are in doc order within a query: the first one at the best rank (inf == inf when none is listed).
+    chosen = np.flatnonzero(mask & (masked == best_rank[qpos]))
+    chosen = chosen[np.r_[True, qpos[chosen[1:]] != qpos[chosen[:-1]]]] if len(chosen) else chosen
+    best_doc = np.full(n, -1, dtype=np.int64)
+    best_doc[qpos[chosen]] = dcode[chosen]
+    return best_rank, best_score, best_doc
 
 
 def _finite(values: np.ndarray) -> np.ndarray:
@@ -221,27 +213,28 @@ def _one_run(index: ReleaseIndex, facts: _TrapFacts, hits: pd.DataFrame, anchor_
         raise CorebError("internal: judged pairs and evaluator ranks disagree")
     keys = judged.keys[pairs]
     pair_q = judged.qcode[pairs]
-    score, top = _pair_values(index, coded, hits, pair_q, keys - pair_q.astype(np.int64) * index.n_docs)
+    dcode = keys - pair_q.astype(np.int64) * index.n_docs
+    score, top = _pair_values(index, coded, hits, pair_q, dcode)
     score = np.where(np.isfinite(rank), score, np.nan)
     top &= np.isfinite(rank)
     n = len(scored)
     positive, trap = grade == POSITIVE, grade == TRAP
     has_positive = np.bincount(qpos, weights=positive, minlength=n) > 0
-    pos_rank, pos_score = _best(qpos, rank, score, positive, n)
-    trap_rank, trap_score = _best(qpos, rank, score, trap, n)
+    pos_rank, pos_score, pos_doc = _best(qpos, rank, score, dcode, positive, n)
+    trap_rank, trap_score, trap_doc = _best(qpos, rank, score, dcode, trap, n)
     wins = trap & np.isfinite(rank) & (rank < pos_rank[qpos]) & has_positive[qpos]
     t = np.flatnonzero(trap)
     at = np.searchsorted(facts.keys, keys[t])
     if len(t) and (at.max() >= len(facts.keys) or not np.array_equal(facts.keys[at], keys[t])):
         raise CorebError("internal: a judged trap has no facts")
     both = np.isfinite(pos_rank) & np.isfinite(trap_rank)
-    trap_rows = {"qcode": scored[qpos[t]], "dcode": keys[t] - scored[qpos[t]].astype(np.int64) * index.n_docs,
+    trap_rows = {"qcode": scored[qpos[t]], "dcode": dcode[t],
                  "kind": facts.kind[at], "pass_fraction": facts.pass_fraction[at], "pass_bin": facts.pass_bin[at],
                  "bug": facts.bug[at], "language": facts.language[at], "rank": _finite(rank[t]), "score": score[t],
                  "in_top_k": top[t], "query_has_positive": has_positive[qpos[t]], "wins": wins[t]}
     query_rows = {"qcode": scored, "has_positive": has_positive,
-                  "best_positive_rank": _finite(pos_rank), "best_positive_score": pos_score,
-                  "best_trap_rank": _finite(trap_rank), "best_trap_score": trap_score,
+                  "best_positive_id": pos_doc, "best_positive_rank": _finite(pos_rank), "best_positive_score": pos_score,
+                  "best_trap_id": trap_doc, "best_trap_rank": _finite(trap_rank), "best_trap_score": trap_score,
                   "trap_wins": np.bincount(qpos[t], weights=wins[t], minlength=n).astype(np.int64),
                   "score_margin": np.where(both, trap_score - pos_score, np.nan),
                   "rank_gap": np.where(both, pos_rank - trap_rank, np.nan)}
@@ -263,7 +256,10 @@ def _frame(index: ReleaseIndex, parts: list[dict[str, np.ndarray]], names: list[
     if "dcode" in columns:
         out["doc_id"] = pd.Categorical.from_codes(columns.pop("dcode").astype(np.int64), index.docs)
     for name, values in columns.items():
-        out[name] = pd.Categorical.from_codes(values, categorical[name]) if name in categorical else values
+        if name.endswith("_id"):  # document codes (-1: none)
+            out[name] = pd.Categorical.from_codes(values.astype(np.int64), index.docs)
+        else:
+            out[name] = pd.Categorical.from_codes(values, categorical[name]) if name in categorical else values
     return pd.DataFrame(out)
 
 

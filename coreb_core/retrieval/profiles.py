@@ -133,10 +133,35 @@ def encoder_identity(spec: ModelSpec, encoding: Encoding) -> str:
     ('99a0389adacecf3a9531', 'a4b51bca2527c46385f5')
     """
     # Registry entries are identified by id (the bundled MiniLM's path differs per install).
-    parts = {"name": spec.id if spec.id in REGISTRY else spec.name, "revision": spec.revision,
-             "normalize": spec.normalize, "kind": spec.kind, "profile": encoding.profile,
-             "backend": encoding.backend, "max_length": encoding.max_length, "precision": encoding.precision}
+    return _identity(spec.id if spec.id in REGISTRY else spec.name, spec.revision, spec.normalize, spec.kind,
+                     encoding.profile, encoding.backend, encoding.max_length, encoding.precision)
+
+
+def _identity(name, revision, normalize, kind, profile, backend, max_length, precision) -> str:
+    parts = {"name": name, "revision": revision, "normalize": normalize, "kind": kind, "profile": profile,
+             "backend": backend, "max_length": max_length, "precision": precision}
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:20]
+
+
+def run_encoder_identity(model_spec: dict | None, encoding: dict | None) -> str | None:
+    """The identity a dense run's vectors were stored under, rebuilt from its provenance
+    (``RunMeta.model_spec`` and ``RunMeta.encoding``, as ``run.json`` holds them): the same hash as
+    ``encoder_identity``, so a reader finds the run's vectors without loading the model. None when the
+    run has no encoder (BM25, imported and reranked runs).
+
+    >>> from coreb_core.retrieval.models import resolve
+    >>> spec = resolve("minilm")
+    >>> enc = encoding_for(spec, "official", "cpu")
+    >>> stored = json.loads(json.dumps([spec.describe(), enc.describe()]))   # as run.json holds them
+    >>> run_encoder_identity(*stored) == encoder_identity(spec, enc), run_encoder_identity(resolve("bm25").describe(), None)
+    (True, None)
+    """
+    if not model_spec or not encoding or model_spec.get("kind") != "dense":
+        return None
+    name = model_spec.get("id") if model_spec.get("id") in REGISTRY else model_spec.get("name")
+    return _identity(name, model_spec.get("revision"), model_spec.get("normalize"), model_spec.get("kind"),
+                     encoding.get("profile"), encoding.get("backend"), encoding.get("max_length"),
+                     encoding.get("precision"))
 
 
 def load_encoder(spec: ModelSpec, encoding: Encoding, device: str):

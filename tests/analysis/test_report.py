@@ -72,7 +72,7 @@ def test_report_numbers_and_significance_are_the_evaluators(report_cache, t2c_re
     from coreb_core.evaluation.evaluate import analyse_many
     from coreb_core.evaluation.schemes import V2
     from coreb_core.evaluation.significance import compare_pair
-    from coreb_core.report import p_text
+    from coreb_core.text import p_text
     from coreb_core.runs.run import read_hits, run_meta
 
     root, bm25, noisy = report_cache["root"], report_cache["bm25"], report_cache["noisy"]

@@ -191,7 +191,11 @@ def test_cli_traps_json_and_errors(kinds_store):
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert {"kinds", "near_miss", "margins", "surface_bias"} <= set(report)
-    assert report["surface_bias"] is None
+    # Surface bias over the same trap wins: Q1 and Q2 are both trap wins (above), no correct ordering, so
+    # no share among correct orderings (null, not NaN) and no test.
+    surface = report["surface_bias"]
+    assert [(r["run"], r["task"], r["trap_wins"], r["correct"]) for r in surface] == [(run_id, "t2c", 2, 0)]
+    assert surface[0]["share_correct_trap_higher"] is None and surface[0]["p_value"] is None
     shares = {(r["task"], r["kind"]): r["share_of_wins"] for r in report["kinds"]["by_task"]}
     assert shares == {("t2c", "failing_solution"): 0.5, ("t2c", "wrong_language"): 0.5}
     assert [(r["failing"], r["outranking"]) for r in report["near_miss"]] == [(2, 1)]
@@ -199,6 +203,7 @@ def test_cli_traps_json_and_errors(kinds_store):
     assert medians["rank_gap"] == 1.5
     text = run_cli("traps", "--release", "tiny", "--run", run_id, env=env)
     assert text.returncode == 0 and "t2c: 2 trap wins in 2 of 2 queries" in text.stdout
+    assert "against 0 of 0 correct orderings (p not available)" in text.stdout
     bad = run_cli("traps", "--release", "tiny", "--run", "no_such_run", env=env)
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
 
@@ -217,4 +222,4 @@ def test_page_shows_why_traps_win(kinds_store):
     assert set(kinds["kind_label"]) == {"failing solution", "correct, wrong language"}
     specs = [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]
     assert all(s.get("height", 160) >= 160 for s in specs)
-    assert len(specs) == 6  # trap measure, kinds, near-miss, two margin boxes, rank-gap heatmap
+    assert len(specs) == 7  # trap measure, kinds, near-miss, two margin boxes, rank-gap heatmap, surface bias

@@ -53,8 +53,9 @@ def test_page_share_matches_trap_table(app_cache, default_run_ids):
     assert worst["traps_above_first_positive"].is_monotonic_decreasing
     assert len(worst) == 25
     assert list(at.dataframe[1].proto.column_order)[:3] == ["run_label", "query_id", "traps_above_first_positive"]
-    # The trap measure, then the trap-wins sections: kinds, near-miss curve, two margin boxes, rank-gap heatmap.
-    assert len(at.get("vega_lite_chart")) == 6
+    # The trap measure, then the trap-wins sections: kinds, near-miss curve, two margin boxes, rank-gap heatmap,
+    # then surface bias and the embedding map (tests/app/test_page_traps_surface.py checks those two).
+    assert len(at.get("vega_lite_chart")) == 8
     assert len([b for b in at.get("download_button")]) == 5
 
 
