@@ -161,14 +161,18 @@ def browser(tmp_path_factory):
             context.close()
 
 
-def wait_for_script(page) -> None:
-    """Until the page's script has run to its end (a title or an exception box is on the page)."""
+def wait_for_script(page, title: str | None = None) -> None:
+    """Until the page's script has run to its end (a title or an exception box is on the page). After a
+    move within the app (a menu click, back, forward) pass the new page's ``title``: for a moment the old
+    page is still shown, finished, with its own title, and the new one has not yet written its URL."""
     page.wait_for_function(
-        """() => {
+        """title => {
             const app = document.querySelector('[data-testid="stApp"]');
             const done = app && app.getAttribute('data-test-script-state') === 'notRunning';
-            return done && (document.querySelector('h1') || document.querySelector('[data-testid="stException"]'));
-        }""", timeout=PAGE_LOAD_MS, polling=200)
+            const h1 = document.querySelector('h1');
+            if (document.querySelector('[data-testid="stException"]')) return done;
+            return done && h1 && (title === null || h1.innerText.trim() === title);
+        }""", arg=title, timeout=PAGE_LOAD_MS, polling=200)
     page.wait_for_timeout(300)
 
 
@@ -229,11 +233,12 @@ def test_menu_navigation_keeps_the_global_state(served, browser, default_run_ids
     visited = []
     for _, title, _ in app_pages()[1:] + app_pages()[:1]:
         page.locator('[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"]', has_text=title).first.click()
-        wait_for_script(page)
+        wait_for_script(page, title)
         visited.append(title)
         assert global_state(page) == chosen, f"after clicking {visited} in the menu"
         assert page.locator('[data-testid="stException"]').count() == 0, f"{title}: exception box"
     page.screenshot(path=str(ARTIFACTS / "state-after-menu.png"), full_page=False)
+    # Back, forward and reload land on a URL the app wrote (its state in it), so no title to wait for.
     page.go_back()
     wait_for_script(page)
     assert global_state(page) == chosen, "after browser back"
@@ -345,13 +350,13 @@ def test_a_row_click_opens_the_inspector_and_back_returns(served, browser, defau
     page.goto(f"{base}/traps?release=demo_v2603&task=c2c&anchor=1&{runs}", wait_until="domcontentloaded")
     wait_for_script(page)
     before = global_state(page)
-    grid = page.locator('[data-testid="stDataFrame"]').last  # the worst queries table
+    grid = page.locator('.st-key-trap_worst_table [data-testid="stDataFrame"]')  # the worst queries table
     grid.scroll_into_view_if_needed()
     box = grid.bounding_box()
     # The first data row: below the header row (35 px), in the row-selection column at the left.
     page.mouse.click(box["x"] + 12, box["y"] + 35 + 17)
     page.wait_for_url(lambda url: "/inspector" in url, timeout=PAGE_LOAD_MS)
-    wait_for_script(page)
+    wait_for_script(page, "Query inspector")
     query = urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)
     assert query.get("query") and query["query"][0].startswith("q_c2c_"), page.url
     assert query.get("from") == ["traps"]
@@ -359,7 +364,7 @@ def test_a_row_click_opens_the_inspector_and_back_returns(served, browser, defau
     page.screenshot(path=str(ARTIFACTS / "inspector-from-traps.png"), full_page=False)
     page.get_by_role("button", name="← Back to Trap analysis").click()
     page.wait_for_url(lambda url: "/traps" in url, timeout=PAGE_LOAD_MS)
-    wait_for_script(page)
+    wait_for_script(page, "Trap analysis")
     assert global_state(page) == before
     assert page.locator("h1").first.inner_text().strip() == "Trap analysis"
     page.close()
