@@ -166,12 +166,13 @@ def overlap_pairs(store: Store, wins: TrapWins) -> pd.DataFrame:
     trap_over = overlap[np.searchsorted(j.keys, qcode * index.n_docs + decided["best_trap_id"].cat.codes.to_numpy())]
     positive_over = overlap[np.searchsorted(j.keys, qcode * index.n_docs
                                             + decided["best_positive_id"].cat.codes.to_numpy())]
+    # Categorical columns pass through as they are (their codes, no string copies).
     return pd.DataFrame({
-        "run": decided["run"].to_numpy(), "task": decided["task"].to_numpy(), "subtask": decided["subtask"].to_numpy(),
-        "query_id": decided["query_id"].to_numpy(),
+        "run": decided["run"].array, "task": decided["task"].array, "subtask": decided["subtask"].array,
+        "query_id": decided["query_id"].array,
         "outcome": pd.Categorical.from_codes(np.where(win[win | correct], 0, 1), [TRAP_WIN, CORRECT]),
-        "trap_id": decided["best_trap_id"].to_numpy(), "trap_rank": decided["best_trap_rank"].to_numpy(),
-        "positive_id": decided["best_positive_id"].to_numpy(), "positive_rank": decided["best_positive_rank"].to_numpy(),
+        "trap_id": decided["best_trap_id"].array, "trap_rank": decided["best_trap_rank"].to_numpy(),
+        "positive_id": decided["best_positive_id"].array, "positive_rank": decided["best_positive_rank"].to_numpy(),
         "trap_overlap": trap_over, "positive_overlap": positive_over, "trap_higher": trap_over > positive_over})
 
 
