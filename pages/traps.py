@@ -10,7 +10,7 @@ from coreb_core.analysis.traps import LEVELS, MEASURES, trap_breakdown, worst_qu
 from ui.state import one_of, remembered, write_url
 from ui.cache import embedding_points, release_version, run_surface, run_tables, run_trap_wins, runs_of, store
 from ui.charts import hbar, heatmap, interval_lines, map_scatter, quantile_boxes
-from ui.display import fraction_ranges, gap_labels, points, surface_sentence
+from ui.display import MAP_COLOURS, fraction_ranges, gap_labels, map_labels, points, surface_sentence
 from ui.labels import PASS_BIN_LABELS, TASK_LABELS, TRAP_KIND_LABELS
 from coreb_core.analysis.surface_bias import TRAP_WIN
 from coreb_core.retrieval.profiles import run_encoder_identity
@@ -186,7 +186,7 @@ else:
                            high_pts=points(curve["high"]),
                            pass_bin_label=curve["pass_bin"].map(PASS_BIN_LABELS))
     st.altair_chart(interval_lines(plotted, "pass_percent", "probability_pts", "low_pts", "high_pts", "run_label",
-                                   x_title="tests passed by the failing solution (%, bin middle)",
+                                   x_title="tests passed by the failing solution (%, bin middle)", x_domain=(0, 100),
                                    y_title="outranks the best positive (%)", series_title="Run",
                                    tooltip=["run_label", "bin_text", "pass_bin_label", "failing", "outranking",
                                             alt.Tooltip("probability_pts", format=".1f"),
@@ -299,13 +299,11 @@ except CorebError as exc:
     st.stop()
 shown = emap.points.assign(
     is_query=emap.points["role"] == "query",
-    label=[role if role in ("query", "positive", "neighbour") else
-           f"trap · {kind.replace('_', ' ')}" if role == "trap" else role
-           for role, kind in zip(emap.points["role"], emap.points["kind"])])
+    label=map_labels(emap.points["role"], emap.points["kind"]))
 first, second = emap.explained_variance
 st.altair_chart(map_scatter(shown, "x", "y", color="label", color_title="Grade · kind", shape="role",
                             shape_title="Role", marked="is_query", x_title=f"PCA 1 ({first:.0%} of the variance)",
-                            y_title=f"PCA 2 ({second:.0%})",
+                            y_title=f"PCA 2 ({second:.0%})", palette=MAP_COLOURS,
                             tooltip=["doc_id", "label", "language", alt.Tooltip("similarity", format=".3f"),
                                      alt.Tooltip("rank", format=".0f"), "snippet"],
                             title=f"{map_query} · {labels[map_run]}"), width="stretch")

@@ -17,7 +17,7 @@ Example:
 """
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 import altair as alt
 import pandas as pd
@@ -313,9 +313,10 @@ def dumbbell(frame: pd.DataFrame, y: str, x: str, end: str, *, x_title: str, y_t
 
 def interval_lines(frame: pd.DataFrame, x: str, y: str, low: str, high: str, series: str, *, x_title: str,
                    y_title: str, series_title: str, tooltip: Sequence[str | alt.Tooltip] = (),
-                   value_format: str = ".0f", height: int = 300) -> alt.LayerChart:
+                   value_format: str = ".0f", height: int = 300,
+                   x_domain: tuple[float, float] | None = None) -> alt.LayerChart:
     """Lines of ``y`` over a quantitative ``x``, one per ``series`` (colour and point shape), each point
-    with its interval ``low``–``high`` drawn as a translucent error bar.
+    with its interval ``low``–``high`` drawn as a translucent error bar; ``x_domain`` fixes the x range.
 
     >>> frame = pd.DataFrame({"x": [10.0, 30.0] * 2, "p": [20.0, 35.0, 10.0, 15.0], "lo": [5.0, 20.0, 2.0, 5.0],
     ...                       "hi": [45.0, 50.0, 30.0, 35.0], "run": ["bm25"] * 2 + ["minilm"] * 2})
@@ -327,7 +328,8 @@ def interval_lines(frame: pd.DataFrame, x: str, y: str, low: str, high: str, ser
     legend = alt.Legend(orient="bottom", direction="vertical", labelLimit=label_limit(names, minimum=120))
     color = alt.Color(f"{series}:N", title=series_title, sort=names, legend=legend)
     tips = list(tooltip) or [series, x, alt.Tooltip(y, format=value_format)]
-    x_enc = alt.X(f"{x}:Q", title=x_title, axis=alt.Axis(labelOverlap=True))
+    x_scale = alt.Scale(domain=list(x_domain)) if x_domain else alt.Undefined
+    x_enc = alt.X(f"{x}:Q", title=x_title, axis=alt.Axis(labelOverlap=True), scale=x_scale)
     y_scale = alt.Scale(domain=[0, 100]) if frame[[low, high]].max().max() <= 100 else alt.Scale(zero=True)
     base = alt.Chart(frame).encode(x=x_enc, color=color, tooltip=tips)
     bars = base.mark_rule(strokeWidth=2, opacity=0.6).encode(
@@ -372,10 +374,11 @@ def quantile_boxes(frame: pd.DataFrame, y: str, *, low: str, q1: str, median: st
 
 def map_scatter(frame: pd.DataFrame, x: str, y: str, *, color: str, color_title: str, shape: str, shape_title: str,
                 marked: str, x_title: str, y_title: str, tooltip: Sequence[str | alt.Tooltip] = (),
-                title: str | None = None, height: int = 420) -> alt.Chart:
+                title: str | None = None, height: int = 420, palette: Mapping[str, str] | None = None) -> alt.Chart:
     """Points of a 2-D map (an embedding projection): coloured by ``color``, shaped by ``shape``, and the
-    rows where the boolean column ``marked`` is true drawn large (the query). Both legends sit below the
-    plot with their full labels; the axes keep equal units only in spirit (each fits its data).
+    rows where the boolean column ``marked`` is true drawn large (the query). ``palette`` fixes the colour
+    of given labels (others grey). Both legends sit below the plot with their full labels; the axes keep
+    equal units only in spirit (each fits its data).
 
     >>> frame = pd.DataFrame({"x": [0.0, 1.0], "y": [0.0, 0.5], "kind": ["query", "trap"], "role": ["query", "trap"],
     ...                       "is_query": [True, False]})
@@ -386,12 +389,15 @@ def map_scatter(frame: pd.DataFrame, x: str, y: str, *, color: str, color_title:
     """
     colours = sorted(frame[color].astype(str).unique())
     shapes = sorted(frame[shape].astype(str).unique())
+    # A fixed colour per label where given (the query and the grades must stand apart), the scheme's otherwise.
+    scale = (alt.Scale(domain=colours, range=[palette.get(c, "#7f7f7f") for c in colours]) if palette
+             else alt.Undefined)
     legend = lambda labels: alt.Legend(orient="bottom", direction="vertical",  # noqa: E731
                                        labelLimit=label_limit(labels, minimum=120))
     chart = alt.Chart(frame).mark_point(filled=True, opacity=0.85).encode(
         x=alt.X(f"{x}:Q", title=x_title, scale=alt.Scale(zero=False)),
         y=alt.Y(f"{y}:Q", title=y_title, scale=alt.Scale(zero=False)),
-        color=alt.Color(f"{color}:N", title=color_title, sort=colours, legend=legend(colours)),
+        color=alt.Color(f"{color}:N", title=color_title, sort=colours, legend=legend(colours), scale=scale),
         shape=alt.Shape(f"{shape}:N", title=shape_title, sort=shapes, legend=legend(shapes)),
         size=alt.condition(f"datum['{marked}']", alt.value(260), alt.value(70)),
         tooltip=list(tooltip) or [color, shape])

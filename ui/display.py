@@ -19,6 +19,7 @@ from coreb_core.analysis.selection import PUBLISHED_ONLY, Recommendation, parame
 from coreb_core.data.schema import LANGUAGE_SCOPES, NEGATIVE, POSITIVE, TASK_NAMES, TRAP
 from coreb_core.text import p_text  # noqa: F401  (the pages' p-values, said as the CLI says them)
 from ui.format import plain
+from ui.labels import TRAP_KIND_LABELS
 
 # Grade badges: the text every table shows in its ``grade`` column.
 GRADE_LABELS: dict[int | None, str] = {POSITIVE: "🟢 positive", TRAP: "🟠 trap", NEGATIVE: "⚫ judged negative",
@@ -430,3 +431,21 @@ def surface_sentence(finding: SurfaceFinding, label: str) -> str:
     if finding.p_value < SURFACE_ALPHA:
         return f"{head}: its traps win with fewer shared words than usual, so surface similarity does not explain them."
     return f"{head}: no clear difference, so surface similarity does not explain its trap wins."
+
+
+# ---------------------------------------------------------------- the embedding map's legend
+# The query red, positives green, neighbours grey; each trap kind its own warm or violet hue.
+_TRAP_COLOURS = {"failing_solution": "#ff7f0e", "wrong_language": "#9467bd", "other_model": "#8c564b",
+                 "noise_description": "#e377c2", "judged_non_match": "#bcbd22", "not_a_positive": "#17becf"}
+MAP_COLOURS = {"query": "#d62728", "positive": "#2ca02c", "neighbour": "#a0a0a0",
+               **{f"trap · {TRAP_KIND_LABELS[k]}": c for k, c in _TRAP_COLOURS.items()}}
+
+
+def map_labels(roles: Iterable[str], kinds: Iterable[str | None]) -> list[str]:
+    """The embedding map's colour label of each point: its role, and a trap's kind in words.
+
+    >>> map_labels(["query", "trap", "positive"], [None, "wrong_language", None])
+    ['query', 'trap · correct, wrong language', 'positive']
+    """
+    return [f"trap · {TRAP_KIND_LABELS.get(kind, str(kind).replace('_', ' '))}" if role == "trap" else str(role)
+            for role, kind in zip(roles, kinds)]
