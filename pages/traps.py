@@ -309,5 +309,5 @@ st.altair_chart(map_scatter(shown, "x", "y", color="label", color_title="Grade Â
                             title=f"{map_query} Â· {labels[map_run]}"), width="stretch")
 st.caption(f"PCA of the run's cached vectors (L2-normalised, nothing re-encoded) of the query (large), its "
            f"judged documents and its {int(neighbours)} nearest other documents; the two axes show "
-           f"{first + second:.0%} of these points' variance. UMAP is not installed, so PCA only: distances "
-           "along the axes are true, the rest is flattened.")
+           f"{first + second:.0%} of these points' variance. A linear projection: distances "
+           "along the axes are kept, the rest is flattened (UMAP: see the README).")

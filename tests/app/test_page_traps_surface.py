@@ -36,7 +36,11 @@ def test_surface_sentences_and_map(app_cache, default_run_ids):
     won = sorted(bias.pairs[(bias.pairs["run"] == runs["minilm"]) & (bias.pairs["task"] == "t2c")
                             & (bias.pairs["outcome"] == TRAP_WIN)]["query_id"])
     assert at.selectbox(key="trap_map_query").value == won[0]
-    assert any("UMAP is not installed" in c.value for c in at.caption)
+    assert any("A linear projection" in c.value for c in at.caption)
+    # Fixed colours: the query red, positives green, failing solutions orange (not the scheme's next hue).
+    colours = dict(zip(scatter["encoding"]["color"]["scale"]["domain"], scatter["encoding"]["color"]["scale"]["range"]))
+    assert colours["query"] == "#d62728" and colours["positive"] == "#2ca02c"
+    assert colours.get("trap · failing solution") == "#ff7f0e"
     at.number_input(key="trap_map_neighbours").set_value(3).run()
     assert not at.exception and at.query_params["neighbours"] == "3"
 
