@@ -8,7 +8,8 @@ from coreb_core.analysis.inspection import (candidates, diff_pair, document_lang
                                             ranked_list, run_ranks, trap_reasons, unified_diff)
 from ui.cache import hits, run_tables, runs_of, store
 from ui.display import UNJUDGED_BADGE, with_grades
-from ui.inspection import back_params, back_target, cross_run_marker, row_colours, trap_reason_text
+from ui.inspection import (back_params, back_target, cross_run_marker, row_colours, trap_reason_short,
+                           trap_reason_text)
 from ui.labels import TASK_LABELS
 from ui.sidebar import sidebar
 from ui.state import one_of, remembered, url_float, url_param, url_values, write_url
@@ -172,7 +173,7 @@ for rid in shown:
         if other != rid:
             where = listing["doc_id"].map(ranks[labels[other]])
             listing[f"in {letters[other]}"] = [cross_run_marker(r, o, top) for r, o in zip(listing["rank"], where)]
-    listing["why"] = [trap_reason_text(reasons.get(d)) for d in listing["doc_id"]]
+    listing["why"] = [trap_reason_short(reasons.get(d)) for d in listing["doc_id"]]
     listings[rid] = listing
 
 # The open document: one per query; a click on any listed row (the newest click wins) opens it.

@@ -54,6 +54,25 @@ def trap_reason_text(reason: TrapReason | None) -> str:
     return f"correct solution ({language}) that the qrels do not count as a positive"
 
 
+def trap_reason_short(reason: TrapReason | None) -> str:
+    """``trap_reason_text`` in a few words, for a narrow column of a ranked list (the open document and
+    the positions table say it in full).
+
+    >>> trap_reason_short(TrapReason("failing_solution", "d", tests_passed=7, tests_total=10, language="java"))
+    'fails: 7/10 tests'
+    >>> trap_reason_short(TrapReason("wrong_language", "d", language="python", wanted_language="cpp")), trap_reason_short(None)
+    ('wrong language: python', '')
+    """
+    if reason is None:
+        return ""
+    if reason.kind == FAILING_SOLUTION:
+        return f"fails: {reason.tests} tests" if reason.tests else "fails its tests"
+    if reason.kind == WRONG_LANGUAGE:
+        return f"wrong language: {reason.language or 'unknown'}"
+    return {OTHER_MODEL: f"other model: {reason.model}", NOISE_DESCRIPTION: "noise description",
+            JUDGED_NON_MATCH: "judged non-match"}.get(reason.kind, "not a positive")
+
+
 def cross_run_marker(rank: float, other_rank: float, k: int) -> str:
     """Where a document at ``rank`` in one run sits in another run, for a top-``k`` view: "=" (same
     rank), "#3 ↑2" (the other run ranks it 2 places higher), "#9 ↓4", or "not in top-k" with its rank

@@ -160,7 +160,14 @@ def test_document_beside_query_with_reason_and_way_back(app_cache, default_run_i
                               else f"#{other} ↓{other - rank}")
         else:
             assert marker.startswith("not in top-10")
-    # Every trap carries its reason, in the lists and in the table of judged documents.
+    # Every trap carries its reason, in the lists (in a few words, the column is narrow) and in the table of
+    # judged documents (in full).
+    for listing in (a, b):
+        shown = listing.set_index("doc_id")["why"]
+        if doc in shown.index:
+            assert shown[doc] == "wrong language: python"
+        assert all(w == "" or w.startswith(("fails", "wrong language", "other model", "noise", "judged", "not a"))
+                   for w in shown) and shown.str.len().max() <= 24
     positions = at.dataframe[3].value
     assert (positions["why"] != "").tolist() == (positions["relevance"] == 1).tolist()
     assert positions.set_index("doc_id").loc[doc, "why"].startswith("correct solution in the wrong language")
