@@ -27,7 +27,8 @@ from coreb_core.retrieval.device import check_device
 from coreb_core.retrieval.models import ModelSpec, ensure_available, package_versions, pick_device, resolve
 from coreb_core.retrieval.profiles import DEFAULT_PROFILE, Encoding, check_profile, encoder_identity, encoding_for, load_encoder
 from coreb_core.progress import Progress, call_with_heartbeat, silent
-from coreb_core.runs.run import DEFAULT_TOP_K, concat_hits, hits_from_scores, new_run_id, read_hits, run_meta, run_name, RunMeta, write_run
+from coreb_core.runs.run import (DEFAULT_TOP_K, concat_hits, hits_from_scores, new_run_id, read_hits, run_meta, run_name,
+                                 RunMeta, trec_order_key, write_run)
 from coreb_core.data.schema import TASKS
 from coreb_core.retrieval.search import bm25_scores, dense_scores
 from coreb_core.data.store import Store
@@ -291,9 +292,9 @@ def rerank_run(first_stage: str, model: str, depth: int = 128, batch_size: int =
     for i in range(0, len(pairs), 512):
         scores[i:i + 512] = cross.predict(pairs[i:i + 512], batch_size=batch_size, show_progress_bar=False)
         progress(f"reranked {min(i + 512, len(pairs))}/{len(pairs)} pairs", min(1.0, (i + 512) / max(1, len(pairs))))
-    top = top.assign(ce=scores)
+    top = top.assign(ce=scores, key=trec_order_key(scores))
     rest = hits[hits["rank"] > depth]
-    top = top.sort_values(["task", "query_id", "ce", "doc_id"], ascending=[True, True, False, False])
+    top = top.sort_values(["task", "query_id", "key", "doc_id"], ascending=[True, True, False, False]).drop(columns="key")
     top["rank"] = top.groupby(["task", "query_id"]).cumcount() + 1
     top["score"] = top["ce"]
     rest = rest.assign(rank=rest["rank"])  # positions beyond depth keep their first-stage ranks

@@ -6,7 +6,9 @@ C2C anchor wherever they rank, so the position of each positive and trap is exac
 Columns of ``hits.parquet``: ``task, query_id, doc_id, rank, score, in_top_k``. Ranks are 1-based
 and follow score descending; equal scores are broken by doc id *descending*, which is trec_eval's
 (and so pytrec_eval's and the official CoREB evaluator's) rule. Any other rule would make our
-metrics differ from the official ones on runs with ties (BM25 has many). A query whose list is
+metrics differ from the official ones on runs with ties (BM25 has many). "Equal" is as trec_eval
+compares: it keeps a score as a 32-bit float, so two scores that differ only beyond float32's
+precision tie (``trec_order_key``); the stored score keeps its full value. A query whose list is
 empty is kept as one row with ``doc_id`` NULL (it is still evaluated, scoring 0, as pytrec_eval does).
 
 Example:
@@ -45,6 +47,18 @@ MAX_RANK = 2 ** 31 - 1  # ranks are stored as int32
 _INTEGER = re.compile(r"^-?[0-9]+$")  # ASCII only: str.isdigit() also accepts '²', which int() refuses
 
 
+def trec_order_key(scores) -> np.ndarray:
+    """Scores as trec_eval orders them: 32-bit floats (its ``sim`` field), so scores that differ only
+    beyond float32's precision tie and go by doc id descending. Seen on a random run: 0.98296352 and
+    0.98296349 tie in pytrec_eval, which ranked the second one's doc first by its larger id.
+
+    >>> key = trec_order_key([0.9829635217396717, 0.9829634865804816, 0.5])
+    >>> bool(key[0] == key[1]), bool(key[1] > key[2])
+    (True, True)
+    """
+    return np.asarray(scores, dtype=np.float64).astype(np.float32)
+
+
 def hits_from_scores(task: str, query_ids: list[str], doc_ids: list[str], scores: np.ndarray, top_k: int = DEFAULT_TOP_K,
                      keep: dict[str, Iterable[str]] | None = None, counted: np.ndarray | None = None) -> pd.DataFrame:
     """Rank a dense score matrix (queries x documents) into run rows.
@@ -64,8 +78,9 @@ def hits_from_scores(task: str, query_ids: list[str], doc_ids: list[str], scores
     doc_ids = np.asarray(doc_ids, dtype=object)
     by_id = np.argsort(doc_ids, kind="stable")[::-1]
     doc_sorted, s = doc_ids[by_id], np.asarray(scores, dtype=np.float64)[:, by_id]
-    # Stable sort of -score over doc-id-descending columns: score desc, then doc id desc (trec_eval).
-    order = np.argsort(-s, axis=1, kind="stable")
+    # Stable sort of -score (as trec_eval compares it) over doc-id-descending columns: score desc, then doc
+    # id desc (trec_eval).
+    order = np.argsort(-trec_order_key(s), axis=1, kind="stable")
     ranks = np.empty_like(order)
     np.put_along_axis(ranks, order, np.arange(1, s.shape[1] + 1)[None, :].repeat(s.shape[0], 0), axis=1)
     k = min(top_k, s.shape[1])
@@ -122,7 +137,8 @@ def concat_hits(frames: list[pd.DataFrame]) -> pd.DataFrame:
 def hits_from_lists(task_of: dict[str, str], lists: dict[str, list[tuple]], source: str) -> pd.DataFrame:
     """Rank explicit (doc, score) or (doc, score, rank) lists, as read from TREC files or official predictions.
 
-    The order is always score descending, ties by doc id descending (trec_eval). When the given ranks
+    The order is always score descending, ties by doc id descending (trec_eval, scores compared as
+    ``trec_order_key`` does). When the given ranks
     agree with that order (strictly increasing, never below the position), they are kept: that is how
     a run stored with judged documents far beyond its top-K ("rank 250" after "rank 100") survives an
     export and re-import exactly.
@@ -147,8 +163,9 @@ def hits_from_lists(task_of: dict[str, str], lists: dict[str, list[tuple]], sour
     if problems:
         raise DataError(problems[:20])
     frame = pd.DataFrame.from_records(records, columns=["task", "query_id", "doc_id", "score", "given"])
-    frame = frame.sort_values(["task", "query_id", "score", "doc_id"], ascending=[True, True, False, False],
-                              kind="stable", ignore_index=True)
+    frame["key"] = trec_order_key(frame["score"])
+    frame = frame.sort_values(["task", "query_id", "key", "doc_id"], ascending=[True, True, False, False],
+                              kind="stable", ignore_index=True).drop(columns="key")
     position = frame.groupby(["task", "query_id"]).cumcount() + 1
     given = frame["given"]
     step = given.groupby([frame["task"], frame["query_id"]]).diff()

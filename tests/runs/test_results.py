@@ -205,3 +205,24 @@ def test_published_figures_are_bundled_and_labelled():
     assert deltas == {"t2c": 1.1, "c2t": 0.8, "c2c": 5.1}
     params = {r["model"]: r["value"] for r in rows if r["metric"] == "params_b"}
     assert params["C2LLM-7B"] == 7.0 and all(r["scheme"].startswith("v2") for r in rows)
+
+
+def test_scores_that_tie_in_float32_rank_as_pytrec_eval_ranks_them():
+    """trec_eval keeps scores as 32-bit floats: two scores that differ only beyond float32 precision tie and
+    go by doc id descending. A random float64 run once put a positive one place off (nDCG@100 0.28204 here,
+    0.27670 in pytrec_eval: q_t2c_search_ruby_0294, seed 115 of tests/evaluation/test_v1_rules.py)."""
+    import pytrec_eval
+
+    from coreb_core.runs.run import hits_from_lists, hits_from_scores
+
+    a, b, c = 0.9829635217396717, 0.9829634865804816, 0.5  # a > b in float64, equal in float32
+    lists = {"q1": [("d1", a), ("d2", b), ("d0", c)]}
+    ranked = hits_from_lists({"q1": "t2c"}, lists, "example")
+    assert ranked["doc_id"].astype(str).tolist() == ["d2", "d1", "d0"]  # the tie goes to the larger id
+    dense = hits_from_scores("t2c", ["q1"], ["d1", "d2", "d0"], np.array([[a, b, c]]), top_k=3)
+    assert dense["doc_id"].astype(str).tolist() == ["d2", "d1", "d0"]
+    assert dense["score"].tolist() == [b, a, c]  # the stored scores keep their full value
+    # The reference: with d1 the only relevant document, pytrec_eval puts it second.
+    got = pytrec_eval.RelevanceEvaluator({"q1": {"d1": 1, "d2": 0}}, {"P.1", "recip_rank"}).evaluate(
+        {"q1": {d: s for d, s in lists["q1"]}})["q1"]
+    assert got["P_1"] == 0.0 and got["recip_rank"] == 0.5
