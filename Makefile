@@ -34,7 +34,7 @@ $(CHROMIUM):
 	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
 
 test: $(VENV)/.dev-installed $(CHROMIUM)
-	$(OFFLINE) $(PY) -m pytest -q tests
+	$(OFFLINE) $(PY) -m pytest -q --durations=15 tests  # the slowest tests listed: the suite must stay near 15 min
 
 # Median warm render time of every page on a 6x CoREB-mini with 11 runs (target: under 1 s).
 bench-app: $(VENV)/.dev-installed
