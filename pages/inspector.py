@@ -22,8 +22,8 @@ RUN_LETTERS = "ABC"
 LIST_COLUMNS = ["rank", "grade", "doc_id", "why", "score"]
 LIST_CONFIG = {"rank": st.column_config.NumberColumn("#", width=40),
                "grade": st.column_config.TextColumn("Grade", width=80),
-               "doc_id": st.column_config.TextColumn("Document", width=135),
-               "why": st.column_config.TextColumn("Why a trap", width=110),
+               "doc_id": st.column_config.TextColumn("Document", width=128),
+               "why": st.column_config.TextColumn("Why a trap", width=105),
                "score": st.column_config.NumberColumn("Score", width=60)}
 FINDER_FACTS = ["task", "problem_id", "subtask", "target_language", "anchor_language", "query"]
 DIFF_VIEWS = ["unified diff", "side by side"]
@@ -203,7 +203,7 @@ for column, rid in zip(columns, shown):
                                   .set_axis(view.index).set_axis(view.columns, axis=1), axis=None)
         st.dataframe(styled.format({"score": "{:.4f}"}), hide_index=True, placeholder="—", width="stretch",
                      on_select="rerun", selection_mode="single-row", key=f"insp_list_{q.query_id}_{rid}",
-                     column_config={**LIST_CONFIG, **{c: st.column_config.TextColumn(c, width=75) for c in others}})
+                     column_config={**LIST_CONFIG, **{c: st.column_config.TextColumn(c, width=88) for c in others}})
         csv_download(listing, f"inspector_list_{q.query_id}_{rid}")
 
 # ------------------------------------------------------------------ the open document beside the query
