@@ -202,16 +202,16 @@ margins = margins.assign(run_label=margins["run"].map(labels).fillna(margins["ru
 if not (margins["queries"] > 0).any():
     st.info("No trap outranks a listed positive in the chosen runs.")
 else:
-    left, right = st.columns(2)
-    for column, measure, title, log_x in ((left, "rank_gap", "rank gap (places the best positive is below)", True),
-                                          (right, "score_margin", "score margin (best trap − best positive)", False)):
+    # One above the other: side by side, each box chart was too narrow to read at 1000 px.
+    for measure, title, log_x in (("rank_gap", "rank gap (places the best positive is below)", True),
+                                  ("score_margin", "score margin (best trap − best positive)", False)):
         rows = margins[(margins["measure"] == measure) & (margins["queries"] > 0)]
-        column.altair_chart(quantile_boxes(rows, "run_label", low="q10", q1="q25", median="median", q3="q75", high="q90",
-                                           x_title=title, y_sort=list(labels.values()), log_x=log_x,
-                                           tooltip=["run_label", "queries", "unmeasured",
-                                                    *[alt.Tooltip(c, format=".4g") for c in
-                                                      ("q10", "q25", "median", "q75", "q90", "mean")]]),
-                            width="stretch")
+        st.altair_chart(quantile_boxes(rows, "run_label", low="q10", q1="q25", median="median", q3="q75", high="q90",
+                                       x_title=title, y_sort=list(labels.values()), log_x=log_x,
+                                       tooltip=["run_label", "queries", "unmeasured",
+                                                *[alt.Tooltip(c, format=".4g") for c in
+                                                  ("q10", "q25", "median", "q75", "q90", "mean")]]),
+                        width="stretch")
     gaps = rank_gap_histogram(wins)
     gaps = gaps.assign(run_label=gaps["run"].map(labels).fillna(gaps["run"]),
                        gap=gap_labels(gaps["gap_low"], gaps["gap_high"]))
