@@ -342,6 +342,9 @@ def _traps(args: argparse.Namespace) -> int:
     from coreb_core.data.store import Store
     from coreb_core.runs.run import read_hits, run_meta
 
+    repeated = sorted({r for r in args.run if args.run.count(r) > 1})
+    if repeated:
+        raise CorebError(f"--run names {terminal_safe(repeated[0])} more than once")
     with Store(args.release) as store:
         hits = {}
         for run_id in args.run:
@@ -549,7 +552,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-anchor-exclusion", action="store_true", help="keep the C2C anchor in ranked lists (as MTEB)")
     p.add_argument("--json", action="store_true", help="a list of row objects instead of a table")
 
-    p = sub.add_parser("traps", help="why traps win: trap kinds, the near-miss curve and the margins of stored runs")
+    p = sub.add_parser("traps", help="why traps win: trap kinds, the near-miss curve, the margins and the surface bias of stored runs")
     p.add_argument("--release", required=True)
     p.add_argument("--run", nargs="+", required=True, help="one or more stored run ids")
     p.add_argument("--task", choices=TASK_NAMES, default=None)

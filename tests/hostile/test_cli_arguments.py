@@ -156,3 +156,19 @@ def test_export_folder_onto_a_file(tmp_path, tiny_cache, run_id, capsys, fmt):
         refuses(["export", "--run", run_id, "--format", fmt, "--out", str(tmp_path / "file")], capsys,
                 str(tmp_path / "file"), "is a file")
     assert (tmp_path / "file").read_text() == "x"
+
+
+# ---------------------------------------------------------------- traps (issue 14's CLI)
+
+@pytest.mark.parametrize("argv, mentions", [
+    (["traps", "--release", "tiny", "--run", "../r1"], ["../r1"]),
+    (["traps", "--release", "tiny", "--run", "no_such_run"], ["no_such_run"]),
+    (["traps", "--release", "nope", "--run", "r1"], ["nope"]),
+    (["traps", "--release", "tiny", "--run", "r1", "--task", "t2x"], ["--task", "'t2x'"]),
+    (["traps", "--release", "tiny"], ["--run"]),
+    (["traps", "--release", "tiny", "--run", "r1", "r1"], ["--run", "r1", "more than once"]),
+], ids=["run-outside-runs", "unknown-run", "unknown-release", "bad-task", "no-run", "repeated-run"])
+def test_traps_arguments(tiny_cache, run_id, capsys, argv, mentions):
+    """The traps command refuses a run id with a path, an unknown run or release and a bad task in one line."""
+    with unchanged(tiny_cache):
+        refuses(argv, capsys, *mentions)
