@@ -203,11 +203,14 @@ if not (margins["queries"] > 0).any():
     st.info("No trap outranks a listed positive in the chosen runs.")
 else:
     # One above the other: side by side, each box chart was too narrow to read at 1000 px.
-    for measure, title, log_x in (("rank_gap", "rank gap (places the best positive is below)", True),
-                                  ("score_margin", "score margin (best trap − best positive)", False)):
+    # Both on a symlog axis: rank gaps run from 1 to hundreds, and score margins differ by model (BM25 ~2,
+    # cosine ~0.06), so on a linear axis one run's box would be a sliver.
+    for measure, title, constant in (("rank_gap", "rank gap (places the best positive is below; log scale)", 1.0),
+                                     ("score_margin", "score margin (best trap − best positive; log scale)", 0.01)):
         rows = margins[(margins["measure"] == measure) & (margins["queries"] > 0)]
         st.altair_chart(quantile_boxes(rows, "run_label", low="q10", q1="q25", median="median", q3="q75", high="q90",
-                                       x_title=title, y_sort=list(labels.values()), log_x=log_x,
+                                       x_title=title, y_sort=list(labels.values()), log_x=True,
+                                       log_constant=constant,
                                        tooltip=["run_label", "queries", "unmeasured",
                                                 *[alt.Tooltip(c, format=".4g") for c in
                                                   ("q10", "q25", "median", "q75", "q90", "mean")]]),

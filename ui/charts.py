@@ -344,6 +344,7 @@ def interval_lines(frame: pd.DataFrame, x: str, y: str, low: str, high: str, ser
 def quantile_boxes(frame: pd.DataFrame, y: str, *, low: str, q1: str, median: str, q3: str, high: str, x_title: str,
                    y_title: str | None = None, y_sort: Sequence[str] | None = None,
                    tooltip: Sequence[str | alt.Tooltip] = (), value_format: str = ".3~g", log_x: bool = False,
+                   log_constant: float = 1.0,
                    title: str | None = None) -> alt.LayerChart:
     """One horizontal box per ``y`` row from quantiles the library computed: a whisker ``low``–``high``,
     a box ``q1``–``q3`` and a tick at the ``median`` (written beside it). Nothing is computed here.
@@ -357,11 +358,13 @@ def quantile_boxes(frame: pd.DataFrame, y: str, *, low: str, q1: str, median: st
     rows = frame[y].astype(str).nunique()
     y_enc = alt.Y(f"{y}:N", title=y_title, sort=_sort(frame[y], y_sort),
                   axis=alt.Axis(labelLimit=label_limit(frame[y]), labelOverlap=False))
-    scale = alt.Scale(type="symlog") if log_x else alt.Scale(zero=False)
+    # symlog: linear below ``log_constant``, logarithmic above, so runs on very different scales both show.
+    scale = alt.Scale(type="symlog", constant=log_constant) if log_x else alt.Scale(zero=False)
     tips = list(tooltip) or [y] + [alt.Tooltip(c, format=value_format) for c in (low, q1, median, q3, high)]
     base = alt.Chart(frame).encode(y=y_enc, tooltip=tips)
     # A symlog axis gets round ticks (its default ticks crowd at the high end).
-    axis = alt.Axis(values=[0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000]) if log_x else alt.Axis()
+    ticks = [m * 10.0 ** e for e in range(-3, 4) for m in (1, 2, 5)]
+    axis = (alt.Axis(values=[0] + [t for t in ticks if t >= log_constant], format="~r") if log_x else alt.Axis())
     whisker = base.mark_rule(color="gray").encode(x=alt.X(f"{low}:Q", title=x_title, scale=scale, axis=axis),
                                                   x2=f"{high}:Q")
     box = base.mark_bar(size=14, color="#9ecae1").encode(x=alt.X(f"{q1}:Q", scale=scale), x2=f"{q3}:Q")
