@@ -3,19 +3,19 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from coreb_core.errors import CorebError
+from coreb_core.analysis.surface_bias import TRAP_WIN
 from coreb_core.analysis.trap_wins import (bug_shares, kind_shares, margin_summary, near_miss_curve,
                                            rank_gap_histogram)
 from coreb_core.analysis.traps import LEVELS, MEASURES, trap_breakdown, worst_queries
-from ui.state import one_of, remembered, write_url
+from coreb_core.errors import CorebError
+from coreb_core.retrieval.profiles import run_encoder_identity
 from ui.cache import embedding_points, release_version, run_surface, run_tables, run_trap_wins, runs_of, store
 from ui.charts import hbar, heatmap, interval_lines, map_scatter, quantile_boxes
 from ui.display import MAP_COLOURS, fraction_ranges, gap_labels, map_labels, points, surface_sentence
 from ui.labels import PASS_BIN_LABELS, TASK_LABELS, TRAP_KIND_LABELS
-from coreb_core.analysis.surface_bias import TRAP_WIN
-from coreb_core.retrieval.profiles import run_encoder_identity
 from ui.navigation import open_inspector
 from ui.sidebar import sidebar
+from ui.state import one_of, remembered, write_url
 from ui.widgets import csv_download, provenance, run_label, show_error
 
 state = sidebar()
