@@ -200,8 +200,8 @@ def _ci_chart(board: list[Standing], metric: str) -> alt.Chart:
                                           axis=alt.Axis(labelLimit=160)))
     rule = base.mark_rule(strokeWidth=3).encode(x=alt.X("low:Q", scale=alt.Scale(zero=False),
                                                         title=f"mean {METRIC_LABELS.get(metric, metric)} ×100 (95% CI)"),
-                                                x2="high:Q")
-    dot = base.mark_point(filled=True, size=50, color="black").encode(x="mean:Q")
+                                                x2=alt.X2("high"))
+    dot = base.mark_point(filled=True, size=50, color="black").encode(x=alt.X("mean:Q"))
     return (rule + dot).properties(width=220, height=alt.Step(14), title="Slice score with 95% interval")
 
 

@@ -8,7 +8,8 @@ from coreb_core.analysis.comparison import (coverage, headline_verdict, metric_c
                                             pair_verdicts, run_intervals, split_runs)
 from coreb_core.errors import CorebError
 from ui.cache import run_tables, runs_of, store
-from ui.charts import label_limit, rows_height
+from ui.chart_specs import draw
+from ui.charts import interval_dots, outcome_histogram
 from ui.display import VERDICT_COLUMNS, metric_label, verdict_sentence, verdict_table
 from ui.format import plain
 from ui.labels import TASK_LABELS
@@ -96,14 +97,9 @@ st.dataframe(ci, hide_index=True, placeholder="—", column_order=["label", "que
              key="compare_ci")
 csv_download(ci, f"compare_intervals_{state.release}_{state.task}_{metric}")
 if len(ci):
-    base = alt.Chart(ci).encode(y=alt.Y("label:N", title=None,
-                                        axis=alt.Axis(labelLimit=label_limit(ci["label"].astype(str)))))
-    chart = (base.mark_rule().encode(x=alt.X("ci_low:Q", title=f"{metric} (95% interval)"), x2="ci_high:Q")
-             + base.mark_point(filled=True, size=80).encode(
-                 x="mean:Q", tooltip=["label:N", "queries:Q", alt.Tooltip("mean:Q", format=".4f"),
-                                      alt.Tooltip("ci_low:Q", format=".4f"), alt.Tooltip("ci_high:Q", format=".4f")])
-             ).properties(height=rows_height(len(ci), 36))
-    st.altair_chart(chart, width="stretch")
+    draw(interval_dots, ci, "label", "mean", "ci_low", "ci_high", x_title=f"{metric} (95% interval)",
+         tooltip=["label", "queries", alt.Tooltip("mean:Q", format=".4f"), alt.Tooltip("ci_low:Q", format=".4f"),
+                  alt.Tooltip("ci_high:Q", format=".4f")])
 
 st.subheader("Per-query Δ for one pair")
 pair_options = list(combinations(picked, 2))
@@ -113,14 +109,8 @@ a, b = st.selectbox("Pair (a − b)", pair_options, format_func=lambda p: f"{lab
 write_url({"compare": list(picked), "metric": metric, "pair": f"{a},{b}"})
 deltas = pair_deltas(per_query, a, b, metric, store=store(state.release))
 st.caption(source + f" · {len(deltas)} queries shared by the pair")
-hist = alt.Chart(deltas).mark_bar().encode(
-    x=alt.X("delta:Q", bin=alt.Bin(maxbins=40), title=f"Δ {metric} (a − b)"),
-    y=alt.Y("count():Q", title="queries"),
-    color=alt.Color("outcome:N", title="a", scale=alt.Scale(domain=["win", "tie", "loss"],
-                                                             range=["#2e7d32", "#9e9e9e", "#c62828"])),
-    tooltip=["outcome:N", "count():Q"],
-).properties(height=220)
-st.altair_chart(hist, width="stretch")
+draw(outcome_histogram, deltas, "delta", "outcome", x_title=f"Δ {metric} (a − b)", outcome_title="a",
+     outcomes={"win": "#2e7d32", "tie": "#9e9e9e", "loss": "#c62828"})
 st.caption("Queries sorted by Δ (largest first). Select a row to open it in the inspector.")
 chosen = st.dataframe(deltas, hide_index=True, placeholder="—", on_select="rerun", selection_mode="single-row",
                       key="compare_deltas", width="stretch",

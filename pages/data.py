@@ -12,6 +12,7 @@ from coreb_core.paths import datasets_dir, release_dir
 from coreb_core.data.store import list_releases
 from coreb_core.runs.run import run_name
 from ui.cache import hits, runs_of, store, tables
+from ui.chart_specs import draw
 from ui.charts import hbar
 from ui.format import plain
 from ui.sidebar import sidebar
@@ -116,18 +117,16 @@ for release in releases:
     sub_tab, doc_tab = st.tabs(["Queries per subtask", "Documents per language and verdict"])
     with sub_tab:
         sub = stats["subtasks"]
-        chart = hbar(sub, "subtask", "queries", x_title="queries", color="task", color_title="task",
-                     stack=True, y_sort=None, value_format=",d", tooltip=["task", "subtask", "queries"])
-        st.altair_chart(chart, width="stretch")
+        draw(hbar, sub, "subtask", "queries", x_title="queries", color="task", color_title="task",
+             stack=True, y_sort=None, value_format=",d", tooltip=["task", "subtask", "queries"])
         st.dataframe(sub, hide_index=True)
         csv_download(sub, f"{release}-subtasks")
         st.caption(f"{source} · queries per subtask.")
     with doc_tab:
         code, text = stats["code"], stats["text"]
-        chart = hbar(code, "language", "documents", x_title="code documents", color="verdict", color_title="verdict",
-                     stack=True, y_sort="ascending", value_format=",d", tooltip=["language", "verdict", "documents"],
-                     color_scale=alt.Scale(domain=["pass", "fail", "unknown"], range=["#4c78a8", "#e45756", "#bab0ac"]))
-        st.altair_chart(chart, width="stretch")
+        draw(hbar, code, "language", "documents", x_title="code documents", color="verdict", color_title="verdict",
+             stack=True, y_sort="ascending", value_format=",d", tooltip=["language", "verdict", "documents"],
+             color_scale=alt.Scale(domain=["pass", "fail", "unknown"], range=["#4c78a8", "#e45756", "#bab0ac"]))
         c1, c2 = st.columns(2)
         with c1:
             st.dataframe(code, hide_index=True)

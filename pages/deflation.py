@@ -9,6 +9,7 @@ from coreb_core.errors import CorebError
 from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE, Scheme
 from ui.state import one_of, remembered, write_url
 from ui.cache import run_tables, runs_of, store
+from ui.chart_specs import draw
 from ui.charts import dumbbell, hbar
 from ui.display import ARTICLE_CLAIM, WHERE_IT_COMES_FROM, WHY_V2_DEFLATES, deflation_sentence, points
 from ui.labels import TASK_LABELS
@@ -87,11 +88,10 @@ slopes = slope_data(by_task)
 slopes = slopes.assign(value=points(slopes["ndcg_at_10"]),
                        row=slopes["task"].str.upper() + " · " + slopes["label"]
                        + slopes["v1_source"].map(lambda s: "" if s == COMPUTED else f" · v1 from {s}"))
-st.altair_chart(dumbbell(slopes, "row", "value", "scheme", x_title="nDCG@10 ×100", y_title=None,
-                         end_title="scheme", end_order=["v1", "v2"], y_sort=slopes["row"].drop_duplicates().tolist(),
-                         tooltip=["label:N", "task:N", "v1_source:N", "scheme:N",
-                                  alt.Tooltip("ndcg_at_10:Q", format=".4f"), "queries:Q"]),
-                width="stretch")
+draw(dumbbell, slopes, "row", "value", "scheme", x_title="nDCG@10 ×100", y_title=None,
+     end_title="scheme", end_order=["v1", "v2"], y_sort=slopes["row"].drop_duplicates().tolist(),
+     tooltip=["label:N", "task:N", "v1_source:N", "scheme:N",
+              alt.Tooltip("ndcg_at_10:Q", format=".4f"), "queries:Q"])
 st.caption(source + " · one row per run, task and v1 source, nDCG@10 ×100")
 
 st.subheader(f"Per subtask: {TASK_LABELS[state.task]}")
@@ -103,12 +103,11 @@ csv_download(by_subtask, f"deflation_by_subtask_{state.release}_{state.task}")
 if len(by_subtask):
     computed = by_subtask[by_subtask["v1_source"] == COMPUTED]
     computed = computed.assign(drop_points=points(computed["drop"]))
-    st.altair_chart(hbar(computed, "subtask", "drop_points", x_title="v1 − v2 nDCG@10 ×100 (v1 rules)",
-                         color="label", color_title="run", y_sort="ascending", bar_px=16,
-                         tooltip=["label:N", "subtask:N", alt.Tooltip("v1:Q", format=".4f"),
-                                  alt.Tooltip("v2:Q", format=".4f"), alt.Tooltip("drop:Q", format=".4f"),
-                                  "queries:Q"]),
-                    width="stretch")
+    draw(hbar, computed, "subtask", "drop_points", x_title="v1 − v2 nDCG@10 ×100 (v1 rules)",
+         color="label", color_title="run", y_sort="ascending", bar_px=16,
+         tooltip=["label:N", "subtask:N", alt.Tooltip("v1:Q", format=".4f"),
+                  alt.Tooltip("v2:Q", format=".4f"), alt.Tooltip("drop:Q", format=".4f"),
+                  "queries:Q"])
 
 st.subheader(f"Queries behind the drop: {TASK_LABELS[state.task]}")
 per_run = st.slider("Queries per run", 1, 50, key=remembered("deflation_per_run", "per_run", one_of(list(range(1, 51))), 10))

@@ -17,14 +17,22 @@ from ui.widgets import csv_download, provenance, run_label, show_error
 
 MAX_RUNS = 3
 RUN_LETTERS = "ABC"
-# Shown in each ranked list (two or three side by side): rank, grade, document, where the other runs put it, why a
-# trap, score. Language, tests, model, problem and text are in the open document's view and the CSV.
+# Shown in each ranked list: rank, grade, document, where the other runs put it, why a trap, score. Language,
+# tests, model, problem and text are in the open document's view and the CSV. Pixel widths that fit two lists
+# side by side in the main area at 1600 px (560 px each, the selection column included); three lists get about
+# 365 px each, so they keep the rank, the grade's symbol (the row's colour says it too), the document and where
+# the other two runs put it; why a trap and the score are in the table of judged documents and beside the open one.
 LIST_COLUMNS = ["rank", "grade", "doc_id", "why", "score"]
+COMPACT_COLUMNS = ["rank", "grade_symbol", "doc_id"]
 LIST_CONFIG = {"rank": st.column_config.NumberColumn("#", width=40),
-               "grade": st.column_config.TextColumn("Grade", width=80),
-               "doc_id": st.column_config.TextColumn("Document", width=128),
-               "why": st.column_config.TextColumn("Why a trap", width=105),
-               "score": st.column_config.NumberColumn("Score", width=60)}
+               "grade": st.column_config.TextColumn("Grade", width=88),
+               "grade_symbol": st.column_config.TextColumn("", width=30, help="Grade: ✓ positive, ⚠ trap, "
+                                                           "✗ judged negative, ○ unjudged"),
+               "doc_id": st.column_config.TextColumn("Document", width=135),
+               "why": st.column_config.TextColumn("Why a trap", width=130),
+               "score": st.column_config.NumberColumn("Score", width=55)}
+ELSEWHERE_PX = 62  # "#9 ↓4", "#186", "=", "—": where another run ranks the same document
+RANK_PX = 56  # a rank column of the table of judged documents ("rank A", up to 3 digits)
 FINDER_FACTS = ["task", "problem_id", "subtask", "target_language", "anchor_language", "query"]
 DIFF_VIEWS = ["unified diff", "side by side"]
 
@@ -157,7 +165,11 @@ letters = dict(zip(shown, RUN_LETTERS))
 st.caption(provenance(state, "grades from the graded qrels; ranks as scored (query id dropped"
                              + (", C2C anchor dropped" if state.anchor_exclusion else "") + "); "
                              "rows: green = positive, amber = trap, blue = the open document; "
-                             "“in B” = where run B puts the same document; select a row to open it"))
+                             f"“in B” = where run B ranks the same document (a rank alone: below its top {top}; — = not in its "
+                             "stored top 100); select a row to "
+                             "open it" + ("; three runs: compact lists (grade symbol ✓ ⚠ ✗ ○); why a trap is in the "
+                             "table below and beside the open document, scores in the CSV" if len(shown) == MAX_RUNS
+                             else "")))
 rows_by_run = {labels[r]: query_hits(hits(r), q.query_id) for r in shown}
 ranks = run_ranks(q, rows_by_run, state.anchor_exclusion).set_index("doc_id")
 reasons = trap_reasons(s, q)
@@ -198,12 +210,13 @@ for column, rid in zip(columns, shown):
             continue
         listing = listings[rid]
         others = [c for c in listing.columns if c.startswith("in ")]
-        view = listing[LIST_COLUMNS[:3] + others + LIST_COLUMNS[3:]]
+        view = (listing.assign(grade_symbol=listing["grade"].str.split().str[0])[COMPACT_COLUMNS + others]
+                if len(shown) == MAX_RUNS else listing[LIST_COLUMNS[:3] + others + LIST_COLUMNS[3:]])
         styled = view.style.apply(lambda _: row_colours(listing["relevance"], listing["doc_id"], doc, view.shape[1])
                                   .set_axis(view.index).set_axis(view.columns, axis=1), axis=None)
         st.dataframe(styled.format({"score": "{:.4f}"}), hide_index=True, placeholder="—", width="stretch",
                      on_select="rerun", selection_mode="single-row", key=f"insp_list_{q.query_id}_{rid}",
-                     column_config={**LIST_CONFIG, **{c: st.column_config.TextColumn(c, width=88) for c in others}})
+                     column_config={**LIST_CONFIG, **{c: st.column_config.TextColumn(c, width=ELSEWHERE_PX) for c in others}})
         csv_download(listing, f"inspector_list_{q.query_id}_{rid}")
 
 # ------------------------------------------------------------------ the open document beside the query
@@ -235,19 +248,22 @@ st.subheader("Where every positive and trap sits")
 st.caption(provenance(state, "rank in each run, also beyond the top 100 (runs store every judged document); "
                              "empty = not stored; select a row to open it"))
 rank_columns = {f"rank · {labels[r]}": r for r in shown}
+# The reason gets what the other columns leave of the main area at 1600 px (1,140 px; 30 for row selection).
+fixed_px = {"grade": 85, "doc_id": 175, "language": 70, "pass_fail": 60, "tests": 60, "model": 105}
+why_px = 1130 - 30 - sum(fixed_px.values()) - RANK_PX * len(rank_columns)
 st.dataframe(positions, hide_index=True, placeholder="—", width="stretch", on_select="rerun", selection_mode="single-row",
              key=f"insp_pos_{q.query_id}",
              column_order=["grade", "doc_id", *rank_columns, "why", "language", "pass_fail", "tests", "model"],
-             column_config={"grade": st.column_config.TextColumn("Grade", width=85),
-                            "doc_id": st.column_config.TextColumn("Document", width=200),
-                            **{c: st.column_config.NumberColumn(f"rank {letters[r]}", format="%d", width=70,
+             column_config={"grade": st.column_config.TextColumn("Grade", width=fixed_px["grade"]),
+                            "doc_id": st.column_config.TextColumn("Document", width=fixed_px["doc_id"]),
+                            **{c: st.column_config.NumberColumn(f"rank {letters[r]}", format="%d", width=RANK_PX,
                                                                 help=f"{letters[r]} · {labels[r]}")
                                for c, r in rank_columns.items()},
-                            "why": st.column_config.TextColumn("Why a trap", width=260),
-                            "language": st.column_config.TextColumn("Language", width=80),
-                            "pass_fail": st.column_config.TextColumn("Tests", width=70),
-                            "tests": st.column_config.TextColumn("Passed", width=70),
-                            "model": st.column_config.TextColumn("Solution", width=120)})
+                            "why": st.column_config.TextColumn("Why a trap", width=why_px),
+                            "language": st.column_config.TextColumn("Language", width=fixed_px["language"]),
+                            "pass_fail": st.column_config.TextColumn("Tests", width=fixed_px["pass_fail"]),
+                            "tests": st.column_config.TextColumn("Passed", width=fixed_px["tests"]),
+                            "model": st.column_config.TextColumn("Solution", width=fixed_px["model"])})
 csv_download(positions, f"inspector_positions_{q.query_id}")
 
 # ------------------------------------------------------------------ trap vs positive diff

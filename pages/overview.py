@@ -11,6 +11,7 @@ from coreb_core.runs.results import all_rows
 from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE
 from ui.state import flag, one_of, remembered, some_of, write_url
 from ui.cache import hits, run_tables, runs_of, store
+from ui.chart_specs import draw
 from ui.charts import heatmap, labelled_scatter, line_chart
 from ui.display import pct_columns, points
 from ui.format import plain
@@ -84,10 +85,9 @@ for by, title in (("subtask", "Subtask"), ("language", "Task · target language"
     # Runs are the columns (few, named in full); subtasks or task · language cells the rows (many).
     cells = frame.sort_values(["task", by], key=lambda c: c.map(LANGUAGE_ORDER).fillna(len(LANGUAGE_ORDER))
                               if c.name == "language" else c)["cell"].drop_duplicates().tolist()
-    st.altair_chart(heatmap(frame, x="run_label", y="cell", value="value", x_title="Run", y_title=title,
-                            legend_title="nDCG@10 ×100", x_sort=list(labels.values()), y_sort=cells,
-                            tooltip=("run_label", "task", by, "queries", "value"), title=f"nDCG@10 ×100 by {by}"),
-                    width="stretch")
+    draw(heatmap, frame, x="run_label", y="cell", value="value", x_title="Run", y_title=title,
+         legend_title="nDCG@10 ×100", x_sort=list(labels.values()), y_sort=cells,
+         tooltip=("run_label", "task", by, "queries", "value"), title=f"nDCG@10 ×100 by {by}")
     st.caption(provenance(state, f"mean nDCG@10 per {by} over the evaluated queries"
                                  + ("; C2C has no target language ('any')" if by == "language" else "")))
     csv_download(frame.drop(columns=["cell"]), f"ndcg10_by_{by}")
@@ -104,13 +104,12 @@ except CorebError as exc:
 if pairs is not None:
     pairs.insert(pairs.columns.get_loc("k"), "value", points(pairs["recall_at_k"]))
 if pairs is not None and len(pairs):
-    st.altair_chart(heatmap(pairs, x="target_language", y="anchor_language", value="value",
-                            x_title="Target language (positives)", y_title="Anchor language (query code)",
-                            legend_title=f"Recall@{k} ×100", x_sort=list(LANGUAGE_SCOPES),
-                            y_sort=list(LANGUAGE_SCOPES),
-                            tooltip=("anchor_language", "target_language", "queries", "positives", "found", "value"),
-                            title=f"Recall@{k} of positives per language pair: {labels.get(first, first)}"),
-                    width="stretch")
+    draw(heatmap, pairs, x="target_language", y="anchor_language", value="value",
+         x_title="Target language (positives)", y_title="Anchor language (query code)",
+         legend_title=f"Recall@{k} ×100", x_sort=list(LANGUAGE_SCOPES),
+         y_sort=list(LANGUAGE_SCOPES),
+         tooltip=("anchor_language", "target_language", "queries", "positives", "found", "value"),
+         title=f"Recall@{k} of positives per language pair: {labels.get(first, first)}")
     st.caption(provenance(state, f"run {plain(labels.get(first, first))}; positives = rel=2 of the graded qrels whatever the scheme; per pair "
                                  f"the mean over C2C queries of the share of their positives in that language "
                                  f"ranked ≤ {k}"))
@@ -122,12 +121,11 @@ elif pairs is not None:
 st.subheader("Parameter efficiency")
 efficiency = pct_columns(parameter_efficiency(result_rows, board, metas), ["overall"])
 if len(efficiency):
-    st.altair_chart(labelled_scatter(efficiency, "params_b", "overall", "model",
-                                     x_title="Parameters (billions, symlog)",
-                                     y_title="Overall nDCG@10 ×100 (query-weighted)", series="kind",
-                                     series_title="Source", log_x=True,
-                                     tooltip=["model", "kind", "params_b", "overall", "source", "scheme"]),
-                    width="stretch")
+    draw(labelled_scatter, efficiency, "params_b", "overall", "model",
+         x_title="Parameters (billions, symlog)",
+         y_title="Overall nDCG@10 ×100 (query-weighted)", series="kind",
+         series_title="Source", log_x=True,
+         tooltip=["model", "kind", "params_b", "overall", "source", "scheme"])
     st.caption(provenance(state, "published points: project page 1a0d779 (real CoREB v202603, the query-weighted "
                                  "overall nDCG@10 of paper Table 3); our points: runs whose model spec records "
                                  "params_b, overall query-weighted the same way on this release"))
@@ -142,11 +140,10 @@ write_url({"sources": ",".join(sources), "imported": "1" if with_imported else "
 gradient = t2c_language_gradient(store(state.release), tables.per_query(scheme), result_rows, labels, no_search)
 gradient = pct_columns(gradient, ["value"])
 if len(gradient):
-    st.altair_chart(line_chart(gradient, "language", "value", "series", x_title="Target language (language constraint)",
-                               y_title="T2C nDCG@10 ×100", series_title="Series", style="kind", style_title="Source",
-                               x_sort=list(LANGUAGE_SCOPES),
-                               tooltip=["series", "kind", "language", "value", "queries", "source"]),
-                    width="stretch")
+    draw(line_chart, gradient, "language", "value", "series", x_title="Target language (language constraint)",
+         y_title="T2C nDCG@10 ×100", series_title="Series", style="kind", style_title="Source",
+         x_sort=list(LANGUAGE_SCOPES),
+         tooltip=["series", "kind", "language", "value", "queries", "source"])
     st.caption(provenance(state, "published: paper, average over models, search excluded (ruby/go printed only as "
                                  "a range 38.3–38.7, so not plotted); our runs: mean nDCG@10 per target language"))
     csv_download(gradient, "t2c_by_language")

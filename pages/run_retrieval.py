@@ -18,6 +18,7 @@ from coreb_core.retrieval.pipeline import run_retrieval
 from coreb_core.runs.run import DEFAULT_TOP_K, parse_tags, run_meta, update_run
 from coreb_core.data.schema import TASKS
 from coreb_core.text import capped
+from ui.chart_specs import draw
 from ui.charts import hbar
 from ui.format import error_lines, model_table, ndcg_frame, plain, progress_text, prompt_table
 from ui.labels import TASK_LABELS
@@ -150,9 +151,8 @@ if last:
     st.caption(f"{last['seconds']:.1f} s, {last['encoded']} texts encoded (the rest came from the vector cache). "
                + where)
     scores = ndcg_frame(last["ndcg"])
-    chart = hbar(scores, "task", "ndcg_at_10", x_title="nDCG@10", y_sort=list(TASKS), value_format=".4f",
-                 tooltip=["task", alt.Tooltip("ndcg_at_10:Q", format=".4f")])
-    st.altair_chart(chart, width="stretch")
+    draw(hbar, scores, "task", "ndcg_at_10", x_title="nDCG@10", y_sort=list(TASKS), value_format=".4f",
+         tooltip=["task", alt.Tooltip("ndcg_at_10:Q", format=".4f")])
     st.dataframe(scores, hide_index=True, placeholder="—", column_config={"ndcg_at_10": st.column_config.NumberColumn(format="%.4f")})
     csv_download(scores, f"ndcg-{last['run_id']}")
     st.caption(f"Source: this run on `{last['release']}` · encoding profile `{last.get('profile', DEFAULT_PROFILE)}` "

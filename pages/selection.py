@@ -1,6 +1,5 @@
 """Model selection: choose tasks, languages and a parameter budget; get a ranked, evidenced
 recommendation. Layout only: the analysis is coreb_core.analysis.selection."""
-import altair as alt
 import pandas as pd
 import streamlit as st
 
@@ -10,6 +9,8 @@ from coreb_core.runs.results import all_rows
 from coreb_core.analysis.selection import PUBLISHED_ONLY, parameter_text, recommend, recommend_published
 from coreb_core.report import build_report
 from ui.cache import run_tables, runs_of, store
+from ui.chart_specs import draw
+from ui.charts import interval_dots
 from ui.display import (PRINTABLE_CSS, published_empty_text, recommendation_sentence, selection_header,
                         selection_points, summary_markdown, winner_sentence)
 from ui.format import plain
@@ -134,14 +135,9 @@ st.dataframe(ranked, hide_index=True, placeholder="—", width="stretch", column
              column_order=ranked_order)
 if len(ranked):
     ci = ranked.assign(label=ranked["rank"].astype(str) + ". " + ranked["name"].astype(str))
-    base = alt.Chart(ci).encode(y=alt.Y("label:N", sort=list(ci["label"]), title=None, axis=alt.Axis(labelLimit=400)))
-    bars = base.mark_rule(strokeWidth=3).encode(
-        x=alt.X("ci_low:Q", title="mean nDCG@10 ×100 (95% CI)", scale=alt.Scale(zero=False),
-              axis=alt.Axis(tickCount=8)), x2="ci_high:Q",
-        tooltip=["name", "run", "mean_ndcg_at_10", "ci_low", "ci_high", "parameters", "queries"])
-    dots = base.mark_point(size=80, filled=True).encode(x="mean_ndcg_at_10:Q")
-    st.altair_chart((bars + dots).properties(height=max(160, 36 * len(ci)), title="Our runs on the chosen slices"),
-                    width="stretch")
+    draw(interval_dots, ci, "label", "mean_ndcg_at_10", "ci_low", "ci_high", x_title="mean nDCG@10 ×100 (95% CI)",
+         tooltip=["name", "run", "mean_ndcg_at_10", "ci_low", "ci_high", "parameters", "queries"],
+         title="Our runs on the chosen slices")
     st.caption(provenance(state, "bars: bootstrap 95% interval; dots: mean"))
 if len(excluded):
     st.caption("Left out of the ranking")

@@ -10,6 +10,7 @@ from coreb_core.analysis.traps import LEVELS, MEASURES, trap_breakdown, worst_qu
 from coreb_core.errors import CorebError
 from coreb_core.retrieval.profiles import run_encoder_identity
 from ui.cache import embedding_points, release_version, run_surface, run_tables, run_trap_wins, runs_of, store
+from ui.chart_specs import draw
 from ui.charts import hbar, heatmap, interval_lines, map_scatter, quantile_boxes
 from ui.display import MAP_COLOURS, fraction_ranges, gap_labels, map_labels, points, surface_sentence
 from ui.labels import PASS_BIN_LABELS, TASK_LABELS, TRAP_KIND_LABELS
@@ -54,13 +55,12 @@ tooltip = ["run_label", "task", "group", "queries", alt.Tooltip("share_trap_abov
 value_format = ".2f" if measure == "traps_in_top_10_per_query" else ".0%"
 title = f"{MEASURES[measure]} · {state.release} · {state.task}"
 if level == "task":
-    chart = hbar(chart_data, "run_label", measure, x_title=MEASURES[measure], value_format=value_format,
-                 tooltip=tooltip, title=title)
+    draw(hbar, chart_data, "run_label", measure, x_title=MEASURES[measure], value_format=value_format,
+         tooltip=tooltip, title=title)
 else:
-    chart = heatmap(chart_data, x="run_label", y="group", value=measure, x_title="Run", y_title=level,
-                    legend_title=MEASURES[measure], value_format=value_format, x_sort=list(labels.values()),
-                    tooltip=tooltip, scheme="orangered", title=title)
-st.altair_chart(chart, width="stretch")
+    draw(heatmap, chart_data, x="run_label", y="group", value=measure, x_title="Run", y_title=level,
+         legend_title=MEASURES[measure], value_format=value_format, x_sort=list(labels.values()),
+         tooltip=tooltip, scheme="orangered", title=title)
 # Run name, group and the deciding share first; the run id stays in the CSV download.
 st.dataframe(chart_data, hide_index=True, placeholder="—", width="stretch",
              column_order=["run_label", "group", "share_trap_above_positive", "traps_in_top_10_per_query",
@@ -133,12 +133,12 @@ else:
     if shown.empty:
         st.info("No trap outranks a positive in the chosen runs.")
     else:
-        st.altair_chart(hbar(shown, "run_label", "share_of_wins", x_title="share of the run's trap wins",
-                             color="kind_label", color_title="Trap kind", stack=True, value_format=".0%",
-                             y_sort=list(labels.values()),
-                             tooltip=["run_label", "kind_label", "trap_wins", alt.Tooltip("share_of_wins", format=".1%"),
-                                      "traps_in_top_k", "queries_with_win", "queries"],
-                             title=f"Trap wins by kind · {state.release} · {state.task}"), width="stretch")
+        draw(hbar, shown, "run_label", "share_of_wins", x_title="share of the run's trap wins",
+             color="kind_label", color_title="Trap kind", stack=True, value_format=".0%",
+             y_sort=list(labels.values()),
+             tooltip=["run_label", "kind_label", "trap_wins", alt.Tooltip("share_of_wins", format=".1%"),
+                      "traps_in_top_k", "queries_with_win", "queries"],
+             title=f"Trap wins by kind · {state.release} · {state.task}")
     by_subtask = kind_shares(wins, "subtask")
     table = by_subtask.assign(run_label=by_subtask["run"].map(labels).fillna(by_subtask["run"]),
                               kind_label=by_subtask["kind"].map(TRAP_KIND_LABELS).fillna(by_subtask["kind"]))
@@ -185,13 +185,12 @@ else:
                            probability_pts=points(curve["probability"]), low_pts=points(curve["low"]),
                            high_pts=points(curve["high"]),
                            pass_bin_label=curve["pass_bin"].map(PASS_BIN_LABELS))
-    st.altair_chart(interval_lines(plotted, "pass_percent", "probability_pts", "low_pts", "high_pts", "run_label",
-                                   x_title="tests passed by the failing solution (%, bin middle)", x_domain=(0, 100),
-                                   y_title="outranks the best positive (%)", series_title="Run",
-                                   tooltip=["run_label", "bin_text", "pass_bin_label", "failing", "outranking",
-                                            alt.Tooltip("probability_pts", format=".1f"),
-                                            alt.Tooltip("low_pts", format=".1f"), alt.Tooltip("high_pts", format=".1f")]),
-                    width="stretch")
+    draw(interval_lines, plotted, "pass_percent", "probability_pts", "low_pts", "high_pts", "run_label",
+         x_title="tests passed by the failing solution (%, bin middle)", x_domain=(0, 100),
+         y_title="outranks the best positive (%)", series_title="Run",
+         tooltip=["run_label", "bin_text", "pass_bin_label", "failing", "outranking",
+                  alt.Tooltip("probability_pts", format=".1f"),
+                  alt.Tooltip("low_pts", format=".1f"), alt.Tooltip("high_pts", format=".1f")])
     csv_download(curve, f"trap_near_miss_{state.release}_{state.task}")
 
 st.subheader("Margins")
@@ -208,21 +207,20 @@ else:
     for measure, title, constant in (("rank_gap", "rank gap (places the best positive is below; log scale)", 1.0),
                                      ("score_margin", "score margin (best trap − best positive; log scale)", 0.01)):
         rows = margins[(margins["measure"] == measure) & (margins["queries"] > 0)]
-        st.altair_chart(quantile_boxes(rows, "run_label", low="q10", q1="q25", median="median", q3="q75", high="q90",
-                                       x_title=title, y_sort=list(labels.values()), log_x=True,
-                                       log_constant=constant,
-                                       tooltip=["run_label", "queries", "unmeasured",
-                                                *[alt.Tooltip(c, format=".4g") for c in
-                                                  ("q10", "q25", "median", "q75", "q90", "mean")]]),
-                        width="stretch")
+        draw(quantile_boxes, rows, "run_label", low="q10", q1="q25", median="median", q3="q75", high="q90",
+             x_title=title, y_sort=list(labels.values()), log_x=True,
+             log_constant=constant,
+             tooltip=["run_label", "queries", "unmeasured",
+                      *[alt.Tooltip(c, format=".4g") for c in
+                        ("q10", "q25", "median", "q75", "q90", "mean")]])
     gaps = rank_gap_histogram(wins)
     gaps = gaps.assign(run_label=gaps["run"].map(labels).fillna(gaps["run"]),
                        gap=gap_labels(gaps["gap_low"], gaps["gap_high"]))
-    st.altair_chart(heatmap(gaps, x="gap", y="run_label", value="share", x_title="rank gap (places)",
-                            y_title="Run", legend_title="share of the run's trap-win queries", value_format=".0%",
-                            x_sort=list(dict.fromkeys(gaps["gap"])), y_sort=list(labels.values()),
-                            tooltip=["run_label", "gap", "queries", alt.Tooltip("share", format=".1%")],
-                            scheme="orangered"), width="stretch")
+    draw(heatmap, gaps, x="gap", y="run_label", value="share", x_title="rank gap (places)",
+         y_title="Run", legend_title="share of the run's trap-win queries", value_format=".0%",
+         x_sort=list(dict.fromkeys(gaps["gap"])), y_sort=list(labels.values()),
+         tooltip=["run_label", "gap", "queries", alt.Tooltip("share", format=".1%")],
+         scheme="orangered")
     st.dataframe(margins, hide_index=True, placeholder="—", width="stretch", key="trap_margins_table",
                  column_order=["run_label", "measure", "queries", "unmeasured", "q10", "q25", "median", "q75", "q90",
                                "mean"],
@@ -260,13 +258,13 @@ if findings:
         pd.DataFrame({"run_label": run_names, "queries": "correct orderings",
                       "share": points(shares["share_correct_trap_higher"]), "low": points(shares["correct_low"]),
                       "high": points(shares["correct_high"]), "n": shares["correct"]})], ignore_index=True)
-    st.altair_chart(hbar(bars.dropna(subset=["share"]), "run_label", "share",
-                         x_title="Queries where the trap shares more words with the query (×100)",
-                         color="queries", color_title="Among", y_sort=list(labels.values()),
-                         tooltip=["run_label", "queries", "n", alt.Tooltip("share", format=".1f"),
-                                  alt.Tooltip("low", title="95% low", format=".1f"),
-                                  alt.Tooltip("high", title="95% high", format=".1f")],
-                         title=f"Surface bias · {state.release} · {state.task}"), width="stretch")
+    draw(hbar, bars.dropna(subset=["share"]), "run_label", "share",
+         x_title="Queries where the trap shares more words with the query (×100)",
+         color="queries", color_title="Among", y_sort=list(labels.values()),
+         tooltip=["run_label", "queries", "n", alt.Tooltip("share", format=".1f"),
+                  alt.Tooltip("low", title="95% low", format=".1f"),
+                  alt.Tooltip("high", title="95% high", format=".1f")],
+         title=f"Surface bias · {state.release} · {state.task}")
     st.caption(provenance(state, "Wilson 95% intervals in the tooltip; p from a two-proportion z-test"))
 else:
     st.info("No query of this task is decided either way by the chosen runs.")
@@ -304,12 +302,12 @@ shown = emap.points.assign(
     is_query=emap.points["role"] == "query",
     label=map_labels(emap.points["role"], emap.points["kind"]))
 first, second = emap.explained_variance
-st.altair_chart(map_scatter(shown, "x", "y", color="label", color_title="Grade · kind", shape="role",
-                            shape_title="Role", marked="is_query", x_title=f"PCA 1 ({first:.0%} of the variance)",
-                            y_title=f"PCA 2 ({second:.0%})", palette=MAP_COLOURS,
-                            tooltip=["doc_id", "label", "language", alt.Tooltip("similarity", format=".3f"),
-                                     alt.Tooltip("rank", format=".0f"), "snippet"],
-                            title=f"{map_query} · {labels[map_run]}"), width="stretch")
+draw(map_scatter, shown, "x", "y", color="label", color_title="Grade · kind", shape="role",
+     shape_title="Role", marked="is_query", x_title=f"PCA 1 ({first:.0%} of the variance)",
+     y_title=f"PCA 2 ({second:.0%})", palette=MAP_COLOURS,
+     tooltip=["doc_id", "label", "language", alt.Tooltip("similarity", format=".3f"),
+              alt.Tooltip("rank", format=".0f"), "snippet"],
+     title=f"{map_query} · {labels[map_run]}")
 st.caption(f"PCA of the run's cached vectors (L2-normalised, nothing re-encoded) of the query (large), its "
            f"judged documents and its {int(neighbours)} nearest other documents; the two axes show "
            f"{first + second:.0%} of these points' variance. A linear projection: distances "

@@ -2,7 +2,7 @@
 
 Every builder sizes itself from its data: heatmap cells and bars get a fixed number of pixels per
 row (the height follows the row count, never under ``MIN_HEIGHT``), widths follow the container
-(``st.altair_chart(chart, width="stretch")``), axis and legend labels get a ``labelLimit`` long enough
+(``ui.chart_specs.draw``, which draws with ``width="stretch"``), axis and legend labels get a ``labelLimit`` long enough
 for the longest label, categorical axes are sorted, heatmap cells and bars carry their value as text,
 and series are told apart by colour and by shape or dash. Pages pass frames whose numbers come from
 ``coreb_core``; nothing here computes a figure, it only places it.
@@ -51,6 +51,20 @@ def rows_height(rows: int, per_row: int = CELL_PX, extra: int = 0) -> int:
     (160, 440, 320)
     """
     return max(MIN_HEIGHT, rows * per_row + extra)
+
+
+def tips(fields: Iterable[str | alt.Tooltip]) -> list[alt.Tooltip]:
+    """Tooltip channels from field names (or ``alt.Tooltip`` objects, kept as they are).
+
+    Altair turns a bare string in ``encode`` into a channel through a lookup that hashes every schema class
+    (about 15 ms per string on 2 cores, every chart on every run); a channel object costs nothing.
+    Builders and pages pass channel objects, never bare strings, for the same reason.
+
+    >>> chart = alt.Chart(pd.DataFrame({"run": ["bm25"], "value": [0.4]})).mark_point()
+    >>> chart.encode(tooltip=tips(["run", "value"])).to_dict()["encoding"]["tooltip"]
+    [{'field': 'run', 'type': 'nominal'}, {'field': 'value', 'type': 'quantitative'}]
+    """
+    return [f if isinstance(f, alt.Tooltip) else alt.Tooltip(f) for f in fields]
 
 
 def _wrapped_label_limit(labels: Iterable[object]) -> int:
@@ -113,7 +127,7 @@ def heatmap(frame: pd.DataFrame, x: str, y: str, value: str, *, x_title: str, y_
         color=alt.Color(f"{value}:Q", title=legend_title, scale=alt.Scale(scheme=scheme),
                         legend=alt.Legend(format=value_format, orient="top", direction="horizontal",  # takes no width
                                           titleLimit=label_limit([legend_title], minimum=120))),
-        tooltip=list(tooltip) or [x, y, alt.Tooltip(value, format=value_format)])
+        tooltip=tips(tooltip or [x, y, alt.Tooltip(value, format=value_format)]))
     low, high = pd.to_numeric(frame[value], errors="coerce").agg(["min", "max"]).tolist()
     middle = 0.0 if pd.isna(low) else (low + high) / 2
     dark_low = scheme in DARK_LOW
@@ -121,7 +135,7 @@ def heatmap(frame: pd.DataFrame, x: str, y: str, value: str, *, x_title: str, y_
         text=alt.Text(f"{value}:Q", format=value_format),
         color=alt.condition(alt.datum[value] > middle, alt.value("black" if dark_low else "white"),
                             alt.value("white" if dark_low else "black")),
-        tooltip=list(tooltip) or [x, y, alt.Tooltip(value, format=value_format)])
+        tooltip=tips(tooltip or [x, y, alt.Tooltip(value, format=value_format)]))
     chart = _fit_width(rect + text, rows_height(rows, cell_px))
     return chart.properties(title=title) if title else chart
 
@@ -151,7 +165,7 @@ def hbar(frame: pd.DataFrame, y: str, x: str, *, x_title: str, y_title: str | No
                                                                       labelOverlap=False)),
         "x": alt.X(f"{x}:Q", title=x_title, stack="zero" if stack else None,
                    axis=alt.Axis(format=value_format)),
-        "tooltip": list(tooltip) or [y, alt.Tooltip(x, format=value_format)],
+        "tooltip": tips(tooltip or [y, alt.Tooltip(x, format=value_format)]),
     }
     if color:
         labels = frame[color].astype(str)
@@ -236,11 +250,12 @@ def labelled_scatter(frame: pd.DataFrame, x: str, y: str, label: str, *, x_title
         x=alt.X(f"{x}:Q", title=x_title, scale=scale_x), y=alt.Y(f"{y}:Q", title=y_title, scale=y_scale),
         color=alt.Color(f"{series}:N", title=series_title, sort=kinds, legend=legend),
         shape=alt.Shape(f"{series}:N", title=series_title, sort=kinds, legend=legend),
-        tooltip=list(tooltip) or [label, x, y])
+        tooltip=tips(tooltip or [label, x, y]))
     leaders = base.mark_rule(strokeWidth=0.5, color="gray").encode(
-        x=f"{x}:Q", y=f"{y}:Q", y2="label_y:Q")
+        x=alt.X(f"{x}:Q"), y=alt.Y(f"{y}:Q"), y2=alt.Y2("label_y"))
     texts = base.mark_text(align="left", dx=7, fontSize=10).encode(
-        x=f"{x}:Q", y="label_y:Q", text=f"{label}:N", tooltip=list(tooltip) or [label, x, y])
+        x=alt.X(f"{x}:Q"), y=alt.Y("label_y:Q"), text=alt.Text(f"{label}:N"),
+        tooltip=tips(tooltip or [label, x, y]))
     return _fit_width(points + leaders + texts, max(MIN_HEIGHT, height))
 
 
@@ -266,7 +281,7 @@ def line_chart(frame: pd.DataFrame, x: str, y: str, series: str, *, x_title: str
         "color": alt.Color(f"{series}:N", title=series_title, sort=names,
                            legend=alt.Legend(orient="bottom", direction="vertical",
                                              labelLimit=label_limit(names, minimum=120))),
-        "tooltip": list(tooltip) or [series, x, y],
+        "tooltip": tips(tooltip or [series, x, y]),
     }
     point_enc: dict = {}
     if style:
@@ -302,8 +317,8 @@ def dumbbell(frame: pd.DataFrame, y: str, x: str, end: str, *, x_title: str, y_t
     ends = list(end_order)
     legend = alt.Legend(orient="bottom", direction="horizontal")
     base = alt.Chart(frame).encode(y=y_enc, x=alt.X(f"{x}:Q", title=x_title, scale=alt.Scale(zero=False)),
-                                   tooltip=list(tooltip) or [y, end, alt.Tooltip(x, format=value_format)])
-    line = base.mark_line(color="gray").encode(detail=f"{y}:N")
+                                   tooltip=tips(tooltip or [y, end, alt.Tooltip(x, format=value_format)]))
+    line = base.mark_line(color="gray").encode(detail=alt.Detail(f"{y}:N"))
     dots = base.mark_point(size=90, filled=True).encode(
         color=alt.Color(f"{end}:N", title=end_title, sort=ends, scale=alt.Scale(domain=ends), legend=legend),
         shape=alt.Shape(f"{end}:N", title=end_title, sort=ends, scale=alt.Scale(domain=ends), legend=legend))
@@ -327,13 +342,13 @@ def interval_lines(frame: pd.DataFrame, x: str, y: str, low: str, high: str, ser
     names = sorted(frame[series].astype(str).unique())
     legend = alt.Legend(orient="bottom", direction="vertical", labelLimit=label_limit(names, minimum=120))
     color = alt.Color(f"{series}:N", title=series_title, sort=names, legend=legend)
-    tips = list(tooltip) or [series, x, alt.Tooltip(y, format=value_format)]
+    tooltip_channels = tips(tooltip or [series, x, alt.Tooltip(y, format=value_format)])
     x_scale = alt.Scale(domain=list(x_domain)) if x_domain else alt.Undefined
     x_enc = alt.X(f"{x}:Q", title=x_title, axis=alt.Axis(labelOverlap=True), scale=x_scale)
     y_scale = alt.Scale(domain=[0, 100]) if frame[[low, high]].max().max() <= 100 else alt.Scale(zero=True)
-    base = alt.Chart(frame).encode(x=x_enc, color=color, tooltip=tips)
+    base = alt.Chart(frame).encode(x=x_enc, color=color, tooltip=tooltip_channels)
     bars = base.mark_rule(strokeWidth=2, opacity=0.6).encode(
-        y=alt.Y(f"{low}:Q", title=y_title, scale=y_scale), y2=f"{high}:Q")
+        y=alt.Y(f"{low}:Q", title=y_title, scale=y_scale), y2=alt.Y2(high))
     lines = base.mark_line(strokeWidth=2).encode(y=alt.Y(f"{y}:Q", title=y_title, scale=y_scale))
     dots = base.mark_point(size=70, filled=True).encode(
         y=alt.Y(f"{y}:Q", title=y_title, scale=y_scale),
@@ -360,14 +375,14 @@ def quantile_boxes(frame: pd.DataFrame, y: str, *, low: str, q1: str, median: st
                   axis=alt.Axis(labelLimit=label_limit(frame[y]), labelOverlap=False))
     # symlog: linear below ``log_constant``, logarithmic above, so runs on very different scales both show.
     scale = alt.Scale(type="symlog", constant=log_constant) if log_x else alt.Scale(zero=False)
-    tips = list(tooltip) or [y] + [alt.Tooltip(c, format=value_format) for c in (low, q1, median, q3, high)]
-    base = alt.Chart(frame).encode(y=y_enc, tooltip=tips)
+    tooltip_channels = tips(tooltip or [y] + [alt.Tooltip(c, format=value_format) for c in (low, q1, median, q3, high)])
+    base = alt.Chart(frame).encode(y=y_enc, tooltip=tooltip_channels)
     # A symlog axis gets round ticks (its default ticks crowd at the high end).
     ticks = [m * 10.0 ** e for e in range(-3, 4) for m in (1, 2, 5)]
     axis = (alt.Axis(values=[0] + [t for t in ticks if t >= log_constant], format="~r") if log_x else alt.Axis())
     whisker = base.mark_rule(color="gray").encode(x=alt.X(f"{low}:Q", title=x_title, scale=scale, axis=axis),
-                                                  x2=f"{high}:Q")
-    box = base.mark_bar(size=14, color="#9ecae1").encode(x=alt.X(f"{q1}:Q", scale=scale), x2=f"{q3}:Q")
+                                                  x2=alt.X2(high))
+    box = base.mark_bar(size=14, color="#9ecae1").encode(x=alt.X(f"{q1}:Q", scale=scale), x2=alt.X2(q3))
     tick = base.mark_tick(color="black", thickness=2, size=18).encode(x=alt.X(f"{median}:Q", scale=scale))
     text = base.mark_text(align="left", dx=4, dy=-12, fontSize=10).encode(
         x=alt.X(f"{median}:Q", scale=scale), text=alt.Text(f"{median}:Q", format=value_format))
@@ -403,6 +418,49 @@ def map_scatter(frame: pd.DataFrame, x: str, y: str, *, color: str, color_title:
         color=alt.Color(f"{color}:N", title=color_title, sort=colours, legend=legend(colours), scale=scale),
         shape=alt.Shape(f"{shape}:N", title=shape_title, sort=shapes, legend=legend(shapes)),
         size=alt.condition(f"datum['{marked}']", alt.value(260), alt.value(70)),
-        tooltip=list(tooltip) or [color, shape])
+        tooltip=tips(tooltip or [color, shape]))
     chart = _fit_width(chart, max(MIN_HEIGHT, height))
     return chart.properties(title=title) if title else chart
+
+
+def interval_dots(frame: pd.DataFrame, y: str, mean: str, low: str, high: str, *, x_title: str,
+                  y_sort: Sequence[str] | None = None, tooltip: Sequence[str | alt.Tooltip] = (),
+                  title: str | None = None, row_px: int = 36) -> alt.LayerChart:
+    """One row per ``y``: a rule from ``low`` to ``high`` (a confidence interval) and a dot at ``mean``.
+    Rows keep ``y_sort`` (e.g. the ranking) or the frame's order; the x axis does not start at zero.
+
+    >>> frame = pd.DataFrame({"run": ["minilm", "bm25"], "mean": [41.0, 35.5], "lo": [38.0, 33.0], "hi": [44.0, 38.1]})
+    >>> spec = interval_dots(frame, "run", "mean", "lo", "hi", x_title="nDCG@10 ×100").to_dict()
+    >>> [layer["mark"]["type"] for layer in spec["layer"]], spec["height"], spec["layer"][0]["encoding"]["y"]["sort"]
+    (['rule', 'point'], 160, ['minilm', 'bm25'])
+    """
+    labels = frame[y].astype(str)
+    y_enc = alt.Y(f"{y}:N", title=None, sort=list(y_sort) if y_sort is not None else labels.tolist(),
+                  axis=alt.Axis(labelLimit=label_limit(labels), labelOverlap=False))
+    base = alt.Chart(frame).encode(y=y_enc, tooltip=tips(tooltip or [y, mean, low, high]))
+    rule = base.mark_rule(strokeWidth=3).encode(
+        x=alt.X(f"{low}:Q", title=x_title, scale=alt.Scale(zero=False), axis=alt.Axis(tickCount=8)),
+        x2=alt.X2(high))
+    dot = base.mark_point(size=80, filled=True).encode(x=alt.X(f"{mean}:Q"))
+    chart = _fit_width(rule + dot, rows_height(frame[y].nunique(), row_px))
+    return chart.properties(title=title) if title else chart
+
+
+def outcome_histogram(frame: pd.DataFrame, value: str, outcome: str, *, x_title: str, outcome_title: str,
+                      outcomes: Mapping[str, str], height: int = 220) -> alt.Chart:
+    """A histogram of ``value`` (up to 40 bins), bars stacked by ``outcome`` in fixed colours (``outcomes``:
+    outcome -> colour, in legend order), e.g. the per-query Δ of two runs as wins, ties and losses.
+
+    >>> frame = pd.DataFrame({"delta": [0.1, 0.0, -0.2], "outcome": ["win", "tie", "loss"]})
+    >>> spec = outcome_histogram(frame, "delta", "outcome", x_title="Δ", outcome_title="a",
+    ...                          outcomes={"win": "#2e7d32", "tie": "#9e9e9e", "loss": "#c62828"}).to_dict()
+    >>> spec["encoding"]["x"]["bin"], spec["encoding"]["color"]["scale"]["domain"], spec["height"]
+    ({'maxbins': 40}, ['win', 'tie', 'loss'], 220)
+    """
+    chart = alt.Chart(frame).mark_bar().encode(
+        x=alt.X(f"{value}:Q", bin=alt.Bin(maxbins=40), title=x_title),
+        y=alt.Y("count():Q", title="queries"),
+        color=alt.Color(f"{outcome}:N", title=outcome_title,
+                        scale=alt.Scale(domain=list(outcomes), range=list(outcomes.values()))),
+        tooltip=tips([f"{outcome}:N", "count():Q"]))
+    return _fit_width(chart, max(MIN_HEIGHT, height))

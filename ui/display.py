@@ -21,9 +21,10 @@ from coreb_core.text import p_text  # noqa: F401  (the pages' p-values, said as 
 from ui.format import plain
 from ui.labels import TRAP_KIND_LABELS
 
-# Grade badges: the text every table shows in its ``grade`` column.
-GRADE_LABELS: dict[int | None, str] = {POSITIVE: "🟢 positive", TRAP: "🟠 trap", NEGATIVE: "⚫ judged negative",
-                                       None: "⚪ unjudged"}
+# Grade badges: the text every table shows in its ``grade`` column. Text symbols that every font has (coloured
+# emoji are missing from many Linux fonts and showed as empty boxes); the rows carry the grade's colour.
+GRADE_LABELS: dict[int | None, str] = {POSITIVE: "✓ positive", TRAP: "⚠ trap", NEGATIVE: "✗ judged negative",
+                                       None: "○ unjudged"}
 POSITIVE_BADGE, TRAP_BADGE, UNJUDGED_BADGE = GRADE_LABELS[POSITIVE], GRADE_LABELS[TRAP], GRADE_LABELS[None]
 
 
@@ -62,7 +63,7 @@ def grade_badges(relevance: pd.Series) -> pd.Series:
     """The badge of each qrel grade (2/1/0, NaN when unjudged).
 
     >>> grade_badges(pd.Series([2, 1, 0, None])).tolist()
-    ['🟢 positive', '🟠 trap', '⚫ judged negative', '⚪ unjudged']
+    ['✓ positive', '⚠ trap', '✗ judged negative', '○ unjudged']
     """
     return relevance.map(lambda r: GRADE_LABELS.get(None if pd.isna(r) else int(r), GRADE_LABELS[None]))
 
@@ -72,8 +73,8 @@ def with_grades(frame: pd.DataFrame, position: int) -> pd.DataFrame:
 
     >>> with_grades(pd.DataFrame({"doc_id": ["d1", "d2"], "relevance": [2, None]}), 1)
       doc_id       grade  relevance
-    0     d1  🟢 positive        2.0
-    1     d2  ⚪ unjudged        NaN
+    0     d1  ✓ positive        2.0
+    1     d2  ○ unjudged        NaN
     """
     out = frame.copy()
     out.insert(position, "grade", grade_badges(out["relevance"]))

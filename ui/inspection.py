@@ -74,18 +74,19 @@ def trap_reason_short(reason: TrapReason | None) -> str:
 
 
 def cross_run_marker(rank: float, other_rank: float, k: int) -> str:
-    """Where a document at ``rank`` in one run sits in another run, for a top-``k`` view: "=" (same
-    rank), "#3 ↑2" (the other run ranks it 2 places higher), "#9 ↓4", or "not in top-k" with its rank
-    when the other run stored it further down.
+    """Where a document at ``rank`` in one run sits in another run, for top-``k`` lists, short enough for
+    three lists side by side: "=" (same rank), "#3 ↑2" (the other run ranks it 2 places higher), "#9 ↓4",
+    just "#57" when that is below the other run's top ``k``, or "—" when the other run did not store it
+    (beyond its top 100).
 
     >>> [cross_run_marker(5, r, 10) for r in (5, 3, 9, 57, float("nan"))]
-    ['=', '#3 ↑2', '#9 ↓4', 'not in top-10 (#57)', 'not in top-10']
+    ['=', '#3 ↑2', '#9 ↓4', '#57', '—']
     """
     if pd.isna(other_rank):
-        return f"not in top-{k}"
+        return "—"
     other = int(other_rank)
     if other > k:
-        return f"not in top-{k} (#{other})"
+        return f"#{other}"
     if other == int(rank):
         return "="
     return f"#{other} ↑{int(rank) - other}" if other < rank else f"#{other} ↓{other - int(rank)}"

@@ -65,3 +65,27 @@ def test_later_default_runs_build_in_the_background_once(cache, mini_cache):
     assert build.wait(600).done and build.error is None and build.message == "done" and build.fraction == 1.0
     assert [m.run_id for m in list_runs("demo_v2603", cache)] == [build.run_id]
     assert build.elapsed() == build.finished - build.started > 0
+
+
+def test_no_script_relies_on_streamlit_magic():
+    """.streamlit/config.toml turns magic off (its AST rewrite cost every new session 0.2 s): no page may
+    hold a bare expression that magic would have written to the page (a docstring at the top is fine)."""
+    import ast
+    import tomllib
+
+    config = tomllib.loads((REPO / ".streamlit" / "config.toml").read_text())
+    assert config["runner"]["magicEnabled"] is False
+    bare = []
+    for script in [REPO / "app.py", *sorted((REPO / "pages").glob("*.py"))]:
+        tree = ast.parse(script.read_text())
+        for node in ast.walk(tree):
+            body = getattr(node, "body", None)
+            if not isinstance(body, list):
+                continue
+            for i, statement in enumerate(body):
+                if not isinstance(statement, ast.Expr) or isinstance(statement.value, (ast.Call, ast.Await)):
+                    continue
+                docstring = i == 0 and isinstance(statement.value, ast.Constant) and isinstance(statement.value.value, str)
+                if not docstring:
+                    bare.append(f"{script.name}:{statement.lineno}")
+    assert bare == []

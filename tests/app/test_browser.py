@@ -119,13 +119,38 @@ def check_page(page, base: str, url_path: str, default: bool, titles: list[str])
 
 
 @pytest.fixture(scope="module")
-def served(app_cache, tmp_path_factory):
+def browser_cache(app_cache, tmp_path_factory) -> Path:
+    """A copy of the app cache with a third run (BM25 again: "bm25 · demo_v2603 (2)"), so the pages are also
+    drawn with three runs, the most the inspector puts side by side (its lists are narrowest then). A copy:
+    the pages tests after this module see the app cache's two default runs."""
+    from coreb_core.defaults import DEFAULT_RELEASE
+    from coreb_core.retrieval.pipeline import run_retrieval
+
+    root = tmp_path_factory.mktemp("browser") / "cache"
+    shutil.copytree(app_cache, root, symlinks=True)
+    run_retrieval("bm25", DEFAULT_RELEASE, root=root)
+    return root
+
+
+@pytest.fixture(scope="module")
+def three_run_ids(browser_cache) -> list[str]:
+    """The browser cache's three runs of the default release, oldest first."""
+    from coreb_core.defaults import DEFAULT_RELEASE
+    from coreb_core.runs.run import list_runs
+
+    runs = sorted(list_runs(DEFAULT_RELEASE, browser_cache), key=lambda m: m.created or "")
+    assert len(runs) == 3
+    return [m.run_id for m in runs]
+
+
+@pytest.fixture(scope="module")
+def served(browser_cache, tmp_path_factory):
     """One `streamlit run app.py` on 127.0.0.1 for this module's tests: (base URL, log path)."""
     tmp = tmp_path_factory.mktemp("served")
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     log = tmp / "streamlit.log"
-    env = {**os.environ, "COREB_CACHE": str(app_cache), "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
+    env = {**os.environ, "COREB_CACHE": str(browser_cache), "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
            "PYTHONUNBUFFERED": "1"}
     cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.address", "127.0.0.1",
            "--server.port", str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false",
@@ -249,6 +274,9 @@ def test_menu_navigation_keeps_the_global_state(served, browser, default_run_ids
     wait_for_script(page)
     assert global_state(page) == chosen, "after a reload"
     # The sidebar shows it too: the one chosen run by name, not the other default run.
+    # (Its widgets can still be drawing when the script has finished: wait for the run's name to show.)
+    page.wait_for_function("""() => document.querySelector('[data-testid="stSidebar"]')
+        .innerText.includes('bm25 · demo_v2603')""", timeout=30_000)
     sidebar = page.locator('[data-testid="stSidebar"]').inner_text()
     assert "bm25 · demo_v2603" in sidebar and "minilm" not in sidebar
     page.close()
@@ -313,22 +341,28 @@ def wide_tables(page, label: str) -> tuple[list[str], int]:
             for n, (scroll, client) in enumerate(widths) if scroll > client + 1], len(widths)
 
 
-def test_tables_fit_the_page_at_1600(served, browser, default_run_ids):
+def test_tables_fit_the_page_at_1600(served, browser, default_run_ids, three_run_ids):
     """At 1600 px no table scrolls sideways: the identifying and deciding columns are all in view. The chart
-    pages are checked by test_charts_are_readable_sizes[1600]; here the others, and the inspector also in its
-    "largest Δ" mode, whose Δ sat off-screen."""
+    pages are checked by test_charts_are_readable_sizes[1600]; here the others, the inspector also in its
+    "largest Δ" mode, whose Δ sat off-screen, and with three runs' lists side by side."""
     base, _ = served
     page = browser.new_page()
     page.set_viewport_size({"width": 1600, "height": 1000})
     runs = "&".join(f"runs={r}" for r in default_run_ids.values())
+    three = "&".join(f"runs={r}" for r in three_run_ids)
     # The pages with tables beyond the chart pages (Run retrieval shows none until an import or a model is chosen).
-    visits = [("inspector", ""), ("data", ""), ("inspector", "&filter=largest+%CE%94+nDCG%4010+between+two+runs")]
+    visits = [("inspector", ""), ("data", ""), ("inspector", "&filter=largest+%CE%94+nDCG%4010+between+two+runs"),
+              ("inspector", "&query=q_t2c_canonical_retro_cpp_0020&" + three)]
     problems, seen = [], 0
     for path, extra in visits:
         try:
-            page.goto(f"{base}/{path}?release=demo_v2603&task=t2c&{runs}{extra}", wait_until="domcontentloaded")
+            page.goto(f"{base}/{path}?release=demo_v2603&task=t2c&{runs if 'runs=' not in extra else ''}{extra}",
+                      wait_until="domcontentloaded")
             wait_for_script(page)
             found, drawn = wide_tables(page, f"/{path}{extra}")
+            if "query=" in extra:  # three lists side by side, each with its runs' markers
+                assert page.get_by_text("C · bm25 · demo_v2603 (2)").count() == 1
+                page.screenshot(path=str(ARTIFACTS / "inspector-three-runs.png"), full_page=False)
         except Exception as exc:  # a timeout: say which page, keep going
             page.screenshot(path=str(ARTIFACTS / f"tables-{path}-failed.png"))
             problems.append(f"/{path}{extra}: {type(exc).__name__}: {str(exc).splitlines()[0]}")

@@ -1,5 +1,6 @@
 """The Query inspector page on CoREB-mini (the library on hand-made runs: tests/analysis/test_inspection.py)."""
 from tests.builders import app_test
+from ui.display import TRAP_BADGE
 
 
 def test_grade_badges_match_qrels(app_cache, default_run_ids):
@@ -145,7 +146,7 @@ def test_document_beside_query_with_reason_and_way_back(app_cache, default_run_i
         content = store.sql("SELECT content FROM documents WHERE doc_id = ?", [doc]).fetchone()[0]
     assert any(c.value == content.strip() and c.language == "python" for c in at.code)
     texts = [t.value for t in at.text]
-    assert any(t.startswith(f"{doc} · 🟠 trap · A: #") for t in texts)
+    assert any(t.startswith(f"{doc} · {TRAP_BADGE} · A: #") for t in texts)
     assert "Why a trap: correct solution in the wrong language: python; the query asks for cpp" in texts
     assert at.button(key="insp_back").label == "← Back to Trap analysis"
     assert at.query_params["doc"] in (doc, [doc]) and at.query_params["metric"] in ("map", ["map"])
@@ -158,8 +159,8 @@ def test_document_beside_query_with_reason_and_way_back(app_cache, default_run_i
             other = rank_in_b[doc_id]
             assert marker == ("=" if other == rank else f"#{other} ↑{rank - other}" if other < rank
                               else f"#{other} ↓{other - rank}")
-        else:
-            assert marker.startswith("not in top-10")
+        else:  # below B's top 10 (its rank) or not stored by B at all
+            assert marker == "—" or (marker.startswith("#") and int(marker[1:]) > 10), marker
     # Every trap carries its reason, in the lists (in a few words, the column is narrow) and in the table of
     # judged documents (in full).
     for listing in (a, b):

@@ -29,7 +29,7 @@ def test_reason_texts():
 def test_markers_colours_and_back():
     from ui.inspection import back_params, back_target, cross_run_marker, row_colours
 
-    assert [cross_run_marker(1, r, 5) for r in (1.0, 4.0, 6.0)] == ["=", "#4 ↓3", "not in top-5 (#6)"]
+    assert [cross_run_marker(4, r, 5) for r in (4.0, 1.0, 5.0, 6.0, float("nan"))] == ["=", "#1 ↑3", "#5 ↓1", "#6", "—"]
     styles = row_colours(pd.Series([1.0, 0.0, None]), pd.Series(["t", "n", "u"]), None, 2)
     assert styles[1].tolist() == ["background-color: #ffe6b3; color: #111", "", ""]
     assert back_target("compare").script == "pages/compare.py" and back_target("nowhere") is None
