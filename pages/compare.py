@@ -10,7 +10,7 @@ from coreb_core.errors import CorebError
 from ui.cache import run_tables, runs_of, store
 from ui.chart_specs import draw
 from ui.charts import interval_dots, outcome_histogram
-from ui.display import VERDICT_COLUMNS, metric_label, verdict_sentence, verdict_table
+from ui.display import VERDICT_COLUMNS, metric_label, text_preview, verdict_sentence, verdict_table
 from ui.format import plain
 from ui.labels import TASK_LABELS
 from ui.navigation import open_inspector
@@ -112,7 +112,7 @@ st.caption(source + f" · {len(deltas)} queries shared by the pair")
 draw(outcome_histogram, deltas, "delta", "outcome", x_title=f"Δ {metric} (a − b)", outcome_title="a",
      outcomes={"win": "#2e7d32", "tie": "#9e9e9e", "loss": "#c62828"})
 st.caption("Queries sorted by Δ (largest first). Select a row to open it in the inspector.")
-chosen = st.dataframe(deltas, hide_index=True, placeholder="—", on_select="rerun", selection_mode="single-row",
+chosen = st.dataframe(deltas.assign(query=text_preview(deltas["query"])), hide_index=True, placeholder="—", on_select="rerun", selection_mode="single-row",
                       key="compare_deltas", width="stretch",
                       column_order=["query_id", "delta", "outcome", f"{metric} (a)", f"{metric} (b)", "subtask", "query"],
                       column_config={"query_id": st.column_config.TextColumn("Query", width=230),

@@ -11,7 +11,8 @@ from ui.state import one_of, remembered, write_url
 from ui.cache import run_tables, runs_of, store
 from ui.chart_specs import draw
 from ui.charts import dumbbell, hbar
-from ui.display import ARTICLE_CLAIM, WHERE_IT_COMES_FROM, WHY_V2_DEFLATES, deflation_sentence, points
+from ui.display import (ARTICLE_CLAIM, WHERE_IT_COMES_FROM, WHY_V2_DEFLATES, deflation_sentence, points,
+                        text_preview)
 from ui.labels import TASK_LABELS
 from ui.navigation import open_inspector
 from ui.sidebar import sidebar
@@ -120,7 +121,7 @@ if top.empty:
     st.info("No query of this task scores higher under v1 than under v2 for the chosen runs.")
 else:
     # Run, query and the deciding drop first; ranks and counts after; run id and task only in the CSV.
-    picked = st.dataframe(top, hide_index=True, placeholder="—", on_select="rerun", width="stretch",
+    picked = st.dataframe(top.assign(query=text_preview(top["query"])), hide_index=True, placeholder="—", on_select="rerun", width="stretch",
                           selection_mode="single-row", key="deflation_top",
                           column_order=["label", "query_id", "v1_minus_v2_ndcg_at_10", "share_of_drop",
                                         "v1_ndcg_at_10", "v2_ndcg_at_10",

@@ -7,7 +7,7 @@ from coreb_core.analysis.inspection import (candidates, diff_pair, document_lang
                                             judged_positions, outranking_traps, query_details, query_hits,
                                             ranked_list, run_ranks, trap_reasons, unified_diff)
 from ui.cache import hits, run_tables, runs_of, store
-from ui.display import UNJUDGED_BADGE, with_grades
+from ui.display import UNJUDGED_BADGE, text_preview, with_grades
 from ui.inspection import (back_params, back_target, cross_run_marker, row_colours, trap_reason_short,
                            trap_reason_text)
 from ui.labels import TASK_LABELS
@@ -94,7 +94,7 @@ with st.expander("Find a query", expanded=url_query is None):
     # The query and the deciding numbers (Δ, traps) first; task and problem id only in the CSV. Pixel widths
     # that fit the expander at 1600 px.
     deciding = [c for c in found.columns if c not in FINDER_FACTS and c != "query_id"]
-    picked = st.dataframe(found, hide_index=True, placeholder="—", width="stretch", on_select="rerun",
+    picked = st.dataframe(found.assign(query=text_preview(found["query"])), hide_index=True, placeholder="—", width="stretch", on_select="rerun",
                           selection_mode="single-row", height=260,
                           column_order=["query_id", *deciding, *FINDER_FACTS[2:]],
                           column_config={"query_id": st.column_config.TextColumn("Query", width=230),

@@ -26,6 +26,7 @@ from ui.labels import TRAP_KIND_LABELS
 GRADE_LABELS: dict[int | None, str] = {POSITIVE: "✓ positive", TRAP: "⚠ trap", NEGATIVE: "✗ judged negative",
                                        None: "○ unjudged"}
 POSITIVE_BADGE, TRAP_BADGE, UNJUDGED_BADGE = GRADE_LABELS[POSITIVE], GRADE_LABELS[TRAP], GRADE_LABELS[None]
+PREVIEW_CHARS = 120  # of a query text in a table column (the column shows about 50)
 
 
 def pct(value: Any) -> float:
@@ -57,6 +58,18 @@ def points(fractions: pd.Series) -> pd.Series:
     [43.2, 50.0]
     """
     return (fractions * 100).round(1)
+
+
+def text_preview(texts: pd.Series, chars: int = PREVIEW_CHARS) -> pd.Series:
+    """The start of each text on one line, for a table column (whitespace collapsed, cut with "…"). A table
+    column shows about 50 characters, and 720 full query texts made the browser take 0.6 s longer to draw
+    Compare runs; the full text is in the CSV download and in the inspector.
+
+    >>> text_preview(pd.Series(["Given a text T   and a pattern P", "short"]), chars=20).tolist()
+    ['Given a text T and a…', 'short']
+    """
+    flat = texts.fillna("").astype(str).str.split().str.join(" ")
+    return flat.where(flat.str.len() <= chars, flat.str.slice(0, chars).str.rstrip() + "…")
 
 
 def grade_badges(relevance: pd.Series) -> pd.Series:
