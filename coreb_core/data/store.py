@@ -17,7 +17,7 @@ Example (CoREB-mini: ``coreb_core.data.mini.build.build_release("demo_v2603", ro
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence, TypeVar
 
 import duckdb
 import numpy as np
@@ -29,6 +29,7 @@ from coreb_core.data.schema import CONFIGS, NEGATIVE, POSITIVE, TASKS, TRAP
 
 # The facts of a query that per-query tables carry after ``with_query_facts`` (``query_facts`` has
 # these plus task, query_id and anchor_code_id; ``with_query_facts`` also offers the ``query`` text).
+T = TypeVar("T")
 QUERY_FACTS = ("subtask", "target_language", "anchor_language", "problem_id")
 
 
@@ -145,26 +146,49 @@ class Store:
         self.release = release
         self.root = root
         self.con = duckdb.connect(":memory:")
-        self._open_views()
+        self._follow(self._open_views)
+
+    def _follow(self, action: Callable[[], T]) -> T:
+        """``action`` on this Store's version; when it cannot read a file because newer imports pruned that
+        version (its folder may still be there, its files going), open the release's current version and
+        try again. An unreadable current version is a real error and is raised."""
+        for _ in range(5):
+            try:
+                return action()
+            except (duckdb.IOException, FileNotFoundError):
+                if release_dir(self.release, self.root).resolve() == getattr(self, "folder", None):
+                    raise
+                self._open_views_quietly()
+        return action()
+
+    def _open_views_quietly(self) -> None:
+        """``_open_views``, where a version pruned meanwhile only means: try again (``_follow``)."""
+        try:
+            self._open_views()
+        except (duckdb.IOException, FileNotFoundError):
+            pass
 
     def _open_views(self) -> None:
         # Resolve the link once: this Store keeps reading the version it opened even if a
         # writer swaps in a newer one meanwhile.
-        self.folder = release_dir(self.release, self.root).resolve()
+        folder = release_dir(self.release, self.root).resolve()
         for config in CONFIGS:
-            path = _sql_literal(str(self.folder / f"{config}.parquet"))
+            path = _sql_literal(str(folder / f"{config}.parquet"))
             self.con.execute(f"CREATE OR REPLACE VIEW {config} AS SELECT * FROM read_parquet({path})")
         self.con.execute(VIEWS.replace("CREATE VIEW", "CREATE OR REPLACE VIEW"))
-        self.extra_qrels = _extra_qrels_names(self.folder)
+        extra_qrels = _extra_qrels_names(folder)
         # Per-version memo: whatever is derived from this version's files (``query_facts``, the
         # evaluator's integer index) lives here, so it is dropped when the Store follows the link
         # to a newer version. Keys are the owning verb's name.
-        self.cache: dict[str, Any] = {}
-        for name in self.extra_qrels:
+        for name in extra_qrels:
             parts = [f"SELECT '{task}' AS task, query_id, doc_id, relevance FROM read_parquet("
-                     f"{_sql_literal(str(self.folder / f'{TASKS[task].long_name}_qrels_{name}.parquet'))})"
+                     f"{_sql_literal(str(folder / f'{TASKS[task].long_name}_qrels_{name}.parquet'))})"
                      for task in TASKS]
             self.con.execute(f"CREATE OR REPLACE VIEW qrels_{name} AS " + " UNION ALL ".join(parts))
+        # Only once every view reads the new version (a version pruned halfway leaves the old one named,
+        # so ``_follow`` tries again).
+        self.cache: dict[str, Any] = {}
+        self.folder, self.extra_qrels = folder, extra_qrels
 
     def sql(self, query: str, params: Sequence[Any] | dict[str, Any] | None = None,
             frames: dict[str, Any] | None = None) -> duckdb.DuckDBPyConnection:
@@ -175,14 +199,7 @@ class Store:
             for name, frame in (frames or {}).items():
                 cur.register(name, frame)
             return cur.execute(query, params or [])
-        try:
-            return run()
-        except duckdb.IOException:
-            if self.folder.exists():
-                raise
-            # The version this Store opened was pruned after newer imports: follow the link again.
-            self._open_views()
-            return run()
+        return self._follow(run)
 
     def df(self, query: str, params: Sequence[Any] | dict[str, Any] | None = None):
         return self.sql(query, params).df()
