@@ -94,8 +94,8 @@ with st.expander("Find a query", expanded=url_query is None):
     # The query and the deciding numbers (Δ, traps) first; task and problem id only in the CSV. Pixel widths
     # that fit the expander at 1600 px.
     deciding = [c for c in found.columns if c not in FINDER_FACTS and c != "query_id"]
-    picked = st.dataframe(found.assign(query=text_preview(found["query"])), hide_index=True, placeholder="—", width="stretch", on_select="rerun",
-                          selection_mode="single-row", height=260,
+    picked = st.dataframe(found.assign(query=text_preview(found["query"])), hide_index=True, placeholder="—",
+                          width="stretch", on_select="rerun", selection_mode="single-row", height=260,
                           column_order=["query_id", *deciding, *FINDER_FACTS[2:]],
                           column_config={"query_id": st.column_config.TextColumn("Query", width=230),
                                          **{c: st.column_config.NumberColumn(c, format="%.4f", width=95)
@@ -165,11 +165,11 @@ letters = dict(zip(shown, RUN_LETTERS))
 st.caption(provenance(state, "grades from the graded qrels; ranks as scored (query id dropped"
                              + (", C2C anchor dropped" if state.anchor_exclusion else "") + "); "
                              "rows: green = positive, amber = trap, blue = the open document; "
-                             f"“in B” = where run B ranks the same document (a rank alone: below its top {top}; — = not in its "
-                             "stored top 100); select a row to "
-                             "open it" + ("; three runs: compact lists (grade symbol ✓ ⚠ ✗ ○); why a trap is in the "
-                             "table below and beside the open document, scores in the CSV" if len(shown) == MAX_RUNS
-                             else "")))
+                             f"“in B” = where run B ranks the same document (a rank alone: below its top {top}; "
+                             "— = not in its stored top 100); select a row to open it"
+                             + ("; three runs: compact lists (grade symbol ✓ ⚠ ✗ ○); why a trap is in the table "
+                                "below and beside the open document, scores in the CSV" if len(shown) == MAX_RUNS
+                                else "")))
 rows_by_run = {labels[r]: query_hits(hits(r), q.query_id) for r in shown}
 ranks = run_ranks(q, rows_by_run, state.anchor_exclusion).set_index("doc_id")
 reasons = trap_reasons(s, q)
@@ -216,7 +216,8 @@ for column, rid in zip(columns, shown):
                                   .set_axis(view.index).set_axis(view.columns, axis=1), axis=None)
         st.dataframe(styled.format({"score": "{:.4f}"}), hide_index=True, placeholder="—", width="stretch",
                      on_select="rerun", selection_mode="single-row", key=f"insp_list_{q.query_id}_{rid}",
-                     column_config={**LIST_CONFIG, **{c: st.column_config.TextColumn(c, width=ELSEWHERE_PX) for c in others}})
+                     column_config={**LIST_CONFIG,
+                                    **{c: st.column_config.TextColumn(c, width=ELSEWHERE_PX) for c in others}})
         csv_download(listing, f"inspector_list_{q.query_id}_{rid}")
 
 # ------------------------------------------------------------------ the open document beside the query
