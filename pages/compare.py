@@ -112,7 +112,8 @@ st.caption(source + f" · {len(deltas)} queries shared by the pair")
 draw(outcome_histogram, deltas, "delta", "outcome", x_title=f"Δ {metric} (a − b)", outcome_title="a",
      outcomes={"win": "#2e7d32", "tie": "#9e9e9e", "loss": "#c62828"})
 st.caption("Queries sorted by Δ (largest first). Select a row to open it in the inspector.")
-chosen = st.dataframe(deltas.assign(query=text_preview(deltas["query"])), hide_index=True, placeholder="—", on_select="rerun", selection_mode="single-row",
+chosen = st.dataframe(deltas.assign(query=text_preview(deltas["query"])), hide_index=True, placeholder="—",
+                      on_select="rerun", selection_mode="single-row",
                       key="compare_deltas", width="stretch",
                       column_order=["query_id", "delta", "outcome", f"{metric} (a)", f"{metric} (b)", "subtask", "query"],
                       column_config={"query_id": st.column_config.TextColumn("Query", width=230),

@@ -121,7 +121,8 @@ if top.empty:
     st.info("No query of this task scores higher under v1 than under v2 for the chosen runs.")
 else:
     # Run, query and the deciding drop first; ranks and counts after; run id and task only in the CSV.
-    picked = st.dataframe(top.assign(query=text_preview(top["query"])), hide_index=True, placeholder="—", on_select="rerun", width="stretch",
+    picked = st.dataframe(top.assign(query=text_preview(top["query"])), hide_index=True, placeholder="—",
+                          on_select="rerun", width="stretch",
                           selection_mode="single-row", key="deflation_top",
                           column_order=["label", "query_id", "v1_minus_v2_ndcg_at_10", "share_of_drop",
                                         "v1_ndcg_at_10", "v2_ndcg_at_10",

@@ -375,7 +375,8 @@ def quantile_boxes(frame: pd.DataFrame, y: str, *, low: str, q1: str, median: st
                   axis=alt.Axis(labelLimit=label_limit(frame[y]), labelOverlap=False))
     # symlog: linear below ``log_constant``, logarithmic above, so runs on very different scales both show.
     scale = alt.Scale(type="symlog", constant=log_constant) if log_x else alt.Scale(zero=False)
-    tooltip_channels = tips(tooltip or [y] + [alt.Tooltip(c, format=value_format) for c in (low, q1, median, q3, high)])
+    tooltip_channels = tips(tooltip or [y] + [alt.Tooltip(c, format=value_format)
+                                              for c in (low, q1, median, q3, high)])
     base = alt.Chart(frame).encode(y=y_enc, tooltip=tooltip_channels)
     # A symlog axis gets round ticks (its default ticks crowd at the high end).
     ticks = [m * 10.0 ** e for e in range(-3, 4) for m in (1, 2, 5)]

@@ -85,7 +85,8 @@ def test_no_script_relies_on_streamlit_magic():
             for i, statement in enumerate(body):
                 if not isinstance(statement, ast.Expr) or isinstance(statement.value, (ast.Call, ast.Await)):
                     continue
-                docstring = i == 0 and isinstance(statement.value, ast.Constant) and isinstance(statement.value.value, str)
+                docstring = (i == 0 and isinstance(statement.value, ast.Constant)
+                             and isinstance(statement.value.value, str))
                 if not docstring:
                     bare.append(f"{script.name}:{statement.lineno}")
     assert bare == []
