@@ -25,6 +25,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SERVER_START_S = 90
 PAGE_LOAD_MS = 180_000  # a page's first render scores the runs; 2 slow cores, every page in one server
+NAV_WAIT_MS = 15_000  # the sidebar's page links after the script is done
 
 
 def app_pages() -> list[tuple[str, str, bool]]:
@@ -84,6 +85,15 @@ def check_page(page, base: str, url_path: str, default: bool, titles: list[str])
             return done && (document.querySelector('h1') || document.querySelector('[data-testid="stException"]'));
         }""", timeout=PAGE_LOAD_MS, polling=200)
     page.wait_for_timeout(300)  # let the last deltas paint before the screenshot
+    # The sidebar's page links come in their own message and can paint after the script is done (CI once
+    # read [] here): wait a while for them, and report what is there if they never come.
+    try:
+        page.wait_for_function(
+            """n => document.querySelectorAll(
+                '[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"]').length >= n""",
+            arg=len(titles), timeout=NAV_WAIT_MS, polling=100)
+    except Exception:
+        pass
     page.screenshot(path=str(ARTIFACTS / f"{url_path}.png"), full_page=True)
 
     path = urllib.parse.urlparse(page.url).path.strip("/")
