@@ -341,10 +341,15 @@ def wide_tables(page, label: str) -> tuple[list[str], int]:
     page.wait_for_function("""() => [...document.querySelectorAll('[data-testid="stDataFrame"]')]
         .some(f => f.checkVisibility() && f.getBoundingClientRect().width > 0)""", timeout=PAGE_LOAD_MS)
     page.wait_for_timeout(500)
-    tables = page.locator('[data-testid="stDataFrame"]')
-    for i in range(tables.count()):  # grids draw when scrolled into view
-        if tables.nth(i).is_visible():
-            tables.nth(i).scroll_into_view_if_needed()
+    # Grids draw when scrolled into view. Scrolled by the page's own JS, one at a time: Playwright's
+    # scroll_into_view_if_needed waits for the element to be stable and once timed out on /data in CI.
+    count = page.locator('[data-testid="stDataFrame"]').count()
+    for i in range(count):
+        page.evaluate("""i => {
+            const f = document.querySelectorAll('[data-testid="stDataFrame"]')[i];
+            if (f && f.checkVisibility()) f.scrollIntoView({block: 'center'});
+        }""", i)
+        page.wait_for_timeout(150)
     page.wait_for_function(f"() => !({TABLE_WIDTHS_JS})().includes(null)", timeout=60_000)
     widths = page.evaluate(TABLE_WIDTHS_JS)
     return [f"{label}: table {n + 1} is {scroll} px wide in a {client} px box"
