@@ -1,8 +1,9 @@
-"""Shared fixtures: private caches, CoREB-mini built once per session, the tiny hand-made release,
-MiniLM encoded once per session, the default runs. Plain helpers and builders (``run_cli``, ``app_test``,
+"""Shared fixtures: private caches, the app's real first launch once per session (it builds CoREB-mini,
+the BM25 run and the one MiniLM encode of the session), the tiny hand-made release, the default runs. Plain helpers and builders (``run_cli``, ``app_test``,
 ``tiny_hits``, …) live in ``tests/builders.py``."""
 import os
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -24,15 +25,46 @@ def cache(tmp_path, monkeypatch) -> Path:
     return root
 
 
-@pytest.fixture(scope="session")
-def mini_cache(tmp_path_factory) -> Path:
-    """Both CoREB-mini releases, built once per test session into a private cache."""
-    from coreb_core.data.mini.build import RELEASES, build_release
+@dataclass
+class FirstLaunch:
+    """What the app's real first launch on an empty cache did: ``app`` is its first session after its first
+    run (the Overview, drawn before MiniLM was built), ``models_at_first_page`` the runs stored by then, and
+    ``builds`` the default runs built after that page, in the background, each waited for (and
+    ``models_after_builds`` the runs stored then)."""
+    cache: Path
+    app: object  # streamlit.testing.v1.AppTest
+    models_at_first_page: list[str]
+    builds: list
+    models_after_builds: list[str]
 
-    root = tmp_path_factory.mktemp("mini-cache")
-    for release in RELEASES:
-        build_release(release, root)
-    return root
+
+@pytest.fixture(scope="session")
+def first_launch(tmp_path_factory) -> FirstLaunch:
+    """`streamlit run app.py` on a fresh clone, once per session (AppTest): CoREB-mini and the BM25 run
+    before the first page, the MiniLM run after it. Its cache is the session's CoREB-mini (``mini_cache``)
+    and its MiniLM run the session's one cold encode (``minilm_cold_and_warm``): building them twice cost
+    the suite a minute and a half. tests/app/test_app.py asserts on what it did."""
+    from streamlit.testing.v1 import AppTest
+
+    from coreb_core.defaults import DEFAULT_RELEASE, later_defaults
+    from coreb_core.runs.run import list_runs
+
+    root = tmp_path_factory.mktemp("first-launch")
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("COREB_CACHE", str(root))
+        app = AppTest.from_file(str(_REPO / "app.py"), default_timeout=600).run()
+        models = [m.model for m in list_runs(DEFAULT_RELEASE, root)]
+        builds = later_defaults(root)
+        for build in builds:  # MiniLM: its thread reads the cache folder it was started with
+            build.wait(900)
+        after = sorted(m.model for m in list_runs(DEFAULT_RELEASE, root))
+    return FirstLaunch(root, app, models, builds, after)
+
+
+@pytest.fixture(scope="session")
+def mini_cache(first_launch) -> Path:
+    """Both CoREB-mini releases (and the default runs), as the session's first launch built them."""
+    return first_launch.cache
 
 
 @pytest.fixture
@@ -50,38 +82,37 @@ def tiny_store(tmp_path):
 
 
 @pytest.fixture(scope="session")
-def minilm_cold_and_warm(mini_cache, tmp_path_factory):
-    """A private copy of the releases with an empty embedding cache, and two identical MiniLM runs
-    (default profile) in it: the first encodes, the second must not. Encoded once per session."""
+def minilm_cold_and_warm(first_launch, tmp_path_factory):
+    """A private copy of the releases with two identical MiniLM runs (default profile): the cold one is the
+    first launch's, which encoded into an empty embedding cache (its vectors are copied along), and the warm
+    one, run here, must encode nothing."""
     import shutil
 
-    from coreb_core.retrieval.pipeline import run_retrieval
+    from coreb_core.paths import runs_dir
+    from coreb_core.retrieval.pipeline import RetrievalResult, run_retrieval
+    from coreb_core.runs.run import run_meta
 
+    [build] = [b for b in first_launch.builds if b.model == "minilm"]
+    assert build.done and build.error is None, f"the first launch's MiniLM run failed: {build.error}"
     root = tmp_path_factory.mktemp("retrieval-cache")
-    shutil.copytree(mini_cache / "coreb", root / "coreb", symlinks=True)
-    cold = run_retrieval("minilm", "demo_v2603", root=root)
+    shutil.copytree(first_launch.cache / "coreb", root / "coreb", symlinks=True)
+    shutil.copytree(first_launch.cache / "embeddings", root / "embeddings")
+    shutil.copytree(runs_dir(first_launch.cache) / build.run_id, runs_dir(root) / build.run_id)
+    meta = run_meta(build.run_id, root)
+    cold = RetrievalResult(build.run_id, meta["release"], meta["texts_encoded"], build.finished - build.started)
     warm = run_retrieval("minilm", "demo_v2603", root=root)
     return root, cold, warm
 
 
 @pytest.fixture(scope="session")
-def app_cache(mini_cache, minilm_cold_and_warm) -> Path:
-    """The mini cache with the first-launch default runs (bm25, minilm on demo_v2603). The MiniLM
-    vectors encoded once per session are reused, so its default run loads no model (tests/test_app.py
-    covers a real first launch from an empty cache)."""
-    import shutil
-
+def app_cache(mini_cache) -> Path:
+    """The mini cache with the first-launch default runs (bm25, minilm on demo_v2603), made by the session's
+    real first launch (``first_launch``)."""
     from coreb_core.defaults import DEFAULT_MODELS, DEFAULT_RELEASE
-    from coreb_core.retrieval.pipeline import run_retrieval
     from coreb_core.runs.run import list_runs
 
-    if not (mini_cache / "embeddings").exists():
-        shutil.copytree(minilm_cold_and_warm[0] / "embeddings", mini_cache / "embeddings")
-
-    have = {m["model"] for m in list_runs(DEFAULT_RELEASE, mini_cache) if m.get("kind") == "retrieval"}
-    for model in DEFAULT_MODELS:
-        if model not in have:
-            run_retrieval(model, DEFAULT_RELEASE, root=mini_cache)
+    have = sorted(m.model for m in list_runs(DEFAULT_RELEASE, mini_cache) if m.kind == "retrieval")
+    assert set(DEFAULT_MODELS) <= set(have), f"the first launch left the runs {have}"
     return mini_cache
 
 

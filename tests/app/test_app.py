@@ -23,29 +23,31 @@ def test_data_page_lists_cached_release(tmp_path, cache):
     assert counts == dump.EXPECTED_ROWS
 
 
-def test_first_launch_builds_coreb_mini_and_default_runs(cache):
+def test_first_launch_builds_coreb_mini_and_default_runs(first_launch, monkeypatch):
     """The first page waits only for CoREB-mini and the BM25 run; MiniLM is built after it, in a background
-    thread, while the page says so."""
-    from coreb_core.defaults import later_defaults
+    thread, while the page says so. (The launch itself, a real one on an empty cache, is the session
+    fixture ``first_launch``: its cache is every other test's CoREB-mini.)"""
     from coreb_core.runs.run import list_runs
 
-    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=600).run()
+    cache, at = first_launch.cache, first_launch.app
+    monkeypatch.setenv("COREB_CACHE", str(cache))
     assert not at.exception
     assert (cache / "coreb" / "demo_v2603" / "text2code_qrels_v1.parquet").exists()
-    assert [m["model"] for m in list_runs("demo_v2603", cache)] == ["bm25"]
+    assert first_launch.models_at_first_page == ["bm25"]
     assert [t.value for t in at.title][:1] == ["Overview"]  # the page rendered before MiniLM was built
     assert any("minilm default run is being built" in i.value and "appears under Runs" in i.value for i in at.info)
-    [build] = later_defaults(cache)
-    assert build.model == "minilm" and build.wait(900).done and build.error is None
-    assert sorted(m["model"] for m in list_runs("demo_v2603", cache)) == ["bm25", "minilm"]
-    assert build.run_id in {m.run_id for m in list_runs("demo_v2603", cache)}
+    [build] = first_launch.builds
+    assert build.model == "minilm" and build.done and build.error is None
+    assert first_launch.models_after_builds == ["bm25", "minilm"]
+    runs = list_runs("demo_v2603", cache)
+    assert build.run_id in {m.run_id for m in runs}
     at.run()
     assert not at.exception and not any("being built" in i.value for i in at.info)
     at.switch_page("pages/data.py").run()
     assert [s.value for s in at.subheader][:2] == [plain("demo_v2602"), plain("demo_v2603")]
     # a later launch starts from the cache: nothing is rebuilt
     again = AppTest.from_file(str(REPO / "app.py"), default_timeout=60).run()
-    assert not again.exception and len(list_runs("demo_v2603", cache)) == 2
+    assert not again.exception and list_runs("demo_v2603", cache) == runs
 
 
 def test_later_default_runs_build_in_the_background_once(cache, mini_cache):
