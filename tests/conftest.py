@@ -105,6 +105,16 @@ def minilm_cold_and_warm(first_launch, tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
+def minilm_card_c2c(minilm_cold_and_warm):
+    """A MiniLM C2C run under the ``card`` profile in ``minilm_cold_and_warm``'s cache, whose embedding cache
+    held only the official vectors before it (so it encoded every text). Encoded once per session: the Run
+    page's profile test reuses these vectors (tests/app/test_page_run.py)."""
+    from coreb_core.retrieval.pipeline import run_retrieval
+
+    return run_retrieval("minilm", "demo_v2603", tasks=("c2c",), root=minilm_cold_and_warm[0], profile="card")
+
+
+@pytest.fixture(scope="session")
 def app_cache(mini_cache) -> Path:
     """The mini cache with the first-launch default runs (bm25, minilm on demo_v2603), made by the session's
     real first launch (``first_launch``)."""

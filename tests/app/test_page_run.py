@@ -60,10 +60,13 @@ def test_run_page_runs_bm25(private_cache):
     assert not other.exception and other.sidebar.multiselect[0].value == [run_id]
 
 
-def test_run_page_profile_selector_reaches_the_run(private_cache):
+def test_run_page_profile_selector_reaches_the_run(private_cache, minilm_cold_and_warm, minilm_card_c2c):
     from ui.cache import runs_of
     from ui.widgets import run_label
 
+    # The session's card-profile C2C vectors (encoded once, tests/retrieval checks that encode): this test
+    # is about the page reaching a card run, and a cold encode here cost the suite 20 s more.
+    shutil.copytree(minilm_cold_and_warm[0] / "embeddings", private_cache / "embeddings")
     before = set(runs_of("demo_v2603"))
     at = app_test("run_retrieval.py", private_cache, {"release": "demo_v2603"}, timeout=900).run()
     assert at.radio(key="run_profile").value == "official"  # the default
@@ -77,6 +80,7 @@ def test_run_page_profile_selector_reaches_the_run(private_cache):
     (run_id,) = set(after) - before
     meta = after[run_id]
     assert meta["profile"] == "card" and meta["encoding"]["backend"] == "sentence-transformers"
+    assert meta["texts_encoded"] == 0  # every vector from the session's card run
     assert run_id.startswith("minilm-card__demo_v2603__") and run_label(meta).startswith("minilm · card · demo_v2603")
     assert any("encoding profile `card`" in c.value for c in at.caption)
     other = app_test("traps.py", private_cache, {"release": "demo_v2603", "task": "c2c", "runs": run_id}).run()

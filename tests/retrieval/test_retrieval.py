@@ -259,11 +259,11 @@ def test_second_identical_run_encodes_nothing_and_scores_the_same(minilm_runs, p
     assert 0.1 < ndcg["t2c"] < 0.9 and 0.1 < ndcg["c2t"] < 0.9
 
 
-def test_card_profile_run_has_its_own_vectors_label_and_provenance(minilm_runs, private_cache):
+def test_card_profile_run_has_its_own_vectors_label_and_provenance(minilm_runs, private_cache, minilm_card_c2c):
     from coreb_core.evaluation.evaluate import score_run
     from coreb_core.retrieval.pipeline import run_retrieval
 
-    card = run_retrieval("minilm", "demo_v2603", tasks=("c2c",), root=private_cache, profile="card")
+    card = minilm_card_c2c
     assert card.texts_encoded > 0  # the official run's cached vectors are not served to the card profile
     meta = run_meta(card.run_id, private_cache)
     assert card.run_id.startswith("minilm-card__demo_v2603__") and meta["label"] == "minilm [card]"
