@@ -310,7 +310,11 @@ def test_charts_are_readable_sizes(served, browser, default_run_ids, width):
         path = "" if url_path == default else url_path  # st.navigation serves the default page at /
         page.goto(f"{base}/{path}?release=demo_v2603&task=t2c&{runs}", wait_until="domcontentloaded")
         wait_for_script(page)
-        page.wait_for_timeout(1500)  # vega-embed draws after the script is done
+        # vega-embed draws after the script is done: wait until every chart has its canvas (or svg) drawn.
+        page.wait_for_function("""() => [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
+            .every(e => { const c = e.querySelector('canvas, svg.marks');
+                          return c && c.getBoundingClientRect().height > 0; })""", timeout=60_000, polling=100)
+        page.wait_for_timeout(300)
         boxes = page.evaluate("""() => [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
             .map(e => { const r = e.getBoundingClientRect(); return [r.width, r.height]; })""")
         if not boxes:
