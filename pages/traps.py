@@ -4,12 +4,10 @@ import pandas as pd
 import streamlit as st
 
 from coreb_core.analysis.surface_bias import TRAP_WIN
-from coreb_core.analysis.trap_wins import (bug_shares, kind_shares, margin_summary, near_miss_curve,
-                                           rank_gap_histogram)
-from coreb_core.analysis.traps import LEVELS, MEASURES, trap_breakdown, worst_queries
+from coreb_core.analysis.traps import LEVELS, MEASURES, worst_queries
 from coreb_core.errors import CorebError
 from coreb_core.retrieval.profiles import run_encoder_identity
-from ui.cache import embedding_points, release_version, run_surface, run_tables, run_trap_wins, runs_of, store
+from ui.cache import embedding_points, release_version, run_surface, run_tables, run_trap_page, runs_of, store
 from ui.chart_specs import draw
 from ui.charts import hbar, heatmap, interval_lines, map_scatter, quantile_boxes
 from ui.display import MAP_COLOURS, fraction_ranges, gap_labels, map_labels, points, surface_sentence
@@ -34,7 +32,8 @@ level = st.radio("Group by", list(LEVELS), horizontal=True, key=remembered("trap
 write_url({"level": level})
 try:
     traps = run_tables(state).traps
-    table = trap_breakdown(store(state.release), traps, state.task, level)
+    page = run_trap_page(state, level)
+    table = page.breakdown
 except CorebError as exc:
     show_error(exc)
     st.stop()
@@ -116,14 +115,11 @@ if event.selection.rows:
     open_inspector(state, worst["query_id"].iloc[event.selection.rows[0]])
 
 # ------------------------------------------------------------------ why traps win
-wins = run_trap_wins(state)
-wins = wins._replace(traps=wins.traps[wins.traps["task"] == state.task],
-                     queries=wins.queries[wins.queries["task"] == state.task])
 WIN = "a trap win = a rel=1 trap ranked above the query's best positive (evaluator ranks)"
 
 st.subheader("Why traps win: kinds")
 st.caption(provenance(state, f"{WIN}; kinds from the release's corpus facts (test results, language, noise flag)"))
-by_task = kind_shares(wins, "task")
+by_task = page.kinds_by_task
 if by_task.empty:
     st.info("No trap of this task is ranked by the chosen runs.")
 else:
@@ -139,7 +135,7 @@ else:
              tooltip=["run_label", "kind_label", "trap_wins", alt.Tooltip("share_of_wins", format=".1%"),
                       "traps_in_top_k", "queries_with_win", "queries"],
              title=f"Trap wins by kind · {state.release} · {state.task}")
-    by_subtask = kind_shares(wins, "subtask")
+    by_subtask = page.kinds_by_subtask
     table = by_subtask.assign(run_label=by_subtask["run"].map(labels).fillna(by_subtask["run"]),
                               kind_label=by_subtask["kind"].map(TRAP_KIND_LABELS).fillna(by_subtask["kind"]))
     st.dataframe(table, hide_index=True, placeholder="—", width="stretch", key="trap_kinds_table",
@@ -157,7 +153,7 @@ else:
                      "queries_with_win": st.column_config.NumberColumn("Queries with a win", width="small"),
                      "queries": st.column_config.NumberColumn("Queries", width="small")})
     csv_download(by_subtask, f"trap_kinds_{state.release}_{state.task}")
-    bugs = bug_shares(wins)
+    bugs = page.bugs
     if not bugs.empty:
         st.caption("The corpus records the bug of each failing solution (CoREB-mini): wins and win rate per bug kind.")
         bugs_shown = bugs.assign(run_label=bugs["run"].map(labels).fillna(bugs["run"]))
@@ -175,7 +171,7 @@ else:
 st.subheader("Near-miss curve")
 st.caption(provenance(state, "P(a failing solution outranks its query's best positive) by its test pass fraction; "
                              "bars: Wilson 95% intervals; queries with a positive"))
-curve = near_miss_curve(wins)
+curve = page.near_miss
 if curve.empty:
     st.info("No failing solution with test counts among this task's traps (C2T traps are texts).")
 else:
@@ -196,7 +192,7 @@ else:
 st.subheader("Margins")
 st.caption(provenance(state, "trap-win queries: best positive rank − best trap rank, and best trap score − best "
                              "positive score (each run's own score scale: compare within a run)"))
-margins = margin_summary(wins)
+margins = page.margins
 margins = margins.assign(run_label=margins["run"].map(labels).fillna(margins["run"]))
 if not (margins["queries"] > 0).any():
     st.info("No trap outranks a listed positive in the chosen runs.")
@@ -213,7 +209,7 @@ else:
              tooltip=["run_label", "queries", "unmeasured",
                       *[alt.Tooltip(c, format=".4g") for c in
                         ("q10", "q25", "median", "q75", "q90", "mean")]])
-    gaps = rank_gap_histogram(wins)
+    gaps = page.rank_gaps
     gaps = gaps.assign(run_label=gaps["run"].map(labels).fillna(gaps["run"]),
                        gap=gap_labels(gaps["gap_low"], gaps["gap_high"]))
     draw(heatmap, gaps, x="gap", y="run_label", value="share", x_title="rank gap (places)",

@@ -1,10 +1,14 @@
 """Data the pages share, cached per server: one Store per release version, run hits, scored tables."""
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import pandas as pd
 import streamlit as st
 
-from coreb_core.analysis.trap_wins import TrapWins, trap_wins
+from coreb_core.analysis.trap_wins import (TrapWins, bug_shares, kind_shares, margin_summary, near_miss_curve,
+                                           rank_gap_histogram, trap_wins)
+from coreb_core.analysis.traps import trap_breakdown
 from coreb_core.analysis.embedding_map import EmbeddingMap, embedding_map
 from coreb_core.analysis.surface_bias import SurfaceBias, surface_bias
 from coreb_core.data.store import Store
@@ -124,16 +128,42 @@ def _trap_wins(release: str, version: str, run_ids: tuple[str, ...], anchor_excl
     return trap_wins(store(release), {rid: hits(rid) for rid in run_ids}, anchor_exclusion)
 
 
-def run_trap_wins(state: State) -> TrapWins:
-    """``coreb_core.analysis.trap_wins.trap_wins`` for the sidebar's runs (every task), cached per server.
+class TrapPage(NamedTuple):
+    """The Trap analysis page's tables for one task and grouping, each from ``coreb_core.analysis``."""
+
+    breakdown: pd.DataFrame  # trap_breakdown
+    kinds_by_task: pd.DataFrame  # kind_shares(…, "task")
+    kinds_by_subtask: pd.DataFrame  # kind_shares(…, "subtask")
+    bugs: pd.DataFrame  # bug_shares
+    near_miss: pd.DataFrame  # near_miss_curve
+    margins: pd.DataFrame  # margin_summary
+    rank_gaps: pd.DataFrame  # rank_gap_histogram
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _trap_page(release: str, version: str, run_ids: tuple[str, ...], scheme: str, anchor_exclusion: bool,
+               task: str, level: str) -> TrapPage:
+    traps = tables(release, version, run_ids, scheme, anchor_exclusion).traps
+    wins = _trap_wins(release, version, run_ids, anchor_exclusion)
+    wins = wins._replace(traps=wins.traps[wins.traps["task"] == task], queries=wins.queries[wins.queries["task"] == task])
+    return TrapPage(trap_breakdown(store(release), traps, task, level), kind_shares(wins, "task"),
+                    kind_shares(wins, "subtask"), bug_shares(wins), near_miss_curve(wins), margin_summary(wins),
+                    rank_gap_histogram(wins))
+
+
+def run_trap_page(state: State, level: str) -> TrapPage:
+    """The Trap analysis page's tables for the sidebar's runs and task, grouped by ``level``; cached per
+    server, so a second visit (a shared link, a move back to the page) recomputes nothing.
 
     Example (CoREB-mini and a BM25 run in the cache ``COREB_CACHE`` points at; not doctested):
 
-    >>> state = State("demo_v2603", V2, ["bm25__demo_v2603__20261201T062218-f8c8b6"], "t2c", anchor_exclusion=True)
-    >>> run_trap_wins(state).traps["kind"].cat.categories[0]
-    'failing_solution'
+    >>> state = State("demo_v2603", V2, ["bm25__demo_v2603__20261201T062218-f8c8b6"], "c2c", anchor_exclusion=True)
+    >>> run_trap_page(state, "subtask").breakdown[["subtask", "queries"]].head(1)
+              subtask  queries
+    0  c2c_cross_lang       96
     """
-    return _trap_wins(state.release, release_version(state.release), tuple(state.run_ids), state.anchor_exclusion)
+    return _trap_page(state.release, release_version(state.release), tuple(state.run_ids), str(state.scheme),
+                      state.anchor_exclusion, state.task, level)
 
 
 @st.cache_data(show_spinner="Measuring lexical overlap…", max_entries=32)
