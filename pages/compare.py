@@ -4,10 +4,10 @@ from itertools import combinations
 import altair as alt
 import streamlit as st
 
-from coreb_core.analysis.comparison import (coverage, headline_verdict, metric_columns, pair_deltas, pair_table,
-                                            pair_verdicts, run_intervals, split_runs)
+from coreb_core.analysis.comparison import (coverage, headline_verdict, metric_columns, pair_table, pair_verdicts,
+                                            run_intervals, split_runs)
 from coreb_core.errors import CorebError
-from ui.cache import run_tables, runs_of, store
+from ui.cache import run_pair_deltas, run_tables, runs_of
 from ui.chart_specs import draw
 from ui.charts import interval_dots, outcome_histogram
 from ui.display import VERDICT_COLUMNS, metric_label, text_preview, verdict_sentence, verdict_table
@@ -107,7 +107,7 @@ pair_by_text = {",".join(p): p for p in pair_options}
 a, b = st.selectbox("Pair (a − b)", pair_options, format_func=lambda p: f"{labels[p[0]]}  −  {labels[p[1]]}",
                     key=remembered("compare_pair", "pair", lambda raw: pair_by_text.get(raw[-1]), allowed=pair_options))
 write_url({"compare": list(picked), "metric": metric, "pair": f"{a},{b}"})
-deltas = pair_deltas(per_query, a, b, metric, store=store(state.release))
+deltas = run_pair_deltas(state._replace(run_ids=list(picked)), a, b, metric)
 st.caption(source + f" · {len(deltas)} queries shared by the pair")
 draw(outcome_histogram, deltas, "delta", "outcome", x_title=f"Δ {metric} (a − b)", outcome_title="a",
      outcomes={"win": "#2e7d32", "tie": "#9e9e9e", "loss": "#c62828"})

@@ -4,12 +4,10 @@ import streamlit as st
 
 from coreb_core.errors import CorebError
 from coreb_core.analysis.inspection import (candidates, diff_pair, document_language, document_text, facet_values,
-                                            judged_positions, outranking_traps, query_details, query_hits,
-                                            ranked_list, run_ranks, trap_reasons, unified_diff)
-from ui.cache import hits, run_tables, runs_of, store
-from ui.display import UNJUDGED_BADGE, text_preview, with_grades
-from ui.inspection import (back_params, back_target, cross_run_marker, row_colours, trap_reason_short,
-                           trap_reason_text)
+                                            outranking_traps, query_details, unified_diff)
+from ui.cache import query_lists, run_tables, runs_of, store
+from ui.display import UNJUDGED_BADGE, text_preview
+from ui.inspection import back_params, back_target, row_colours, trap_reason_text
 from ui.labels import TASK_LABELS
 from ui.sidebar import sidebar
 from ui.state import one_of, remembered, url_float, url_param, url_values, write_url
@@ -170,23 +168,8 @@ st.caption(provenance(state, "grades from the graded qrels; ranks as scored (que
                              + ("; three runs: compact lists (grade symbol ✓ ⚠ ✗ ○); why a trap is in the table "
                                 "below and beside the open document, scores in the CSV" if len(shown) == MAX_RUNS
                                 else "")))
-rows_by_run = {labels[r]: query_hits(hits(r), q.query_id) for r in shown}
-ranks = run_ranks(q, rows_by_run, state.anchor_exclusion).set_index("doc_id")
-reasons = trap_reasons(s, q)
-positions = with_grades(judged_positions(s, q, rows_by_run, state.anchor_exclusion), 0)
-positions.insert(positions.columns.get_loc("tests") + 1, "why", [trap_reason_text(reasons.get(d))
-                                                                 for d in positions["doc_id"]])
-listings = {}
-for rid in shown:
-    if rows_by_run[labels[rid]].empty:
-        continue
-    listing = with_grades(ranked_list(s, q, rows_by_run[labels[rid]], state.anchor_exclusion, top), 1)
-    for other in shown:
-        if other != rid:
-            where = listing["doc_id"].map(ranks[labels[other]])
-            listing[f"in {letters[other]}"] = [cross_run_marker(r, o, top) for r, o in zip(listing["rank"], where)]
-    listing["why"] = [trap_reason_short(reasons.get(d)) for d in listing["doc_id"]]
-    listings[rid] = listing
+ranks, reasons, positions, listings = query_lists(state.release, q.query_id, list(shown), labels, letters,
+                                                 state.anchor_exclusion, top)
 
 # The open document: one per query; a click on any listed row (the newest click wins) opens it.
 if ss.get("insp_doc_for") != q.query_id:
@@ -270,7 +253,7 @@ csv_download(positions, f"inspector_positions_{q.query_id}")
 # ------------------------------------------------------------------ trap vs positive diff
 st.subheader("Trap vs a positive, same language where the query has one")
 # Widgets keyed by query id: a new query starts from its own runs and traps, never the last query's.
-diff_run = st.selectbox("Run", list(rows_by_run), key=f"insp_diff_run_{q.query_id}")
+diff_run = st.selectbox("Run", [labels[r] for r in shown], key=f"insp_diff_run_{q.query_id}")
 try:
     outranking = outranking_traps(positions, diff_run)
 except CorebError as exc:

@@ -9,7 +9,10 @@ import streamlit as st
 from coreb_core.analysis.trap_wins import (TrapWins, bug_shares, kind_shares, margin_summary, near_miss_curve,
                                            rank_gap_histogram, trap_wins)
 from coreb_core.analysis.traps import trap_breakdown
+from coreb_core.analysis.comparison import pair_deltas, split_runs
 from coreb_core.analysis.embedding_map import EmbeddingMap, embedding_map
+from coreb_core.analysis.inspection import (TrapReason, judged_positions, query_details, query_hits, ranked_list,
+                                            run_ranks, trap_reasons)
 from coreb_core.analysis.surface_bias import SurfaceBias, surface_bias
 from coreb_core.data.store import Store
 from coreb_core.evaluation.evaluate import Evaluation, analyse_many
@@ -17,6 +20,8 @@ from coreb_core.runs.run import read_hits
 from coreb_core.evaluation.schemes import V1, V2, Scheme
 from coreb_core.paths import release_dir
 from coreb_core.runs.run import BadRun, RunMeta, list_runs, run_listing, run_meta, run_path
+from ui.display import with_grades
+from ui.inspection import cross_run_marker, trap_reason_short, trap_reason_text
 from ui.labels import GROUPINGS
 from ui.state import State
 
@@ -164,6 +169,78 @@ def run_trap_page(state: State, level: str) -> TrapPage:
     """
     return _trap_page(state.release, release_version(state.release), tuple(state.run_ids), str(state.scheme),
                       state.anchor_exclusion, state.task, level)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _pair_deltas(release: str, version: str, run_ids: tuple[str, ...], scheme: str, anchor_exclusion: bool,
+                 task: str, a: str, b: str, metric: str) -> pd.DataFrame:
+    per_query = split_runs(tables(release, version, run_ids, scheme, anchor_exclusion).per_query(scheme), task,
+                           list(run_ids))
+    return pair_deltas(per_query, a, b, metric, store=store(release))
+
+
+def run_pair_deltas(state: State, a: str, b: str, metric: str) -> pd.DataFrame:
+    """``coreb_core.analysis.comparison.pair_deltas`` of runs ``a`` and ``b`` on the sidebar's task, among the
+    runs ``state.run_ids`` (Compare's picked runs), cached per server.
+
+    Example (CoREB-mini with the two default runs ``bm25_id`` and ``minilm_id``; not doctested):
+
+    >>> state = State("demo_v2603", V2, [bm25_id, minilm_id], "t2c", anchor_exclusion=True)
+    >>> len(run_pair_deltas(state, minilm_id, bm25_id, "ndcg_at_10"))
+    720
+    """
+    return _pair_deltas(state.release, release_version(state.release), tuple(state.run_ids), str(state.scheme),
+                        state.anchor_exclusion, state.task, a, b, metric)
+
+
+class QueryLists(NamedTuple):
+    """The inspector's tables for one query and the runs shown side by side (``query_lists``)."""
+
+    ranks: pd.DataFrame  # run_ranks: doc_id index, one column per shown run's label, its rank
+    reasons: dict[str, TrapReason]  # trap_reasons: why each trap is one
+    positions: pd.DataFrame  # judged_positions with grades and the reason ("why")
+    listings: dict[str, pd.DataFrame]  # run id -> its top ``top`` with grades, "in <letter>" markers and "why"
+
+
+@st.cache_data(show_spinner=False, max_entries=128)
+def _query_lists(release: str, version: str, query_id: str, shown: tuple[str, ...], labels: tuple[str, ...],
+                 letters: tuple[str, ...], anchor_exclusion: bool, top: int) -> QueryLists:
+    s = store(release)
+    q = query_details(s, query_id)
+    rows_by_run = {label: query_hits(hits(rid), query_id) for rid, label in zip(shown, labels)}
+    ranks = run_ranks(q, rows_by_run, anchor_exclusion).set_index("doc_id")
+    reasons = trap_reasons(s, q)
+    positions = with_grades(judged_positions(s, q, rows_by_run, anchor_exclusion), 0)
+    positions.insert(positions.columns.get_loc("tests") + 1, "why",
+                     [trap_reason_text(reasons.get(d)) for d in positions["doc_id"]])
+    listings = {}
+    for rid, label in zip(shown, labels):
+        if rows_by_run[label].empty:
+            continue
+        listing = with_grades(ranked_list(s, q, rows_by_run[label], anchor_exclusion, top), 1)
+        for other_label, letter in zip(labels, letters):
+            if other_label != label:
+                where = listing["doc_id"].map(ranks[other_label])
+                listing[f"in {letter}"] = [cross_run_marker(r, o, top) for r, o in zip(listing["rank"], where)]
+        listing["why"] = [trap_reason_short(reasons.get(d)) for d in listing["doc_id"]]
+        listings[rid] = listing
+    return QueryLists(ranks, reasons, positions, listings)
+
+
+def query_lists(release: str, query_id: str, shown: list[str], labels: dict[str, str], letters: dict[str, str],
+                anchor_exclusion: bool, top: int) -> QueryLists:
+    """The inspector's ranked lists of ``shown`` runs for one query, their cross-run markers and the judged
+    documents' positions, cached per server (a shared link or a move back recomputes nothing).
+
+    Example (CoREB-mini and a BM25 run ``bm25_id`` in the cache ``COREB_CACHE`` points at; not doctested):
+
+    >>> views = query_lists("demo_v2603", "q_t2c_canonical_retro_cpp_0020", [bm25_id], {bm25_id: "bm25"},
+    ...                     {bm25_id: "A"}, True, 10)
+    >>> len(views.listings[bm25_id]), list(views.ranks.columns)
+    (10, ['bm25'])
+    """
+    return _query_lists(release, release_version(release), query_id, tuple(shown), tuple(labels[r] for r in shown),
+                        tuple(letters[r] for r in shown), anchor_exclusion, top)
 
 
 @st.cache_data(show_spinner="Measuring lexical overlap…", max_entries=32)
