@@ -293,6 +293,16 @@ def test_menu_navigation_keeps_the_global_state(served, browser, default_run_ids
 
 
 CHART_PAGES = ("overview", "traps", "deflation", "compare", "selection")
+CHARTS_SETTLED_JS = """() => {
+    const charts = [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')];
+    const drawn = charts.length > 0 && charts.every(e => {
+        const c = e.querySelector('canvas, svg.marks');
+        return c && c.getBoundingClientRect().height > 0 && e.getBoundingClientRect().height > 0; });
+    const now = performance.now(), seen = window.__chartsSeen;
+    if (!drawn) { window.__chartsSeen = null; return false; }
+    if (!seen || seen.count !== charts.length) { window.__chartsSeen = {count: charts.length, since: now}; return false; }
+    return now - seen.since > 700;
+}"""
 
 
 @pytest.mark.parametrize("width", [1600, 1000])
@@ -310,11 +320,10 @@ def test_charts_are_readable_sizes(served, browser, default_run_ids, width):
         path = "" if url_path == default else url_path  # st.navigation serves the default page at /
         page.goto(f"{base}/{path}?release=demo_v2603&task=t2c&{runs}", wait_until="domcontentloaded")
         wait_for_script(page)
-        # vega-embed draws after the script is done: wait until every chart has its canvas (or svg) drawn.
-        page.wait_for_function("""() => [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
-            .every(e => { const c = e.querySelector('canvas, svg.marks');
-                          return c && c.getBoundingClientRect().height > 0; })""", timeout=60_000, polling=100)
-        page.wait_for_timeout(300)
+        # The last elements and vega-embed's drawing come after the script is done (later still on a loaded
+        # machine): wait until the page has charts, each with its canvas (or svg) drawn and a height, and their
+        # number has held for 0.7 s.
+        page.wait_for_function(CHARTS_SETTLED_JS, timeout=60_000, polling=100)
         boxes = page.evaluate("""() => [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
             .map(e => { const r = e.getBoundingClientRect(); return [r.width, r.height]; })""")
         if not boxes:

@@ -15,9 +15,15 @@ from coreb_core.data.schema import ALL_SUBTASKS, CONFIGS, LANGUAGES, subtask_lan
 from coreb_core.data.store import Store
 
 
-@pytest.fixture
-def built(mini_cache) -> Path:
-    return mini_cache
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    """Both releases as `python -m coreb_core demo` builds them: every Python solution's tests executed. (The
+    session's ``mini_cache`` is the app's first launch, which takes the recorded Python verdicts instead.)"""
+    from coreb_core.data.mini.build import build_demo
+
+    root = tmp_path_factory.mktemp("mini-executed")
+    build_demo(root=root)
+    return root
 
 
 @pytest.mark.parametrize("release", RELEASES)
