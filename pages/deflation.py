@@ -2,13 +2,12 @@
 import altair as alt
 import streamlit as st
 
-from coreb_core.analysis.deflation import (COMPUTED, deflation_table, headline, scheme_definitions, slope_data,
-                                  top_drop_queries)
+from coreb_core.analysis.deflation import COMPUTED, headline, scheme_definitions
 from coreb_core.data.schema import TASK_NAMES
 from coreb_core.errors import CorebError
 from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE, Scheme
 from ui.state import one_of, remembered, write_url
-from ui.cache import run_tables, runs_of, store
+from ui.cache import deflation_page, runs_of, store
 from ui.chart_specs import draw
 from ui.charts import dumbbell, hbar
 from ui.display import (ARTICLE_CLAIM, WHERE_IT_COMES_FROM, WHY_V2_DEFLATES, deflation_sentence, points,
@@ -26,17 +25,18 @@ if not state.run_ids:
     st.stop()
 
 anchor = "C2C anchor excluded" if state.anchor_exclusion else "C2C anchor kept"
+runs = runs_of(state.release)
+labels = {r: run_label(runs[r]) if r in runs else r for r in state.run_ids}
+# The slider sits with its table at the bottom; its value (kept, or from the URL) is read here for the tables.
+PER_RUN_KEY = remembered("deflation_per_run", "per_run", one_of(list(range(1, 51))), 10)
+per_run = st.session_state[PER_RUN_KEY]
 try:
-    release_store = store(state.release)
-    has_file = "v1" in release_store.extra_qrels
-    tables = run_tables(state._replace(scheme=Scheme.parse("file:v1")) if has_file else state)
+    has_file = "v1" in store(state.release).extra_qrels
+    tables = deflation_page(state._replace(scheme=Scheme.parse("file:v1")) if has_file else state, labels, per_run)
 except CorebError as exc:
     show_error(exc)
     st.stop()
-
-runs = runs_of(state.release)
-labels = {r: run_label(runs[r]) if r in runs else r for r in state.run_ids}
-by_task = deflation_table(release_store, tables, "task", labels=labels)
+by_task = tables.by_task
 
 # The answer first: per run and task, how much the v1 rules overstate v2 (x100, one decimal).
 for finding in headline(by_task):
@@ -84,7 +84,7 @@ st.dataframe(as_points(by_task), hide_index=True, placeholder="—", width="stre
              column_config=DEFLATION_CONFIG)
 csv_download(by_task, f"deflation_by_task_{state.release}")
 
-slopes = slope_data(by_task)
+slopes = tables.slopes
 # One row per task, run and v1 source: its v1 and v2 scores joined (a facet per task did not fit 1000 px).
 slopes = slopes.assign(value=points(slopes["ndcg_at_10"]),
                        row=slopes["task"].str.upper() + " · " + slopes["label"]
@@ -96,7 +96,7 @@ draw(dumbbell, slopes, "row", "value", "scheme", x_title="nDCG@10 ×100", y_titl
 st.caption(source + " · one row per run, task and v1 source, nDCG@10 ×100")
 
 st.subheader(f"Per subtask: {TASK_LABELS[state.task]}")
-by_subtask = deflation_table(release_store, tables, "subtask", task=state.task, labels=labels)
+by_subtask = tables.by_subtask
 st.caption(source)
 st.dataframe(as_points(by_subtask), hide_index=True, placeholder="—", width="stretch", column_order=DEFLATION_COLUMNS["subtask"],
              column_config=DEFLATION_CONFIG)
@@ -111,9 +111,9 @@ if len(by_subtask):
                   "queries:Q"])
 
 st.subheader(f"Queries behind the drop: {TASK_LABELS[state.task]}")
-per_run = st.slider("Queries per run", 1, 50, key=remembered("deflation_per_run", "per_run", one_of(list(range(1, 51))), 10))
+st.slider("Queries per run", 1, 50, key=PER_RUN_KEY)
 write_url({"per_run": str(per_run)})
-top = top_drop_queries(tables.traps, state.task, per_run, store=release_store, labels=labels)
+top = tables.top
 st.caption(f"Source: our runs on `{state.release}` · per-query nDCG@10 under `v1` (v1 rules) and `v2` · {anchor}"
            + " · per query v1 − v2 nDCG@10; contribution = its part of the run's mean drop; "
              "share_of_drop = its part of the run's total drop on the task. Select a row to open the inspector.")

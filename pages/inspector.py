@@ -3,10 +3,10 @@ import pandas as pd
 import streamlit as st
 
 from coreb_core.errors import CorebError
-from coreb_core.analysis.inspection import (candidates, diff_pair, document_language, document_text, facet_values,
+from coreb_core.analysis.inspection import (diff_pair, document_language, document_text, facet_values,
                                             outranking_traps, query_details, unified_diff)
-from ui.cache import query_lists, run_tables, runs_of, store
-from ui.display import UNJUDGED_BADGE, text_preview
+from ui.cache import query_finder, query_lists, runs_of, store
+from ui.display import UNJUDGED_BADGE
 from ui.inspection import back_params, back_target, row_colours, trap_reason_text
 from ui.labels import TASK_LABELS
 from ui.sidebar import sidebar
@@ -44,11 +44,6 @@ st.title("Query inspector")
 s = store(state.release)
 runs = runs_of(state.release)
 labels = {rid: run_label(runs[rid]) for rid in state.run_ids if rid in runs}
-try:
-    tables = run_tables(state) if state.run_ids else None
-except CorebError as exc:
-    show_error(exc)
-    st.stop()
 
 # ------------------------------------------------------------------ find a query
 # The query in the URL wins; otherwise the one this session last inspected for the task (menu moves
@@ -80,9 +75,8 @@ with st.expander("Find a query", expanded=url_query is None):
             b = d2.selectbox("Run b", [r for r in state.run_ids if r != a], format_func=labels.get, key="insp_run_b")
             delta_runs = (a, b)
     try:
-        found = candidates(s, state.task, text, subtask, language, trap_run=trap_run,
-                           traps=tables.traps if tables else None,
-                           per_query=tables.per_query(state.scheme) if tables else None, delta_runs=delta_runs)
+        finder = query_finder(state, text, subtask, language, trap_run, delta_runs)
+        found = finder.found
     except CorebError as exc:
         show_error(exc)
         st.stop()
@@ -92,7 +86,7 @@ with st.expander("Find a query", expanded=url_query is None):
     # The query and the deciding numbers (Δ, traps) first; task and problem id only in the CSV. Pixel widths
     # that fit the expander at 1600 px.
     deciding = [c for c in found.columns if c not in FINDER_FACTS and c != "query_id"]
-    picked = st.dataframe(found.assign(query=text_preview(found["query"])), hide_index=True, placeholder="—",
+    picked = st.dataframe(finder.shown, hide_index=True, placeholder="—",
                           width="stretch", on_select="rerun", selection_mode="single-row", height=260,
                           column_order=["query_id", *deciding, *FINDER_FACTS[2:]],
                           column_config={"query_id": st.column_config.TextColumn("Query", width=230),

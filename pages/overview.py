@@ -3,14 +3,12 @@ our runs. Layout only: every frame comes from coreb_core.analysis.leaderboard.""
 import streamlit as st
 
 from coreb_core.errors import CorebError
-from coreb_core.analysis.leaderboard import (DEFAULT_PUBLISHED, PUBLISHED_TASK_SOURCES, c2c_language_pairs,
-                                    group_heatmap, leaderboard, parameter_efficiency, t2c_language_gradient)
+from coreb_core.analysis.leaderboard import DEFAULT_PUBLISHED, PUBLISHED_TASK_SOURCES
 from coreb_core.data.published import QUERY_WEIGHTED, TASK_MEAN
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
-from coreb_core.runs.results import all_rows
 from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE
 from ui.state import flag, one_of, remembered, some_of, write_url
-from ui.cache import hits, run_tables, runs_of, store
+from ui.cache import language_gradient, language_pairs, overview_page, runs_of
 from ui.chart_specs import draw
 from ui.charts import heatmap, labelled_scatter, line_chart
 from ui.display import pct_columns, points
@@ -25,14 +23,7 @@ metas = runs_of(state.release)
 if not state.run_ids:
     st.info("Choose one or more runs in the sidebar (or create one on Run retrieval).")
     st.stop()
-try:
-    tables = run_tables(state)
-    result_rows = all_rows()
-except CorebError as exc:
-    show_error(exc)
-    st.stop()
 labels = {r: run_label(metas[r]) for r in state.run_ids if r in metas}
-scheme = str(state.scheme)
 
 
 # ------------------------------------------------------------------ leaderboard
@@ -43,8 +34,12 @@ sources = left.multiselect("Published sources", list(PUBLISHED_TASK_SOURCES), fo
                                           list(DEFAULT_PUBLISHED)))
 with_imported = right.toggle("Imported results", key=remembered("ov_imported", "imported", flag, True),
                              help="MTEB trees and official-runner outputs brought in with import-results.")
-board = leaderboard(tables.groups(scheme, "task"), metas, scheme, state.release, result_rows, sources, with_imported)
-shown = pct_columns(board, [*TASK_NAMES, QUERY_WEIGHTED, TASK_MEAN])  # fractions printed x100, one decimal
+try:
+    tables = overview_page(state, labels, sources, with_imported)
+except CorebError as exc:
+    show_error(exc)
+    st.stop()
+shown = pct_columns(tables.board, [*TASK_NAMES, QUERY_WEIGHTED, TASK_MEAN])  # fractions printed x100, one decimal
 # Identifying and deciding columns first: the run's name (not its id), then the overall score; release and
 # run id stay in the CSV download only, so the table fits a 1600 px page without scrolling.
 shown.insert(0, "name", shown["run"].map(labels).fillna(shown["model"]))
@@ -79,8 +74,8 @@ csv_download(shown, "leaderboard")
 # ------------------------------------------------------------------ heatmaps
 st.subheader("Our runs by subtask and by language")
 LANGUAGE_ORDER = {language: i for i, language in enumerate(LANGUAGE_SCOPES)}
-for by, title in (("subtask", "Subtask"), ("language", "Task · target language")):
-    frame = group_heatmap(tables.groups(scheme, by), by, labels)
+for by, title, frame in (("subtask", "Subtask", tables.by_subtask),
+                         ("language", "Task · target language", tables.by_language)):
     frame = frame.rename(columns={"ndcg_at_10": "ndcg_at_10_raw"}).assign(value=points(frame["ndcg_at_10"]))
     # Runs are the columns (few, named in full); subtasks or task · language cells the rows (many).
     cells = frame.sort_values(["task", by], key=lambda c: c.map(LANGUAGE_ORDER).fillna(len(LANGUAGE_ORDER))
@@ -97,7 +92,7 @@ first = state.run_ids[0]
 st.subheader("C2C: anchor language → language of the positives")
 k = st.select_slider("Cutoff k", options=[1, 3, 5, 10, 20, 100], key=remembered("ov_k", "cutoff", one_of([1, 3, 5, 10, 20, 100]), 10))
 try:
-    pairs = c2c_language_pairs(store(state.release), hits(first), state.anchor_exclusion, k)
+    pairs = language_pairs(state, first, k)
 except CorebError as exc:
     show_error(exc)
     pairs = None
@@ -119,7 +114,7 @@ elif pairs is not None:
 
 # ------------------------------------------------------------------ parameter efficiency
 st.subheader("Parameter efficiency")
-efficiency = pct_columns(parameter_efficiency(result_rows, board, metas), ["overall"])
+efficiency = pct_columns(tables.efficiency, ["overall"])
 if len(efficiency):
     draw(labelled_scatter, efficiency, "params_b", "overall", "model",
          x_title="Parameters (billions, symlog)",
@@ -137,8 +132,7 @@ no_search = st.toggle("Exclude the search subtask (as the paper's average)",
                       key=remembered("ov_nosearch", "nosearch", flag, True))
 write_url({"sources": ",".join(sources), "imported": "1" if with_imported else "0", "cutoff": str(k),
            "nosearch": "1" if no_search else "0"})
-gradient = t2c_language_gradient(store(state.release), tables.per_query(scheme), result_rows, labels, no_search)
-gradient = pct_columns(gradient, ["value"])
+gradient = pct_columns(language_gradient(state, labels, no_search), ["value"])
 if len(gradient):
     draw(line_chart, gradient, "language", "value", "series", x_title="Target language (language constraint)",
          y_title="T2C nDCG@10 ×100", series_title="Series", style="kind", style_title="Source",

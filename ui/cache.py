@@ -10,17 +10,22 @@ from coreb_core.analysis.trap_wins import (TrapWins, bug_shares, kind_shares, ma
                                            rank_gap_histogram, trap_wins)
 from coreb_core.analysis.traps import trap_breakdown
 from coreb_core.analysis.comparison import pair_deltas, split_runs
+from coreb_core.analysis.deflation import deflation_table, slope_data, top_drop_queries
 from coreb_core.analysis.embedding_map import EmbeddingMap, embedding_map
-from coreb_core.analysis.inspection import (TrapReason, judged_positions, query_details, query_hits, ranked_list,
+from coreb_core.analysis.inspection import (TrapReason, candidates, judged_positions, query_details, query_hits,
+                                            ranked_list,
                                             run_ranks, trap_reasons)
+from coreb_core.analysis.leaderboard import (c2c_language_pairs, group_heatmap, leaderboard, parameter_efficiency,
+                                             t2c_language_gradient)
 from coreb_core.analysis.surface_bias import SurfaceBias, surface_bias
 from coreb_core.data.store import Store
 from coreb_core.evaluation.evaluate import Evaluation, analyse_many
 from coreb_core.runs.run import read_hits
 from coreb_core.evaluation.schemes import V1, V2, Scheme
-from coreb_core.paths import release_dir
+from coreb_core.paths import release_dir, results_file
+from coreb_core.runs.results import all_rows
 from coreb_core.runs.run import BadRun, RunMeta, list_runs, run_listing, run_meta, run_path
-from ui.display import with_grades
+from ui.display import text_preview, with_grades
 from ui.inspection import cross_run_marker, trap_reason_short, trap_reason_text
 from ui.labels import GROUPINGS
 from ui.state import State
@@ -74,6 +79,33 @@ def skipped_runs() -> list[BadRun]:
     [('edited', True)]
     """
     return run_listing().skipped
+
+
+def results_version() -> str:
+    """Cache key of the imported results: ``results.parquet`` is replaced (a new file renamed over the old)
+    on every import, so its inode, time and size change.
+
+    Example (not doctested: the cache ``COREB_CACHE`` points at decides):
+
+    >>> results_version()   # doctest: +SKIP
+    '1835021-1764633120123456789-48213'
+    """
+    try:
+        stat = results_file().stat()
+    except FileNotFoundError:
+        return "none"
+    return f"{stat.st_ino}-{stat.st_mtime_ns}-{stat.st_size}"
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def _result_rows(version: str) -> list[dict]:
+    return all_rows()
+
+
+def result_rows() -> list[dict]:
+    """``coreb_core.runs.results.all_rows`` (imported numbers and the bundled published figures), read once
+    per version of ``results.parquet``: an import shows at once, a shared link reads nothing."""
+    return _result_rows(results_version())
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)
@@ -171,6 +203,116 @@ def run_trap_page(state: State, level: str) -> TrapPage:
                       state.anchor_exclusion, state.task, level)
 
 
+class OverviewPage(NamedTuple):
+    """The Overview page's tables for the sidebar's runs, each from ``coreb_core.analysis.leaderboard``."""
+
+    board: pd.DataFrame  # leaderboard: our runs, imported and published rows, fractions
+    by_subtask: pd.DataFrame  # group_heatmap(…, "subtask")
+    by_language: pd.DataFrame  # group_heatmap(…, "language")
+    efficiency: pd.DataFrame  # parameter_efficiency
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _overview_page(release: str, version: str, run_ids: tuple[str, ...], scheme: str, anchor_exclusion: bool,
+                   labels: tuple[tuple[str, str], ...], sources: tuple[str, ...], with_imported: bool,
+                   results: str, _metas: dict[str, RunMeta]) -> OverviewPage:
+    # _metas is not part of the key (Streamlit skips arguments named with "_"): a stored run's provenance
+    # never changes but for its name and tags, and the names are in ``labels``.
+    evaluation = tables(release, version, run_ids, scheme, anchor_exclusion)
+    metas, rows, names = _metas, _result_rows(results), dict(labels)
+    board = leaderboard(evaluation.groups(scheme, "task"), metas, scheme, release, rows, list(sources), with_imported)
+    return OverviewPage(board, group_heatmap(evaluation.groups(scheme, "subtask"), "subtask", names),
+                        group_heatmap(evaluation.groups(scheme, "language"), "language", names),
+                        parameter_efficiency(rows, board, metas))
+
+
+def overview_page(state: State, labels: dict[str, str], sources: list[str], with_imported: bool) -> OverviewPage:
+    """The Overview's leaderboard, heatmaps and parameter-efficiency tables for the sidebar's runs, cached
+    per server and per version of the imported results (an import shows at once).
+
+    Example (CoREB-mini and a BM25 run ``bm25_id`` in the cache ``COREB_CACHE`` points at; not doctested):
+
+    >>> state = State("demo_v2603", V2, [bm25_id], "t2c", anchor_exclusion=True)
+    >>> page = overview_page(state, {bm25_id: "bm25"}, ["paper_table3"], True)
+    >>> page.board.loc[page.board["run"] == bm25_id, "t2c"].round(4).tolist()
+    [0.2998]
+    """
+    return _overview_page(state.release, release_version(state.release), tuple(state.run_ids), str(state.scheme),
+                          state.anchor_exclusion, tuple(labels.items()), tuple(sources), with_imported,
+                          results_version(), runs_of(state.release))
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _language_gradient(release: str, version: str, run_ids: tuple[str, ...], scheme: str, anchor_exclusion: bool,
+                       labels: tuple[tuple[str, str], ...], exclude_search: bool, results: str) -> pd.DataFrame:
+    evaluation = tables(release, version, run_ids, scheme, anchor_exclusion)
+    return t2c_language_gradient(store(release), evaluation.per_query(scheme), _result_rows(results), dict(labels),
+                                 exclude_search)
+
+
+def language_gradient(state: State, labels: dict[str, str], exclude_search: bool) -> pd.DataFrame:
+    """``coreb_core.analysis.leaderboard.t2c_language_gradient`` for the sidebar's runs beside the published
+    average, cached per server and per version of the imported results.
+
+    Example (CoREB-mini and a BM25 run ``bm25_id`` in the cache ``COREB_CACHE`` points at; not doctested):
+
+    >>> state = State("demo_v2603", V2, [bm25_id], "t2c", anchor_exclusion=True)
+    >>> language_gradient(state, {bm25_id: "BM25"}, True)["series"].iloc[0]
+    'BM25'
+    """
+    return _language_gradient(state.release, release_version(state.release), tuple(state.run_ids), str(state.scheme),
+                              state.anchor_exclusion, tuple(labels.items()), exclude_search, results_version())
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _language_pairs(release: str, version: str, run_id: str, anchor_exclusion: bool, k: int) -> pd.DataFrame:
+    return c2c_language_pairs(store(release), hits(run_id), anchor_exclusion, k)
+
+
+def language_pairs(state: State, run_id: str, k: int) -> pd.DataFrame:
+    """``coreb_core.analysis.leaderboard.c2c_language_pairs`` of one run at cutoff ``k``, cached per server.
+
+    Example (CoREB-mini and a BM25 run ``bm25_id`` in the cache ``COREB_CACHE`` points at; not doctested):
+
+    >>> state = State("demo_v2603", V2, [bm25_id], "c2c", anchor_exclusion=True)
+    >>> language_pairs(state, bm25_id, 10)[["anchor_language", "target_language"]].iloc[0].tolist()
+    ['python', 'python']
+    """
+    return _language_pairs(state.release, release_version(state.release), run_id, state.anchor_exclusion, k)
+
+
+class DeflationPage(NamedTuple):
+    """The Qrel deflation page's tables, each from ``coreb_core.analysis.deflation``."""
+
+    by_task: pd.DataFrame  # deflation_table(…, "task")
+    slopes: pd.DataFrame  # slope_data(by_task)
+    by_subtask: pd.DataFrame  # deflation_table(…, "subtask", task)
+    top: pd.DataFrame  # top_drop_queries(…, task, per_run)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _deflation_page(release: str, version: str, run_ids: tuple[str, ...], scheme: str, anchor_exclusion: bool,
+                    task: str, labels: tuple[tuple[str, str], ...], per_run: int) -> DeflationPage:
+    evaluation, names, s = tables(release, version, run_ids, scheme, anchor_exclusion), dict(labels), store(release)
+    by_task = deflation_table(s, evaluation, "task", labels=names)
+    return DeflationPage(by_task, slope_data(by_task), deflation_table(s, evaluation, "subtask", task=task, labels=names),
+                         top_drop_queries(evaluation.traps, task, per_run, store=s, labels=names))
+
+
+def deflation_page(state: State, labels: dict[str, str], per_run: int) -> DeflationPage:
+    """The Qrel deflation page's tables for the sidebar's runs and task (``state.scheme`` names the v1 view:
+    ``file:v1`` where the release stores v1 qrel files), cached per server.
+
+    Example (CoREB-mini and a BM25 run ``bm25_id`` in the cache ``COREB_CACHE`` points at; not doctested):
+
+    >>> state = State("demo_v2603", Scheme.parse("file:v1"), [bm25_id], "t2c", anchor_exclusion=True)
+    >>> sorted(deflation_page(state, {bm25_id: "bm25"}, 10).by_task["task"].unique())
+    ['c2c', 'c2t', 't2c']
+    """
+    return _deflation_page(state.release, release_version(state.release), tuple(state.run_ids), str(state.scheme),
+                           state.anchor_exclusion, state.task, tuple(labels.items()), per_run)
+
+
 @st.cache_data(show_spinner=False, max_entries=64)
 def _pair_deltas(release: str, version: str, run_ids: tuple[str, ...], scheme: str, anchor_exclusion: bool,
                  task: str, a: str, b: str, metric: str) -> pd.DataFrame:
@@ -191,6 +333,38 @@ def run_pair_deltas(state: State, a: str, b: str, metric: str) -> pd.DataFrame:
     """
     return _pair_deltas(state.release, release_version(state.release), tuple(state.run_ids), str(state.scheme),
                         state.anchor_exclusion, state.task, a, b, metric)
+
+
+class QueryFinder(NamedTuple):
+    """The inspector's query finder: the matching queries (``coreb_core.analysis.inspection.candidates``)."""
+
+    found: pd.DataFrame  # candidates: full query texts (the CSV)
+    shown: pd.DataFrame  # the same rows with each query text cut to a preview (the table)
+
+
+@st.cache_data(show_spinner=False, max_entries=128)
+def _query_finder(release: str, version: str, run_ids: tuple[str, ...], scheme: str, anchor_exclusion: bool,
+                  task: str, text: str, subtask: str | None, language: str | None, trap_run: str | None,
+                  delta_runs: tuple[str, str] | None) -> QueryFinder:
+    evaluation = tables(release, version, run_ids, scheme, anchor_exclusion) if run_ids else None
+    found = candidates(store(release), task, text, subtask, language, trap_run=trap_run,
+                       traps=evaluation.traps if evaluation else None,
+                       per_query=evaluation.per_query(scheme) if evaluation else None, delta_runs=delta_runs)
+    return QueryFinder(found, found.assign(query=text_preview(found["query"])))
+
+
+def query_finder(state: State, text: str, subtask: str | None, language: str | None, trap_run: str | None = None,
+                 delta_runs: tuple[str, str] | None = None) -> QueryFinder:
+    """The sidebar's task's queries matching the inspector's search and filters, cached per server.
+
+    Example (CoREB-mini and a BM25 run ``bm25_id`` in the cache ``COREB_CACHE`` points at; not doctested):
+
+    >>> state = State("demo_v2603", V2, [bm25_id], "c2c", anchor_exclusion=True)
+    >>> query_finder(state, "", None, None, trap_run=bm25_id).found["traps_above_first_positive"].iloc[0]
+    3
+    """
+    return _query_finder(state.release, release_version(state.release), tuple(state.run_ids), str(state.scheme),
+                         state.anchor_exclusion, state.task, text, subtask, language, trap_run, delta_runs)
 
 
 class QueryLists(NamedTuple):

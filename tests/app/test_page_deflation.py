@@ -103,3 +103,9 @@ def test_page_top_queries_and_subtasks(app_cache, default_run_ids):
     # fewer per run
     at.slider(key="deflation_per_run").set_value(3).run()
     assert len(one_table(at, "run", "v1_minus_v2_ndcg_at_10")) == 3
+
+    # a shared link's count holds on the first render (the tables are read before the slider is drawn)
+    shared = app_test("deflation.py", app_cache, {"task": "t2c", "release": RELEASE, "runs": [minilm],
+                                                  "per_run": "4"}).run()
+    assert len(one_table(shared, "run", "v1_minus_v2_ndcg_at_10")) == 4
+    assert shared.slider(key="deflation_per_run").value == 4

@@ -82,3 +82,19 @@ def test_overview_scheme_v1_changes_our_rows(app_cache, default_runs):
 
 
 
+def test_overview_shows_an_import_at_once_though_its_tables_are_cached(app_cache, default_runs, tmp_path):
+    """The Overview's tables are cached per server (ui.cache.overview_page); an import replaces
+    results.parquet, which is part of the key, so the next visit lists the imported model."""
+    import shutil
+
+    from coreb_core.runs.results import example_mteb_tree, import_results
+
+    cache = tmp_path / "cache"  # a copy: the import must not touch the session's cache
+    shutil.copytree(app_cache, cache, symlinks=True, ignore=shutil.ignore_patterns("embeddings"))
+    params = {"release": "demo_v2603", "runs": [default_runs[BM25]["run_id"]]}
+    before = app_test("overview.py", cache, params).run()
+    assert not before.exception and not _board(before)["model"].str.startswith("org/model").any()
+    import_results(example_mteb_tree(tmp_path), root=cache)
+    after = app_test("overview.py", cache, params).run()
+    imported = _board(after).query("kind == 'imported'")
+    assert not after.exception and imported[["model", "t2c"]].values.tolist() == [["org/model@abc123", 41.0]]
