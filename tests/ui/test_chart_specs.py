@@ -1,6 +1,7 @@
 """ui/chart_specs.py: a chart's spec is altair's own, made once per distinct input and never served for
 another input."""
 import doctest
+import json
 
 import altair as alt
 import pandas as pd
@@ -70,3 +71,32 @@ def test_frames_with_list_cells_still_key_by_value():
     two = pd.DataFrame({"task": ["t2c"], "ids": [["a", "c"]]})
     assert input_key(hbar, (one,), {}) != input_key(hbar, (two,), {})
     assert input_key(hbar, (one,), {}) == input_key(hbar, (one.copy(),), {})
+
+
+def test_draw_hands_streamlit_the_arrow_bytes_it_would_make_of_the_rows():
+    from streamlit import dataframe_util
+    from streamlit.testing.v1 import AppTest
+
+    def page():
+        import pandas as pd
+
+        from ui.chart_specs import draw
+        from ui.charts import hbar
+
+        draw(hbar, pd.DataFrame({"task": ["t2c", "c2t"], "ndcg": [0.41, 0.35]}), "task", "ndcg", x_title="x")
+
+    at = AppTest.from_function(page, default_timeout=60).run()
+    (chart,) = at.get("vega_lite_chart")
+    (dataset,) = chart.proto.datasets
+    rows = [{"task": "t2c", "ndcg": 0.41}, {"task": "c2t", "ndcg": 0.35}]
+    assert dataset.data.data == dataframe_util.convert_anything_to_arrow_bytes(rows)
+    assert dataframe_util.convert_arrow_bytes_to_pandas_df(dataset.data.data).to_dict("records") == rows
+    assert json.loads(chart.proto.spec)["data"] == {"name": dataset.name}  # the spec names the dataset sent
+
+
+def test_a_frame_back_from_streamlits_cache_keys_as_the_frame_itself():
+    """st.cache_data hands each session an unpickled copy: it must find the spec the first session built."""
+    import pickle
+
+    frame = pd.DataFrame({"task": pd.array(["t2c", "c2t"], dtype="string"), "ndcg": [0.41, 0.35]})
+    assert input_key(hbar, (pickle.loads(pickle.dumps(frame)),), {}) == input_key(hbar, (frame,), {})
