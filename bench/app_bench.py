@@ -16,9 +16,11 @@ session (as a user opening the page). The figure that counts is the median warm 
 127.0.0.1, Debian's chromium driven by playwright): the first launch, from server start on an empty cache
 to the Overview's leaderboard drawn (target 20 s; the whole Overview's time is printed beside it), watching
 that the sidebar never lists Streamlit's fallback file menu; then, with that server running and the cache
-built, each page opened by a deep link into a new session, warm (target 3 s): in a new tab of a browser that
-has opened the app before (the target), and in a new browser profile (its cache empty) for comparison; and
-the same for a one-line Streamlit script as the baseline.
+built, each page opened by a deep link into a new session, warm (target 3 s): a warm-up round over every page,
+then rounds that open the pages in turn (a slow spell of the shared machine hits every page alike), in a new
+tab of a browser that has opened the app before (the target), and in a new browser profile (its cache empty)
+for comparison; and the same for a one-line Streamlit script as the baseline; the host's CPU steal is printed
+beside them.
 
     .venv/bin/python bench/app_bench.py --launch [--repeats 3]
 """
@@ -153,6 +155,22 @@ def render(script: str, params: dict, timeout: float, reruns: int = 0) -> tuple[
     return seconds, again, errors
 
 
+def cpu_times() -> tuple[int, int]:
+    """(steal, total) jiffies of this machine since boot, from /proc/stat ((0, 0) where there is none)."""
+    try:
+        fields = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    except (OSError, ValueError, IndexError):
+        return 0, 0
+    return (fields[7] if len(fields) > 7 else 0), sum(fields[:8])
+
+
+def steal_share(before: tuple[int, int], after: tuple[int, int]) -> str:
+    """The share of CPU time the host took back (steal) between two ``cpu_times``: on a shared virtual machine
+    it slows every timing here, the baseline's too."""
+    total = after[1] - before[1]
+    return f"{(after[0] - before[0]) / total:.0%}" if total > 0 else "unknown"
+
+
 def _free_port() -> int:
     import socket
 
@@ -225,14 +243,19 @@ def launch(root: Path, repeats: int, log: Path) -> int:
             print(f"  background default runs done after {time.perf_counter() - start:.0f} s")
             browser.close()
             browser = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
-            print(f"\ndeep links into a new session (server running, cache built): warm-up visit, then "
-                  f"median of {repeats}; target {DEEP_LINK_TARGET_S:.0f} s in a new tab; a new browser "
-                  f"profile (empty browser cache) for comparison")
+            print(f"\ndeep links into a new session (server running, cache built): a warm-up round over every "
+                  f"page, then {repeats} timed rounds (pages in turn, so a slow spell of the machine hits them "
+                  f"alike), median per page; target {DEEP_LINK_TARGET_S:.0f} s in a new tab; a new browser profile "
+                  f"(empty browser cache) for comparison")
+            pages = app_pages()
+            urls = [f"{base}/{url_path}" for _, url_path, _ in pages]
             medians = {True: [], False: []}
-            for _, url_path, title in app_pages():
+            steal_from = cpu_times()
+            timed = {new_tab: deep_link_times(browser, urls, repeats, new_tab=new_tab) for new_tab in (True, False)}
+            for (_, url_path, title), url in zip(pages, urls):
                 line = f"  /{url_path:<12}"
                 for new_tab in (True, False):
-                    times, errors = deep_link_times(browser, f"{base}/{url_path}", repeats, new_tab=new_tab)
+                    times, errors = timed[new_tab][url]
                     median = statistics.median(times)
                     medians[new_tab].append(median)
                     if new_tab:
@@ -245,6 +268,7 @@ def launch(root: Path, repeats: int, log: Path) -> int:
                         line += f" | new profile {median:5.2f} s (min {min(times):.2f}, max {max(times):.2f})"
                 print(line)
             browser.close()
+            print(f"  host CPU steal during the deep links: {steal_share(steal_from, cpu_times())}")
     finally:
         proc.terminate()
         proc.wait(timeout=30)
@@ -266,11 +290,14 @@ def launch(root: Path, repeats: int, log: Path) -> int:
                 time.sleep(0.2)
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
+            steal_from = cpu_times()
             for new_tab in (True, False):
-                times, _ = deep_link_times(browser, f"http://127.0.0.1:{port}/", repeats, new_tab=new_tab)
+                url = f"http://127.0.0.1:{port}/"
+                times, _ = deep_link_times(browser, [url], repeats, new_tab=new_tab)[url]
                 base, ours = statistics.median(times), statistics.median(medians[new_tab])
                 print(f"  baseline ({'new tab' if new_tab else 'new profile'}): a one-line Streamlit script, same "
                       f"server flags and browser: {base:.2f} s; our median page {ours:.2f} s adds {ours - base:+.2f} s")
+            print(f"  host CPU steal during the baseline: {steal_share(steal_from, cpu_times())}")
             browser.close()
     finally:
         proc.terminate()
@@ -279,29 +306,31 @@ def launch(root: Path, repeats: int, log: Path) -> int:
     return 1 if failed else 0
 
 
-def deep_link_times(browser, url: str, repeats: int, new_tab: bool = False) -> tuple[list[float], int]:
-    """Seconds from opening ``url`` in a new session until its script is done: a warm-up visit, then
-    ``repeats`` timed ones; and the exception boxes on the last visit. Each visit is a new browser context
-    (an empty browser cache: Streamlit's front end is fetched and parsed again), or with ``new_tab`` a new
-    tab of one context (a new session in a browser that has opened the app before: its cache holds the
-    front end, as for a colleague opening a shared link)."""
-    times, errors = [], 0
+def deep_link_times(browser, urls: list[str], repeats: int, new_tab: bool = False
+                    ) -> dict[str, tuple[list[float], int]]:
+    """Per URL: seconds from opening it in a new session until its script is done, ``repeats`` times, and the
+    exception boxes on its last visit. A warm-up round visits every URL first; then each round visits them in
+    turn. Each visit is a new browser context (an empty browser cache: Streamlit's front end is fetched and
+    parsed again), or with ``new_tab`` a new tab of one context (a new session in a browser that has opened
+    the app before: its cache holds the front end, as for a colleague opening a shared link)."""
+    found = {url: ([], 0) for url in urls}
     shared = browser.new_context(viewport={"width": 1600, "height": 1000}) if new_tab else None
     for i in range(repeats + 1):
-        context = shared or browser.new_context(viewport={"width": 1600, "height": 1000})
-        tab = context.new_page()
-        t0 = time.perf_counter()
-        tab.goto(url, wait_until="domcontentloaded")
-        tab.wait_for_function(SCRIPT_DONE_JS, timeout=300_000, polling=50)
-        if i:
-            times.append(time.perf_counter() - t0)
-        errors = tab.locator('[data-testid="stException"]').count()
-        tab.close()
-        if shared is None:
-            context.close()
+        for url in urls:
+            context = shared or browser.new_context(viewport={"width": 1600, "height": 1000})
+            tab = context.new_page()
+            t0 = time.perf_counter()
+            tab.goto(url, wait_until="domcontentloaded")
+            tab.wait_for_function(SCRIPT_DONE_JS, timeout=300_000, polling=50)
+            seconds = time.perf_counter() - t0
+            times = found[url][0] + ([seconds] if i else [])
+            found[url] = (times, tab.locator('[data-testid="stException"]').count())
+            tab.close()
+            if shared is None:
+                context.close()
     if shared is not None:
         shared.close()
-    return times, errors
+    return found
 
 
 def main() -> int:
