@@ -5,10 +5,9 @@ import streamlit as st
 
 from coreb_core.errors import CorebError
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
-from coreb_core.runs.results import all_rows
 from coreb_core.analysis.selection import PUBLISHED_ONLY, parameter_text, recommend, recommend_published
 from coreb_core.report import build_report
-from ui.cache import run_tables, runs_of, store
+from ui.cache import result_rows, run_tables, runs_of, store
 from ui.chart_specs import draw
 from ui.charts import interval_dots
 from ui.display import (PRINTABLE_CSS, published_empty_text, recommendation_sentence, selection_header,
@@ -88,7 +87,7 @@ try:
     metas = runs_of(state.release)
     rec = _recommend(state.release, str(release_dir(state.release).resolve()), tuple(state.run_ids), scheme,
                      state.anchor_exclusion, tuple(tasks), tuple(languages), budget, average)
-    published, published_excluded = recommend_published(all_rows(), tasks, languages, budget)
+    published, published_excluded = recommend_published(result_rows(), tasks, languages, budget)
 except CorebError as exc:
     show_error(exc)
     st.stop()
