@@ -5,31 +5,18 @@ import streamlit as st
 
 from coreb_core.errors import CorebError
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
-from coreb_core.analysis.selection import PUBLISHED_ONLY, parameter_text, recommend, recommend_published
+from coreb_core.analysis.selection import PUBLISHED_ONLY, parameter_text, recommend_published
 from coreb_core.report import build_report
-from ui.cache import result_rows, run_tables, runs_of, store
+from ui.cache import recommendation, result_rows, run_tables, runs_of
 from ui.chart_specs import draw
 from ui.charts import interval_dots
-from ui.display import (PRINTABLE_CSS, published_empty_text, recommendation_sentence, selection_header,
+from ui.display import (PRINTABLE_CSS, interval_text, published_empty_text, recommendation_sentence, selection_header,
                         selection_points, summary_markdown, winner_sentence)
 from ui.format import plain
 from ui.labels import TASK_LABELS
 from ui.sidebar import sidebar
 from ui.state import kept, url_float, url_list, url_param, write_url
 from ui.widgets import csv_download, provenance, run_label, show_error
-
-from coreb_core.paths import release_dir
-from ui.cache import tables as cached_tables
-
-
-@st.cache_data(show_spinner="Ranking runs (bootstrap intervals, paired tests)…", max_entries=64)
-def _recommend(release: str, version: str, run_ids: tuple, scheme: str, anchor: bool, tasks: tuple,
-               languages: tuple, budget, average: str):
-    """The bootstrap behind the recommendation is the page's slow part: computed once per choice."""
-    tables = cached_tables(release, version, run_ids, scheme, anchor)
-    return recommend(store(release), tables.per_query(scheme), tables.traps, runs_of(release), list(tasks),
-                     list(languages), budget, average)
-
 
 def _leave_printable() -> None:
     st.session_state.sel_print = False
@@ -85,8 +72,7 @@ try:
     tables = run_tables(state)
     scheme = str(state.scheme)
     metas = runs_of(state.release)
-    rec = _recommend(state.release, str(release_dir(state.release).resolve()), tuple(state.run_ids), scheme,
-                     state.anchor_exclusion, tuple(tasks), tuple(languages), budget, average)
+    rec = recommendation(state, tasks, languages, budget, average)
     published, published_excluded = recommend_published(result_rows(), tasks, languages, budget)
 except CorebError as exc:
     show_error(exc)
@@ -100,6 +86,8 @@ def _for_display(frame):
     """x100 points (the library's fractions), the run's name and its parameters in words; the ids and
     the numeric params_b stay in the data (CSV) but are not shown."""
     out = selection_points(frame)
+    if "ci_low" in frame.columns:  # one narrow column: the table fits 1400 px wide too
+        out["ci"] = [interval_text(lo, hi) for lo, hi in zip(frame["ci_low"], frame["ci_high"])]
     if "run" in out.columns:
         out.insert(1, "name", [names.get(r, m) for r, m in zip(out["run"], out["model"])])
     out["parameters"] = out["params_b"].map(parameter_text)
@@ -108,15 +96,19 @@ def _for_display(frame):
 
 ranked, published = _for_display(rec.ranked), _for_display(published)
 excluded = _for_display(rec.excluded)
-columns = {"name": st.column_config.TextColumn("run"), "model": st.column_config.TextColumn("model"),
-           "mean_ndcg_at_10": st.column_config.NumberColumn("mean nDCG@10 ×100", format="%.1f"),
-           "ci_low": st.column_config.NumberColumn("95% CI low", format="%.1f"),
-           "ci_high": st.column_config.NumberColumn("95% CI high", format="%.1f"),
-           "trap_share": st.column_config.NumberColumn("trap above 1st positive (%)", format="%.1f"),
-           "parameters": st.column_config.TextColumn("parameters"),
-           **{task: st.column_config.NumberColumn(task.upper(), format="%.1f") for task in TASK_NAMES}}
+columns = {"rank": st.column_config.NumberColumn("#", width=40),
+           "name": st.column_config.TextColumn("run"), "model": st.column_config.TextColumn("model"),
+           "mean_ndcg_at_10": st.column_config.NumberColumn("nDCG@10 ×100", format="%.1f", width=105,
+                                                            help="mean nDCG@10 ×100 over the chosen slices"),
+           "ci": st.column_config.TextColumn("95% CI", width=95, help="bootstrap 95% interval of the mean"),
+           "trap_share": st.column_config.NumberColumn("trap share (%)", format="%.1f", width=110,
+                                                       help="queries with a rel=1 trap above their first rel=2 "
+                                                            "positive, %"),
+           "parameters": st.column_config.TextColumn("parameters", width=90),
+           "queries": st.column_config.NumberColumn("queries", width=70),
+           **{task: st.column_config.NumberColumn(task.upper(), format="%.1f", width=60) for task in TASK_NAMES}}
 # Only the chosen tasks' columns: the others are empty by construction.
-ranked_order = ["rank", "name", "mean_ndcg_at_10", "ci_low", "ci_high", *tasks, "trap_share", "parameters", "queries"]
+ranked_order = ["rank", "name", "mean_ndcg_at_10", "ci", *tasks, "trap_share", "parameters", "queries"]
 published_order = ["rank", "model", "mean_ndcg_at_10", *tasks, "parameters", "figures"]
 excluded_order = ["name", "parameters", "reason"]
 
