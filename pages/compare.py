@@ -4,10 +4,9 @@ from itertools import combinations
 import altair as alt
 import streamlit as st
 
-from coreb_core.analysis.comparison import (coverage, headline_verdict, metric_columns, pair_table, pair_verdicts,
-                                            run_intervals, split_runs)
+from coreb_core.analysis.comparison import coverage, metric_columns, split_runs
 from coreb_core.errors import CorebError
-from ui.cache import run_pair_deltas, run_tables, runs_of
+from ui.cache import compare_tests, run_pair_deltas, run_tables, runs_of
 from ui.chart_specs import draw
 from ui.charts import interval_dots, outcome_histogram
 from ui.display import VERDICT_COLUMNS, metric_label, text_preview, verdict_sentence, verdict_table
@@ -17,21 +16,6 @@ from ui.navigation import open_inspector
 from ui.sidebar import sidebar
 from ui.state import one_of, remembered, some_of, write_url
 from ui.widgets import csv_download, provenance, run_label, show_error
-
-from coreb_core.paths import release_dir
-from ui.cache import tables as cached_tables
-
-
-@st.cache_data(show_spinner="Running paired tests and bootstrap…", max_entries=64)
-def _tests(release: str, version: str, run_ids: tuple, scheme: str, anchor: bool, task: str, metric: str,
-           label_items: tuple):
-    """Paired tests, verdicts and intervals are the page's slow part (10,000 resamples each): computed once per view."""
-    per_query = split_runs(cached_tables(release, version, run_ids, scheme, anchor).per_query(scheme), task, list(run_ids))
-    labels_ = dict(label_items)
-    pairs_, intervals_ = pair_table(per_query, metric, labels=labels_), run_intervals(per_query, metric, labels=labels_)
-    verdicts = pair_verdicts(per_query, pairs_, task)
-    return pairs_, intervals_, verdicts, headline_verdict(verdicts, intervals_)
-
 
 state = sidebar()
 st.title("Compare runs")
@@ -63,9 +47,7 @@ metric = right.selectbox("Metric", metrics, key=remembered("compare_metric", "me
                                                           allowed=metrics))
 per_query = split_runs(per_query_all, state.task, picked)
 
-pairs, ci, verdicts, headline = _tests(state.release, str(release_dir(state.release).resolve()), tuple(picked),
-                                      str(state.scheme), state.anchor_exclusion, state.task, metric,
-                                      tuple(sorted(labels.items())))
+pairs, ci, verdicts, headline = compare_tests(state, picked, metric, labels)
 # The result first, in words: the two best runs' verdict (every pair's verdict is in the table below).
 with st.container(border=True):
     st.markdown(plain(verdict_sentence(headline, labels)) if headline else "No pair to compare.")

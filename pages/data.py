@@ -4,14 +4,11 @@ the console are coreb_core.data.statistics and coreb_core.data.sql_console."""
 import altair as alt
 import streamlit as st
 
-from coreb_core.analysis.console_tables import console_tables
-from coreb_core.data.sql_console import EXAMPLE_QUERIES, SQL_BYTE_CAP, SQL_CELL_CAP, SQL_ROW_CAP, SqlConsole
-from coreb_core.data.statistics import release_statistics
+from coreb_core.data.sql_console import EXAMPLE_QUERIES, SQL_BYTE_CAP, SQL_CELL_CAP, SQL_ROW_CAP
 from coreb_core.errors import CorebError
-from coreb_core.paths import datasets_dir, release_dir
+from coreb_core.paths import datasets_dir
 from coreb_core.data.store import list_releases
-from coreb_core.runs.run import run_name
-from ui.cache import hits, runs_of, store, tables
+from ui.cache import release_stats, sql_console
 from ui.chart_specs import draw
 from ui.charts import hbar
 from ui.format import plain
@@ -33,19 +30,6 @@ section = st.segmented_control("Section", SECTIONS, required=True, label_visibil
 write_url({"section": "sql" if section == SECTIONS[1] else None})
 
 
-@st.cache_data(show_spinner="Counting…", max_entries=16)
-def _stats(release: str, version: str):
-    return release_statistics(store(release))
-
-
-@st.cache_resource(show_spinner="Copying the release and the chosen runs into the console…", max_entries=4)
-def _console(release: str, version: str, run_ids: tuple[str, ...], scheme: str, anchor_exclusion: bool) -> SqlConsole:
-    names = {rid: run_name(meta) for rid, meta in runs_of(release).items()}
-    ev = tables(release, version, run_ids, scheme, anchor_exclusion) if run_ids else None
-    extra = console_tables({rid: hits(rid) for rid in run_ids}, names, ev)
-    return SqlConsole(store(release), extra_tables=extra.as_dict())
-
-
 if section == "SQL console":
     runs_note = (f"{len(state.run_ids)} run(s) chosen in the sidebar" if state.run_ids
                  else "no run chosen in the sidebar, so hits and metrics are empty")
@@ -57,8 +41,6 @@ if section == "SQL console":
                f"anchor exclusion {'on' if state.anchor_exclusion else 'off'}) for the {runs_note}. No writes, no "
                f"files, no network; at most {SQL_ROW_CAP:,} rows and {SQL_BYTE_CAP / 1e6:g} MB come back, cells cut at "
                f"{SQL_CELL_CAP:,} characters.")
-    console_args = (state.release, str(release_dir(state.release).resolve()), tuple(state.run_ids),
-                    str(state.scheme), state.anchor_exclusion)
     example = st.selectbox("Start from an example", list(EXAMPLE_QUERIES), key="sql_example")
     if ss.get("sql_example_shown") != example:
         ss["sql_example_shown"] = example
@@ -67,7 +49,7 @@ if section == "SQL console":
     if st.button("Run query", type="primary", key="sql_go"):
         ss.pop("sql_result", None)
         try:
-            result = _console(*console_args).query(sql)
+            result = sql_console(state).query(sql)
         except CorebError as exc:  # ConsoleError included: always one line
             st.error(plain(str(exc)))
         else:
@@ -85,7 +67,7 @@ if section == "SQL console":
 
     with st.expander("Tables and columns"):
         try:
-            schema = _console(*console_args).schema()
+            schema = sql_console(state).schema()
         except CorebError as exc:
             show_error(exc)
         else:
@@ -100,7 +82,7 @@ releases = list_releases()
 for release in releases:
     st.subheader(plain(release))
     try:
-        stats = _stats(release, str(release_dir(release).resolve()))
+        stats = release_stats(release)
     except CorebError as exc:
         show_error(exc)
         continue

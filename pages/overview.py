@@ -35,7 +35,7 @@ sources = left.multiselect("Published sources", list(PUBLISHED_TASK_SOURCES), fo
 with_imported = right.toggle("Imported results", key=remembered("ov_imported", "imported", flag, True),
                              help="MTEB trees and official-runner outputs brought in with import-results.")
 try:
-    tables = overview_page(state, labels, sources, with_imported)
+    tables = overview_page(state, labels, sources, with_imported, metas)
 except CorebError as exc:
     show_error(exc)
     st.stop()

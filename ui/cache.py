@@ -9,7 +9,12 @@ import streamlit as st
 from coreb_core.analysis.trap_wins import (TrapWins, bug_shares, kind_shares, margin_summary, near_miss_curve,
                                            rank_gap_histogram, trap_wins)
 from coreb_core.analysis.traps import trap_breakdown
-from coreb_core.analysis.comparison import pair_deltas, split_runs
+from coreb_core.analysis.comparison import (PairVerdict, headline_verdict, pair_deltas, pair_table, pair_verdicts,
+                                            run_intervals, split_runs)
+from coreb_core.analysis.console_tables import console_tables
+from coreb_core.analysis.selection import Recommendation, recommend
+from coreb_core.data.sql_console import SqlConsole
+from coreb_core.data.statistics import release_statistics
 from coreb_core.analysis.deflation import deflation_table, slope_data, top_drop_queries
 from coreb_core.analysis.embedding_map import EmbeddingMap, embedding_map
 from coreb_core.analysis.inspection import (TrapReason, candidates, judged_positions, query_details, query_hits,
@@ -24,7 +29,7 @@ from coreb_core.runs.run import read_hits
 from coreb_core.evaluation.schemes import V1, V2, Scheme
 from coreb_core.paths import release_dir, results_file
 from coreb_core.runs.results import all_rows
-from coreb_core.runs.run import BadRun, RunMeta, list_runs, run_listing, run_meta, run_path
+from coreb_core.runs.run import BadRun, RunMeta, list_runs, run_listing, run_meta, run_name, run_path
 from ui.display import text_preview, with_grades
 from ui.inspection import cross_run_marker, trap_reason_short, trap_reason_text
 from ui.labels import GROUPINGS
@@ -226,9 +231,11 @@ def _overview_page(release: str, version: str, run_ids: tuple[str, ...], scheme:
                         parameter_efficiency(rows, board, metas))
 
 
-def overview_page(state: State, labels: dict[str, str], sources: list[str], with_imported: bool) -> OverviewPage:
+def overview_page(state: State, labels: dict[str, str], sources: list[str], with_imported: bool,
+                  metas: dict[str, RunMeta] | None = None) -> OverviewPage:
     """The Overview's leaderboard, heatmaps and parameter-efficiency tables for the sidebar's runs, cached
-    per server and per version of the imported results (an import shows at once).
+    per server and per version of the imported results (an import shows at once). ``metas``: the release's
+    runs (``runs_of``) when the page has read them already.
 
     Example (CoREB-mini and a BM25 run ``bm25_id`` in the cache ``COREB_CACHE`` points at; not doctested):
 
@@ -239,7 +246,7 @@ def overview_page(state: State, labels: dict[str, str], sources: list[str], with
     """
     return _overview_page(state.release, release_version(state.release), tuple(state.run_ids), str(state.scheme),
                           state.anchor_exclusion, tuple(labels.items()), tuple(sources), with_imported,
-                          results_version(), runs_of(state.release))
+                          results_version(), runs_of(state.release) if metas is None else metas)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -449,3 +456,85 @@ def embedding_points(release: str, version: str, run_id: str, query_id: str, nei
     ('query', 'PCA')
     """
     return embedding_map(store(release), run_meta(run_id), query_id, neighbours, anchor_exclusion, hits=hits(run_id))
+
+
+class CompareTests(NamedTuple):
+    """Compare runs' paired tests for one task and metric (``coreb_core.analysis.comparison``)."""
+    pairs: pd.DataFrame  # pair_table
+    intervals: pd.DataFrame  # run_intervals
+    verdicts: list[PairVerdict]  # pair_verdicts, in the order of pairs
+    headline: PairVerdict | None  # headline_verdict: the result stated first
+
+
+@st.cache_data(show_spinner="Running paired tests and bootstrap…", max_entries=64)
+def _compare_tests(release: str, version: str, run_ids: tuple[str, ...], scheme: str, anchor_exclusion: bool,
+                   task: str, metric: str, labels: tuple[tuple[str, str], ...]) -> CompareTests:
+    per_query = split_runs(tables(release, version, run_ids, scheme, anchor_exclusion).per_query(scheme), task,
+                           list(run_ids))
+    names = dict(labels)
+    pairs, intervals = pair_table(per_query, metric, labels=names), run_intervals(per_query, metric, labels=names)
+    verdicts = pair_verdicts(per_query, pairs, task)
+    return CompareTests(pairs, intervals, verdicts, headline_verdict(verdicts, intervals))
+
+
+def compare_tests(state: State, run_ids: list[str], metric: str, labels: dict[str, str]) -> CompareTests:
+    """Paired tests, verdicts and intervals of ``run_ids`` on the sidebar's task: the page's slow part
+    (10,000 resamples each), computed once per view and server.
+
+    Example (CoREB-mini with a BM25 and a MiniLM run in the cache ``COREB_CACHE`` points at; not doctested):
+
+    >>> t = compare_tests(state, [bm25_id, minilm_id], "ndcg_at_10", {bm25_id: "bm25", minilm_id: "minilm"})
+    >>> len(t.verdicts), t.headline is t.verdicts[0]
+    (1, True)
+    """
+    return _compare_tests(state.release, release_version(state.release), tuple(run_ids), str(state.scheme),
+                          state.anchor_exclusion, state.task, metric, tuple(sorted(labels.items())))
+
+
+@st.cache_data(show_spinner="Ranking runs (bootstrap intervals, paired tests)…", max_entries=64)
+def _recommendation(release: str, version: str, run_ids: tuple[str, ...], scheme: str, anchor_exclusion: bool,
+                    tasks: tuple[str, ...], languages: tuple[str, ...], budget_b: float | None,
+                    average: str) -> Recommendation:
+    evaluation = tables(release, version, run_ids, scheme, anchor_exclusion)
+    return recommend(store(release), evaluation.per_query(scheme), evaluation.traps, runs_of(release), list(tasks),
+                     list(languages), budget_b, average)
+
+
+def recommendation(state: State, tasks: list[str], languages: list[str], budget_b: float | None,
+                   average: str) -> Recommendation:
+    """Model selection's ranking of the sidebar's runs on the chosen slices (its bootstrap is the page's
+    slow part): computed once per choice and server.
+
+    Example (CoREB-mini and a BM25 run in the cache ``COREB_CACHE`` points at; not doctested):
+
+    >>> recommendation(state, ["t2c"], ["any"], None, "tasks").ranked["run"].tolist()
+    ['bm25__demo_v2603__20261201T062218-f8c8b6']
+    """
+    return _recommendation(state.release, release_version(state.release), tuple(state.run_ids), str(state.scheme),
+                           state.anchor_exclusion, tuple(tasks), tuple(languages), budget_b, average)
+
+
+@st.cache_data(show_spinner="Counting…", max_entries=16)
+def _release_stats(release: str, version: str) -> dict[str, pd.DataFrame]:
+    return release_statistics(store(release))
+
+
+def release_stats(release: str) -> dict[str, pd.DataFrame]:
+    """``release_statistics`` of one cached release, once per version of it."""
+    return _release_stats(release, release_version(release))
+
+
+@st.cache_resource(show_spinner="Copying the release and the chosen runs into the console…", max_entries=4)
+def _sql_console(release: str, version: str, run_ids: tuple[str, ...], scheme: str,
+                 anchor_exclusion: bool) -> SqlConsole:
+    names = {rid: run_name(meta) for rid, meta in runs_of(release).items()}
+    evaluation = tables(release, version, run_ids, scheme, anchor_exclusion) if run_ids else None
+    extra = console_tables({rid: hits(rid) for rid in run_ids}, names, evaluation)
+    return SqlConsole(store(release), extra_tables=extra.as_dict())
+
+
+def sql_console(state: State) -> SqlConsole:
+    """The Data page's read-only console over the sidebar's release and its runs' hits and per-query metrics,
+    one per choice and server (building it copies the release into DuckDB)."""
+    return _sql_console(state.release, release_version(state.release), tuple(state.run_ids), str(state.scheme),
+                        state.anchor_exclusion)
