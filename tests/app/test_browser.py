@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
+from bench.app_bench import CHROMIUM_ARGS, LAST_CHANGE_INIT_JS, PAGE_DRAWN_JS
 from tests.builders import ARTIFACTS, REPO
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
 SERVER_START_S = 90
 PAGE_LOAD_MS = 180_000  # a page's first render scores the runs; 2 slow cores, every page in one server
 NAV_WAIT_MS = 15_000  # the sidebar's page links after the script is done
@@ -84,7 +84,9 @@ def check_page(page, base: str, url_path: str, default: bool, titles: list[str])
             const done = app && app.getAttribute('data-test-script-state') === 'notRunning';
             return done && (document.querySelector('h1') || document.querySelector('[data-testid="stException"]'));
         }""", timeout=PAGE_LOAD_MS, polling=200)
-    page.wait_for_timeout(300)  # let the last deltas paint before the screenshot
+    # Tables, charts and code blocks are drawn from lazily loaded code after the script is done: screenshot
+    # the page once it is drawn (the bench's definition: every visible chart and table drawn, 1 s unchanged).
+    page.wait_for_function(PAGE_DRAWN_JS, timeout=PAGE_LOAD_MS, polling=200)
     # The sidebar's page links come in their own message and can paint after the script is done (CI once
     # read [] here): wait a while for them, and report what is there if they never come.
     try:
@@ -190,6 +192,7 @@ def browser(tmp_path_factory):
         context = pw.chromium.launch_persistent_context(
             str(tmp_path_factory.mktemp("chromium-profile")), executable_path=executable, headless=True,
             args=CHROMIUM_ARGS, viewport={"width": 1400, "height": 1000})
+        context.add_init_script(LAST_CHANGE_INIT_JS)  # for PAGE_DRAWN_JS: the time of the page's last change
         try:
             yield context
         finally:
@@ -272,6 +275,7 @@ def test_menu_navigation_keeps_the_global_state(served, browser, default_run_ids
         visited.append(title)
         assert global_state(page) == chosen, f"after clicking {visited} in the menu"
         assert page.locator('[data-testid="stException"]').count() == 0, f"{title}: exception box"
+    page.wait_for_function(PAGE_DRAWN_JS, timeout=PAGE_LOAD_MS, polling=200)
     page.screenshot(path=str(ARTIFACTS / "state-after-menu.png"), full_page=False)
     # Back, forward and reload land on a URL the app wrote (its state in it), so no title to wait for.
     page.go_back()
@@ -390,6 +394,7 @@ def test_tables_fit_the_page_at_1600(served, browser, default_run_ids, three_run
             found, drawn = wide_tables(page, f"/{path}{extra}")
             if "query=" in extra:  # three lists side by side, each with its runs' markers
                 assert page.get_by_text("C · bm25 · demo_v2603 (2)").count() == 1
+                page.wait_for_function(PAGE_DRAWN_JS, timeout=PAGE_LOAD_MS, polling=200)
                 page.screenshot(path=str(ARTIFACTS / "inspector-three-runs.png"), full_page=False)
         except Exception as exc:  # a timeout: say which page, keep going
             page.screenshot(path=str(ARTIFACTS / f"tables-{path}-failed.png"))
@@ -423,6 +428,7 @@ def test_a_row_click_opens_the_inspector_and_back_returns(served, browser, defau
     assert query.get("query") and query["query"][0].startswith("q_c2c_"), page.url
     assert query.get("from") == ["traps"]
     assert query["query"][0] in page.locator('[data-testid="stMain"]').inner_text()
+    page.wait_for_function(PAGE_DRAWN_JS, timeout=PAGE_LOAD_MS, polling=200)
     page.screenshot(path=str(ARTIFACTS / "inspector-from-traps.png"), full_page=False)
     page.get_by_role("button", name="← Back to Trap analysis").click()
     page.wait_for_url(lambda url: "/traps" in url, timeout=PAGE_LOAD_MS)
