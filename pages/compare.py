@@ -74,12 +74,14 @@ csv_download(table, f"compare_pairs_{state.release}_{state.task}_{metric}")
 st.subheader("Per run: mean and bootstrap 95% interval")
 st.caption(source + " · percentile bootstrap over queries (10,000 resamples, seed 0), each run on its own queries")
 st.dataframe(ci, hide_index=True, placeholder="—", column_order=["label", "queries", "mean", "ci_low", "ci_high"],
-             column_config={"label": st.column_config.TextColumn("run")} | {
-                 c: st.column_config.NumberColumn(format="%.4f") for c in ("mean", "ci_low", "ci_high")},
+             column_config={"label": st.column_config.TextColumn("run"),
+                            "mean": st.column_config.NumberColumn(f"mean {metric_label(metric)}", format="%.4f"),
+                            "ci_low": st.column_config.NumberColumn("95% CI low", format="%.4f"),
+                            "ci_high": st.column_config.NumberColumn("95% CI high", format="%.4f")},
              key="compare_ci")
 csv_download(ci, f"compare_intervals_{state.release}_{state.task}_{metric}")
 if len(ci):
-    draw(interval_dots, ci, "label", "mean", "ci_low", "ci_high", x_title=f"{metric} (95% interval)",
+    draw(interval_dots, ci, "label", "mean", "ci_low", "ci_high", x_title=f"{metric_label(metric)} (95% interval)",
          tooltip=["label", "queries", alt.Tooltip("mean:Q", format=".4f"), alt.Tooltip("ci_low:Q", format=".4f"),
                   alt.Tooltip("ci_high:Q", format=".4f")])
 
