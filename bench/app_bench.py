@@ -275,8 +275,8 @@ def launch(root: Path, repeats: int, log: Path) -> int:
             browser = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
             print(f"\ndeep links into a new session (server running, cache built): a warm-up round over every "
                   f"page, then {repeats} timed rounds (pages in turn, so a slow spell of the machine hits them "
-                  f"alike), median per page until the page is drawn (its charts and tables too); target {DEEP_LINK_TARGET_S:.0f} s in a new tab; a new browser profile "
-                  f"(empty browser cache) for comparison")
+                  f"alike), median per page until the page is drawn (its charts and tables too); target "
+                  f"{DEEP_LINK_TARGET_S:.0f} s in a new tab; a new browser profile (empty browser cache) for comparison")
             pages = app_pages()
             urls = [f"{base}/{url_path}" for _, url_path, _ in pages]
             medians = {True: [], False: []}
