@@ -63,6 +63,12 @@ def store(release: str) -> Store:
     return _store(release, release_version(release))
 
 
+def _view(state: State) -> tuple[str, str, tuple[str, ...], str, bool]:
+    """The key every cached view starts with: release, its version, runs, scheme and anchor exclusion."""
+    return (state.release, release_version(state.release), tuple(state.run_ids), str(state.scheme),
+            state.anchor_exclusion)
+
+
 def runs_of(release: str) -> dict[str, RunMeta]:
     """run_id -> provenance, newest last. Read fresh on every render: new runs appear at once.
 
@@ -161,8 +167,7 @@ def run_tables(state: State) -> Evaluation:
     >>> run_tables(state).groups(V2, "task")["ndcg_at_10"].round(4).tolist()
     [0.4631, 0.386, 0.2998]
     """
-    return tables(state.release, release_version(state.release), tuple(state.run_ids), str(state.scheme),
-                  state.anchor_exclusion)
+    return tables(*_view(state))
 
 
 @st.cache_data(show_spinner="Classifying trap wins…", max_entries=32)
@@ -204,8 +209,7 @@ def run_trap_page(state: State, level: str) -> TrapPage:
               subtask  queries
     0  c2c_cross_lang       96
     """
-    return _trap_page(state.release, release_version(state.release), tuple(state.run_ids), str(state.scheme),
-                      state.anchor_exclusion, state.task, level)
+    return _trap_page(*_view(state), state.task, level)
 
 
 class OverviewPage(NamedTuple):
@@ -244,8 +248,7 @@ def overview_page(state: State, labels: dict[str, str], sources: list[str], with
     >>> page.board.loc[page.board["run"] == bm25_id, "t2c"].round(4).tolist()
     [0.2998]
     """
-    return _overview_page(state.release, release_version(state.release), tuple(state.run_ids), str(state.scheme),
-                          state.anchor_exclusion, tuple(labels.items()), tuple(sources), with_imported,
+    return _overview_page(*_view(state), tuple(labels.items()), tuple(sources), with_imported,
                           results_version(), runs_of(state.release) if metas is None else metas)
 
 
@@ -267,8 +270,7 @@ def language_gradient(state: State, labels: dict[str, str], exclude_search: bool
     >>> language_gradient(state, {bm25_id: "BM25"}, True)["series"].iloc[0]
     'BM25'
     """
-    return _language_gradient(state.release, release_version(state.release), tuple(state.run_ids), str(state.scheme),
-                              state.anchor_exclusion, tuple(labels.items()), exclude_search, results_version())
+    return _language_gradient(*_view(state), tuple(labels.items()), exclude_search, results_version())
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -316,8 +318,7 @@ def deflation_page(state: State, labels: dict[str, str], per_run: int) -> Deflat
     >>> sorted(deflation_page(state, {bm25_id: "bm25"}, 10).by_task["task"].unique())
     ['c2c', 'c2t', 't2c']
     """
-    return _deflation_page(state.release, release_version(state.release), tuple(state.run_ids), str(state.scheme),
-                           state.anchor_exclusion, state.task, tuple(labels.items()), per_run)
+    return _deflation_page(*_view(state), state.task, tuple(labels.items()), per_run)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -338,8 +339,7 @@ def run_pair_deltas(state: State, a: str, b: str, metric: str) -> pd.DataFrame:
     >>> len(run_pair_deltas(state, minilm_id, bm25_id, "ndcg_at_10"))
     720
     """
-    return _pair_deltas(state.release, release_version(state.release), tuple(state.run_ids), str(state.scheme),
-                        state.anchor_exclusion, state.task, a, b, metric)
+    return _pair_deltas(*_view(state), state.task, a, b, metric)
 
 
 class QueryFinder(NamedTuple):
@@ -370,8 +370,7 @@ def query_finder(state: State, text: str, subtask: str | None, language: str | N
     >>> query_finder(state, "", None, None, trap_run=bm25_id).found["traps_above_first_positive"].iloc[0]
     3
     """
-    return _query_finder(state.release, release_version(state.release), tuple(state.run_ids), str(state.scheme),
-                         state.anchor_exclusion, state.task, text, subtask, language, trap_run, delta_runs)
+    return _query_finder(*_view(state), state.task, text, subtask, language, trap_run, delta_runs)
 
 
 class QueryLists(NamedTuple):
@@ -510,8 +509,7 @@ def recommendation(state: State, tasks: list[str], languages: list[str], budget_
     >>> recommendation(state, ["t2c"], ["any"], None, "tasks").ranked["run"].tolist()
     ['bm25__demo_v2603__20261201T062218-f8c8b6']
     """
-    return _recommendation(state.release, release_version(state.release), tuple(state.run_ids), str(state.scheme),
-                           state.anchor_exclusion, tuple(tasks), tuple(languages), budget_b, average)
+    return _recommendation(*_view(state), tuple(tasks), tuple(languages), budget_b, average)
 
 
 @st.cache_data(show_spinner="Counting…", max_entries=16)
@@ -536,5 +534,4 @@ def _sql_console(release: str, version: str, run_ids: tuple[str, ...], scheme: s
 def sql_console(state: State) -> SqlConsole:
     """The Data page's read-only console over the sidebar's release and its runs' hits and per-query metrics,
     one per choice and server (building it copies the release into DuckDB)."""
-    return _sql_console(state.release, release_version(state.release), tuple(state.run_ids), str(state.scheme),
-                        state.anchor_exclusion)
+    return _sql_console(*_view(state))
