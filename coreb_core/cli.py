@@ -17,7 +17,7 @@ from typing import Callable
 
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.errors import CorebError, file_error
-from coreb_core.input_paths import check_input_path
+from coreb_core.input_paths import check_input_path, unconfined
 from coreb_core.text import capped, p_text, terminal_safe
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {}
@@ -48,16 +48,12 @@ def _fetch(args: argparse.Namespace) -> int:
 
 @command("import-data")
 def _import_data(args: argparse.Namespace) -> int:
-    from coreb_core.data.ingest import import_release
-    from coreb_core.data.sources import read_local
+    from coreb_core.paths import release_dir
+    from coreb_core.runs.uploads import import_dataset
 
-    layout, found_release, raw = read_local(check_input_path(args.directory), args.split)
-    release = args.release or found_release
-    if not release:
-        raise CorebError(f"{args.directory}: a {layout} layout names no release; pass --release NAME")
-    path = import_release(raw, release)
-    counts = ", ".join(f"{name}={len(t.rows)}" for name, t in raw.items())
-    print(f"imported {release} ({layout} layout) into {path}: {counts}")
+    release, counts = import_dataset(check_input_path(args.directory), args.release, args.split)
+    listed = ", ".join(f"{name}={n}" for name, n in counts.items())
+    print(f"imported {release} into {release_dir(release)}: {listed}")
     return 0
 
 
@@ -575,7 +571,8 @@ def main(argv: list[str] | None = None) -> int:
     """
     try:
         args = build_parser().parse_args(argv)
-        return COMMANDS[args.command](args)
+        with unconfined():  # the CLI reads any path its user names; the web app confines its paths
+            return COMMANDS[args.command](args)
     except (CorebError, OSError) as exc:
         # An OSError is the file system's (an unreadable file, a read-only cache): one line naming the path.
         text = str(exc if isinstance(exc, CorebError) else file_error(exc))

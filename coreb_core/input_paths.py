@@ -1,9 +1,10 @@
-"""Paths typed by a user (the CLI's import-data, import-results, eval --run-file; the Run retrieval
-page's "by path" imports) are read on the server, so they are confined and checked before anything
-opens them:
+"""Paths typed into the web app (the Run retrieval page's "by path" imports) are read on the server, so
+they are confined and checked before anything opens them:
 
 - a path must lie, symlinks resolved, inside an import root: ``$COREB_IMPORT_ROOTS`` (folders joined
-  with ``os.pathsep``), by default the repository and the user's home folder;
+  with ``os.pathsep``), by default the repository and the user's home folder. The CLI is its user's own
+  shell, which may read any file already: inside ``unconfined()`` (the CLI's commands) the only root is
+  the file system's, and the checks below still hold;
 - only regular files are read: a FIFO would block the reader for ever, a device such as /dev/zero
   never ends (``os.stat`` tells them apart without opening them);
 - no file over ``MAX_FILE_BYTES`` is read.
@@ -19,10 +20,12 @@ Example:
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import os
 import stat
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from coreb_core.errors import CorebError, DataError, DataProblem
 from coreb_core.paths import REPO_ROOT
@@ -34,14 +37,36 @@ _KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"), (stat
           (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a folder"))
 
 
+_UNCONFINED: contextvars.ContextVar[bool] = contextvars.ContextVar("coreb_unconfined", default=False)
+
+
+@contextlib.contextmanager
+def unconfined() -> Iterator[None]:
+    """Paths read inside this block may lie anywhere (the CLI: its user names them in their own shell).
+    Special files and the size limit are still refused.
+
+    >>> with unconfined():
+    ...     [str(p) for p in import_roots()]
+    ['/']
+    """
+    token = _UNCONFINED.set(True)
+    try:
+        yield
+    finally:
+        _UNCONFINED.reset(token)
+
+
 def import_roots() -> list[Path]:
-    """The folders imports may read from, resolved: ``$COREB_IMPORT_ROOTS`` or the repository and home.
+    """The folders imports may read from, resolved: ``$COREB_IMPORT_ROOTS`` or the repository and home
+    (the file system's root inside ``unconfined()``).
 
     >>> from unittest import mock
     >>> with mock.patch.dict(os.environ, {ROOTS_ENV: os.pathsep.join(["/srv/data", "/tmp/../opt"])}):
     ...     [str(p) for p in import_roots()]
     ['/srv/data', '/opt']
     """
+    if _UNCONFINED.get():
+        return [Path(os.sep)]
     configured = os.environ.get(ROOTS_ENV, "")
     if configured.strip():
         folders = [Path(p).expanduser() for p in configured.split(os.pathsep) if p.strip()]

@@ -16,6 +16,33 @@ _REPO = Path(__file__).resolve().parent.parent
 os.environ.setdefault("COREB_IMPORT_ROOTS", os.pathsep.join([tempfile.gettempdir(), str(_REPO), str(_REPO.parent / "shared")]))
 
 
+# The real benchmark, every row of both releases as ``datasets`` returns them (shared/coreb_real/README.md).
+REAL_DATA = _REPO.parent / "shared" / "coreb_real"
+
+
+def real_release_folder(release: str) -> Path:
+    """``shared/coreb_real/<release>``, or the test is skipped with a one-line reason when it is absent."""
+    folder = REAL_DATA / release
+    if not (folder / "code_corpus.jsonl").is_file():
+        pytest.skip(f"the real CoREB export is absent ({folder})")
+    return folder
+
+
+@pytest.fixture(scope="session")
+def real_cache(tmp_path_factory) -> Path:
+    """Both real releases imported once per session (from the folder of release folders, as a user would)
+    and one BM25 run on release_v2603: the real-data tests share them and add nothing to them."""
+    from coreb_core.retrieval.pipeline import run_retrieval
+    from coreb_core.runs.uploads import import_dataset
+
+    real_release_folder("release_v2603")
+    root = tmp_path_factory.mktemp("real-cache")
+    for release in ("release_v2603", "release_v2602"):
+        import_dataset(REAL_DATA, split=release, root=root)
+    run_retrieval("bm25", "release_v2603", root=root)
+    return root
+
+
 @pytest.fixture
 def cache(tmp_path, monkeypatch) -> Path:
     """A private, empty data_cache for one test."""

@@ -95,11 +95,34 @@ EXPECTED_TASKS = {
 }
 
 
-def _table(records: list[dict[str, Any]], meta_as: str) -> pa.Table:
+def hub_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows shaped as the hub's (and ``datasets``): each meta field a flat ``meta_<field>`` column that every
+    row carries, null where absent (so an original text's noise flag is null, not false); labels and
+    lengths other than the corpus's as floats.
+    """
+    keys = sorted({k for r in records for k in (r.get("meta") or {})})
+    out = []
+    for r in records:
+        row = {k: v for k, v in r.items() if k != "meta"}
+        if isinstance(row.get("label"), int):
+            row["label"] = float(row["label"])
+        row.update({f"meta_{k}": (r.get("meta") or {}).get(k) for k in keys})
+        out.append(row)
+    return out
+
+
+def shaped(records: list[dict[str, Any]], meta_as: str) -> list[dict[str, Any]]:
+    """``records`` with meta as a struct (as they are), a string (the Python-repr form some dumps carry), or
+    flat hub columns."""
     if meta_as == "string":
-        # The Python-repr form some real dumps carry.
-        records = [{**r, "meta": repr(r["meta"])} if "meta" in r else r for r in records]
-    return pa.Table.from_pylist(records)
+        return [{**r, "meta": repr(r["meta"])} if "meta" in r else r for r in records]
+    if meta_as == "flat":
+        return hub_rows(records)
+    return records
+
+
+def _table(records: list[dict[str, Any]], meta_as: str) -> pa.Table:
+    return pa.Table.from_pylist(shaped(records, meta_as))
 
 
 def write_parquet_folder(directory: Path, data: dict[str, list[dict]], meta_as: str = "struct") -> Path:
@@ -127,10 +150,6 @@ JSONL_NAMES = {"code_corpus": "code_corpus_v2.jsonl", "text_corpus": "text_corpu
 def write_jsonl(directory: Path, data: dict[str, list[dict]], meta_as: str = "struct") -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     for config, records in data.items():
-        lines = []
-        for r in records:
-            if meta_as == "string" and "meta" in r:
-                r = {**r, "meta": repr(r["meta"])}
-            lines.append(json.dumps(r))
+        lines = [json.dumps(r) for r in shaped(records, meta_as)]
         (directory / JSONL_NAMES[config]).write_text("\n".join(lines) + "\n", encoding="utf-8")
     return directory

@@ -35,7 +35,8 @@ from coreb_core.errors import DataError, DataProblem
 from coreb_core.atomic import atomic_folder, swap_symlink
 from coreb_core.paths import datasets_dir, release_dir
 from coreb_core.data.schema import (
-    CONFIGS, GRADES, LANGUAGE_CONSTRAINTS, LANGUAGES, LEGACY_GRADE_COLUMN, SUBTASKS, TASKS, Config,
+    CONFIGS, GRADES, LANGUAGE_CONSTRAINTS, LANGUAGES, LEGACY_GRADE_COLUMN, SUBTASKS, C2T_QUERIES, TASK_BY_QUERIES_CONFIG,
+    TASKS, Config,
 )
 from coreb_core.data.sources import RawTable
 
@@ -106,10 +107,46 @@ def _is_int(value: Any) -> bool:
 _INT_RANGES = {"int64": (-2 ** 63, 2 ** 63 - 1, "a 64-bit integer"), "int8": (-2 ** 7, 2 ** 7 - 1, "an 8-bit integer")}
 
 
+# The hub's rows (and so ``datasets``) carry each meta field as a flat column ``meta_<field>``;
+# the official generator's JSONL nests them in one ``meta`` object. Both become one ``meta`` value.
+FLAT_META_PREFIX = "meta_"
+# Where the official loader finds a query's text when ``query`` is empty (``query or code or text``):
+# a ``c2t_match`` row may hold its code only in ``code``.
+QUERY_TEXT_FALLBACK = ("code", "text")
+
+
+def _flat_meta(row: dict[str, Any]) -> dict[str, Any]:
+    """The ``meta_<field>`` columns of a hub row as one meta dict; a null is an absent field (every hub row
+    carries every column of its config), so a null ``meta_is_noise_sample`` reads as "not noise".
+
+    >>> _flat_meta({"code_id": "c", "meta_passed": True, "meta_pass_rate": None, "meta_target_languages": ["go"]})
+    {'passed': True, 'target_languages': ['go']}
+    """
+    return {k[len(FLAT_META_PREFIX):]: v for k, v in row.items()
+            if k.startswith(FLAT_META_PREFIX) and v is not None}
+
+
+def _with_query_text(config: Config, row: dict[str, Any]) -> dict[str, Any]:
+    """A query row whose ``query`` is empty takes its text from ``code`` or ``text``, as the official
+    loader does (``query or code or text``); other rows are returned as they are.
+
+    >>> _with_query_text(C2T_QUERIES, {"query_id": "q", "query": None, "code": "x = 1"})["query"]
+    'x = 1'
+    """
+    # Python truthiness, as the official ``or`` chain: only a missing or empty text falls back.
+    if config.name not in TASK_BY_QUERIES_CONFIG or row.get("query"):
+        return row
+    fallback = next((row[k] for k in QUERY_TEXT_FALLBACK if isinstance(row.get(k), str) and row[k]), None)
+    return row if fallback is None else {**row, "query": fallback}
+
+
 def _normalise(config: Config, raw: RawTable) -> tuple[pa.Table, list[DataProblem]]:
     """Check types of every row and build the cached Arrow table (meta as canonical JSON text)."""
     problems: list[DataProblem] = []
-    present = set().union(*(r.keys() for r in raw.rows)) if raw.rows else set()
+    rows = [_with_query_text(config, r) for r in raw.rows]
+    present = set().union(*(r.keys() for r in rows)) if rows else set()
+    if any(k.startswith(FLAT_META_PREFIX) for k in present):
+        present.add("meta")
     if config.name.endswith("_qrels") and "relevance" not in present and LEGACY_GRADE_COLUMN in present:
         grade_key = LEGACY_GRADE_COLUMN
     else:
@@ -122,11 +159,13 @@ def _normalise(config: Config, raw: RawTable) -> tuple[pa.Table, list[DataProble
         return pa.table({}), problems
 
     out: dict[str, list[Any]] = {c.name: [] for c in config.columns}
-    for index, row in enumerate(raw.rows):
+    for index, row in enumerate(rows):
         number = row.get("__row__", index + 1)
         for col in config.columns:
             key = grade_key if col.name == "relevance" else col.name
             value = row.get(key)
+            if col.type == "json" and value is None:
+                value = _flat_meta(row) or None  # hub rows: meta as flat columns
             if value is None:
                 if col.required:
                     problems.append(DataProblem(raw.file, number, key, "value is missing"))
@@ -136,7 +175,8 @@ def _normalise(config: Config, raw: RawTable) -> tuple[pa.Table, list[DataProble
                     value = len(row["text"])
             elif col.type == "json":
                 try:
-                    value = _meta_json(_parse_meta(value))
+                    # Flat ``meta_*`` columns beside a nested meta join it; the nested keys win.
+                    value = _meta_json({**_flat_meta(row), **_parse_meta(value)})
                 except ValueError as exc:
                     problems.append(DataProblem(raw.file, number, key, str(exc), value))
                     value = None

@@ -12,7 +12,7 @@ import re
 import socket
 import threading
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -118,36 +118,56 @@ def _collect(files: dict[str, list[Path]], reader, folder: Path) -> dict[str, Ra
 
 # ---------------------------------------------------------------- layouts
 
+# A folder named like a hub split (``release_v2603``) names the release it holds.
+RELEASE_FOLDER = re.compile(r"^release_v\d{4}$")
+
+
+def _layout_of(names: set[str]) -> str | None:
+    """The layout of one release folder from its file names, or None."""
+    if any(f"{c}.parquet" in names for c in CONFIGS):
+        return "parquet"
+    if any(n in names for c in CONFIGS.values() for n in c.jsonl_names):
+        return "jsonl"
+    if any(HUB_SHARD.match(n) for n in names):
+        return "hub"
+    return None
+
+
 def detect_layout(directory: Path) -> str:
-    """``parquet`` (folder of <config>.parquet), ``jsonl`` (official runner) or ``hub`` (hub copy).
+    """``parquet`` (folder of <config>.parquet), ``jsonl`` (one ``<config>.jsonl`` per config, as the official
+    runner and ``datasets`` exports write), ``hub`` (hub parquet shards) or ``releases`` (a folder of release
+    folders, each in one of those layouts: a copy of the hub repository, or ``coreb_real/``).
 
     >>> import tempfile
     >>> folder = Path(tempfile.mkdtemp())
     >>> _ = (folder / "text2code_queries.jsonl").write_text("")
-    >>> detect_layout(folder)
-    'jsonl'
+    >>> detect_layout(folder), detect_layout(folder.parent) == "releases" or "no"
+    ('jsonl', 'no')
     >>> (folder / "empty").mkdir()
     >>> detect_layout(folder / "empty")   # doctest: +ELLIPSIS
     Traceback (most recent call last):
     coreb_core.errors.DataError: .../empty: row -: field '-': no CoREB files found (expected <config>.parquet, ...
     """
     names = {p.name for p in directory.iterdir()} if directory.is_dir() else set()
-    if any(f"{c}.parquet" in names for c in CONFIGS):
-        return "parquet"
-    if any(n in names for c in CONFIGS.values() for n in c.jsonl_names):
-        return "jsonl"
-    if _hub_release_folders(directory) or any(HUB_SHARD.match(n) for n in names):
-        return "hub"
+    layout = _layout_of(names)
+    if layout:
+        return layout
+    if _release_folders(directory):
+        return "releases"
     raise DataError([DataProblem(str(directory), "-", "-",
-                                 "no CoREB files found (expected <config>.parquet, the official JSONL files, "
-                                 "or hub release folders release_v26XX/)")])
+                                 "no CoREB files found (expected <config>.parquet, <config>.jsonl, hub parquet "
+                                 "shards, or release folders release_v26XX/ holding one of those)")])
 
 
-def _hub_release_folders(directory: Path) -> dict[str, Path]:
-    """Release folders in a copy of the hub repository (``release_v2603/...parquet``)."""
+def _release_folders(directory: Path) -> dict[str, Path]:
+    """Sub-folders that each hold one release in a known layout (``release_v2603/...``)."""
     found = {}
-    for sub in sorted(p for p in directory.iterdir() if p.is_dir()):
-        if any(HUB_SHARD.match(f.name) for f in sub.iterdir()):
+    for sub in sorted(p for p in directory.iterdir() if p.is_dir() and not p.name.startswith(".")):
+        try:
+            names = {f.name for f in sub.iterdir()}
+        except OSError:  # unreadable: not a release folder
+            continue
+        if _layout_of(names):
             found[sub.name] = sub
     return found
 
@@ -177,28 +197,28 @@ def _read_jsonl_folder(directory: Path) -> dict[str, RawTable]:
     return _collect(files, _read_jsonl_rows, directory)
 
 
-def _read_hub_copy(directory: Path, split: str | None) -> tuple[str, dict[str, RawTable]]:
-    """Read one release of a hub-layout copy; ``split`` picks it when there are several."""
-    folders = _hub_release_folders(directory)
-    if not folders and any(HUB_SHARD.match(p.name) for p in directory.iterdir()):
-        folders = {directory.name: directory}
-    if split is None:
-        if len(folders) != 1:
-            raise DataError([DataProblem(str(directory), "-", "--split",
-                                         "several releases present, pick one with --split", sorted(folders))])
-        split = next(iter(folders))
-    if split not in folders:
-        raise DataError([DataProblem(str(directory), "-", "--split", "release folder not found", split)])
-    folder = folders[split]
+def _read_hub_shards(folder: Path) -> dict[str, RawTable]:
+    """One release folder of hub parquet shards (``<config>-<split>-00000-of-00001.parquet``)."""
     files: dict[str, list[Path]] = {c: [] for c in CONFIGS}
     for f in sorted(folder.iterdir()):
         m = HUB_SHARD.match(f.name)
         if m and m["config"] in files:
             files[m["config"]].append(f)
-    missing = {c: f"{c}-{split}-00000-of-00001.parquet" for c, fs in files.items() if not fs}
+    missing = {c: f"{c}-{folder.name}-00000-of-00001.parquet" for c, fs in files.items() if not fs}
     if missing:
         raise DataError(_missing(folder, missing))
-    return split, _collect(files, _read_parquet_rows, directory)
+    return _collect(files, _read_parquet_rows, folder)
+
+
+def _pick_release(directory: Path, folders: dict[str, Path], split: str | None) -> str:
+    if split is None:
+        if len(folders) != 1:
+            raise DataError([DataProblem(str(directory), "-", "--split",
+                                         "several releases present, pick one with --split", sorted(folders))])
+        return next(iter(folders))
+    if split not in folders:
+        raise DataError([DataProblem(str(directory), "-", "--split", "release folder not found", split)])
+    return split
 
 
 def read_local(directory: Path, split: str | None = None) -> tuple[str, str | None, dict[str, RawTable]]:
@@ -214,12 +234,15 @@ def read_local(directory: Path, split: str | None = None) -> tuple[str, str | No
     if not directory.is_dir():
         raise DataError([DataProblem(str(directory), "-", "-", "not a directory")])
     layout = detect_layout(directory)
-    if layout == "parquet":
-        return layout, None, _read_parquet_folder(directory)
-    if layout == "jsonl":
-        return layout, None, _read_jsonl_folder(directory)
-    release, tables = _read_hub_copy(directory, split)
-    return layout, release, tables
+    if layout == "releases":
+        folders = _release_folders(directory)
+        split = _pick_release(directory, folders, split)
+        layout, _, tables = read_local(folders[split])
+        return layout, split, tables
+    readers = {"parquet": _read_parquet_folder, "jsonl": _read_jsonl_folder, "hub": _read_hub_shards}
+    tables = readers[layout](directory)
+    named = layout == "hub" or RELEASE_FOLDER.fullmatch(directory.name)
+    return layout, directory.name if named else None, tables
 
 
 # ---------------------------------------------------------------- the hub
@@ -285,8 +308,28 @@ def read_hub(release: str, revision: str | None = None) -> dict[str, RawTable]:
         raise NetworkUnavailable(_offline_message(release))
     import datasets  # heavy import, only when actually fetching
 
+    return dataset_tables(lambda config: datasets.load_dataset(HUB_REPO, config, split=release, revision=revision),
+                          lambda config: f"hub:{HUB_REPO}/{config}/{release}")
+
+
+def dataset_tables(load: Callable[[str], Any], source: Callable[[str], str],
+                   progress: Callable[[str, float], None] | None = None) -> dict[str, RawTable]:
+    """Every config as ``load(config)`` returns it (a ``datasets.Dataset``: the hub's rows, flat ``meta_*``
+    columns and all), named ``source(config)`` in error lines. ``fetch`` reads the hub through it; tests
+    pass ``datasets.load_dataset("json", ...)`` over a local export of the same rows.
+
+    >>> import datasets   # not doctested: reads the real export
+    >>> folder = Path("../shared/coreb_real/release_v2603")
+    >>> tables = dataset_tables(lambda c: datasets.load_dataset("json", data_files=str(folder / f"{c}.jsonl"),
+    ...                                                         split="train"), str)  # doctest: +SKIP
+    >>> len(tables["code_corpus"].rows)   # doctest: +SKIP
+    1744
+    """
     tables = {}
-    for config in CONFIGS:
-        ds = datasets.load_dataset(HUB_REPO, config, split=release, revision=revision)
-        tables[config] = RawTable(f"hub:{HUB_REPO}/{config}/{release}", ds.to_list())
+    for i, config in enumerate(CONFIGS):
+        if progress:
+            progress(f"loading {config}", i / len(CONFIGS))
+        tables[config] = RawTable(source(config), load(config).to_list())
+    if progress:
+        progress("loaded", 1.0)
     return tables

@@ -66,9 +66,9 @@ def import_dataset(directory: Path, release: str | None = None, split: str | Non
     from coreb_core.data.sources import read_local
 
     layout, found, raw = read_local(Path(directory).expanduser(), split or None)
-    name = (release or "").strip() or found
+    name = release if (release or "").strip() else found  # a name is checked as given, never trimmed
     if not name:
-        raise CorebError(f"a {layout} layout names no release: give the release a name")
+        raise CorebError(f"{directory}: a {layout} layout names no release: give the release a name (--release NAME)")
     import_release(raw, name, root)
     return name, {config: len(table.rows) for config, table in raw.items()}
 

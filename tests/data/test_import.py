@@ -25,8 +25,8 @@ def assert_exact_counts(report: dict, release: str) -> None:
 
 
 @pytest.mark.parametrize("layout,meta_as", [
-    ("parquet", "struct"), ("parquet", "string"), ("hub", "struct"), ("hub", "string"), ("jsonl", "struct"),
-    ("jsonl", "string"),
+    ("parquet", "struct"), ("parquet", "string"), ("parquet", "flat"), ("hub", "struct"), ("hub", "string"),
+    ("hub", "flat"), ("jsonl", "struct"), ("jsonl", "string"), ("jsonl", "flat"),
 ])
 def test_each_layout_imports_with_exact_counts(tmp_path, cache, layout, meta_as):
     src = tmp_path / "src"
@@ -42,13 +42,13 @@ def test_meta_string_and_struct_cache_identically(tmp_path, cache):
     from coreb_core.data.ingest import import_release
     from coreb_core.data.sources import read_local
 
-    for meta_as in ("struct", "string"):
+    for meta_as in ("struct", "string", "flat"):
         src = dump.write_parquet_folder(tmp_path / meta_as, dump.rows(), meta_as=meta_as)
         import_release(read_local(src)[2], meta_as, cache)
     for config in dump.EXPECTED_ROWS:
         a = pq.read_table(cache / "coreb" / "struct" / f"{config}.parquet")
-        b = pq.read_table(cache / "coreb" / "string" / f"{config}.parquet")
-        assert a.equals(b), config
+        for other in ("string", "flat"):
+            assert a.equals(pq.read_table(cache / "coreb" / other / f"{config}.parquet")), (config, other)
     meta = json.loads(pq.read_table(cache / "coreb" / "string" / "code2code_queries.parquet")["meta"][0].as_py())
     assert meta["anchor_code_id"] == "code_v202601_00001"
     assert meta["target_languages"] == ["cpp", "java"]

@@ -1,8 +1,8 @@
 """Server-side paths, special and huge files, file-system errors: what ``import-data``, ``import-results``
 and ``eval --run-file`` (and the Run retrieval page's "by path" imports) do with a path the user types.
 
-Every path is confined to the import roots (``COREB_IMPORT_ROOTS``; each test sets its own), symlinks
-resolved first; FIFOs, devices and files over the size limit are refused before anything opens them;
+Every path typed into the web app is confined to the import roots (``COREB_IMPORT_ROOTS``; each test sets
+its own), symlinks resolved first, while the CLI reads any path its user names; FIFOs, devices and files over the size limit are refused before anything opens them;
 a folder of junk gives at most 20 skipped-file lines and a count; no error quotes a file that is not
 recognisably ours; permission errors are one line naming the path.
 
@@ -123,23 +123,58 @@ def test_trec_error_in_a_run_file_names_row_without_quoting_it(tiny, tmp_path, c
 
 # ---------------------------------------------------------------- outside the roots
 
-@pytest.mark.parametrize("command", [["import-data"], ["import-results", "--release", "tiny"],
-                                     ["eval", "--release", "tiny", "--run-file"]])
-def test_path_outside_the_import_roots_is_refused(tiny, tmp_path, capsys, command):
+# The web app's paths are confined to the import roots; the CLI is its user's own shell and reads any path
+# they name (issue 23: ``eval --run-file /tmp/x.trec`` was refused). Both go through ``check_input_path``
+# and the readers below, confined unless inside ``unconfined()``.
+
+def _confined_import(kind: str, path: Path, root: Path) -> None:
+    """What the Run retrieval page's by-path imports call."""
+    from coreb_core.input_paths import check_input_path
+    from coreb_core.runs.results import import_results
+    from coreb_core.runs.uploads import import_dataset
+
+    if kind == "data":
+        import_dataset(check_input_path(path), "r", root=root)
+    else:
+        report = import_results(check_input_path(path), "tiny", root=root)
+        if report.skipped:
+            raise AssertionError("; ".join(report.skipped))
+
+
+def test_cli_reads_paths_outside_the_import_roots(tiny, tmp_path, capsys):
+    """was: ``eval --run-file`` and ``import-data`` refused any path outside COREB_IMPORT_ROOTS."""
+    from coreb_core.cli import main
+
+    run = _trec(tmp_path / "out" / "run.trec")
+    src = dump.write_parquet_folder(tmp_path / "out" / "ds", dump.rows())
+    assert main(["eval", "--release", "tiny", "--run-file", str(run)]) == 0, capsys.readouterr().err
+    assert main(["import-data", str(src), "--release", "r"]) == 0, capsys.readouterr().err
+    assert "imported r " in capsys.readouterr().out
+
+
+def test_cli_still_refuses_special_files_outside_the_roots(tiny, tmp_path, capsys):
+    with unchanged(tiny):
+        refuses(["eval", "--release", "tiny", "--run-file", "/dev/zero"], capsys, "/dev/zero", "not a regular file")
+
+
+@pytest.mark.parametrize("kind", ["data", "results"])
+def test_web_path_outside_the_import_roots_is_refused(tiny, tmp_path, kind):
     """was: any path the server's user can read (/etc imported file by file)."""
+    from coreb_core.errors import CorebError
+
     outside = tmp_path / "out"
     outside.mkdir()
-    target = _trec(outside / "run.trec") if command[0] == "eval" else outside
-    argv = command[:1] + [str(target)] + command[1:] if command[0] != "eval" else command + [str(target)]
-    with unchanged(tiny):
-        refuses(argv, capsys, str(target), "outside the import folders")
+    with unchanged(tiny), pytest.raises(CorebError, match="outside the import folders"):
+        _confined_import(kind, outside, tiny)
 
 
-def test_etc_is_outside_the_default_roots(tiny, capsys, monkeypatch):
+def test_etc_is_outside_the_default_roots(tiny, monkeypatch):
     """was: import-results /etc listed 1,068 files."""
+    from coreb_core.errors import CorebError
+
     monkeypatch.delenv("COREB_IMPORT_ROOTS")
-    with unchanged(tiny):
-        refuses(["import-results", "/etc", "--release", "tiny"], capsys, "/etc", "outside the import folders")
+    with unchanged(tiny), pytest.raises(CorebError, match="^/etc: outside the import folders"):
+        _confined_import("results", Path("/etc"), tiny)
 
 
 def test_path_with_a_nul_character_is_refused(tiny, capsys):
@@ -147,35 +182,38 @@ def test_path_with_a_nul_character_is_refused(tiny, capsys):
     refuses(["eval", "--release", "tiny", "--run-file", "run\x00.trec"], capsys, "NUL character")
 
 
-def test_symlink_out_of_a_root_is_refused(tiny, tmp_path, capsys):
+def test_symlink_out_of_a_root_is_refused(tiny, tmp_path):
     """was: a link inside an allowed folder read whatever it points at."""
+    from coreb_core.errors import CorebError
+
     outside = _trec(tmp_path / "out" / "run.trec")
     (tmp_path / "in" / "link.trec").symlink_to(outside)
     (tmp_path / "in" / "linked").symlink_to(outside.parent, target_is_directory=True)
     with unchanged(tiny):
-        refuses(["eval", "--release", "tiny", "--run-file", str(tmp_path / "in" / "link.trec")], capsys,
-                "link.trec", "outside the import folders")
-        refuses(["import-results", str(tmp_path / "in" / "linked"), "--release", "tiny"], capsys,
-                "linked", "outside the import folders")
+        for link in ("link.trec", "linked"):
+            with pytest.raises(CorebError, match=f"{link}: outside the import folders"):
+                _confined_import("results", tmp_path / "in" / link, tiny)
 
 
-def test_symlink_inside_a_folder_pointing_out_is_skipped(tiny, tmp_path, capsys):
+def test_symlink_inside_a_folder_pointing_out_is_skipped(tiny, tmp_path):
     """was: import-results followed a link in the folder to a file outside it and imported it as a run."""
     outside = _trec(tmp_path / "out" / "run.trec")
     folder = tmp_path / "in" / "results"
     folder.mkdir()
     (folder / "run.trec").symlink_to(outside)
-    with unchanged(tiny):
-        refuses(["import-results", str(folder), "--release", "tiny"], capsys, "run.trec", "outside the import folders")
+    with unchanged(tiny), pytest.raises(AssertionError, match="run.trec: outside the import folders"):
+        _confined_import("results", folder, tiny)
 
 
-def test_dataset_file_linked_out_of_the_roots_is_refused(tiny, tmp_path, capsys):
+def test_dataset_file_linked_out_of_the_roots_is_refused(tiny, tmp_path):
     """was: a dataset folder's code_corpus.parquet could be a link to any file of the server."""
+    from coreb_core.errors import DataError
+
     src = dump.write_parquet_folder(tmp_path / "in" / "ds", dump.rows())
     shutil.move(src / "code_corpus.parquet", tmp_path / "out.parquet")
     (src / "code_corpus.parquet").symlink_to(tmp_path / "out.parquet")
-    with unchanged(tiny):
-        refuses(["import-data", str(src), "--release", "r"], capsys, "code_corpus.parquet", "outside the import folders")
+    with unchanged(tiny), pytest.raises(DataError, match="code_corpus.parquet.*outside the import folders"):
+        _confined_import("data", src, tiny)
 
 
 # ---------------------------------------------------------------- special and huge files
