@@ -121,9 +121,10 @@ def _eval(args: argparse.Namespace) -> int:
         hits, source = read_trec_run(check_input_path(args.run_file), task_of), f"trec:{args.run_file}"
     if args.task:
         hits = hits[hits["task"] == args.task]
-    per_query = evaluate(store, hits, scheme, anchor_exclusion=not args.no_anchor_exclusion)
+    anchor_exclusion = not args.no_anchor_exclusion and not scheme.keeps_anchor  # mteb keeps the anchor
+    per_query = evaluate(store, hits, scheme, anchor_exclusion=anchor_exclusion)
     report = {"release": args.release, "scheme": str(scheme), "scheme_description": scheme.description,
-              "anchor_exclusion": not args.no_anchor_exclusion, "source": source, **summary(per_query)}
+              "anchor_exclusion": anchor_exclusion, "source": source, **summary(per_query)}
     if args.by:
         table = aggregate(store, per_query, args.by)
         groups: dict = {}
@@ -301,7 +302,8 @@ def _sql(args: argparse.Namespace) -> int:
             raise CorebError(f"runs made on another release than {args.release}: {', '.join(other)}")
         hits = {run_id: read_hits(run_id) for run_id in metas}
         # the same schemes as the Data page's console: the chosen one, v2 and v1
-        evaluation = (analyse_many(store, hits, tuple(dict.fromkeys([scheme, V2, V1])), not args.no_anchor_exclusion)
+        evaluation = (analyse_many(store, hits, tuple(dict.fromkeys([scheme, V2, V1])),
+                                   not args.no_anchor_exclusion and not scheme.keeps_anchor)
                       if hits else None)
         tables = console_tables(hits, {r: run_name(m) for r, m in metas.items()}, evaluation)
         console = SqlConsole(store, extra_tables=tables.as_dict())
@@ -473,7 +475,7 @@ def build_parser() -> argparse.ArgumentParser:
     src.add_argument("--run", help="a stored run id")
     src.add_argument("--run-file", help="a TREC run file: qid Q0 docid rank score tag")
     p.add_argument("--task", choices=TASK_NAMES)
-    p.add_argument("--scheme", default="v2", help="v2 (official, default), v1 (CoREB v1 rules rebuilt from v2), traps_as_hits (sensitivity view), trec, or file:<name> (e.g. file:v1)")
+    p.add_argument("--scheme", default="v2", help="v2 (official, default), v1 (CoREB v1 rules rebuilt from v2), traps_as_hits (sensitivity view), trec, mteb (MTEB's CoREB tasks: positives only, queries without one left out, C2C anchor kept), or file:<name> (e.g. file:v1)")
     p.add_argument("--no-anchor-exclusion", action="store_true", help="keep the C2C anchor in ranked lists (as MTEB)")
     p.add_argument("--by", choices=["subtask", "language", "anchor_language", "problem", "query"])
     p.add_argument("--json", action="store_true")

@@ -23,6 +23,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
+from coreb_core.data.published import release_relation
 from coreb_core.analysis.leaderboard import run_params
 from coreb_core.analysis.selection import (TABLE3, Recommendation, parameter_text, recommend, recommend_published,
                                            selected_queries, slice_scores)
@@ -324,7 +325,7 @@ def build_report(release: str, run_ids: Sequence[str] | None = None, scheme: str
     top = published.head(PUBLISHED_ROWS)
     pub_rows = [[str(r["rank"]), _esc(r["model"]), _esc(parameter_text(r["params_b"])), points(r["mean_ndcg_at_10"]),
                  _esc(r["figures"])] for _, r in top.iterrows()]
-    parts.append("<section><h2>Published models (real CoREB v202603, not this release; nDCG@10)</h2>"
+    parts.append(f"<section><h2>Published models ({_esc(release_relation(release))}; nDCG@10)</h2>"
                  + (_table([("#", False), ("model", False), ("params", True), ("nDCG@10 ×100", True),
                             ("figures", False)], pub_rows) if pub_rows
                     else '<p class="note">None: the chosen languages cannot be applied to published figures.</p>')

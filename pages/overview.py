@@ -3,8 +3,8 @@ our runs. Layout only: every frame comes from coreb_core.analysis.leaderboard.""
 import streamlit as st
 
 from coreb_core.errors import CorebError
-from coreb_core.analysis.leaderboard import DEFAULT_PUBLISHED, PUBLISHED_TASK_SOURCES
-from coreb_core.data.published import QUERY_WEIGHTED, TASK_MEAN
+from coreb_core.analysis.leaderboard import PUBLISHED_TASK_SOURCES, published_sources_for
+from coreb_core.data.published import QUERY_WEIGHTED, TASK_MEAN, published_version
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE
 from ui.state import flag, one_of, remembered, some_of, write_url
@@ -31,7 +31,7 @@ st.subheader("Leaderboard: nDCG@10 ×100 per task")
 left, right = st.columns([3, 1])
 sources = left.multiselect("Published sources", list(PUBLISHED_TASK_SOURCES), format_func=PUBLISHED_TASK_SOURCES.get,
                            key=remembered("ov_sources", "sources", some_of(list(PUBLISHED_TASK_SOURCES)),
-                                          list(DEFAULT_PUBLISHED)))
+                                          list(published_sources_for(state.release))))
 with_imported = right.toggle("Imported results", key=remembered("ov_imported", "imported", flag, True),
                              help="MTEB trees and official-runner outputs brought in with import-results.")
 try:
@@ -43,7 +43,9 @@ shown = pct_columns(tables.board, [*TASK_NAMES, QUERY_WEIGHTED, TASK_MEAN])  # f
 # Identifying and deciding columns first: the run's name (not its id), then the overall score; release and
 # run id stay in the CSV download only, so the table fits a 1600 px page without scrolling.
 shown.insert(0, "name", shown["run"].map(labels).fillna(shown["model"]))
-shown.loc[shown["kind"] == "our run", "source"] = f"this app on {state.release}"  # the id is in the run column
+version = published_version(state.release)
+ours = f"this app on {state.release}" + (f" (= published {version})" if version else "")
+shown.loc[shown["kind"] == "our run", "source"] = ours  # the id is in the run column
 # Pixel widths that add up to the main area at 1600 px (1,140 px), so nothing scrolls sideways; "—" where a
 # row has no figure (published rows print one kind of overall only).
 st.dataframe(shown, hide_index=True, placeholder="—",
@@ -68,7 +70,10 @@ st.dataframe(shown, hide_index=True, placeholder="—",
 st.caption(provenance(state, "our rows: this app's evaluator on this release; imported rows: their own scheme "
                              "(MTEB: positives only, no anchor exclusion, C2T without label-0 pairs); published rows: "
                              "real CoREB, labelled by paper table / project page / README, each overall in the column "
-                             "of its kind. Figures on different releases are not comparable. " + C2T_LABEL0_NOTE))
+                             "of its kind. "
+                             + (f"This release is the published {version}: our rows and that version's published "
+                                "rows are like with like. " if version else
+                                "Figures on different releases are not comparable. ") + C2T_LABEL0_NOTE))
 csv_download(shown, "leaderboard")
 
 # ------------------------------------------------------------------ heatmaps

@@ -5,6 +5,7 @@ import streamlit as st
 
 from coreb_core.errors import CorebError
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
+from coreb_core.data.published import release_relation
 from coreb_core.analysis.selection import PUBLISHED_ONLY, parameter_text, recommend_published
 from coreb_core.report import build_report
 from ui.cache import recommendation, result_rows, run_tables, runs_of
@@ -135,7 +136,8 @@ if len(excluded):
     st.dataframe(excluded, hide_index=True, placeholder="—", width="stretch", column_config=columns, column_order=excluded_order)
 
 st.subheader(f"Published models ({PUBLISHED_ONLY})")
-st.caption("Real CoREB v202603 as printed (paper Table 3; Table 15 for C2C by anchor language), not this release: "
+relation = release_relation(state.release)
+st.caption(f"{relation[:1].upper()}{relation[1:]}, as printed (paper Table 3; Table 15 for C2C by anchor language): "
            "no per-query data, so no interval and no trap share; parameters from the project page.")
 if len(published):
     st.dataframe(published, hide_index=True, placeholder="—", width="stretch", column_config=columns,

@@ -31,7 +31,8 @@ def real_release_folder(release: str) -> Path:
 @pytest.fixture(scope="session")
 def real_cache(tmp_path_factory) -> Path:
     """Both real releases imported once per session (from the folder of release folders, as a user would)
-    and one BM25 run on release_v2603: the real-data tests share them and add nothing to them."""
+    and two lexical runs on release_v2603 (bm25, bm25s-mteb; seconds each): the real-data tests share them
+    and add nothing to them."""
     from coreb_core.retrieval.pipeline import run_retrieval
     from coreb_core.runs.uploads import import_dataset
 
@@ -39,7 +40,8 @@ def real_cache(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("real-cache")
     for release in ("release_v2603", "release_v2602"):
         import_dataset(REAL_DATA, split=release, root=root)
-    run_retrieval("bm25", "release_v2603", root=root)
+    for model in ("bm25", "bm25s-mteb"):
+        run_retrieval(model, "release_v2603", root=root)
     return root
 
 

@@ -12,6 +12,7 @@ from typing import Any, Iterable, Mapping
 
 import pandas as pd
 
+from coreb_core.data.published import release_relation
 from coreb_core.analysis.comparison import PairVerdict
 from coreb_core.analysis.deflation import Deflation
 from coreb_core.analysis.surface_bias import SurfaceFinding
@@ -343,7 +344,7 @@ def summary_markdown(rec: Recommendation, published: pd.DataFrame, scheme: str, 
                      f"{_params_words(r['params_b'])}, {r['queries']} queries")
     for _, r in rec.excluded.iterrows():
         lines.append(f"- excluded: {r['model']} ({r['run']}): {r['reason']}")
-    lines += ["", f"## Published models ({PUBLISHED_ONLY}; real CoREB v202603, not this release)", ""]
+    lines += ["", f"## Published models ({PUBLISHED_ONLY}; {release_relation(release)})", ""]
     if published.empty:
         lines.append("(none: the chosen filter cannot be applied to published figures)")
     for _, r in selection_points(published).iterrows():

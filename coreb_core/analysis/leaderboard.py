@@ -19,7 +19,7 @@ import pandas as pd
 
 from coreb_core.errors import CorebError
 from coreb_core.evaluation.evaluate import aggregate, judged_ranks, release_index
-from coreb_core.data.published import QUERY_WEIGHTED, TASK_MEAN
+from coreb_core.data.published import QUERY_WEIGHTED, TASK_MEAN, published_version
 from coreb_core.runs.run import RunMeta, run_name
 from coreb_core.data.schema import LANGUAGE_SCOPES, POSITIVE, TASK_NAMES
 from coreb_core.data.store import Store, with_query_facts
@@ -35,6 +35,19 @@ PUBLISHED_TASK_SOURCES = {
     "published:page_b312b5b_v202602_retrieval": "project page b312b5b (release v202602)",
 }
 DEFAULT_PUBLISHED = tuple(k for k in PUBLISHED_TASK_SOURCES if "v202603" in k)
+
+
+def published_sources_for(release: str) -> tuple[str, ...]:
+    """The published per-task tables to show beside runs on ``release``: those of its own published version
+    (Table 14 and the page for release_v2602), else the test release's (v202603).
+
+    >>> published_sources_for("release_v2602")
+    ('published:paper_table14_v202602_retrieval', 'published:page_b312b5b_v202602_retrieval')
+    >>> published_sources_for("demo_v2603") == DEFAULT_PUBLISHED
+    True
+    """
+    version = published_version(release)
+    return tuple(k for k in PUBLISHED_TASK_SOURCES if version and version in k) or DEFAULT_PUBLISHED
 EFFICIENCY_SOURCE = "published:page_1a0d779_parameter_efficiency"
 T2C_LANGUAGE_SOURCE = "published:paper_t2c_by_language_avg_over_models_excl_search"
 
@@ -96,8 +109,9 @@ def _our_task_rows(task_means: pd.DataFrame, metas: dict[str, dict], scheme: str
         weighted = (sum(values[t] * counts[t] for t in TASK_NAMES) / sum(counts[t] for t in TASK_NAMES)
                     if complete else np.nan)
         mean = np.mean([values[t] for t in TASK_NAMES]) if complete else np.nan
+        # A cached hub split is the published version: its release cell matches the published rows'.
         rows.append({"kind": "our run", "model": run_name(meta) if meta else str(run), "source": f"our run {run}",
-                     "scheme": f"{scheme} (this app's evaluator)", "release": release,
+                     "scheme": f"{scheme} (this app's evaluator)", "release": published_version(release) or release,
                      **{t: score(values.get(t)) for t in TASK_NAMES}, QUERY_WEIGHTED: score(weighted),
                      TASK_MEAN: score(mean), "run": str(run)})
     return pd.DataFrame(rows, columns=BOARD_COLUMNS)

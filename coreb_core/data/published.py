@@ -45,6 +45,32 @@ RELEASE_OF_UNDATED = {"page_1a0d779_parameter_efficiency": "v202603",
                       "paper_t2c_by_language_avg_over_models_excl_search": "v202603"}
 
 
+# The hub's split names and the dataset versions the paper and project page print: a release cached under a
+# split's name (import-data of a hub copy or the real export, fetch) is that published version.
+VERSION_OF_SPLIT = {"release_v2603": "v202603", "release_v2602": "v202602"}
+
+
+def published_version(release: str) -> str | None:
+    """The published dataset version a cached release is, by its hub split name; None for any other release
+    (CoREB-mini, a release imported under a name of its own).
+
+    >>> published_version("release_v2603"), published_version("release_v2602"), published_version("demo_v2603")
+    ('v202603', 'v202602', None)
+    """
+    return VERSION_OF_SPLIT.get(release)
+
+
+def release_relation(release: str, version: str = "v202603") -> str:
+    """How published figures of ``version`` stand to runs on ``release``, in words for a caption.
+
+    >>> release_relation("release_v2603"), release_relation("demo_v2603")
+    ('real CoREB v202603, the release of our runs (release_v2603): like with like', 'real CoREB v202603, not this release')
+    """
+    if published_version(release) == version:
+        return f"real CoREB {version}, the release of our runs ({release}): like with like"
+    return f"real CoREB {version}, not this release"
+
+
 def query_weighted_overall(task_values: dict[str, float], counts: dict[str, int]) -> float:
     """Overall as paper Table 3 computes it: the per-task means weighted by each task's query count.
 

@@ -116,6 +116,10 @@ CREATE VIEW qrels_v1_rules AS
   UNION ALL
   SELECT r.task, r.query_id, r.doc_id, 0 FROM qrels r ANTI JOIN relevant v USING (query_id, doc_id);
 
+-- MTEB's CoREB qrels: the positives only; a query without one (C2T's c2t_match label-0 pairs) has none.
+CREATE VIEW qrels_positives AS
+  SELECT task, query_id, doc_id, relevance FROM qrels WHERE relevance = {positive};
+
 CREATE VIEW judgments AS
   SELECT r.task, r.query_id, q.subtask, q.problem_id AS query_problem_id, r.doc_id, r.relevance,
          CASE r.relevance WHEN {positive} THEN 'positive' WHEN {trap} THEN 'trap' ELSE 'judged_negative' END AS grade,

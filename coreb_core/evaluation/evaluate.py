@@ -415,6 +415,8 @@ def analyse_many(store: Store, runs: dict[str, pd.DataFrame], schemes=(V2,), anc
     """
     if traps and 10 not in ks:
         raise ValueError("the trap table reports nDCG@10: keep 10 among the cutoffs")
+    if anchor_exclusion and any(Scheme.parse(str(s)).keeps_anchor for s in schemes):
+        raise CorebError("scheme mteb keeps the C2C anchor in the ranked list: evaluate it without anchor exclusion")
     index = release_index(store)
     names = np.asarray(list(runs), dtype=object)
     # The trap table reads v2 and v1 per query, so they are computed whenever traps are asked for.

@@ -14,6 +14,9 @@ in the style of ``ir_measures`` measures.
 - ``traps_as_hits`` a sensitivity view of the v2 qrels: every judged document (rel >= 1) counts as a
            hit, traps included. Not v1: it is what the score would be if traps were right answers.
 - ``trec`` pytrec_eval's default on the graded qrels: gain = grade, relevant iff rel >= 1.
+- ``mteb`` MTEB's CoREB tasks (``mteb.tasks``' Coreb*Retrieval, ``mteb/baseline-bm25s``): positives only (rel=2,
+           gain 1), traps dropped from the qrels, queries without a positive left out (C2T's 190 c2t_match
+           label-0 pairs of v2603), and the C2C anchor kept in the list (no anchor exclusion).
 - ``file:<name>`` qrels read from a file (e.g. CoREB-mini's ``text2code_qrels_v1.parquet``), scored
            binary; ``file:v1`` drops the noise descriptions from C2T lists like ``v1``.
 
@@ -38,6 +41,8 @@ DESCRIPTIONS = {
     "traps_as_hits": "Sensitivity view, not v1: the v2 qrels with every judged document (rel≥1, traps too) "
                      "counted as a hit.",
     "trec": "pytrec_eval's default on the graded qrels: gain = grade (trap 1, positive 2), relevant iff rel≥1.",
+    "mteb": "MTEB's CoREB tasks: positives only (gain 1), traps dropped, queries without a positive left out "
+            "(C2T averages over 1,010 queries on v2603, not 1,200), the C2C anchor kept in the ranked list.",
     "file": "Qrels read from a stored file (e.g. CoREB-mini's real v1 qrels), scored binary: relevant iff rel≥1; "
             "file:v1 also removes noise descriptions from C2T lists, as the v1 text corpus had none.",
 }
@@ -57,7 +62,7 @@ class Scheme(NamedTuple):
     (array([0., 1., 2.]), array([False,  True,  True]))
     """
 
-    name: str  # "v2" | "v1" | "traps_as_hits" | "trec" | "file"
+    name: str  # "v2" | "v1" | "traps_as_hits" | "trec" | "mteb" | "file"
     min_relevant: int  # grade at or above which a document is relevant
     graded_gain: bool  # gain = grade (True) or gain = 1 for relevant documents (False)
     qrels_file: str | None = None  # for "file": which stored qrels (e.g. "v1")
@@ -74,7 +79,16 @@ class Scheme(NamedTuple):
         """The Store view holding this scheme's judgments."""
         if self.name == "file":
             return f"qrels_{self.qrels_file}"
-        return "qrels_v1_rules" if self.name == "v1" else "qrels"
+        return {"v1": "qrels_v1_rules", "mteb": "qrels_positives"}.get(self.name, "qrels")
+
+    @property
+    def keeps_anchor(self) -> bool:
+        """True when the C2C anchor must stay in the ranked list (MTEB scores it as a non-relevant hit).
+
+        >>> MTEB.keeps_anchor, V2.keeps_anchor
+        (True, False)
+        """
+        return self.name == "mteb"
 
     @property
     def drops_noise_texts(self) -> bool:
@@ -97,11 +111,12 @@ class Scheme(NamedTuple):
             return SCHEMES[text]
         if text.startswith("file:") and len(text) > 5:
             return Scheme("file", 1, False, text[5:])
-        raise ValueError(f"unknown scheme {text!r}; use v2, v1, traps_as_hits, trec or file:<qrels name>")
+        raise ValueError(f"unknown scheme {text!r}; use v2, v1, traps_as_hits, trec, mteb or file:<qrels name>")
 
 
 V2 = Scheme("v2", 2, False)
 V1 = Scheme("v1", 1, False)  # on the rebuilt v1 view: relevant pairs have grade 1, other v2 pairs grade 0
 TRAPS_AS_HITS = Scheme("traps_as_hits", 1, False)
 TREC = Scheme("trec", 1, True)
-SCHEMES = {"v2": V2, "v1": V1, "traps_as_hits": TRAPS_AS_HITS, "trec": TREC}
+MTEB = Scheme("mteb", 2, False)  # on the positives-only view: a query without a positive has no qrels
+SCHEMES = {"v2": V2, "v1": V1, "traps_as_hits": TRAPS_AS_HITS, "trec": TREC, "mteb": MTEB}

@@ -175,6 +175,10 @@ REGISTRY: dict[str, ModelSpec] = {s.id: s for s in [
               _MINILM_NOTE, 256, params_b=0.0227),
     ModelSpec("bm25", "bm25", "bm25s", None, {}, "lexical baseline (bm25s, k1=1.5, b=0.75, identifier-aware tokens): "
               "no encoder, so profiles do not apply", normalize=False, similarity="bm25", params_b=0.0),
+    ModelSpec("bm25s-mteb", "bm25", "bm25s", None, {}, "MTEB's lexical baseline mteb/baseline-bm25s as mteb 2.12.30's "
+              "bm25_loader builds it (bm25s defaults, English stopwords, PyStemmer English stemmer): score it with "
+              "--scheme mteb to reproduce MTEB's published CoREB figures", normalize=False, similarity="bm25",
+              params_b=0.0),
     ModelSpec("gemini-embedding-2", "api", "gemini-embedding-2-preview", None, {},
               "API only: published figures are shown, no re-run", params_b=None, leaderboard_name="GemEmb-2"),
     ModelSpec("c2llm-7b", "dense", "codefuse-ai/C2LLM-7B", "c1dc16d6d64eb962c783bfb36a6d9c2f24a86dca", _C2LLM,

@@ -30,7 +30,7 @@ from coreb_core.progress import Progress, call_with_heartbeat, silent
 from coreb_core.runs.run import (DEFAULT_TOP_K, concat_hits, hits_from_scores, new_run_id, read_hits, run_meta, run_name,
                                  RunMeta, trec_order_key, write_run)
 from coreb_core.data.schema import TASKS
-from coreb_core.retrieval.search import bm25_scores, dense_scores
+from coreb_core.retrieval.search import LEXICAL, dense_scores
 from coreb_core.data.store import Store
 
 from coreb_core.data.schema import CORPUS_OF_TASK as CORPUS_OF  # task -> corpus kind, from the schema
@@ -218,7 +218,7 @@ def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = tuple(TASKS
         step = lambda msg, frac, n=n: progress(f"{task}: {msg}", (n + frac) / len(tasks))  # noqa: E731
         t0 = time.perf_counter()
         if encoding is None:
-            scores = bm25_scores(data.queries, data.docs)
+            scores = LEXICAL[spec.id](data.queries, data.docs)
             timings["search"] += time.perf_counter() - t0
             prompts[task] = {"query": "", "document": "", "source": "BM25: no encoder"}
         else:

@@ -73,10 +73,40 @@ def bm25_scores(queries: list[str], docs: list[str], k1: float = 1.5, b: float =
     >>> bm25_scores(["sum of two numbers"], docs).round(4)
     array([[0.8616, 0.    ]], dtype=float32)
     """
+    return _bm25(k1, b, [code_tokens(d) for d in docs], [code_tokens(q) for q in queries])
+
+
+def mteb_bm25_scores(queries: list[str], docs: list[str]) -> np.ndarray:
+    """BM25 as MTEB's ``mteb/baseline-bm25s`` (``bm25_loader`` of mteb 2.12.30): ``bm25s.tokenize`` with
+    English stopwords and PyStemmer's English stemmer (lower-cased words of two or more characters),
+    ``bm25s.BM25()`` defaults (Lucene idf, k1=1.5, b=0.75), each document indexed as its title ("") and
+    its text joined by a newline, queries as they are (no instruction).
+
+    >>> docs = ["def add(a, b): return a + b  # sums two numbers", "def parse_list(text): return text.split()"]
+    >>> mteb_bm25_scores(["sum of two numbers"], docs).round(4)
+    array([[0.8318, 0.    ]], dtype=float32)
+    """
+    import bm25s
+    import Stemmer
+
+    stemmer = Stemmer.Stemmer("english")
+
+    def tokens(texts: list[str]) -> list[list[str]]:
+        return bm25s.tokenize(texts, stopwords="en", stemmer=stemmer, return_ids=False, show_progress=False)
+
+    return _bm25(1.5, 0.75, tokens(["\n".join(["", d]) for d in docs]), tokens(queries) if queries else [])
+
+
+def _bm25(k1: float, b: float, doc_tokens: list[list[str]], query_tokens: list[list[str]]) -> np.ndarray:
+    """Every document's BM25 score for every tokenised query (bm25s, Lucene idf)."""
     import bm25s
 
     retriever = bm25s.BM25(k1=k1, b=b)
-    retriever.index([code_tokens(d) for d in docs], show_progress=False)
-    if not queries:
-        return np.zeros((0, len(docs)), dtype=np.float32)
-    return np.stack([retriever.get_scores(code_tokens(q)) for q in queries]).astype(np.float32)
+    retriever.index(doc_tokens, show_progress=False)
+    if not query_tokens:
+        return np.zeros((0, len(doc_tokens)), dtype=np.float32)
+    return np.stack([retriever.get_scores(q) for q in query_tokens]).astype(np.float32)
+
+
+# The lexical models by registry id: one scoring function each.
+LEXICAL = {"bm25": bm25_scores, "bm25s-mteb": mteb_bm25_scores}

@@ -391,7 +391,7 @@ def _read_predictions(path: Path) -> tuple[dict[str, list[tuple[str, float]]] | 
             if not _is_finite(score):
                 return None, f"NaN or infinite score at {qid}[{i}]"
             if not isinstance(rank, int) or isinstance(rank, bool):
-                rank = None  # optional, and only kept where it agrees with the scores (hits_from_lists)
+                rank = None  # optional, and ignored as the official evaluator ignores it (hits_from_lists)
             elif abs(rank) > MAX_RANK:
                 return None, f"field '{qid}[{i}].rank' must be a 32-bit whole number (at most {MAX_RANK})"
             if doc in seen:

@@ -135,20 +135,18 @@ def concat_hits(frames: list[pd.DataFrame]) -> pd.DataFrame:
 
 
 def hits_from_lists(task_of: dict[str, str], lists: dict[str, list[tuple]], source: str) -> pd.DataFrame:
-    """Rank explicit (doc, score) or (doc, score, rank) lists, as read from TREC files or official predictions.
+    """Rank explicit (doc, score) lists, as read from TREC files or official predictions, exactly as the
+    official evaluator reads them: a hit whose doc id equals its query id is dropped (whether or not that id
+    is a corpus document), and the order is score descending, ties by doc id descending (trec_eval, scores
+    compared as ``trec_order_key`` does). Any rank in the file is ignored, as trec_eval ignores the column:
+    ranks are positions in that order, so a file whose ranks have gaps scores as pytrec_eval scores it.
 
-    The order is always score descending, ties by doc id descending (trec_eval, scores compared as
-    ``trec_order_key`` does). When the given ranks
-    agree with that order (strictly increasing, never below the position), they are kept: that is how
-    a run stored with judged documents far beyond its top-K ("rank 250" after "rank 100") survives an
-    export and re-import exactly.
-
-    >>> lists = {"q1": [("d1", 0.5), ("d2", 0.9), ("d3", 0.5)]}
+    >>> lists = {"q1": [("d1", 0.5), ("d2", 0.9), ("d3", 0.5), ("q1", 0.95)]}
     >>> hits_from_lists({"q1": "t2c"}, lists, "example")[["doc_id", "rank"]].values.tolist()
     [['d2', 1], ['d3', 2], ['d1', 3]]
-    >>> lists = {"q1": [("d2", 0.9, 1), ("d7", 0.1, 250)]}   # given ranks that fit the order are kept
+    >>> lists = {"q1": [("d2", 0.9, 1), ("d7", 0.1, 250)]}   # a (doc, score, rank) item: the rank is ignored
     >>> hits_from_lists({"q1": "t2c"}, lists, "example")[["doc_id", "rank"]].values.tolist()
-    [['d2', 1], ['d7', 250]]
+    [['d2', 1], ['d7', 2]]
     """
     problems: list[DataProblem] = []
     records = []
@@ -157,23 +155,15 @@ def hits_from_lists(task_of: dict[str, str], lists: dict[str, list[tuple]], sour
         if task is None:
             problems.append(DataProblem(source, "-", "query_id", "query not in this release", qid))
             continue
-        if not pairs:
-            records.append((task, qid, None, np.nan, np.nan))
-        records += [(task, qid, p[0], p[1], p[2] if len(p) > 2 else np.nan) for p in pairs]
+        kept = [(task, qid, p[0], p[1]) for p in pairs if p[0] != qid]  # the official ignore_identical_ids
+        records += kept or [(task, qid, None, np.nan)]  # an empty list still counts (it scores 0)
     if problems:
         raise DataError(problems[:20])
-    frame = pd.DataFrame.from_records(records, columns=["task", "query_id", "doc_id", "score", "given"])
+    frame = pd.DataFrame.from_records(records, columns=["task", "query_id", "doc_id", "score"])
     frame["key"] = trec_order_key(frame["score"])
     frame = frame.sort_values(["task", "query_id", "key", "doc_id"], ascending=[True, True, False, False],
                               kind="stable", ignore_index=True).drop(columns="key")
-    position = frame.groupby(["task", "query_id"]).cumcount() + 1
-    given = frame["given"]
-    step = given.groupby([frame["task"], frame["query_id"]]).diff()
-    consistent = (given >= position) & (step.isna() | (step > 0))
-    ok_query = consistent.groupby([frame["task"], frame["query_id"]]).transform("all") & given.notna()
-    frame["rank"] = np.where(ok_query, given, position).astype("int64")
-    frame["rank"] = frame["rank"].astype("Int32")
-    frame = frame.drop(columns="given")
+    frame["rank"] = (frame.groupby(["task", "query_id"]).cumcount() + 1).astype("Int32")
     frame.loc[frame["doc_id"].isna(), "rank"] = pd.NA
     frame["in_top_k"] = frame["doc_id"].notna()
     for column in ("task", "query_id", "doc_id"):
@@ -843,7 +833,7 @@ def is_trec_line(line: str) -> bool:
 
 def read_trec_run(path: Path, task_of: dict[str, str]) -> pd.DataFrame:
     """Read ``qid Q0 docid rank score tag`` lines. Order comes from the scores (descending, ties by doc
-    id descending, as trec_eval); the rank column is kept only where it agrees with that order. A rank
+    id descending), and the rank column is ignored, as trec_eval ignores it (``hits_from_lists``). A rank
     that is no 32-bit whole number is refused (one line naming file, row and field). A FIFO, a device or
     a file over the size limit is refused unopened; a file whose first line is not a TREC line is
     refused without quoting it.
@@ -880,7 +870,7 @@ def read_trec_run(path: Path, task_of: dict[str, str]) -> pd.DataFrame:
                                         f"expected 6 columns (qid Q0 docid rank score tag), found {len(parts)}"))
             continue
         qid, _, doc, rank, score, _ = parts
-        # trec_eval ignores the column; we keep it when it fits the scores' order
+        # trec_eval ignores the column (so do we), but a rank that is no number means a broken line
         given = int(rank) if _INTEGER.match(rank) else None
         if given is None or abs(given) > MAX_RANK:
             problems.append(DataProblem(str(path), number, "rank", f"must be a 32-bit whole number (at most {MAX_RANK})",
