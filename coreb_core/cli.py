@@ -100,7 +100,7 @@ def _demo(args: argparse.Namespace) -> int:
 
 @command("eval")
 def _eval(args: argparse.Namespace) -> int:
-    from coreb_core.evaluation.evaluate import aggregate, evaluate, summary
+    from coreb_core.evaluation.evaluate import DENOMINATORS, aggregate, coverage, evaluate, summary
     from coreb_core.runs.run import read_hits
     from coreb_core.runs.run import read_trec_run, run_meta
     from coreb_core.evaluation.schemes import Scheme
@@ -123,8 +123,14 @@ def _eval(args: argparse.Namespace) -> int:
         hits = hits[hits["task"] == args.task]
     anchor_exclusion = not args.no_anchor_exclusion and not scheme.keeps_anchor  # mteb keeps the anchor
     per_query = evaluate(store, hits, scheme, anchor_exclusion=anchor_exclusion)
+    covered = coverage(store, per_query, scheme)
     report = {"release": args.release, "scheme": str(scheme), "scheme_description": scheme.description,
-              "anchor_exclusion": anchor_exclusion, "source": source, **summary(per_query)}
+              "anchor_exclusion": anchor_exclusion, "source": source, **summary(per_query),
+              "coverage": {t: {**c._asdict(), "missing": c.missing} for t, c in covered.items()},
+              "denominators": DENOMINATORS}
+    for c in covered.values():
+        if c.warning():
+            print(f"warning: {terminal_safe(c.warning())}", file=sys.stderr)
     if args.by:
         table = aggregate(store, per_query, args.by)
         groups: dict = {}
@@ -137,8 +143,11 @@ def _eval(args: argparse.Namespace) -> int:
         return 0
     print(f"{terminal_safe(source)} on {args.release}, scheme {scheme} ({scheme.description})")
     for task, m in report["tasks"].items():
-        print(f"  {task}: {m['queries']:>5} queries  nDCG@10 {m['ndcg_at_10']:.4f}  MAP@10 {m['map_at_10']:.4f}  "
-              f"Recall@10 {m['recall_at_10']:.4f}  MRR@10 {m['mrr_at_10']:.4f}")
+        c = covered.get(task)
+        zero = f" ({c.without_relevant:,} without a relevant document, scoring 0)" if c and c.without_relevant else ""
+        print(f"  {task}: {m['queries']:>5} queries{zero}  nDCG@10 {m['ndcg_at_10']:.4f}  MAP@10 {m['map_at_10']:.4f}  "
+              f"Recall@10 {m['recall_at_10']:.4f}  MRR@10 {m['mrr_at_10']:.4f}  nDCG@1000 {m['ndcg_at_1000']:.4f}")
+    print(f"  {DENOMINATORS}")
     o = report["overall_mean_of_tasks"]
     if o:
         print(f"  overall nDCG@10: query-weighted (as paper Table 3) "

@@ -616,3 +616,63 @@ def score_run(run_id: str, root: Path | None = None) -> dict[str, float]:
     with Store(run_meta(run_id, root)["release"], root) as store:
         result = summary(evaluate(store, read_hits(run_id, root)))
     return {t: m["ndcg_at_10"] for t, m in result["tasks"].items()}
+
+
+# What every mean averages over, said wherever the numbers are printed.
+DENOMINATORS = ("every metric, MRR and hit rate included, is a mean over the queries in both the run and the qrels "
+                "(as pytrec_eval's output is averaged); the official runner's MRR and hit rate divide by every "
+                "query in the qrels instead, which differs only when the run leaves queries out")
+
+
+class Coverage(NamedTuple):
+    """What one task's means average over: the queries judged under the scheme (``judged``), those the run
+    scored (``scored``: judged and in the run), and how many scored queries have no relevant document
+    (``without_relevant``: they score 0, as pytrec_eval scores them; C2T's c2t_match label-0 pairs under v2).
+    MRR and hit rate are means over ``scored`` here; the official runner divides them by ``judged``.
+
+    >>> Coverage("c2t", judged=1200, scored=1200, without_relevant=190).missing
+    0
+    """
+
+    task: str
+    judged: int
+    scored: int
+    without_relevant: int
+
+    @property
+    def missing(self) -> int:
+        return self.judged - self.scored
+
+    @property
+    def official_rank_factor(self) -> float:
+        """Ours x this = the official runner's MRR / hit rate (its denominator is every judged query)."""
+        return self.scored / self.judged if self.judged else 0.0
+
+    def warning(self) -> str | None:
+        """One line when the run leaves judged queries out, naming both counts; None when it covers all.
+
+        >>> Coverage("t2c", 1123, 1000, 0).warning()
+        't2c: the run covers 1,000 of the 1,123 judged queries; means are over those 1,000 (as pytrec_eval), while the official MRR and hit rate divide by all 1,123 (the missing score 0)'
+        """
+        if not self.missing:
+            return None
+        return (f"{self.task}: the run covers {self.scored:,} of the {self.judged:,} judged queries; means are over "
+                f"those {self.scored:,} (as pytrec_eval), while the official MRR and hit rate divide by all "
+                f"{self.judged:,} (the missing score 0)")
+
+
+def coverage(store: Store, per_query: pd.DataFrame, scheme: Scheme = V2) -> dict[str, Coverage]:
+    """Per task, what ``per_query`` (one run's rows from ``evaluate``) averages over (``Coverage``).
+
+    >>> coverage(store, evaluate(store, read_hits(bm25)))["c2t"]  # demo_v2603
+    Coverage(task='c2t', judged=336, scored=336, without_relevant=48)
+    """
+    view = qrels_view(store, scheme)
+    rows = store.sql(f"SELECT task, query_id, max(relevance) AS top FROM {view} GROUP BY ALL").df()
+    relevant = rows["top"] >= scheme.min_relevant
+    scored_ids = set(per_query["query_id"].astype(str))
+    out = {}
+    for task, group in rows.assign(relevant=relevant).groupby("task"):
+        scored = group[group["query_id"].isin(scored_ids)]
+        out[str(task)] = Coverage(str(task), len(group), len(scored), int((~scored["relevant"]).sum()))
+    return out

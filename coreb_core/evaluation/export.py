@@ -2,10 +2,17 @@
 
 - ``trec``: ``qid Q0 docid rank score tag``, 1-based ranks, scores written exactly (``repr``). Our
   ranks already follow trec_eval's order (score descending, ties by doc id descending), so trec_eval
-  and pytrec_eval reproduce them. A query with an empty list has no line (TREC cannot say "empty").
+  and pytrec_eval reproduce them. A query with an empty list has no line (TREC cannot say "empty"). A
+  stored run holds its top-k and, below it, each query's judged documents at their true ranks; the file
+  has both, and trec_eval (ignoring the rank column) reads the judged ones at k+1, k+2, …: scored from the
+  file, cutoffs below the run's top-k equal ours, deeper ones may not (at the top-k itself, the C2C
+  anchor's drop moves position k+1 up).
 - ``coreb``: per task ``<task>.json`` (``{"metrics": {"NDCG": {"NDCG@10": …}, "MAP", "Recall",
   "Precision"}}`` under v2 at the official k) and ``<task>_predictions.json``
-  (``{query_id: [{"corpus_id", "score", "rank"}, …]}``).
+  (``{query_id: [{"corpus_id", "score", "rank"}, …]}``). As the runner's keys mean: ``metrics`` is
+  ``EvaluateRetrieval.evaluate``'s, which keeps the C2C anchor in the list; ``code2code.json`` also holds
+  the runner's ``_recompute_c2c_without_anchor`` keys beside it (``ndcg_at_k``, ``recall_at_k``,
+  ``mrr_at_k``, k in 1, 5, 10, 20), anchor excluded.
 - ``mteb``: ``<model>/<revision>/Coreb{T2C,C2C,C2T}Retrieval.json`` and ``model_meta.json`` in MTEB's
   layout, with our v2 numbers (marked with ``coreb_scheme``; MTEB's own qrels differ).
 
@@ -24,7 +31,7 @@ from coreb_core.errors import CorebError
 from coreb_core.evaluation.evaluate import evaluate, summary
 from coreb_core.runs.run import read_hits
 from coreb_core.data.measures import measures
-from coreb_core.evaluation.official import OFFICIAL_K
+from coreb_core.evaluation.official import ANCHOR_K, OFFICIAL_K
 from coreb_core.runs.run import run_meta
 from coreb_core.data.schema import TASKS
 from coreb_core.evaluation.schemes import V2
@@ -73,8 +80,14 @@ def _export_coreb(run_id: str, out: Path, root: Path | None = None) -> Path:
                                for d, s, r in zip(g["doc_id"], g["score"], g["rank"])]
                            for q, g in group.groupby("query_id", sort=True)}
             _atomic_write(out / f"{long}_predictions.json", json.dumps(predictions))
-            per_query = evaluate(store, stored[stored["task"].astype(str) == task], V2, ks=OFFICIAL_K)
-            _atomic_write(out / f"{long}.json", json.dumps(_official_metrics(per_query), indent=4))
+            task_hits = stored[stored["task"].astype(str) == task]
+            # The runner's metrics keep the anchor; only its C2C recompute drops it.
+            result = _official_metrics(evaluate(store, task_hits, V2, anchor_exclusion=False, ks=OFFICIAL_K))
+            if task == "c2c":
+                without = summary(evaluate(store, task_hits, V2, anchor_exclusion=True, ks=ANCHOR_K))["tasks"][task]
+                result.update({f"{family}_at_{k}": without[f"{family}_at_{k}"]
+                               for k in ANCHOR_K for family in ("ndcg", "recall", "mrr")})
+            _atomic_write(out / f"{long}.json", json.dumps(result, indent=4))
     return out
 
 
