@@ -184,7 +184,9 @@ def _run(args: argparse.Namespace) -> int:
 
     bar = TqdmProgress(f"{args.model} ({args.profile}) on {args.release}")
     try:
-        result = run_retrieval(args.model, args.release, args.tasks, args.device, args.batch_size, args.top_k, bar,
+        # A reranker sees the first stage's stored prefix: store at least the rerank depth.
+        top_k = max(args.top_k, args.rerank_depth) if args.rerank else args.top_k
+        result = run_retrieval(args.model, args.release, args.tasks, args.device, args.batch_size, top_k, bar,
                                profile=args.profile)
     finally:
         bar.close()

@@ -256,12 +256,35 @@ def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = tuple(TASKS
     return RetrievalResult(run_id, release, encoded, time.perf_counter() - start)
 
 
+def rerank_candidates(hits: pd.DataFrame, depth: int, store: Store) -> pd.DataFrame:
+    """What a reranker sees: each query's first ``depth`` hits of the first stage's complete prefix, i.e.
+    exactly min(depth, corpus) documents. Never the judged documents a run also stores below its top-k
+    (an oracle: only the relevant and the traps would reach the reranker). A first stage that stored
+    fewer than that for some query is refused: run it with ``--top-k`` of at least the depth.
+
+    >>> hits = read_hits(bm25_top_k_100)   # a BM25 run stored with top-k 100 (not doctested)
+    >>> rerank_candidates(hits, 128, store)   # doctest: +SKIP
+    Traceback (most recent call last):
+    coreb_core.errors.CorebError: the first stage stored only its top 100 for 2601 queries; reranking the top 128 needs a first stage run with --top-k 128 or more
+    """
+    corpus = dict(store.sql("SELECT corpus, count(*) FROM documents GROUP BY ALL").fetchall())
+    prefix = hits[hits["in_top_k"].astype(bool) & hits["doc_id"].notna()]
+    stored = prefix.groupby(["task", "query_id"], observed=True).size().rename("stored").reset_index()
+    stored["needed"] = [min(depth, corpus[CORPUS_OF[str(t)]]) for t in stored["task"]]
+    short = stored[stored["stored"] < stored["needed"]]
+    if len(short):
+        raise CorebError(f"the first stage stored only its top {int(short['stored'].min())} for {len(short)} "
+                         f"queries; reranking the top {depth} needs a first stage run with --top-k {depth} or more")
+    return prefix[prefix["rank"] <= depth]
+
+
 def rerank_run(first_stage: str, model: str, depth: int = 128, batch_size: int = 32, device: str = "auto",
                progress: Progress = silent, root: Path | None = None) -> RetrievalResult:
     """Re-score each query's first-stage top ``depth`` with a sentence-transformers CrossEncoder.
 
-    Reranked documents come first (by cross-encoder score), then the rest of the first-stage list in
-    its order. Stored as its own run, linked to the first stage.
+    The candidates are ``rerank_candidates``: exactly min(depth, corpus) documents per query. Reranked
+    documents come first (by cross-encoder score), then the rest of the first-stage list in its order.
+    Stored as its own run, linked to the first stage.
 
     Example (needs a sentence-transformers CrossEncoder in the local Hugging Face cache, so it is not
     run here and no output is shown):
@@ -285,15 +308,15 @@ def rerank_run(first_stage: str, model: str, depth: int = 128, batch_size: int =
         ensure_available(ModelSpec(model.replace("/", "__"), "dense", model))
     from sentence_transformers import CrossEncoder
 
+    top = rerank_candidates(hits, depth, store).sort_values(["task", "query_id", "rank"])
     cross = CrossEncoder(str(path) if path.is_dir() else model, device=used_device)
-    top = hits[hits["rank"] <= depth].sort_values(["task", "query_id", "rank"])
     pairs = [(texts[q], docs[d]) for q, d in zip(top["query_id"], top["doc_id"])]
     scores = np.empty(len(pairs), dtype=np.float64)
     for i in range(0, len(pairs), 512):
         scores[i:i + 512] = cross.predict(pairs[i:i + 512], batch_size=batch_size, show_progress_bar=False)
         progress(f"reranked {min(i + 512, len(pairs))}/{len(pairs)} pairs", min(1.0, (i + 512) / max(1, len(pairs))))
     top = top.assign(ce=scores, key=trec_order_key(scores))
-    rest = hits[hits["rank"] > depth]
+    rest = hits.drop(index=top.index)
     top = top.sort_values(["task", "query_id", "key", "doc_id"], ascending=[True, True, False, False]).drop(columns="key")
     top["rank"] = top.groupby(["task", "query_id"]).cumcount() + 1
     top["score"] = top["ce"]

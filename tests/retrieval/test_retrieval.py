@@ -343,3 +343,35 @@ def test_rerank_with_a_locally_built_cross_encoder(mini_cache, tmp_path):
     assert (np.diff(top_b["score"].to_numpy()) <= 1e-9).all()
     beyond = lambda h: h[(h.query_id == qid) & (h["rank"] > 10)].set_index("doc_id")["rank"].to_dict()  # noqa: E731
     assert beyond(a) == beyond(b)  # positions beyond the depth are untouched
+
+
+def test_rerank_candidates_are_exactly_the_first_depth_documents_never_the_judged_extras(mini_cache, tmp_path):
+    """was: --rerank-depth 128 over --top-k 100 gave the reranker the top 100 plus only the judged documents at
+    ranks 101-128 (an oracle)."""
+    from coreb_core.data.store import Store
+    from coreb_core.errors import CorebError
+    from coreb_core.retrieval.pipeline import rerank_candidates, run_retrieval
+    from coreb_core.runs.run import read_hits
+    from tests.builders import run_cli
+
+    import shutil
+
+    own = tmp_path / "cache"  # a copy: the session's default runs stay the newest of the mini cache
+    shutil.copytree(mini_cache / "coreb", own / "coreb", symlinks=True)
+    with Store("demo_v2603", own) as store:
+        corpus = dict(store.sql("SELECT corpus, count(*) FROM documents GROUP BY ALL").fetchall())
+        shallow = read_hits(run_retrieval("bm25", "demo_v2603", top_k=100, root=own).run_id, own)
+        with pytest.raises(CorebError, match="needs a first stage run with --top-k 128 or more"):
+            rerank_candidates(shallow, 128, store)
+        deep = read_hits(run_retrieval("bm25", "demo_v2603", top_k=128, root=own).run_id, own)
+        candidates = rerank_candidates(deep, 128, store)
+    sizes = candidates.groupby(["task", "query_id"], observed=True).size()
+    for (task, _), n in sizes.items():
+        assert n == min(128, corpus["text" if task == "c2t" else "code"]), (task, n)  # C2T: 120 texts in all
+    assert candidates["in_top_k"].all() and len(sizes) == deep.groupby(["task", "query_id"], observed=True).ngroups
+    # the CLI stores at least the depth in its first stage
+    model = _tiny_cross_encoder(tmp_path / "ce")
+    done = run_cli("run", "--model", "bm25", "--release", "demo_v2603", "--tasks", "c2c", "--rerank", str(model),
+                   "--rerank-depth", "128", env={"COREB_CACHE": str(own)}, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert "reranked top-128" in done.stdout
