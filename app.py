@@ -20,14 +20,16 @@ with st.sidebar:
     for p in PAGES:
         st.page_link(p, label=p.title, icon=p.icon)
 
-from coreb_core.defaults import (DEFAULT_RELEASE, FIRST_MODELS, ensure_defaults,  # noqa: E402
+from coreb_core.defaults import (FIRST_MODELS, default_release, ensure_defaults,  # noqa: E402
                                  first_page_rendered, later_defaults, needs_defaults, start_later_defaults)
+from coreb_core.data.store import list_releases  # noqa: E402
 from coreb_core.errors import CorebError  # noqa: E402
 
 if needs_defaults():
-    # First launch on a fresh clone: CoREB-mini and the BM25 run (seconds), then the page; the MiniLM run
-    # is built after, in a background thread (start_later_defaults), and the page says so meanwhile.
-    bar = st.progress(0.0, text="First launch: building CoREB-mini and the BM25 default run…")
+    # First launch on a fresh clone: the data (COREB_DATA's copy of the real CoREB, the hub, or CoREB-mini) and
+    # the BM25 run (seconds), then the page; the MiniLM run is built after, in a background thread
+    # (start_later_defaults), and the page says so meanwhile.
+    bar = st.progress(0.0, text="First launch: caching the benchmark and the BM25 default run…")
     try:
         ensure_defaults(progress=lambda msg, frac: bar.progress(min(max(frac, 0.0), 1.0), text=f"First launch — {msg}"),
                         models=FIRST_MODELS)
@@ -46,7 +48,7 @@ def _later_defaults_status() -> None:
         st.rerun(scope="app")
     for b in building:
         st.info(f"The {b.model} default run is being built ({b.elapsed():.0f} s elapsed: {plain(b.message)}); "
-                f"it appears under Runs in the sidebar (release {DEFAULT_RELEASE}) when done.",
+                f"it appears under Runs in the sidebar (release {default_release(list_releases())}) when done.",
                 icon=":material/hourglass_top:")
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from coreb_core.defaults import default_release
 from coreb_core.data.store import list_releases
 from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE, DESCRIPTIONS, Scheme
 from ui.cache import runs_of, skipped_runs, store
@@ -35,8 +36,8 @@ def sidebar(multi_run: bool = True) -> State:
         st.stop()
     ss = st.session_state
     if "release" not in ss or ss.release not in releases:
-        wanted = url_param("release", "demo_v2603")
-        ss.release = wanted if wanted in releases else releases[-1]
+        wanted = url_param("release", default_release(releases))
+        ss.release = wanted if wanted in releases else default_release(releases)
     release = st.sidebar.selectbox("Release", releases, key=kept("release"))
     schemes = ["v2", "v1", "traps_as_hits", "trec"] + [f"file:{n}" for n in store(release).extra_qrels]
     if "scheme" not in ss or ss.scheme not in schemes:

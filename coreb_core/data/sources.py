@@ -152,14 +152,14 @@ def detect_layout(directory: Path) -> str:
     layout = _layout_of(names)
     if layout:
         return layout
-    if _release_folders(directory):
+    if release_folders(directory):
         return "releases"
     raise DataError([DataProblem(str(directory), "-", "-",
                                  "no CoREB files found (expected <config>.parquet, <config>.jsonl, hub parquet "
                                  "shards, or release folders release_v26XX/ holding one of those)")])
 
 
-def _release_folders(directory: Path) -> dict[str, Path]:
+def release_folders(directory: Path) -> dict[str, Path]:
     """Sub-folders that each hold one release in a known layout (``release_v2603/...``)."""
     found = {}
     for sub in sorted(p for p in directory.iterdir() if p.is_dir() and not p.name.startswith(".")):
@@ -235,7 +235,7 @@ def read_local(directory: Path, split: str | None = None) -> tuple[str, str | No
         raise DataError([DataProblem(str(directory), "-", "-", "not a directory")])
     layout = detect_layout(directory)
     if layout == "releases":
-        folders = _release_folders(directory)
+        folders = release_folders(directory)
         split = _pick_release(directory, folders, split)
         layout, _, tables = read_local(folders[split])
         return layout, split, tables
@@ -294,7 +294,8 @@ def _offline_message(release: str) -> str:
             f"a folder of <config>.parquet files, or the official runner's JSONL files)")
 
 
-def read_hub(release: str, revision: str | None = None) -> dict[str, RawTable]:
+def read_hub(release: str, revision: str | None = None,
+             progress: Callable[[str, float], None] | None = None) -> dict[str, RawTable]:
     """Load all eight configs of one release with ``datasets.load_dataset``.
 
     >>> read_hub("release_v2603")   # with HF_HUB_OFFLINE=1   # doctest: +SKIP
@@ -309,7 +310,7 @@ def read_hub(release: str, revision: str | None = None) -> dict[str, RawTable]:
     import datasets  # heavy import, only when actually fetching
 
     return dataset_tables(lambda config: datasets.load_dataset(HUB_REPO, config, split=release, revision=revision),
-                          lambda config: f"hub:{HUB_REPO}/{config}/{release}")
+                          lambda config: f"hub:{HUB_REPO}/{config}/{release}", progress)
 
 
 def dataset_tables(load: Callable[[str], Any], source: Callable[[str], str],
