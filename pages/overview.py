@@ -8,11 +8,11 @@ from coreb_core.data.published import QUERY_WEIGHTED, TASK_MEAN, published_versi
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE
 from ui.state import flag, one_of, remembered, some_of, write_url
-from ui.cache import language_gradient, language_pairs, overview_page, runs_of
+from ui.cache import language_gradient, language_pairs, mteb_side_by_side, overview_page, runs_of
 from ui.chart_specs import draw
 from ui.charts import heatmap, labelled_scatter, line_chart
 from ui.display import pct_columns, points
-from ui.format import plain
+from ui.format import code, plain
 from ui.sidebar import sidebar
 from ui.widgets import csv_download, provenance, run_label, show_error
 
@@ -75,6 +75,23 @@ st.caption(provenance(state, "our rows: this app's evaluator on this release; im
                                 "rows are like with like. " if version else
                                 "Figures on different releases are not comparable. ") + C2T_LABEL0_NOTE))
 csv_download(shown, "leaderboard")
+
+# ------------------------------------------------------------------ MTEB's own models, re-run
+parity = mteb_side_by_side(state)
+if len(parity):
+    st.subheader("Our re-runs of MTEB's models beside MTEB's result files")
+    # Three decimals of points: MTEB's files carry five decimals of a fraction, so equal means equal here.
+    st.dataframe(parity.assign(**{c: parity[c] * 100 for c in ("ours", "mteb", "difference")}), hide_index=True,
+                 width="stretch",
+                 column_order=["model", "mteb_model", "task", "metric", "queries", "ours", "mteb", "difference"],
+                 column_config={"ours": st.column_config.NumberColumn("ours ×100", format="%.3f"),
+                                "mteb": st.column_config.NumberColumn("MTEB ×100", format="%.3f"),
+                                "difference": st.column_config.NumberColumn("ours − MTEB", format="%.3f"),
+                                "queries": st.column_config.NumberColumn("queries", format="%d")})
+    st.caption(f"Source: our runs on {code(state.release)} · scheme `mteb` (positives only, queries without a "
+               "positive left out) · C2C anchor kept · rounded to MTEB's 5 decimals; MTEB: the imported result "
+               "files (" + ", ".join(plain(s) for s in sorted(set(parity["mteb_source"]))) + ")")
+    csv_download(parity, "mteb_parity")
 
 # ------------------------------------------------------------------ heatmaps
 st.subheader("Our runs by subtask and by language")

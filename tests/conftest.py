@@ -30,9 +30,9 @@ def real_release_folder(release: str) -> Path:
 
 @pytest.fixture(scope="session")
 def real_cache(tmp_path_factory) -> Path:
-    """Both real releases imported once per session (from the folder of release folders, as a user would)
-    and two lexical runs on release_v2603 (bm25, bm25s-mteb; seconds each): the real-data tests share them
-    and add nothing to them."""
+    """Both real releases imported once per session (from the folder of release folders, as a user would),
+    two lexical runs on release_v2603 (bm25, bm25s-mteb; seconds each) and MTEB's published bm25s result
+    files (shared/mteb_results): the real-data tests share them and add nothing to them."""
     from coreb_core.retrieval.pipeline import run_retrieval
     from coreb_core.runs.uploads import import_dataset
 
@@ -42,6 +42,11 @@ def real_cache(tmp_path_factory) -> Path:
         import_dataset(REAL_DATA, split=release, root=root)
     for model in ("bm25", "bm25s-mteb"):
         run_retrieval(model, "release_v2603", root=root)
+    mteb = _REPO.parent / "shared" / "mteb_results" / "mteb__baseline-bm25s"
+    if mteb.is_dir():
+        from coreb_core.runs.results import import_results
+
+        import_results(mteb, root=root)
     return root
 
 

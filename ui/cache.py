@@ -6,6 +6,7 @@ from typing import NamedTuple
 import pandas as pd
 import streamlit as st
 
+from coreb_core.analysis.mteb_parity import MTEB_TWINS, mteb_parity
 from coreb_core.analysis.trap_wins import (TrapWins, bug_shares, kind_shares, margin_summary, near_miss_curve,
                                            rank_gap_histogram, trap_wins)
 from coreb_core.analysis.traps import trap_breakdown
@@ -250,6 +251,25 @@ def overview_page(state: State, labels: dict[str, str], sources: list[str], with
     """
     return _overview_page(*_view(state), tuple(labels.items()), tuple(sources), with_imported,
                           results_version(), runs_of(state.release) if metas is None else metas)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _mteb_parity(release: str, version: str, run_ids: tuple[str, ...], results: str) -> pd.DataFrame:
+    metas = runs_of(release)
+    twins = [r for r in run_ids if r in metas and metas[r].model in MTEB_TWINS]
+    return mteb_parity(store(release), {r: hits(r) for r in twins}, metas, _result_rows(results))
+
+
+def mteb_side_by_side(state: State) -> pd.DataFrame:
+    """``coreb_core.analysis.mteb_parity.mteb_parity`` for the sidebar's runs that follow an MTEB model's recipe,
+    cached per server and per version of the imported results.
+
+    Example (the real release_v2603, a bm25s-mteb run and MTEB's bm25s results imported; not doctested):
+
+    >>> mteb_side_by_side(State("release_v2603", V2, [bm25s_mteb_id], "t2c", True))["difference"].abs().max()
+    0.0
+    """
+    return _mteb_parity(state.release, release_version(state.release), tuple(state.run_ids), results_version())
 
 
 @st.cache_data(show_spinner=False, max_entries=64)

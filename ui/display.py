@@ -361,7 +361,8 @@ WHY_V2_DEFLATES = ("v2 scores lower than v1 because v1 counted as hits, or did n
 # Where the v1 - v2 difference comes from, task by task (the rules above, in one sentence each).
 WHERE_IT_COMES_FROM = {
     "t2c": "T2C: v1 counts every solution of the problem in the query's language as a hit, failing ones too; "
-           "v2 counts only verified-correct ones (failing solutions are traps or unjudged).",
+           "v2 counts only verified-correct ones (failing solutions are traps or unjudged), except T2C search, "
+           "whose generator rule makes some failing solutions positives and some passing ones traps.",
     "c2c": "C2C: no difference by rule: v1's positives were already the verified-correct solutions, the v2 "
            "positives, so any non-zero gap here would be an error.",
     "c2t": "C2T: the noise descriptions did not exist in v1's text corpus: without them in the ranking the "

@@ -1,0 +1,94 @@
+"""Every page on the real release_v2603 with its BM25 and bm25s-mteb runs (AppTest): no exception, no
+error box, and the deciding numbers equal the library's on the same runs."""
+from __future__ import annotations
+
+import pytest
+
+from tests.builders import app_test
+
+PAGES = ["overview.py", "inspector.py", "traps.py", "deflation.py", "compare.py", "selection.py",
+         "run_retrieval.py", "data.py"]
+
+
+@pytest.fixture(scope="module")
+def real_runs(real_cache) -> dict[str, str]:
+    from coreb_core.runs.run import list_runs
+
+    return {m.model: m.run_id for m in list_runs("release_v2603", real_cache)}
+
+
+def _params(runs: dict[str, str], **extra) -> dict:
+    return {"release": "release_v2603", "runs": [runs["bm25"], runs["bm25s-mteb"]], **extra}
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_draws_on_the_real_release(real_cache, real_runs, page):
+    at = app_test(page, real_cache, _params(real_runs), timeout=300).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+
+
+def test_overview_puts_bm25_beside_table_3_and_the_mteb_rerun_beside_mteb(real_cache, real_runs):
+    at = app_test("overview.py", real_cache, _params(real_runs), timeout=300).run()
+    board = next(d.value for d in at.dataframe if "overall_query_weighted" in d.value.columns)
+    bm25 = board[board["run"] == real_runs["bm25"]].iloc[0]
+    assert (bm25["t2c"], bm25["c2c"], bm25["c2t"], bm25["overall_query_weighted"]) == (20.8, 35.5, 34.0, 28.5)
+    assert bm25["source"] == "this app on release_v2603 (= published v202603)" and bm25["release"] == "v202603"
+    assert "paper Table 3 (release v202603)" in set(board["source"])
+    parity = next(d.value for d in at.dataframe if "mteb_model" in d.value.columns)
+    assert len(parity) == 9 and (parity["difference"].abs() < 1e-9).all()
+    assert sorted(parity.loc[parity["metric"] == "ndcg_at_10", "ours"].round(3)) == [15.023, 21.952, 26.86]
+    assert any("like with like" in c.value for c in at.caption)
+
+
+def test_deflation_shows_the_seeds_ten_to_fifteen_points_on_bm25(real_cache, real_runs):
+    from coreb_core.analysis.deflation import deflation_table
+    from coreb_core.data.store import Store
+    from coreb_core.evaluation.evaluate import analyse_many
+    from coreb_core.evaluation.schemes import V1, V2
+    from coreb_core.runs.run import read_hits
+
+    with Store("release_v2603", real_cache) as store:
+        tables = analyse_many(store, {"bm25": read_hits(real_runs["bm25"], real_cache)}, (V2, V1), traps=True)
+        table = deflation_table(store, tables, "task").set_index("task")
+    # v1 rules minus v2, per task: C2C none by rule, C2T the noise texts, T2C the failing solutions
+    assert round(table.loc["c2c", "drop"], 3) == 0.0
+    assert round(table.loc["c2t", "drop"], 3) == 0.237 and round(table.loc["t2c", "drop"], 3) == 0.042
+    weighted = sum(table.loc[t, "drop"] * table.loc[t, "queries"] for t in table.index) / table["queries"].sum()
+    assert round(weighted, 3) == 0.127  # query-weighted v1 0.412 vs v2 0.285: the seed's "10-15 points"
+    at = app_test("deflation.py", real_cache, {**_params(real_runs), "runs": [real_runs["bm25"]], "task": "c2t"},
+                  timeout=300).run()
+    assert not at.exception
+    shown = " ".join(m.value for m in at.markdown)
+    assert "v1 rules score 57.7, v2 scores 34.0: v1 overstates by **23.7 points** (1200 queries)" in shown, shown[:800]
+
+
+def test_traps_on_real_data_name_their_kinds(real_cache, real_runs):
+    from coreb_core.analysis.trap_wins import trap_wins
+    from coreb_core.data.store import Store
+    from coreb_core.runs.run import read_hits
+
+    with Store("release_v2603", real_cache) as store:
+        wins = trap_wins(store, {"bm25": read_hits(real_runs["bm25"], real_cache)})
+        failing_positives = store.sql("SELECT count(*) FROM judgments WHERE task = 't2c' AND relevance = 2 AND "
+                                      "subtask LIKE 't2c_search%' AND NOT passed").fetchone()[0]
+        no_trap = store.sql("SELECT count(*) FROM queries q WHERE task = 't2c' AND NOT EXISTS (SELECT 1 FROM qrels r "
+                            "WHERE r.query_id = q.query_id AND r.relevance = 1)").fetchone()[0]
+    kinds = wins.traps.groupby(["task", "kind"]).size().to_dict()
+    assert kinds[("c2t", "noise_description")] == 3600  # every C2T trap is a noise description
+    assert kinds[("t2c", "failing_solution")] + kinds[("t2c", "wrong_language")] == 3136  # every T2C trap
+    search = wins.traps[wins.traps["subtask"].str.startswith("t2c_search")]
+    assert set(search["kind"]) == {"failing_solution", "wrong_language"}  # passing search traps: wrong language
+    assert (failing_positives, no_trap) == (176, 57)  # search positives that fail; T2C queries with no trap
+    at = app_test("traps.py", real_cache, _params(real_runs, task="t2c"), timeout=300).run()
+    assert not at.exception and not at.error
+
+
+def test_v2602_model_names_reach_the_pages(real_cache):
+    from coreb_core.data.store import Store
+
+    with Store("release_v2602", real_cache) as store:
+        models = {m for (m,) in store.sql("SELECT DISTINCT model FROM documents WHERE corpus = 'code'").fetchall()}
+    assert models == {"claude-4-sonnet", "gemini-3-flash"}
+    at = app_test("data.py", real_cache, {"release": "release_v2602"}, timeout=300).run()
+    assert not at.exception and not at.error
