@@ -44,7 +44,7 @@ shown = pct_columns(tables.board, [*TASK_NAMES, QUERY_WEIGHTED, TASK_MEAN])  # f
 # run id stay in the CSV download only, so the table fits a 1600 px page without scrolling.
 shown.insert(0, "name", shown["run"].map(labels).fillna(shown["model"]))
 version = published_version(state.release)
-ours = f"this app on {state.release}" + (f" (= published {version})" if version else "")
+ours = f"this app on {state.release}" + (f" = {version}" if version else "")
 shown.loc[shown["kind"] == "our run", "source"] = ours  # the id is in the run column
 # Pixel widths that add up to the main area at 1600 px (1,140 px), so nothing scrolls sideways; "—" where a
 # row has no figure (published rows print one kind of overall only).

@@ -8,126 +8,17 @@ tests/artifacts/<url_path>.png (git-ignored).
 """
 from __future__ import annotations
 
-import os
 import shutil
-import socket
-import subprocess
-import sys
 import time
 import urllib.parse
-import urllib.request
 from pathlib import Path
 
 import pytest
 
-from bench.app_bench import CHROMIUM_ARGS, LAST_CHANGE_INIT_JS, PAGE_DRAWN_JS
-from tests.builders import ARTIFACTS, REPO
-
-SERVER_START_S = 90
-PAGE_LOAD_MS = 180_000  # a page's first render scores the runs; 2 slow cores, every page in one server
-NAV_WAIT_MS = 15_000  # the sidebar's page links after the script is done
-
-
-def app_pages() -> list[tuple[str, str, bool]]:
-    """(url_path, title, default) of every page of the app, in navigation order."""
-    from ui.navigation import PAGE_SPECS
-
-    return [(p.url_path, p.title, p.default) for p in PAGE_SPECS]
-
-
-def chromium_path() -> str:
-    path = shutil.which("chromium") or ("/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None)
-    if path is None:
-        pytest.fail("Debian's chromium is not installed, and this test must drive a real browser. Install it with "
-                    "`apt-get update && apt-get install -y chromium` (as root; .ci/run does this on CI). "
-                    "Do not run `playwright install`.", pytrace=False)
-    return path
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def log_tail(log: Path, n: int = 60) -> str:
-    lines = log.read_text(errors="replace").splitlines() if log.exists() else []
-    return "\n".join(lines[-n:])
-
-
-def wait_healthy(proc: subprocess.Popen, url: str, log: Path) -> None:
-    deadline = time.monotonic() + SERVER_START_S
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            pytest.fail(f"streamlit exited with status {proc.returncode} before serving:\n{log_tail(log)}")
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                if r.status == 200:
-                    return
-        except OSError:
-            pass
-        time.sleep(0.3)
-    pytest.fail(f"streamlit did not answer {url}/_stcore/health within {SERVER_START_S}s:\n{log_tail(log)}")
-
-
-def check_page(page, base: str, url_path: str, default: bool, titles: list[str]) -> list[str]:
-    """Open one page, wait until its script has run, screenshot it; return what is wrong with it."""
-    problems: list[str] = []
-    # st.navigation serves the default page at the root: its url_path answers "Page not found".
-    expected_path = "" if default else url_path
-    page.goto(f"{base}/{expected_path}", wait_until="domcontentloaded")
-    # The script has started, produced its title and finished (or failed).
-    page.wait_for_selector('[data-testid="stSidebar"]', state="attached", timeout=PAGE_LOAD_MS)
-    page.wait_for_function(
-        """() => {
-            const app = document.querySelector('[data-testid="stApp"]');
-            const done = app && app.getAttribute('data-test-script-state') === 'notRunning';
-            return done && (document.querySelector('h1') || document.querySelector('[data-testid="stException"]'));
-        }""", timeout=PAGE_LOAD_MS, polling=200)
-    # Tables, charts and code blocks are drawn from lazily loaded code after the script is done: screenshot
-    # the page once it is drawn (the bench's definition: every visible chart and table drawn, 1 s unchanged).
-    page.wait_for_function(PAGE_DRAWN_JS, timeout=PAGE_LOAD_MS, polling=200)
-    # The sidebar's page links come in their own message and can paint after the script is done (CI once
-    # read [] here): wait a while for them, and report what is there if they never come.
-    try:
-        page.wait_for_function(
-            """n => document.querySelectorAll(
-                '[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"]').length >= n""",
-            arg=len(titles), timeout=NAV_WAIT_MS, polling=100)
-    except Exception:
-        pass
-    page.screenshot(path=str(ARTIFACTS / f"{url_path}.png"), full_page=True)
-
-    path = urllib.parse.urlparse(page.url).path.strip("/")
-    if path != expected_path:
-        problems.append(f"the URL path became /{path}, not /{expected_path} (page not found?)")
-    boxes = page.evaluate("""() => {
-        const exc = [...document.querySelectorAll('[data-testid="stException"]')];
-        const err = [...document.querySelectorAll('[data-testid="stAlertContentError"]')]
-            .filter(e => !e.closest('[data-testid="stException"]'));
-        return exc.concat(err).map(e => e.innerText);
-    }""")
-    for text in boxes:
-        lines = [ln for ln in text.strip().splitlines() if ln.strip() not in ("Copy", "Ask Google", "Ask ChatGPT")]
-        problems.append("Streamlit error box: " + "\n".join(lines))
-    h1 = [t.strip() for t in page.locator("h1").all_inner_texts() if t.strip()]
-    if not h1:
-        problems.append("no page title (h1)")
-    main = page.locator('[data-testid="stMain"]')
-    main_text = (main.inner_text() if main.count() else page.locator("body").inner_text()).strip()
-    if len(main_text) < 5:
-        problems.append(f"blank page: main area text is {main_text!r}")
-    for dialog in page.locator('[role="dialog"]').all():
-        text = " ".join(dialog.inner_text().split())
-        if "not found" in text.lower():
-            problems.append(f"dialog: {text}")
-    nav = [[line.strip() for line in t.splitlines() if line.strip()][-1:]
-           for t in page.locator('[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"]').all_inner_texts()]
-    nav = [n[0] for n in nav if n]
-    if nav != titles:
-        problems.append(f"the sidebar navigation lists {nav}, not app.py's pages {titles}"
-                        + (" (Streamlit served the pages/ folder as an old-style multipage app)" if "common" in nav else ""))
-    return problems
+from bench.app_bench import PAGE_DRAWN_JS
+from tests.browser import (PAGE_LOAD_MS, app_pages, check_page, chromium, global_state, log_tail, serve,
+                           wait_for_script)
+from tests.builders import ARTIFACTS
 
 
 @pytest.fixture(scope="module")
@@ -158,60 +49,16 @@ def three_run_ids(browser_cache) -> list[str]:
 @pytest.fixture(scope="module")
 def served(browser_cache, tmp_path_factory):
     """One `streamlit run app.py` on 127.0.0.1 for this module's tests: (base URL, log path)."""
-    tmp = tmp_path_factory.mktemp("served")
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    log = tmp / "streamlit.log"
-    env = {**os.environ, "COREB_CACHE": str(browser_cache), "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
-           "PYTHONUNBUFFERED": "1"}
-    cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.address", "127.0.0.1",
-           "--server.port", str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false",
-           "--server.fileWatcherType", "none"]
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
-    try:
-        wait_healthy(proc, base, log)
+    log = tmp_path_factory.mktemp("served") / "streamlit.log"
+    with serve(browser_cache, log) as base:
         yield base, log
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=15)
 
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
     """Debian's chromium through Playwright, one persistent context for the module, 1400x1000."""
-    from playwright.sync_api import sync_playwright
-
-    executable = chromium_path()
-    ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as pw:
-        context = pw.chromium.launch_persistent_context(
-            str(tmp_path_factory.mktemp("chromium-profile")), executable_path=executable, headless=True,
-            args=CHROMIUM_ARGS, viewport={"width": 1400, "height": 1000})
-        context.add_init_script(LAST_CHANGE_INIT_JS)  # for PAGE_DRAWN_JS: the time of the page's last change
-        try:
-            yield context
-        finally:
-            context.close()
-
-
-def wait_for_script(page, title: str | None = None) -> None:
-    """Until the page's script has run to its end (a title or an exception box is on the page). After a
-    move within the app (a menu click, back, forward) pass the new page's ``title``: for a moment the old
-    page is still shown, finished, with its own title, and the new one has not yet written its URL."""
-    page.wait_for_function(
-        """title => {
-            const app = document.querySelector('[data-testid="stApp"]');
-            const done = app && app.getAttribute('data-test-script-state') === 'notRunning';
-            const h1 = document.querySelector('h1');
-            if (document.querySelector('[data-testid="stException"]')) return done;
-            return done && h1 && (title === null || h1.innerText.trim() === title);
-        }""", arg=title, timeout=PAGE_LOAD_MS, polling=200)
-    page.wait_for_timeout(300)
+    with chromium(tmp_path_factory.mktemp("chromium-profile")) as context:
+        yield context
 
 
 def test_every_page_renders_in_chromium(served, browser):
@@ -246,15 +93,6 @@ def test_every_page_renders_in_chromium(served, browser):
         report = "\n".join(f"{name}:\n  " + "\n  ".join(p) for name, p in failures.items())
         pytest.fail(f"{len(failures)} of {len(pages)} pages failed in chromium:\n{report}\n\n"
                     f"streamlit log (tail):\n{log_tail(log)}", pytrace=False)
-
-
-GLOBAL_KEYS = ("release", "scheme", "task", "anchor", "runs")
-
-
-def global_state(page) -> dict[str, list[str]]:
-    """The sidebar's global choices as the URL carries them (the sidebar writes them on every run)."""
-    query = urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)
-    return {k: sorted(query.get(k, [])) for k in GLOBAL_KEYS}
 
 
 def test_menu_navigation_keeps_the_global_state(served, browser, default_run_ids):

@@ -1,0 +1,52 @@
+"""The app on the real release_v2603 in a real browser, used as its users use it: the Overview opened with
+the BM25 and bm25s-mteb runs, then every page from the sidebar menu. Each page must draw with no error box,
+the global state must hold, and a screenshot of each lands in tests/artifacts/real-<url_path>.png."""
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from bench.app_bench import PAGE_DRAWN_JS
+from tests.browser import PAGE_LOAD_MS, app_pages, chromium, global_state, page_problems, serve, wait_for_script
+from tests.builders import ARTIFACTS
+
+
+@pytest.fixture(scope="module")
+def real_runs(real_cache) -> list[str]:
+    from coreb_core.runs.run import list_runs
+
+    runs = {m.model: m.run_id for m in list_runs("release_v2603", real_cache)}
+    return [runs["bm25"], runs["bm25s-mteb"]]
+
+
+def test_every_page_of_the_real_release_from_the_menu(real_cache, real_runs, tmp_path):
+    cache = tmp_path / "cache"  # a copy: the server may write its own files; the session's cache stays as it is
+    shutil.copytree(real_cache, cache, symlinks=True)
+    pages = app_pages()
+    titles = [t for _, t, _ in pages]
+    runs = "&".join(f"runs={r}" for r in real_runs)
+    problems: dict[str, list[str]] = {}
+    with serve(cache, tmp_path / "streamlit.log") as base, chromium(tmp_path / "profile") as browser:
+        page = browser.new_page()
+        page.set_viewport_size({"width": 1600, "height": 1000})
+        page.goto(f"{base}/?release=release_v2603&task=t2c&{runs}", wait_until="domcontentloaded")
+        wait_for_script(page)
+        chosen = global_state(page)
+        assert chosen["release"] == ["release_v2603"] and chosen["runs"] == sorted(real_runs)
+        for url_path, title, default in pages[1:] + pages[:1]:
+            page.locator('[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"]', has_text=title).first.click()
+            wait_for_script(page, title)
+            page.wait_for_function(PAGE_DRAWN_JS, timeout=PAGE_LOAD_MS, polling=200)
+            page.screenshot(path=str(ARTIFACTS / f"real-{url_path}.png"), full_page=True)
+            found = page_problems(page, "" if default else url_path, titles)
+            if global_state(page) != chosen:
+                found.append(f"the global state changed to {global_state(page)}")
+            if found:
+                problems[title] = found
+        # The Overview answers in view: our BM25 beside Table 3, and the MTEB re-run beside MTEB's files.
+        text = page.locator('[data-testid="stMain"]').inner_text()
+        page.close()
+    assert not problems, problems
+    assert "this release is the published v202603" in text.lower()
+    assert "Our re-runs of MTEB's models beside MTEB's result files" in text
