@@ -11,6 +11,7 @@ find the scored runs already in ``st.cache_data``) and then ``--repeats`` warm r
 session (as a user opening the page). The figure that counts is the median warm render.
 
     .venv/bin/python bench/app_bench.py [--scale 6] [--repeats 5] [--cache DIR]
+    .venv/bin/python bench/app_bench.py --real ../shared/coreb_real      # the real release_v2603 instead
 
 ``--launch`` measures instead what a user of a real server waits for (``streamlit run app.py`` on
 127.0.0.1, Debian's chromium driven by playwright): the first launch, from server start on an empty cache
@@ -25,7 +26,11 @@ and charts from lazily loaded code after the script's last message, so the time 
 change, once every visible chart and table is drawn and nothing has changed for a second (the script-done
 time is printed beside it).
 
-    .venv/bin/python bench/app_bench.py --launch [--repeats 3]
+    .venv/bin/python bench/app_bench.py --launch [--repeats 3] [--real ../shared/coreb_real]
+
+With ``--real`` the first launch imports the real CoREB (``COREB_DATA``) and runs BM25 on release_v2603
+before the first page, then MiniLM in the background (minutes on two cores), and the deep links open the
+real release.
 """
 from __future__ import annotations
 
@@ -94,16 +99,22 @@ def app_pages() -> list[tuple[str, str, str]]:
     return [(p.script, p.url_path, p.title) for p in PAGE_SPECS]
 
 
-def build(root: Path, scale: int) -> tuple[str, list[str]]:
-    """The scaled release and its 11 runs (1 BM25 + 10 synthetic); returns (release, run ids)."""
+def build(root: Path, scale: int, real: Path | None = None) -> tuple[str, list[str]]:
+    """The scaled release (or, with ``real``, the real release imported from that folder) and its 11 runs
+    (1 BM25 + 10 synthetic); returns (release, run ids)."""
     from coreb_core.data.mini.build import build_release
     from coreb_core.retrieval.pipeline import load_task, run_retrieval
+    from coreb_core.runs.uploads import import_dataset
     from coreb_core.runs.run import concat_hits, hits_from_scores, new_run_id, write_run
     from coreb_core.retrieval.search import bm25_scores
     from coreb_core.data.store import Store
 
     t0 = time.perf_counter()
-    release, _ = build_release("demo_v2603", root, scale=scale)
+    if real is not None:
+        release, _ = import_dataset(real, split="release_v2603" if (real / "release_v2603").is_dir() else None,
+                                    root=root)
+    else:
+        release, _ = build_release("demo_v2603", root, scale=scale)
     t1 = time.perf_counter()
     bm25 = run_retrieval("bm25", release, root=root)
     t2 = time.perf_counter()
@@ -209,7 +220,7 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def launch(root: Path, repeats: int, log: Path) -> int:
+def launch(root: Path, repeats: int, log: Path, real: Path | None = None) -> int:
     """First launch on the empty cache ``root`` and warm deep links into new sessions (see the module
     docstring); prints each time against its target. Returns 1 when a target is missed or a page failed."""
     import shutil
@@ -222,6 +233,8 @@ def launch(root: Path, repeats: int, log: Path) -> int:
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
     env = {**os.environ, "COREB_CACHE": str(root), "PYTHONUNBUFFERED": "1"}
+    if real is not None:  # the first launch imports the real CoREB (COREB_DATA), as `COREB_DATA=DIR make run`
+        env["COREB_DATA"] = str(real)
     cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.address", "127.0.0.1", "--server.port",
            str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false",
            "--server.fileWatcherType", "none"]
@@ -382,18 +395,25 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds one render may take")
     parser.add_argument("--launch", action="store_true",
                         help="first launch and deep links on a real server (see the module docstring)")
+    parser.add_argument("--real", type=Path, default=None,
+                        help="the real CoREB instead of scaled CoREB-mini: a release folder or their parent "
+                             "(shared/coreb_real); release_v2603 is used")
     args = parser.parse_args()
+    real = args.real.resolve() if args.real else None
+    if real is not None and not real.is_dir():
+        parser.error(f"--real: {args.real} is not a folder")
     if args.launch:
         with tempfile.TemporaryDirectory(prefix="coreb-launch-bench-") as tmp:
             root = args.cache or Path(tmp) / "cache"
-            return launch(root, args.repeats, Path(tmp) / "streamlit.log")
+            return launch(root, args.repeats, Path(tmp) / "streamlit.log", real)
 
     with tempfile.TemporaryDirectory(prefix="coreb-app-bench-") as tmp:
         root = args.cache or Path(tmp)
         root.mkdir(parents=True, exist_ok=True)
         os.environ["COREB_CACHE"] = str(root)  # the pages read the cache from here
         os.chdir(REPO)
-        release, run_ids = reuse(root, args.scale) or build(root, args.scale)
+        release, run_ids = (build(root, args.scale, real) if real is not None
+                            else reuse(root, args.scale) or build(root, args.scale))
         params = {"release": release, "runs": run_ids}
         pages = app_pages()
         print(f"\n{len(run_ids)} runs; {args.repeats} warm renders per page, each a fresh AppTest session "

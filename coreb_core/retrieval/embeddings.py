@@ -35,6 +35,9 @@ from coreb_core.paths import embeddings_dir
 STALE_TMP_S = 3600  # a .tmp older than this belongs to a dead writer
 
 
+KEY_BYTES = 16
+
+
 def text_key(prompt: str, text: str) -> bytes:
     """The 16-byte cache key of one encoder input: the prompt and the text, hashed together.
 
@@ -43,7 +46,7 @@ def text_key(prompt: str, text: str) -> bytes:
     >>> text_key("query: ", "def f(): pass") == text_key("", "def f(): pass")
     False
     """
-    return hashlib.blake2b(f"{prompt}\0{text}".encode("utf-8"), digest_size=16).digest()
+    return hashlib.blake2b(f"{prompt}\0{text}".encode("utf-8"), digest_size=KEY_BYTES).digest()
 
 
 class EmbeddingCache:
@@ -88,7 +91,9 @@ class EmbeddingCache:
             shard = len(self._shards)
             self._shards.append(vectors)
             for row, key in enumerate(keys):
-                self._index[bytes(key)] = (shard, row)
+                # numpy's S16 drops a key's trailing zero bytes when it is read back (1 key in 256): pad them
+                # back, or such a text would never be found and be encoded again on every run.
+                self._index[bytes(key).ljust(KEY_BYTES, b"\0")] = (shard, row)
 
     def __len__(self) -> int:
         return len(self._index)
@@ -103,6 +108,10 @@ class EmbeddingCache:
         ({0: array([0.6, 0.8], dtype=float32)}, [1])
         >>> cache.lookup(["def f(): pass"], prompt="query: ")   # another prompt is another input
         ({}, [0])
+        >>> text_key("", "x535")[-1], cache.put(["x535"], "", np.eye(2)[:1])   # a key ending in a zero byte
+        (0, None)
+        >>> EmbeddingCache("abc123", cache.folder.parent.parent).lookup(["x535"], prompt="")[1]   # found on disk
+        []
         """
         found, missing = {}, []
         for i, text in enumerate(texts):
