@@ -23,7 +23,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from coreb_core.data.published import release_relation
+from coreb_core.data.published import comparable_version, release_relation
 from coreb_core.analysis.leaderboard import run_params
 from coreb_core.analysis.selection import (TABLE3, Recommendation, parameter_text, recommend, recommend_published,
                                            selected_queries, slice_scores)
@@ -281,7 +281,7 @@ def build_report(release: str, run_ids: Sequence[str] | None = None, scheme: str
     rec = recommend(store, per_query, evaluation.traps, metas, tasks, languages, budget_b, average)
     frames = slice_frames(per_query, store, rec.ranked["run"].astype(str), tasks, languages, metric, average)
     board = standings(frames, rec, metas, n_permutations)
-    published, _ = recommend_published(all_rows(), tasks, languages, budget_b)
+    published, _ = recommend_published(all_rows(), tasks, languages, budget_b, comparable_version(release))
     words = slice_words(tasks, languages, budget_b)
     label = METRIC_LABELS[metric]
     stamp = (now or datetime.now(timezone.utc)).strftime("%Y-%m-%d %H:%M UTC")

@@ -5,8 +5,8 @@ import streamlit as st
 
 from coreb_core.errors import CorebError
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
-from coreb_core.data.published import release_relation
-from coreb_core.analysis.selection import PUBLISHED_ONLY, parameter_text, recommend_published
+from coreb_core.data.published import comparable_version, release_relation
+from coreb_core.analysis.selection import PUBLISHED_ONLY, TASK_TABLES, parameter_text, recommend_published
 from coreb_core.report import build_report
 from ui.cache import recommendation, result_rows, run_tables, runs_of
 from ui.chart_specs import draw
@@ -25,6 +25,7 @@ def _leave_printable() -> None:
 
 state = sidebar()
 st.title("Model selection")
+version = comparable_version(state.release)  # the published tables set beside these runs
 
 ss = st.session_state
 if "sel_print" not in ss:
@@ -74,7 +75,7 @@ try:
     scheme = str(state.scheme)
     metas = runs_of(state.release)
     rec = recommendation(state, tasks, languages, budget, average)
-    published, published_excluded = recommend_published(result_rows(), tasks, languages, budget)
+    published, published_excluded = recommend_published(result_rows(), tasks, languages, budget, version)
 except CorebError as exc:
     show_error(exc)
     st.stop()
@@ -136,8 +137,9 @@ if len(excluded):
     st.dataframe(excluded, hide_index=True, placeholder="—", width="stretch", column_config=columns, column_order=excluded_order)
 
 st.subheader(f"Published models ({PUBLISHED_ONLY})")
-relation = release_relation(state.release)
-st.caption(f"{relation[:1].upper()}{relation[1:]}, as printed (paper Table 3; Table 15 for C2C by anchor language): "
+relation = release_relation(state.release, version)
+st.caption(f"{relation[:1].upper()}{relation[1:]}, as printed ({TASK_TABLES[version][1]}"
+           + ("; Table 15 for C2C by anchor language" if version == "v202603" else "") + "): "
            "no per-query data, so no interval and no trap share; parameters from the project page.")
 if len(published):
     st.dataframe(published, hide_index=True, placeholder="—", width="stretch", column_config=columns,

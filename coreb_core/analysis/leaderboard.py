@@ -19,7 +19,7 @@ import pandas as pd
 
 from coreb_core.errors import CorebError
 from coreb_core.evaluation.evaluate import aggregate, judged_ranks, release_index
-from coreb_core.data.published import QUERY_WEIGHTED, TASK_MEAN, published_version
+from coreb_core.data.published import QUERY_WEIGHTED, TASK_MEAN, comparable_version, published_version
 from coreb_core.runs.run import RunMeta, run_name
 from coreb_core.data.schema import LANGUAGE_SCOPES, POSITIVE, TASK_NAMES
 from coreb_core.data.store import Store, with_query_facts
@@ -46,8 +46,8 @@ def published_sources_for(release: str) -> tuple[str, ...]:
     >>> published_sources_for("demo_v2603") == DEFAULT_PUBLISHED
     True
     """
-    version = published_version(release)
-    return tuple(k for k in PUBLISHED_TASK_SOURCES if version and version in k) or DEFAULT_PUBLISHED
+    version = comparable_version(release)
+    return tuple(k for k in PUBLISHED_TASK_SOURCES if version in k)
 EFFICIENCY_SOURCE = "published:page_1a0d779_parameter_efficiency"
 T2C_LANGUAGE_SOURCE = "published:paper_t2c_by_language_avg_over_models_excl_search"
 

@@ -38,6 +38,9 @@ PUBLISHED_COLUMNS = ["rank", "model", "params_b", "mean_ndcg_at_10", *TASK_NAMES
 EXCLUDED_COLUMNS = ["model", "run", "params_b", "reason"]
 PUBLISHED_ONLY = "published figures only"
 TABLE3 = "published:paper_table3_v202603_retrieval"
+# The paper's per-task table of each published version: Table 3 (the test release), Table 14 (v202602).
+TASK_TABLES = {"v202603": (TABLE3, "paper Table 3"),
+               "v202602": ("published:paper_table14_v202602_retrieval", "paper Table 14")}
 TABLE15 = "published:paper_table15_v202603_c2c_by_anchor_language_ndcg10"
 
 
@@ -198,13 +201,14 @@ def _lead(kept: dict[str, pd.DataFrame], order: list[str], tasks: tuple[str, ...
 
 
 def recommend_published(result_rows: Iterable[dict], tasks: Iterable[str] = TASK_NAMES,
-                        languages: Iterable[str] = LANGUAGE_SCOPES, budget_b: float | None = None
-                        ) -> tuple[pd.DataFrame, pd.DataFrame]:
+                        languages: Iterable[str] = LANGUAGE_SCOPES, budget_b: float | None = None,
+                        version: str = "v202603") -> tuple[pd.DataFrame, pd.DataFrame]:
     """Published models ranked by the plain mean of their nDCG@10 over the chosen tasks,
-    ``"published figures only"`` (real CoREB v202603, no per-query data, no interval).
+    ``"published figures only"`` (real CoREB ``version``, no per-query data, no interval).
 
-    With every language chosen: paper Table 3 per task. With fewer languages only C2C can be
-    filtered (Table 15, by anchor language: python, java, cpp, go); other tasks exclude the model.
+    With every language chosen: the version's per-task table (paper Table 3 for v202603, Table 14 for
+    v202602). With fewer languages only C2C can be filtered, on v202603 (Table 15, by anchor language:
+    python, java, cpp, go); other tasks exclude the model.
     Parameters come from the project page's efficiency table. Returns (ranked, excluded).
 
     >>> ranked, excluded = recommend_published(all_rows(), tasks=("t2c",), budget_b=1.0)
@@ -218,6 +222,7 @@ def recommend_published(result_rows: Iterable[dict], tasks: Iterable[str] = TASK
     1  C2LLM-7B  7 B parameters exceed the 1 B budget
     """
     tasks, languages = tuple(tasks), tuple(languages)
+    table_source, table_name = TASK_TABLES[version]
     rows = list(result_rows)
     all_langs = set(LANGUAGE_SCOPES) <= set(languages)
     table3: dict[str, dict] = {}
@@ -227,10 +232,10 @@ def recommend_published(result_rows: Iterable[dict], tasks: Iterable[str] = TASK
         if r.get("metric") != "ndcg_at_10":
             continue
         key = canonical_model(r["model"])
-        if r.get("source") == TABLE3:
+        if r.get("source") == table_source:
             table3.setdefault(key, {})[r["task"]] = r["value"]
             names.setdefault(key, r["model"])
-        elif r.get("source") == TABLE15:
+        elif r.get("source") == TABLE15 and version == "v202603":
             table15.setdefault(key, {})[r["subset"]] = r["value"]
     params = {canonical_model(m): v for m, v in parameter_counts().items()}
     ranked, excluded = [], []
@@ -240,7 +245,7 @@ def recommend_published(result_rows: Iterable[dict], tasks: Iterable[str] = TASK
         for task in tasks:
             if all_langs:
                 per_task[task] = values.get(task)
-                figures.append(f"{task}: paper Table 3")
+                figures.append(f"{task}: {table_name}")
             elif task == "c2c" and key in table15 and set(languages) & set(table15[key]):
                 langs = [lang for lang in languages if lang in table15[key]]
                 missing = [lang for lang in languages if lang not in table15[key] and lang != "any"]

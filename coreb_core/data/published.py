@@ -60,12 +60,24 @@ def published_version(release: str) -> str | None:
     return VERSION_OF_SPLIT.get(release)
 
 
-def release_relation(release: str, version: str = "v202603") -> str:
-    """How published figures of ``version`` stand to runs on ``release``, in words for a caption.
+def comparable_version(release: str) -> str:
+    """The published version whose figures are set beside runs on ``release``: its own when it is one, else
+    the test release's (v202603).
+
+    >>> comparable_version("release_v2602"), comparable_version("demo_v2603")
+    ('v202602', 'v202603')
+    """
+    return published_version(release) or "v202603"
+
+
+def release_relation(release: str, version: str | None = None) -> str:
+    """How published figures of ``version`` (default: ``comparable_version``) stand to runs on ``release``,
+    in words for a caption.
 
     >>> release_relation("release_v2603"), release_relation("demo_v2603")
     ('real CoREB v202603, the release of our runs (release_v2603): like with like', 'real CoREB v202603, not this release')
     """
+    version = version or comparable_version(release)
     if published_version(release) == version:
         return f"real CoREB {version}, the release of our runs ({release}): like with like"
     return f"real CoREB {version}, not this release"

@@ -26,7 +26,13 @@ def test_our_bm25_row_on_release_v2603_carries_the_published_version(real_cache)
 
 
 def test_release_v2602_is_shown_beside_table_14():
+    from coreb_core.analysis.selection import recommend_published
+
     assert published_sources_for("release_v2602")[0] == "published:paper_table14_v202602_retrieval"
     assert "like with like" in release_relation("release_v2603")
-    assert "not this release" in release_relation("release_v2602")  # Table 3 is v202603
+    assert "like with like" in release_relation("release_v2602") and "v202602" in release_relation("release_v2602")
     assert "not this release" in release_relation("demo_v2603")
+    assert "not this release" in release_relation("release_v2602", "v202603")  # Table 3 beside v2602's runs
+    ranked, _ = recommend_published(all_rows(), version="v202602")
+    c2llm = ranked[ranked["model"] == "C2LLM-7B"].iloc[0]
+    assert c2llm["figures"].startswith("t2c: paper Table 14") and len(ranked) >= 10
