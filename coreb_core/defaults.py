@@ -19,12 +19,11 @@ demo_v2603, which takes minutes, so not doctested):
 """
 from __future__ import annotations
 
+import os
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import os
 
 from coreb_core.data.schema import HUB_RELEASES
 from coreb_core.paths import runs_dir
