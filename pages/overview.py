@@ -8,7 +8,7 @@ from coreb_core.data.published import QUERY_WEIGHTED, TASK_MEAN, published_versi
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE
 from ui.state import flag, one_of, remembered, some_of, write_url
-from ui.cache import language_gradient, language_pairs, mteb_side_by_side, overview_page, runs_of
+from ui.cache import language_gradient, language_pairs, mteb_side_by_side, overview_page, run_coverage, runs_of
 from ui.chart_specs import draw
 from ui.charts import heatmap, labelled_scatter, line_chart
 from ui.display import pct_columns, points
@@ -75,6 +75,10 @@ st.caption(provenance(state, "our rows: this app's evaluator on this release; im
                                 "rows are like with like. " if version else
                                 "Figures on different releases are not comparable. ") + C2T_LABEL0_NOTE))
 csv_download(shown, "leaderboard")
+for run_id, tasks in run_coverage(state).items():  # a run (file) that leaves judged queries out
+    for covered in tasks.values():
+        if covered.warning():
+            st.warning(f"{plain(labels.get(run_id, run_id))} · {plain(covered.warning())}")
 
 # ------------------------------------------------------------------ MTEB's own models, re-run
 parity = mteb_side_by_side(state)

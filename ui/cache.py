@@ -25,7 +25,7 @@ from coreb_core.analysis.leaderboard import (c2c_language_pairs, group_heatmap, 
                                              t2c_language_gradient)
 from coreb_core.analysis.surface_bias import SurfaceBias, surface_bias
 from coreb_core.data.store import Store
-from coreb_core.evaluation.evaluate import Evaluation, analyse_many
+from coreb_core.evaluation.evaluate import Coverage, Evaluation, analyse_many, coverage
 from coreb_core.runs.run import read_hits
 from coreb_core.evaluation.schemes import V1, V2, Scheme
 from coreb_core.paths import release_dir, results_file
@@ -157,6 +157,26 @@ def tables(release: str, version: str, run_ids: tuple[str, ...], scheme: str, an
     schemes = tuple(dict.fromkeys([Scheme.parse(scheme), V2, V1]))
     return analyse_many(store(release), {rid: hits(rid) for rid in run_ids}, schemes, anchor_exclusion, traps=True,
                         groupings=GROUPINGS)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _coverage(release: str, version: str, run_ids: tuple[str, ...], scheme: str, anchor_exclusion: bool
+              ) -> dict[str, dict[str, Coverage]]:
+    per_query = tables(release, version, run_ids, scheme, anchor_exclusion).per_query(scheme)
+    return {str(run): coverage(store(release), group, Scheme.parse(scheme))
+            for run, group in per_query.groupby("run", observed=True)}
+
+
+def run_coverage(state: State) -> dict[str, dict[str, Coverage]]:
+    """Per sidebar run and task, what its means average over (``coreb_core.evaluation.evaluate.coverage``):
+    a run file that leaves judged queries out is warned about where its numbers are shown.
+
+    Example (CoREB-mini and a BM25 run in the cache ``COREB_CACHE`` points at; not doctested):
+
+    >>> run_coverage(State("demo_v2603", V2, [bm25_id], "t2c", True))[bm25_id]["c2t"].missing
+    0
+    """
+    return _coverage(*_view(state))
 
 
 def run_tables(state: State) -> Evaluation:

@@ -649,12 +649,13 @@ class Coverage(NamedTuple):
         return self.scored / self.judged if self.judged else 0.0
 
     def warning(self) -> str | None:
-        """One line when the run leaves judged queries out, naming both counts; None when it covers all.
+        """One line when the run leaves some judged queries of the task out, naming both counts; None when it
+        covers all, or none (a run of other tasks only).
 
         >>> Coverage("t2c", 1123, 1000, 0).warning()
         't2c: the run covers 1,000 of the 1,123 judged queries; means are over those 1,000 (as pytrec_eval), while the official MRR and hit rate divide by all 1,123 (the missing score 0)'
         """
-        if not self.missing:
+        if not self.missing or not self.scored:
             return None
         return (f"{self.task}: the run covers {self.scored:,} of the {self.judged:,} judged queries; means are over "
                 f"those {self.scored:,} (as pytrec_eval), while the official MRR and hit rate divide by all "

@@ -92,3 +92,27 @@ def test_v2602_model_names_reach_the_pages(real_cache):
     assert models == {"claude-4-sonnet", "gemini-3-flash"}
     at = app_test("data.py", real_cache, {"release": "release_v2602"}, timeout=300).run()
     assert not at.exception and not at.error
+
+
+def test_overview_warns_about_a_run_file_that_leaves_queries_out(real_cache, real_runs, tmp_path):
+    import shutil
+
+    from coreb_core.runs.results import import_results
+    from coreb_core.runs.run import read_hits
+
+    cache = tmp_path / "cache"
+    shutil.copytree(real_cache, cache, symlinks=True)
+    hits = read_hits(real_runs["bm25"], real_cache)
+    hits = hits[(hits["task"] == "t2c") & hits["doc_id"].notna() & (hits["rank"] <= 10)]
+    hits = hits[hits["query_id"].astype(str).isin(sorted(hits["query_id"].astype(str).unique())[:500])]
+    path = tmp_path / "in" / "part.trec"
+    path.parent.mkdir()
+    path.write_text("".join(f"{q} Q0 {d} {r} {s!r} x\n" for q, d, r, s in
+                            zip(hits["query_id"], hits["doc_id"], hits["rank"], hits["score"])))
+    [part] = import_results(path, "release_v2603", "t2c", "part", cache).runs
+    at = app_test("overview.py", cache, {"release": "release_v2603", "runs": [part, real_runs["bm25"]]},
+                  timeout=300).run()
+    assert not at.exception
+    warnings = [w.value for w in at.warning]
+    assert any("t2c: the run covers 500 of the 1,123 judged queries" in w and w.startswith("part") for w in warnings)
+    assert len(warnings) == 1  # the full BM25 run covers every query
