@@ -369,9 +369,9 @@ def test_rerank_candidates_are_exactly_the_first_depth_documents_never_the_judge
     for (task, _), n in sizes.items():
         assert n == min(128, corpus["text" if task == "c2t" else "code"]), (task, n)  # C2T: 120 texts in all
     assert candidates["in_top_k"].all() and len(sizes) == deep.groupby(["task", "query_id"], observed=True).ngroups
-    # the CLI stores at least the depth in its first stage
+    # the CLI stores at least the depth in its first stage (a top-k of 5 under a depth of 7 would be refused)
     model = _tiny_cross_encoder(tmp_path / "ce")
-    done = run_cli("run", "--model", "bm25", "--release", "demo_v2603", "--tasks", "c2c", "--rerank", str(model),
-                   "--rerank-depth", "128", env={"COREB_CACHE": str(own)}, timeout=600)
+    done = run_cli("run", "--model", "bm25", "--release", "demo_v2603", "--tasks", "c2c", "--top-k", "5",
+                   "--rerank", str(model), "--rerank-depth", "7", env={"COREB_CACHE": str(own)}, timeout=600)
     assert done.returncode == 0, done.stderr
-    assert "reranked top-128" in done.stdout
+    assert "reranked top-7" in done.stdout
