@@ -148,6 +148,11 @@ def _eval(args: argparse.Namespace) -> int:
         print(f"  {task}: {m['queries']:>5} queries{zero}  nDCG@10 {m['ndcg_at_10']:.4f}  MAP@10 {m['map_at_10']:.4f}  "
               f"Recall@10 {m['recall_at_10']:.4f}  MRR@10 {m['mrr_at_10']:.4f}  nDCG@1000 {m['ndcg_at_1000']:.4f}")
     print(f"  {DENOMINATORS}")
+    for task, groups in report.get("groups", {}).items():  # --by: the breakdown, in text too
+        print(f"  {task} by {args.by}:")
+        for key, m in groups.items():
+            print(f"    {terminal_safe(key)[:40]:<40} {int(m['queries']):>5} queries  nDCG@10 {m['ndcg_at_10']:.4f}  "
+                  f"MAP@10 {m['map_at_10']:.4f}  Recall@10 {m['recall_at_10']:.4f}")
     o = report["overall_mean_of_tasks"]
     if o:
         print(f"  overall nDCG@10: query-weighted (as paper Table 3) "
@@ -228,7 +233,7 @@ def _import_results(args: argparse.Namespace) -> int:
 
 @command("results")
 def _results(args: argparse.Namespace) -> int:
-    from coreb_core.runs.results import all_rows
+    from coreb_core.runs.results import all_rows, short_source
 
     rows = all_rows(include_published=not args.no_published)
     if args.source_kind:
@@ -236,10 +241,14 @@ def _results(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rows, indent=1, default=str))
         return 0
+    print(f"{'kind':<12} {'model':<40} {'task':<20} {'subset':<12} {'metric':<26} {'value':>7}  "
+          f"{'release':<12} source [scheme]")
     for r in rows:
         model, task, subset, label = (terminal_safe(str(r[k])) for k in ("model", "task", "subset", "label"))
+        release = terminal_safe(str(r.get("dataset_revision") or "-"))[:12]
         print(f"{r['source_kind']:<12} {model[:40]:<40} {task:<20} {subset[:12]:<12} "
-              f"{label:<26} {r['value']:.5f}  [{terminal_safe(r['scheme'])}]")
+              f"{label:<26} {r['value']:.5f}  {release:<12} {terminal_safe(short_source(r['source']))} "
+              f"[{terminal_safe(r['scheme'])}]")
     print(f"{len(rows)} numbers")
     return 0
 
@@ -301,6 +310,11 @@ def _sql(args: argparse.Namespace) -> int:
     from coreb_core.evaluation.schemes import V1, V2, Scheme
     from coreb_core.runs.run import read_hits, run_meta, run_name
 
+    if args.query is None and args.runs and " " in args.runs[-1].strip():
+        # `sql --runs A B "SELECT …"`: --runs took the query too; a run id holds no space, a query does
+        args.query, args.runs = args.runs[-1], args.runs[:-1]
+    if args.query is None:
+        raise CorebError("sql: give one SELECT statement")
     check_select(args.query)  # before the release is copied and the runs are scored
     try:
         scheme = Scheme.parse(args.scheme)
@@ -553,7 +567,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("sql", help="one read-only SELECT over a cached release and chosen runs (the Data page's "
                                    "SQL console: no writes, no files, no network; rows, bytes and cells capped)")
-    p.add_argument("query", help="one SELECT (or WITH … SELECT, DESCRIBE, SHOW, SUMMARIZE) statement")
+    p.add_argument("query", nargs="?", default=None,
+                   help="one SELECT (or WITH … SELECT, DESCRIBE, SHOW, SUMMARIZE) statement")
     p.add_argument("--release", required=True)
     p.add_argument("--runs", nargs="+", default=None,
                    help="run ids whose hits and per-query metrics become the tables hits and metrics (default: none)")

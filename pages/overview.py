@@ -7,6 +7,7 @@ from coreb_core.analysis.leaderboard import PUBLISHED_TASK_SOURCES, published_so
 from coreb_core.data.published import QUERY_WEIGHTED, TASK_MEAN, published_version
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE
+from coreb_core.runs.results import short_source
 from ui.state import flag, one_of, remembered, some_of, write_url
 from ui.cache import language_gradient, language_pairs, mteb_side_by_side, overview_page, run_coverage, runs_of
 from ui.chart_specs import draw
@@ -46,6 +47,7 @@ shown.insert(0, "name", shown["run"].map(labels).fillna(shown["model"]))
 version = published_version(state.release)
 ours = f"this app on {state.release}" + (f" = {version}" if version else "")
 shown.loc[shown["kind"] == "our run", "source"] = ours  # the id is in the run column
+shown["source"] = shown["source"].map(short_source)  # an imported file's folder, never the server's path
 # Pixel widths that add up to the main area at 1600 px (1,140 px), so nothing scrolls sideways; "—" where a
 # row has no figure (published rows print one kind of overall only).
 st.dataframe(shown, hide_index=True, placeholder="—",
@@ -94,7 +96,7 @@ if len(parity):
                                 "queries": st.column_config.NumberColumn("queries", format="%d")})
     st.caption(f"Source: our runs on {code(state.release)} · scheme `mteb` (positives only, queries without a "
                "positive left out) · C2C anchor kept · rounded to MTEB's 5 decimals; MTEB: the imported result "
-               "files (" + ", ".join(plain(s) for s in sorted(set(parity["mteb_source"]))) + ")")
+               "files (" + ", ".join(plain(short_source(s)) for s in sorted(set(parity["mteb_source"]))) + ")")
     csv_download(parity, "mteb_parity")
 
 # ------------------------------------------------------------------ heatmaps

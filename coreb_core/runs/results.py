@@ -146,6 +146,20 @@ def _store(rows: list[dict[str, Any]], root: Path | None) -> None:
         merged.to_parquet(tmp, index=False)
 
 
+def short_source(source: str, parts: int = 2) -> str:
+    """A result's source without the server's path: its kind and the last ``parts`` parts of the path.
+
+    >>> short_source("mteb:/work/shared/mteb_results/mteb__baseline-bm25s/0_1_10")
+    'mteb:mteb__baseline-bm25s/0_1_10'
+    >>> short_source("published:paper_table3_v202603_retrieval"), short_source("our run bm25__x")
+    ('published:paper_table3_v202603_retrieval', 'our run bm25__x')
+    """
+    kind, sep, rest = source.partition(":")
+    if not sep or "/" not in rest:
+        return source
+    return f"{kind}:{'/'.join(Path(rest).parts[-parts:])}"
+
+
 def all_rows(root: Path | None = None, include_published: bool = True) -> list[dict[str, Any]]:
     """Every number: imported ones and (optionally) the bundled published figures.
 
