@@ -69,8 +69,9 @@ st.dataframe(shown, hide_index=True, placeholder="—",
                  "source": st.column_config.TextColumn("Source", width=240),
                  "scheme": st.column_config.TextColumn("Scheme", width=170),
              })
-st.caption(provenance(state, "our rows: this app's evaluator on this release; imported rows: their own scheme "
-                             "(MTEB: positives only, no anchor exclusion, C2T without label-0 pairs); published rows: "
+st.caption(provenance(state, "our rows: this app's evaluator on this release; imported rows: official-runner "
+                             "outputs (C2C anchor kept; MTEB's results have their own block below, on MTEB's scale); "
+                             "published rows: "
                              "real CoREB, labelled by paper table / project page / README, each overall in the column "
                              "of its kind. "
                              + (f"This release is the published {version}: our rows and that version's published "
@@ -81,6 +82,26 @@ for run_id, tasks in run_coverage(state).items():  # a run (file) that leaves ju
     for covered in tasks.values():
         if covered.warning():
             st.warning(f"{plain(labels.get(run_id, run_id))} · {plain(covered.warning())}")
+
+if len(tables.mteb):
+    # MTEB's CoREB tasks score on another scale: their own block, never the v2 columns above.
+    st.subheader("Imported MTEB results: MTEB's scale, not v2")
+    mteb = pct_columns(tables.mteb, [*TASK_NAMES, TASK_MEAN]).assign(source=lambda f: f["source"].map(short_source))
+    st.dataframe(mteb, hide_index=True, placeholder="—", width="stretch",
+                 column_order=["model", "published_name", *TASK_NAMES, TASK_MEAN, "revision", "source"],
+                 column_config={
+                     "model": st.column_config.TextColumn("MTEB model", width=260),
+                     "published_name": st.column_config.TextColumn(
+                         "Paper's name", width=140, help="The model's name in the paper's tables (leaderboard above)."),
+                     **{task: st.column_config.NumberColumn(task.upper(), format="%.1f", width=60)
+                        for task in TASK_NAMES},
+                     TASK_MEAN: st.column_config.NumberColumn("Mean of tasks", format="%.1f", width=110),
+                     "revision": st.column_config.TextColumn("Revision", width=110),
+                     "source": st.column_config.TextColumn("Source", width=240)})
+    st.caption("Source: imported MTEB result files, nDCG@10 ×100 of the retrieval tasks on MTEB's scale: "
+               + plain(str(tables.mteb["scheme"].iloc[0])) + ". Not comparable with the v2 columns above (the same "
+               "model scores higher here); the paper's name links a row to its published v2 figures.")
+    csv_download(tables.mteb, "mteb_results")
 
 # ------------------------------------------------------------------ MTEB's own models, re-run
 parity = mteb_side_by_side(state)

@@ -21,7 +21,8 @@ from coreb_core.analysis.embedding_map import EmbeddingMap, embedding_map
 from coreb_core.analysis.inspection import (TrapReason, candidates, judged_positions, query_details, query_hits,
                                             ranked_list,
                                             run_ranks, trap_reasons)
-from coreb_core.analysis.leaderboard import (c2c_language_pairs, group_heatmap, leaderboard, parameter_efficiency,
+from coreb_core.analysis.leaderboard import (c2c_language_pairs, group_heatmap, leaderboard, mteb_board,
+                                             parameter_efficiency,
                                              t2c_language_gradient)
 from coreb_core.analysis.surface_bias import SurfaceBias, surface_bias
 from coreb_core.data.store import Store
@@ -240,6 +241,7 @@ class OverviewPage(NamedTuple):
     by_subtask: pd.DataFrame  # group_heatmap(…, "subtask")
     by_language: pd.DataFrame  # group_heatmap(…, "language")
     efficiency: pd.DataFrame  # parameter_efficiency
+    mteb: pd.DataFrame  # mteb_board: imported MTEB results on MTEB's own scale (empty unless imported results are on)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -253,7 +255,8 @@ def _overview_page(release: str, version: str, run_ids: tuple[str, ...], scheme:
     board = leaderboard(evaluation.groups(scheme, "task"), metas, scheme, release, rows, list(sources), with_imported)
     return OverviewPage(board, group_heatmap(evaluation.groups(scheme, "subtask"), "subtask", names),
                         group_heatmap(evaluation.groups(scheme, "language"), "language", names),
-                        parameter_efficiency(rows, board, metas))
+                        parameter_efficiency(rows, board, metas),
+                        mteb_board(rows) if with_imported else mteb_board([]))
 
 
 def overview_page(state: State, labels: dict[str, str], sources: list[str], with_imported: bool,

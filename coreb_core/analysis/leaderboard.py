@@ -20,6 +20,7 @@ import pandas as pd
 from coreb_core.errors import CorebError
 from coreb_core.evaluation.evaluate import aggregate, judged_ranks, release_index
 from coreb_core.data.published import QUERY_WEIGHTED, TASK_MEAN, comparable_version, published_version
+from coreb_core.retrieval.models import REGISTRY
 from coreb_core.runs.run import RunMeta, run_name
 from coreb_core.data.schema import LANGUAGE_SCOPES, POSITIVE, TASK_NAMES
 from coreb_core.data.store import Store, with_query_facts
@@ -117,23 +118,68 @@ def _our_task_rows(task_means: pd.DataFrame, metas: dict[str, dict], scheme: str
     return pd.DataFrame(rows, columns=BOARD_COLUMNS)
 
 
-def _imported_task_rows(rows: Iterable[dict]) -> pd.DataFrame:
-    """Imported retrieval results (MTEB trees, official runner outputs), nDCG@10 per task.
+# MTEB's CoREB tasks score on their own scale (positives only, no anchor exclusion, C2T without label-0 pairs):
+# their rows never share the v2 columns (``mteb_board``).
+IMPORTED_V2_KINDS = ("coreb-runner",)
+MTEB_BOARD_COLUMNS = ["model", "published_name", *TASK_NAMES, TASK_MEAN, "revision", "source", "scheme"]
 
-    Uses ``ndcg_at_10`` (else the retrieval task's ``main_score``) of the ``test`` split and the
-    ``default`` subset; one row per (source kind, model, revision, source folder). Only the mean of
-    tasks is given: their per-task query counts are not the release's (MTEB leaves label-0 pairs out)."""
-    frame = pd.DataFrame([r for r in rows if r.get("source_kind") in ("mteb", "coreb-runner")])
+
+def published_name(model: str) -> str | None:
+    """The published leaderboard's name of a model known by its hub name (``Qwen/Qwen3-Embedding-0.6B`` ->
+    ``Qwen3-Emb-0.6B``), from the model registry; None for a model the paper does not list.
+
+    >>> published_name("Qwen/Qwen3-Embedding-0.6B"), published_name("codefuse-ai/C2LLM-7B"), published_name("x/y")
+    ('Qwen3-Emb-0.6B', 'C2LLM-7B', None)
+    """
+    names = {spec.name.lower(): spec.leaderboard_name for spec in REGISTRY.values() if spec.leaderboard_name}
+    return names.get(str(model).split("@")[0].strip().lower())
+
+
+def mteb_board(rows: Iterable[dict]) -> pd.DataFrame:
+    """Imported MTEB results on MTEB's own scale, one row per model and revision: nDCG@10 per task (the
+    retrieval tasks, ``test`` split, ``default`` subset), their plain mean, and the name the paper gives the
+    model where it lists it. Fractions; never mixed into ``leaderboard``'s v2 columns.
+
+    >>> mteb_board(all_rows())   # after import-results of shared/mteb_results   # doctest: +SKIP
+    """
+    # One row per model and revision, however many times its files were imported (the first source is named).
+    frame = _imported_frame(rows, ("mteb",)).drop_duplicates(["model", "revision", "task_short"])
+    out = []
+    for (model, revision, scheme), g in frame.groupby(["model", "revision", "scheme"], sort=True):
+        values, source = dict(zip(g["task_short"], g["value"])), g["source"].iloc[0]
+        mean = np.mean([values[t] for t in TASK_NAMES]) if all(t in values for t in TASK_NAMES) else np.nan
+        out.append({"model": model, "published_name": published_name(model),
+                    **{t: score(values.get(t)) for t in TASK_NAMES}, TASK_MEAN: score(mean),
+                    "revision": revision or None, "source": source, "scheme": scheme})
+    return pd.DataFrame(out, columns=MTEB_BOARD_COLUMNS)
+
+
+def _imported_frame(rows: Iterable[dict], kinds: tuple[str, ...]) -> pd.DataFrame:
+    """Imported retrieval nDCG@10 rows of ``kinds`` (``ndcg_at_10``, else the task's ``main_score``; ``test``
+    split, ``default`` subset), one per source, model, revision and task."""
+    frame = pd.DataFrame([r for r in rows if r.get("source_kind") in kinds])
+    columns = ["source", "model", "revision", "scheme", "task_short", "value", "dataset_revision"]
     if frame.empty:
-        return pd.DataFrame(columns=BOARD_COLUMNS)
+        return pd.DataFrame(columns=columns)
     frame = frame[frame["task_short"].isin(TASK_NAMES) & ~frame["task"].astype(str).str.contains("Reranking")
                   & (frame["split"] == "test") & (frame["subset"].fillna("default") == "default")]
     frame = frame[frame["metric"].isin(["ndcg_at_10", "main_score"])]
     if frame.empty:
-        return pd.DataFrame(columns=BOARD_COLUMNS)
+        return pd.DataFrame(columns=columns)
     frame = frame.assign(pref=(frame["metric"] != "ndcg_at_10").astype(int), revision=frame["revision"].fillna(""),
                          dataset_revision=frame["dataset_revision"].fillna(""))
-    frame = frame.sort_values("pref").drop_duplicates(["source", "model", "revision", "task_short"])
+    return frame.sort_values("pref").drop_duplicates(["source", "model", "revision", "task_short"])[columns]
+
+
+def _imported_task_rows(rows: Iterable[dict]) -> pd.DataFrame:
+    """Imported retrieval results on CoREB's own scale (official runner outputs), nDCG@10 per task.
+
+    Uses ``ndcg_at_10`` (else the retrieval task's ``main_score``) of the ``test`` split and the
+    ``default`` subset; one row per (source kind, model, revision, source folder). Only the mean of
+    tasks is given: their per-task query counts are not the release's (MTEB leaves label-0 pairs out)."""
+    frame = _imported_frame(rows, IMPORTED_V2_KINDS)
+    if frame.empty:
+        return pd.DataFrame(columns=BOARD_COLUMNS)
     out = []
     for (source, model, revision, scheme), g in frame.groupby(["source", "model", "revision", "scheme"], sort=True):
         values = dict(zip(g["task_short"], g["value"]))

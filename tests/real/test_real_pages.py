@@ -116,3 +116,24 @@ def test_overview_warns_about_a_run_file_that_leaves_queries_out(real_cache, rea
     warnings = [w.value for w in at.warning]
     assert any("t2c: the run covers 500 of the 1,123 judged queries" in w and w.startswith("part") for w in warnings)
     assert len(warnings) == 1  # the full BM25 run covers every query
+
+
+def test_imported_mteb_results_stay_out_of_the_v2_columns(real_cache, real_runs, tmp_path):
+    """was: after importing shared/mteb_results, Qwen3-0.6B's C2T showed 89.3 (MTEB qrels) beside the paper's
+    61.7 in the same column, and sorting by C2T put every MTEB row on top."""
+    import shutil
+
+    from coreb_core.runs.results import import_results
+    from tests.builders import REPO
+
+    cache = tmp_path / "cache"
+    shutil.copytree(real_cache, cache, symlinks=True)
+    import_results(REPO.parent / "shared" / "mteb_results", root=cache)
+    at = app_test("overview.py", cache, _params(real_runs), timeout=300).run()
+    assert not at.exception
+    board = next(d.value for d in at.dataframe if "overall_query_weighted" in d.value.columns)
+    assert set(board["kind"]) == {"our run", "published"}  # no MTEB row among the v2 figures
+    mteb = next(d.value for d in at.dataframe if "published_name" in d.value.columns)
+    qwen = mteb[mteb["model"] == "Qwen/Qwen3-Embedding-0.6B"].iloc[0]
+    assert qwen["published_name"] == "Qwen3-Emb-0.6B" and qwen["c2t"] > 80  # MTEB's scale, its own column
+    assert len(mteb) == 22 and not any("/shared/" in str(s) for s in list(board["source"]) + list(mteb["source"]))
