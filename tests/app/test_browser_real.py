@@ -50,3 +50,37 @@ def test_every_page_of_the_real_release_from_the_menu(real_cache, real_runs, tmp
     assert not problems, problems
     assert "this release is the published v202603" in text.lower()
     assert "Our re-runs of MTEB's models beside MTEB's result files" in text
+
+
+GRID_ROWS_JS = """() => [...document.querySelectorAll('[data-testid="stDataFrame"]')].map(f => {
+    const grid = f.querySelector('[role="grid"], table');
+    return grid ? [Number(grid.getAttribute('aria-rowcount')), grid.innerText] : [0, ''];
+})"""
+
+
+def test_imported_mteb_results_have_their_own_block_in_the_browser(real_cache, real_runs, tmp_path):
+    """was: after importing shared/mteb_results, MTEB's 22 models sat in the leaderboard's v2 columns (Qwen3-0.6B's
+    C2T 89.3 beside the paper's 61.7), and sorting by C2T put them on top."""
+    from coreb_core.analysis.leaderboard import published_sources_for, published_task_rows
+    from coreb_core.runs.results import all_rows, import_results
+    from tests.builders import REPO
+
+    cache = tmp_path / "cache"
+    shutil.copytree(real_cache, cache, symlinks=True)
+    import_results(REPO.parent / "shared" / "mteb_results", root=cache)
+    published = len(published_task_rows(all_rows(cache), published_sources_for("release_v2603")))
+    runs = "&".join(f"runs={r}" for r in real_runs)
+    with serve(cache, tmp_path / "streamlit.log") as base, chromium(tmp_path / "profile") as browser:
+        page = browser.new_page()
+        page.set_viewport_size({"width": 1600, "height": 1000})
+        page.goto(f"{base}/?release=release_v2603&{runs}", wait_until="domcontentloaded")
+        wait_for_script(page)
+        page.wait_for_function(PAGE_DRAWN_JS, timeout=PAGE_LOAD_MS, polling=200)
+        grids = page.evaluate(GRID_ROWS_JS)
+        text = page.locator('[data-testid="stMain"]').inner_text()
+        page.screenshot(path=str(ARTIFACTS / "real-overview-mteb.png"), full_page=False)
+        page.close()
+    (board_rows, _), (mteb_rows, mteb_text) = grids[0], grids[1]
+    assert board_rows == 1 + len(real_runs) + published  # header, our two runs, the published rows: no MTEB row
+    assert mteb_rows == 1 + 22 and "Qwen3-Emb-0.6B" in mteb_text  # its own block, with the paper's names
+    assert "Imported MTEB results: MTEB's scale, not v2" in text and "/shared/" not in text
