@@ -25,7 +25,8 @@ COMPACT_COLUMNS = ["rank", "grade_symbol", "doc_id"]
 LIST_CONFIG = {"rank": st.column_config.NumberColumn("#", width=40),
                "grade": st.column_config.TextColumn("Grade", width=88),
                "grade_symbol": st.column_config.TextColumn("", width=30, help="Grade: ✓ positive, ⚠ trap, "
-                                                           "✗ judged negative, ○ unjudged"),
+                                                           "✗ judged negative, ○ unjudged, ⚓ the C2C anchor "
+                                                           "(the query's own code, kept)"),
                "doc_id": st.column_config.TextColumn("Document", width=135),
                "why": st.column_config.TextColumn("Why a trap", width=130),
                "score": st.column_config.NumberColumn("Score", width=55)}

@@ -32,7 +32,7 @@ from coreb_core.evaluation.schemes import V1, V2, Scheme
 from coreb_core.paths import release_dir, results_file
 from coreb_core.runs.results import all_rows
 from coreb_core.runs.run import BadRun, RunMeta, list_runs, run_listing, run_meta, run_name, run_path
-from ui.display import text_preview, with_grades
+from ui.display import mark_anchor, text_preview, with_grades
 from ui.inspection import cross_run_marker, trap_reason_short, trap_reason_text
 from ui.labels import GROUPINGS
 from ui.state import State
@@ -446,7 +446,7 @@ def _query_lists(release: str, version: str, query_id: str, shown: tuple[str, ..
                 where = listing["doc_id"].map(ranks[other_label])
                 listing[f"in {letter}"] = [cross_run_marker(r, o, top) for r, o in zip(listing["rank"], where)]
         listing["why"] = [trap_reason_short(reasons.get(d)) for d in listing["doc_id"]]
-        listings[rid] = listing
+        listings[rid] = mark_anchor(listing, q.anchor_code_id)
     return QueryLists(ranks, reasons, positions, listings)
 
 

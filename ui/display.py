@@ -27,6 +27,9 @@ from ui.labels import TRAP_KIND_LABELS
 GRADE_LABELS: dict[int | None, str] = {POSITIVE: "✓ positive", TRAP: "⚠ trap", NEGATIVE: "✗ judged negative",
                                        None: "○ unjudged"}
 POSITIVE_BADGE, TRAP_BADGE, UNJUDGED_BADGE = GRADE_LABELS[POSITIVE], GRADE_LABELS[TRAP], GRADE_LABELS[None]
+# A C2C list with the anchor kept (MTEB's way) holds the query's own code, unjudged: named, not just "unjudged".
+ANCHOR_BADGE = "⚓ anchor"
+ANCHOR_WHY = "the query's own code (the C2C anchor, kept in the list)"
 PREVIEW_CHARS = 120  # of a query text in a table column (the column shows about 50)
 
 
@@ -92,6 +95,21 @@ def with_grades(frame: pd.DataFrame, position: int) -> pd.DataFrame:
     """
     out = frame.copy()
     out.insert(position, "grade", grade_badges(out["relevance"]))
+    return out
+
+
+def mark_anchor(listing: pd.DataFrame, anchor_id: str | None) -> pd.DataFrame:
+    """``listing`` (a ranked list with ``grade`` and ``why``) with the C2C anchor's row named as the query's own
+    code; unchanged when there is no anchor or it is not in the list (anchor exclusion drops it).
+
+    >>> listing = pd.DataFrame({"doc_id": ["a", "d1"], "grade": ["○ unjudged", "✓ positive"], "why": ["", ""]})
+    >>> mark_anchor(listing, "a")["grade"].tolist()
+    ['⚓ anchor', '✓ positive']
+    """
+    out = listing.copy()
+    if anchor_id:
+        at = out["doc_id"] == anchor_id
+        out.loc[at, "grade"], out.loc[at, "why"] = ANCHOR_BADGE, ANCHOR_WHY
     return out
 
 

@@ -137,3 +137,21 @@ def test_imported_mteb_results_stay_out_of_the_v2_columns(real_cache, real_runs,
     qwen = mteb[mteb["model"] == "Qwen/Qwen3-Embedding-0.6B"].iloc[0]
     assert qwen["published_name"] == "Qwen3-Emb-0.6B" and qwen["c2t"] > 80  # MTEB's scale, its own column
     assert len(mteb) == 22 and not any("/shared/" in str(s) for s in list(board["source"]) + list(mteb["source"]))
+
+
+def test_inspector_names_the_kept_anchor_as_the_querys_own_code(real_cache, real_runs):
+    """was: with the anchor kept, the inspector showed the query's own code at rank 1 as merely "unjudged"."""
+    from coreb_core.data.store import Store
+
+    with Store("release_v2603", real_cache) as store:
+        qid, anchor = store.sql("SELECT query_id, anchor_code_id FROM queries WHERE task = 'c2c' "
+                                "ORDER BY query_id LIMIT 1").fetchone()
+    params = {"release": "release_v2603", "task": "c2c", "query": qid, "runs": [real_runs["bm25"]]}
+    kept = app_test("inspector.py", real_cache, {**params, "anchor": "0"}, timeout=300).run()
+    assert not kept.exception
+    listing = next(d.value for d in kept.dataframe if "why" in d.value.columns and "rank" in d.value.columns)
+    first = listing.iloc[0]
+    assert (first["doc_id"], first["grade"]) == (anchor, "⚓ anchor") and "own code" in first["why"]
+    excluded = app_test("inspector.py", real_cache, {**params, "anchor": "1"}, timeout=300).run()
+    listing = next(d.value for d in excluded.dataframe if "why" in d.value.columns and "rank" in d.value.columns)
+    assert anchor not in set(listing["doc_id"]) and "⚓ anchor" not in set(listing["grade"])
