@@ -280,7 +280,9 @@ def published_empty_text(excluded: pd.DataFrame) -> str:
 
     >>> published_empty_text(pd.DataFrame({"reason": ["7 B parameters exceed the 100 M budget",
     ...     "500 M parameters exceed the 100 M budget", "parameter count unknown"]}))
-    'No published model fits these constraints: 2 over the 100 M budget, 1 parameter count unknown.'
+    'No published model fits these constraints: 2 models are over the 100 M budget; 1 model has no parameter count.'
+    >>> published_empty_text(pd.DataFrame({"reason": ["no published T2C figures per language"] * 11}))
+    'No published model fits these constraints: the paper prints no T2C figures per language (11 models).'
     """
     if excluded.empty:
         return "No published figures are available."
@@ -288,7 +290,17 @@ def published_empty_text(excluded: pd.DataFrame) -> str:
     reasons = excluded["reason"].astype(str).str.replace(r"^.* parameters exceed the (.*) budget$", r"over the \1 budget",
                                                          regex=True)
     counts = reasons.value_counts(sort=True)
-    return "No published model fits these constraints: " + ", ".join(f"{n} {r}" for r, n in counts.items()) + "."
+    return "No published model fits these constraints: " + "; ".join(_reason_words(r, n) for r, n in counts.items()) + "."
+
+
+def _reason_words(reason: str, n: int) -> str:
+    """One grouped reason of ``published_empty_text`` as a phrase with its count."""
+    models = f"{n} model{'s' if n != 1 else ''}"
+    if reason.startswith("no published "):  # the paper's tables have no such slice: a fact about the paper
+        return f"the paper prints no {reason.removeprefix('no published ')} ({models})"
+    if reason == "parameter count unknown":
+        return f"{models} {'has' if n == 1 else 'have'} no parameter count"
+    return f"{models} {'is' if n == 1 else 'are'} {reason}"
 
 
 # The printable view shows only header, sentence, tables and chart: no sidebar, no Streamlit header (menu,

@@ -78,7 +78,7 @@ def test_selection_respects_parameter_budget(app_cache, default_runs):
     # every published model has >= 0.5 B parameters (or none recorded): no empty table, the page says why
     assert not any("figures" in d.value.columns for d in at.dataframe)
     why = next(i.value for i in at.info if i.value.startswith("No published model fits"))
-    assert "over the 10 M budget" in why and "parameter count unknown" in why
+    assert "are over the 10 M budget" in why and "no parameter count" in why
     # widgets restore the budget from the URL
     assert at.toggle(key="sel_limit").value is True and at.number_input(key="sel_budget").value == 0.01
 
