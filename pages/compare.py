@@ -86,14 +86,20 @@ if len(ci):
                   alt.Tooltip("ci_high:Q", format=".4f")])
 
 st.subheader("Per-query Δ for one pair")
-pair_options = list(combinations(picked, 2))
+# Each pair oriented better − other, as the headline and the table above tell it; the headline's pair first.
+oriented = {frozenset((v.a, v.b)): (v.a, v.b) for v in verdicts}
+pair_options = [oriented.get(frozenset(p), p) for p in combinations(picked, 2)]
+if headline:
+    pair_options.sort(key=lambda p: p != (headline.a, headline.b))
 pair_by_text = {",".join(p): p for p in pair_options}
 a, b = st.selectbox("Pair (a − b)", pair_options, format_func=lambda p: f"{labels[p[0]]}  −  {labels[p[1]]}",
-                    key=remembered("compare_pair", "pair", lambda raw: pair_by_text.get(raw[-1]), allowed=pair_options))
+                    key=remembered("compare_pair", "pair", lambda raw: pair_by_text.get(raw[-1]), pair_options[0],
+                                   allowed=pair_options))
 write_url({"compare": list(picked), "metric": metric, "pair": f"{a},{b}"})
 deltas = run_pair_deltas(state._replace(run_ids=list(picked)), a, b, metric)
 st.caption(source + f" · {len(deltas)} queries shared by the pair")
-draw(outcome_histogram, deltas, "delta", "outcome", x_title=f"Δ {metric} (a − b)", outcome_title="a",
+draw(outcome_histogram, deltas, "delta", "outcome", x_title=f"Δ {metric} (a − b)",
+     outcome_title=f"for a = {labels[a]}",
      outcomes={"win": "#2e7d32", "tie": "#9e9e9e", "loss": "#c62828"})
 st.caption("Queries sorted by Δ (largest first). Select a row to open it in the inspector.")
 chosen = st.dataframe(deltas.assign(query=text_preview(deltas["query"])), hide_index=True, placeholder="—",

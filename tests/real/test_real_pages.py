@@ -155,3 +155,17 @@ def test_inspector_names_the_kept_anchor_as_the_querys_own_code(real_cache, real
     excluded = app_test("inspector.py", real_cache, {**params, "anchor": "1"}, timeout=300).run()
     listing = next(d.value for d in excluded.dataframe if "why" in d.value.columns and "rank" in d.value.columns)
     assert anchor not in set(listing["doc_id"]) and "⚓ anchor" not in set(listing["grade"])
+
+
+def test_compare_shows_the_headlines_pair_first_oriented_as_the_headline(real_cache, real_runs):
+    """was: the headline said "bm25 +5.8" while the per-query section below defaulted to "bm25s-mteb − bm25"
+    (the runs' order in the sidebar) with a legend reading only "a"."""
+    params = {"release": "release_v2603", "task": "t2c", "runs": [real_runs["bm25s-mteb"], real_runs["bm25"]]}
+    at = app_test("compare.py", real_cache, params, timeout=300).run()
+    assert not at.exception
+    headline = at.markdown[0].value
+    assert headline.startswith("bm25 · release\\_v2603 beats bm25s-mteb · release\\_v2603 on T2C nDCG@10 by 5.7")
+    pair = at.selectbox(key="compare_pair").value
+    assert pair == (real_runs["bm25"], real_runs["bm25s-mteb"])  # better − other, as the headline
+    deltas = next(d.value for d in at.dataframe if "outcome" in d.value.columns)
+    assert round(deltas["delta"].mean() * 100, 1) == 5.7
