@@ -121,7 +121,7 @@ def _eval(args: argparse.Namespace) -> int:
         hits, source = read_trec_run(check_input_path(args.run_file), task_of), f"trec:{args.run_file}"
     if args.task:
         hits = hits[hits["task"] == args.task]
-    anchor_exclusion = not args.no_anchor_exclusion and not scheme.keeps_anchor  # mteb keeps the anchor
+    anchor_exclusion = scheme.anchor_exclusion(not args.no_anchor_exclusion)  # mteb keeps the anchor
     per_query = evaluate(store, hits, scheme, anchor_exclusion=anchor_exclusion)
     covered = coverage(store, per_query, scheme)
     report = {"release": args.release, "scheme": str(scheme), "scheme_description": scheme.description,
@@ -328,7 +328,7 @@ def _sql(args: argparse.Namespace) -> int:
         hits = {run_id: read_hits(run_id) for run_id in metas}
         # the same schemes as the Data page's console: the chosen one, v2 and v1
         evaluation = (analyse_many(store, hits, tuple(dict.fromkeys([scheme, V2, V1])),
-                                   not args.no_anchor_exclusion and not scheme.keeps_anchor)
+                                   scheme.anchor_exclusion(not args.no_anchor_exclusion))
                       if hits else None)
         tables = console_tables(hits, {r: run_name(m) for r, m in metas.items()}, evaluation)
         console = SqlConsole(store, extra_tables=tables.as_dict())

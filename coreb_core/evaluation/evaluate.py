@@ -643,11 +643,6 @@ class Coverage(NamedTuple):
     def missing(self) -> int:
         return self.judged - self.scored
 
-    @property
-    def official_rank_factor(self) -> float:
-        """Ours x this = the official runner's MRR / hit rate (its denominator is every judged query)."""
-        return self.scored / self.judged if self.judged else 0.0
-
     def warning(self) -> str | None:
         """One line when the run leaves some judged queries of the task out, naming both counts; None when it
         covers all, or none (a run of other tasks only).

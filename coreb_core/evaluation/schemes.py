@@ -90,6 +90,14 @@ class Scheme(NamedTuple):
         """
         return self.name == "mteb"
 
+    def anchor_exclusion(self, requested: bool) -> bool:
+        """Whether the C2C anchor leaves the list under this scheme when the user asked for ``requested``.
+
+        >>> MTEB.anchor_exclusion(True), V2.anchor_exclusion(True), V2.anchor_exclusion(False)
+        (False, True, False)
+        """
+        return requested and not self.keeps_anchor
+
     @property
     def drops_noise_texts(self) -> bool:
         """True when C2T ranked lists lose every noise description before scoring (v1 had none)."""
