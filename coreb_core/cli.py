@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Callable
 
+from coreb_core.data.measures import SELECTION_METRICS
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.errors import CorebError, file_error
 from coreb_core.input_paths import check_input_path, unconfined
@@ -27,7 +28,7 @@ def command(name: str):
     """Register the decorated function as the handler of CLI command ``name`` (in ``COMMANDS``).
 
     >>> sorted(COMMANDS)
-    ['demo', 'eval', 'export', 'fetch', 'import-data', 'import-results', 'info', 'models', 'report', 'results', 'run', 'runs', 'sql', 'traps']
+    ['demo', 'eval', 'export', 'fetch', 'import-data', 'import-results', 'info', 'models', 'report', 'results', 'run', 'runs', 'select', 'sql', 'traps']
     """
     def register(fn: Callable[[argparse.Namespace], int]):
         COMMANDS[name] = fn
@@ -301,6 +302,35 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
+@command("select")
+def _select(args: argparse.Namespace) -> int:
+    from coreb_core.analysis.selection import parameter_text, recommend_stored
+    from coreb_core.present.numbers import points
+    from coreb_core.present.selection import evidence_sentence, recommendation_sentence, selection_header
+
+    chosen = recommend_stored(args.release, args.runs, args.scheme, args.task or TASK_NAMES,
+                              args.languages or LANGUAGE_SCOPES, args.max_params, args.metric,
+                              not args.no_anchor_exclusion, args.average)
+    rec = chosen.recommendation
+    if args.json:
+        print(json.dumps({"release": args.release, "scheme": str(chosen.scheme), "metric": rec.metric,
+                          "tasks": list(rec.tasks), "languages": list(rec.languages), "budget_b": rec.budget_b,
+                          "average": rec.average, "verdict": recommendation_sentence(rec),
+                          "standings": [s._asdict() for s in rec.standings],
+                          "excluded": rec.excluded.to_dict("records")}, indent=1, default=float))
+        return 0
+    print(terminal_safe(selection_header(rec, str(chosen.scheme), args.release)))
+    print(terminal_safe(recommendation_sentence(rec)))
+    print(terminal_safe(evidence_sentence(rec, str(chosen.scheme))))
+    for s in rec.standings:
+        vs = "" if s.rank == 1 else f"  vs #1: {'below' if s.significant else 'not distinguishable'} ({p_text(s.p_holm)})"
+        print(terminal_safe(f"{s.rank:>3}. {s.model}  {points(s.mean)} [{points(s.ci_low)}–{points(s.ci_high)}]  "
+                            f"trap {points(s.trap_share)}%  {parameter_text(s.params_b)}  {s.queries} queries{vs}"))
+    for _, r in rec.excluded.iterrows():
+        print(terminal_safe(f"  left out: {r['model']}: {r['reason']}"))
+    return 0
+
+
 @command("sql")
 def _sql(args: argparse.Namespace) -> int:
     from coreb_core.analysis.console_tables import console_tables
@@ -468,6 +498,21 @@ def _device(text: str) -> str:
 COUNT, TASK_LIST, DEVICE = _checked(_count, "count"), _checked(_tasks, "tasks"), _checked(_device, "device")
 
 
+def _selection_arguments(p: argparse.ArgumentParser) -> None:
+    """The constraints of a model selection: shared by ``select`` and ``report``."""
+    p.add_argument("--release", required=True)
+    p.add_argument("--runs", nargs="+", default=None, help="run ids (default: every stored run of the release)")
+    p.add_argument("--task", nargs="+", choices=TASK_NAMES, default=None, help="tasks that matter (default: all)")
+    p.add_argument("--languages", nargs="+", choices=LANGUAGE_SCOPES, default=None,
+                   help="languages that matter (default: all; T2C: the constraint, C2C/C2T: the query code's)")
+    p.add_argument("--metric", choices=SELECTION_METRICS, default="ndcg_at_10")
+    p.add_argument("--max-params", type=float, default=None, help="parameter limit in billions (default: none)")
+    p.add_argument("--scheme", default="v2", help="v2 (official, default), v1, traps_as_hits, trec, file:<name>")
+    p.add_argument("--average", choices=["tasks", "queries"], default="tasks",
+                   help="tasks: mean of task means (default, as the README's Avg); queries: query-weighted")
+    p.add_argument("--no-anchor-exclusion", action="store_true", help="keep the C2C anchor in ranked lists (as MTEB)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every command, with its options and defaults.
 
@@ -552,18 +597,13 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--untag", action="store_true", help="remove the given tags instead of adding them")
 
     p = sub.add_parser("report", help="write a self-contained HTML report for stakeholders (prints to two A4 pages)")
-    p.add_argument("--release", required=True)
-    p.add_argument("--runs", nargs="+", default=None, help="run ids (default: every stored run of the release)")
-    p.add_argument("--task", nargs="+", choices=TASK_NAMES, default=None, help="tasks that matter (default: all)")
-    p.add_argument("--languages", nargs="+", choices=LANGUAGE_SCOPES, default=None,
-                   help="languages that matter (default: all; T2C: the constraint, C2C/C2T: the query code's)")
-    p.add_argument("--metric", choices=["ndcg_at_10", "map_at_10", "recall_at_10", "mrr_at_10"], default="ndcg_at_10")
-    p.add_argument("--max-params", type=float, default=None, help="parameter limit in billions (default: none)")
-    p.add_argument("--scheme", default="v2", help="v2 (official, default), v1, traps_as_hits, trec, file:<name>")
-    p.add_argument("--average", choices=["tasks", "queries"], default="tasks",
-                   help="tasks: mean of task means (default, as the README's Avg); queries: query-weighted")
-    p.add_argument("--no-anchor-exclusion", action="store_true", help="keep the C2C anchor in ranked lists (as MTEB)")
+    _selection_arguments(p)
     p.add_argument("--out", required=True, help="the HTML file to write, e.g. report.html")
+
+    p = sub.add_parser("select", help="rank stored runs for chosen tasks, languages and a parameter limit: the Model "
+                                      "selection page's verdict, in the same words")
+    _selection_arguments(p)
+    p.add_argument("--json", action="store_true", help="the standings as JSON (fractions, p-values, records)")
 
     p = sub.add_parser("sql", help="one read-only SELECT over a cached release and chosen runs (the Data page's "
                                    "SQL console: no writes, no files, no network; rows, bytes and cells capped)")

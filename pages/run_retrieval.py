@@ -1,8 +1,6 @@
 """Run retrieval: re-run a model on a cached release, and import datasets and results. Widgets only;
 the work is coreb_core.retrieval.pipeline, coreb_core.runs.uploads, coreb_core.runs.results; texts come from
 ui.format."""
-import time
-
 import altair as alt
 import pandas as pd
 import streamlit as st
@@ -14,26 +12,19 @@ from coreb_core.input_paths import check_input_path
 from coreb_core.retrieval.profiles import DEFAULT_PROFILE, PROFILES
 from coreb_core.runs.results import import_results
 from coreb_core.evaluation.evaluate import score_run
-from coreb_core.retrieval.pipeline import run_retrieval
+from coreb_core.retrieval.jobs import DONE, FAILED, RunRequest, board
 from coreb_core.runs.run import DEFAULT_TOP_K, parse_tags, run_meta, update_run
 from coreb_core.data.schema import TASKS
 from coreb_core.text import capped
 from ui.chart_specs import draw
 from ui.charts import hbar
-from ui.format import error_lines, model_table, ndcg_frame, plain, progress_text, prompt_table
+from ui.display import points
+from ui.format import duration_text, error_lines, model_table, ndcg_frame, plain, prompt_table
+from ui.jobs import job_title, start_job
 from ui.labels import TASK_LABELS
 from ui.cache import runs_of
 from ui.sidebar import sidebar
 from ui.widgets import csv_download, path_or_upload, run_label, run_tooltip
-
-
-@st.cache_resource(show_spinner=False, max_entries=4)
-def _model(spec, encoding, device: str):
-    """Encoders load once per server and are shared by every session (loading takes seconds to minutes);
-    one per model, profile and device."""
-    from coreb_core.retrieval.profiles import load_encoder
-
-    return load_encoder(spec, encoding, device)
 
 
 PROFILE_LABELS = {"official": "official (as the leaderboard was made)", "card": "card (the model's own prompts)"}
@@ -102,60 +93,47 @@ with right:
 if not tasks:
     blocked = blocked or "Choose at least one task."
 
-if "run_pending" in ss:
-    # The previous script run started a retrieval that never reached its end: Cancel (or leaving the
-    # page) stopped it. write_run renames a finished temp folder into place, so nothing was stored.
-    stopped = ss.pop("run_pending")
-    st.warning(f"The run of {plain(stopped)} was stopped before it finished. Runs are written atomically "
-               "(a temporary folder renamed into place at the end), so nothing half-written was kept.")
-
-clicked = st.button("Run", type="primary", disabled=blocked is not None, key="run_go")
+clicked = st.button("Run", type="primary", disabled=blocked is not None, key="run_go",
+                    help="The run goes on in the background while you use other pages; its progress and a Cancel "
+                         "button are in the sidebar of every page.")
 if clicked:
-    ss["run_pending"] = model
-    # In a placeholder, so that it goes away as soon as the run ends (a Cancel after the end cancels nothing).
-    cancel = st.empty()
-    cancel.button("Cancel", key="run_cancel", help="Stops the run (the page reruns). Nothing half-written is kept: "
-                                                   "a run is stored only when it is complete.")
-    bar = st.progress(0.0, text="starting…")
-    start = time.perf_counter()
-
-    def report(message: str, fraction: float) -> None:
-        fraction = min(max(fraction, 0.0), 1.0)
-        bar.progress(fraction, text=progress_text(message, time.perf_counter() - start, fraction))
-
     try:
-        result = run_retrieval(model, release, tuple(t for t in TASKS if t in tasks), device, int(batch_size),
-                               int(top_k), progress=report, model_loader=_model, profile=profile)
+        ss["run_job"] = start_job(RunRequest(model, release, tuple(t for t in TASKS if t in tasks), device,
+                                             int(batch_size), int(top_k), profile))
     except CorebError as exc:
-        ss.pop("run_pending", None)
-        bar.empty()
-        cancel.empty()
         for line in error_lines(exc):
             st.error(plain(line))
     else:
-        ss.pop("run_pending", None)
-        bar.empty()
-        cancel.empty()
-        ss["run_last"] = {"run_id": result.run_id, "release": release, "ndcg": score_run(result.run_id),
-                          "seconds": result.seconds, "encoded": result.texts_encoded, "profile": profile}
+        st.rerun()  # the sidebar now shows the job's progress
 
-last = ss.get("run_last")
-if last:
+job = ss.get("run_job")
+state_ = board().state(job) if job in {s.job_id for s in board().states()} else None
+if state_ is not None and not state_.finished:
+    st.info(f"Running {plain(job_title(state_.request))} in the background: its progress and a Cancel button are "
+            "in the sidebar, on every page. You can leave this page; the run goes on.",
+            icon=":material/hourglass_top:")
+elif state_ is not None and state_.status == FAILED:
+    for line in (state_.error or "").split("; "):
+        st.error(plain(line))
+elif state_ is not None and state_.status == DONE:
     st.header("Last run")
-    last_meta = run_meta(last["run_id"])  # read again: it may have been renamed since
+    last_meta = run_meta(state_.run_id)  # read again: it may have been renamed since
+    last_release = state_.request.release
     st.subheader(plain(run_label(last_meta)), help=run_tooltip(last_meta), anchor=False)
-    where = (f"It is now listed under Runs in the sidebar for release {last['release']}."
-             if state.release == last["release"] else
-             f"It was made on release {last['release']}; switch the sidebar's Release to {last['release']} "
+    where = (f"It is now listed under Runs in the sidebar for release {last_release}."
+             if state.release == last_release else
+             f"It was made on release {last_release}; switch the sidebar's Release to {last_release} "
              "to find it under Runs.")
-    st.caption(f"{last['seconds']:.1f} s, {last['encoded']} texts encoded (the rest came from the vector cache). "
-               + where)
-    scores = ndcg_frame(last["ndcg"])
-    draw(hbar, scores, "task", "ndcg_at_10", x_title="nDCG@10", y_sort=list(TASKS), value_format=".4f",
-         tooltip=["task", alt.Tooltip("ndcg_at_10:Q", format=".4f")])
-    st.dataframe(scores, hide_index=True, placeholder="—", column_config={"ndcg_at_10": st.column_config.NumberColumn(format="%.4f")})
-    csv_download(scores, f"ndcg-{last['run_id']}")
-    st.caption(f"Source: this run on `{last['release']}` · encoding profile `{last.get('profile', DEFAULT_PROFILE)}` "
+    st.caption(f"{duration_text(state_.elapsed_s)}, {last_meta.texts_encoded or 0} texts encoded (the rest came from "
+               "the vector cache). " + where)
+    scores = ndcg_frame(score_run(state_.run_id))
+    shown = scores.assign(ndcg_at_10=points(scores["ndcg_at_10"]))  # x100, one decimal, as on every page
+    draw(hbar, shown, "task", "ndcg_at_10", x_title="nDCG@10 ×100", y_sort=list(TASKS), value_format=".1f",
+         tooltip=["task", alt.Tooltip("ndcg_at_10:Q", title="nDCG@10 ×100", format=".1f")])
+    st.dataframe(shown, hide_index=True, placeholder="—",
+                 column_config={"ndcg_at_10": st.column_config.NumberColumn("nDCG@10 ×100", format="%.1f")})
+    csv_download(scores, f"ndcg-{state_.run_id}", label="Download nDCG@10 (CSV, fractions)")
+    st.caption(f"Source: this run on `{last_release}` · encoding profile `{state_.request.profile}` "
                "(BM25 has none) · scheme `v2` (official) · C2C anchor excluded · mean over each task's evaluated "
                "queries.")
 
@@ -171,7 +149,8 @@ if not named:
 else:
     ids = list(named)
     if ss.get("rename_run") not in named:  # default: the last run when it is on this release, else the newest
-        ss["rename_run"] = last["run_id"] if last and last["run_id"] in named else ids[-1]
+        last_id = state_.run_id if state_ is not None else None
+        ss["rename_run"] = last_id if last_id in named else ids[-1]
     chosen = st.selectbox(f"Run on {state.release} (the sidebar's release)", ids, key="rename_run",
                           format_func=lambda r: run_label(named[r]), help=run_tooltip(named[ss["rename_run"]]))
     meta = named[chosen]

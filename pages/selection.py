@@ -11,8 +11,9 @@ from coreb_core.report import build_report
 from ui.cache import recommendation, result_rows, run_tables, runs_of
 from ui.chart_specs import draw
 from ui.charts import interval_dots
-from ui.display import (PRINTABLE_CSS, interval_text, published_empty_text, recommendation_sentence, selection_header,
-                        selection_points, summary_markdown, winner_sentence)
+from coreb_core.present.selection import (evidence_sentence, published_empty_text, recommendation_sentence,
+                                          selection_header, summary_markdown)
+from ui.display import PRINTABLE_CSS, interval_text, selection_points
 from ui.format import plain
 from ui.labels import TASK_LABELS
 from ui.sidebar import sidebar
@@ -81,7 +82,7 @@ except CorebError as exc:
     st.stop()
 
 names = {run: run_label(meta) for run, meta in metas.items()}
-summary = summary_markdown(rec, published, scheme, state.release)
+summary = summary_markdown(rec, published, scheme, state.release, names)
 
 
 def _for_display(frame):
@@ -100,7 +101,7 @@ ranked, published = _for_display(rec.ranked), _for_display(published)
 excluded = _for_display(rec.excluded)
 columns = {"rank": st.column_config.NumberColumn("#", width=40),
            "name": st.column_config.TextColumn("run"), "model": st.column_config.TextColumn("model"),
-           "mean_ndcg_at_10": st.column_config.NumberColumn("nDCG@10 ×100", format="%.1f", width=105,
+           "mean": st.column_config.NumberColumn("nDCG@10 ×100", format="%.1f", width=105,
                                                             help="mean nDCG@10 ×100 over the chosen slices"),
            "ci": st.column_config.TextColumn("95% CI", width=95, help="bootstrap 95% interval of the mean"),
            "trap_share": st.column_config.NumberColumn("trap share (%)", format="%.1f", width=110,
@@ -110,14 +111,14 @@ columns = {"rank": st.column_config.NumberColumn("#", width=40),
            "queries": st.column_config.NumberColumn("queries", width=70),
            **{task: st.column_config.NumberColumn(task.upper(), format="%.1f", width=60) for task in TASK_NAMES}}
 # Only the chosen tasks' columns: the others are empty by construction.
-ranked_order = ["rank", "name", "mean_ndcg_at_10", "ci", *tasks, "trap_share", "parameters", "queries"]
-published_order = ["rank", "model", "mean_ndcg_at_10", *tasks, "parameters", "figures"]
+ranked_order = ["rank", "name", "mean", "ci", *tasks, "trap_share", "parameters", "queries"]
+published_order = ["rank", "model", "mean", *tasks, "parameters", "figures"]
 excluded_order = ["name", "parameters", "reason"]
 
 st.markdown(f"#### {plain(selection_header(rec, scheme, state.release))}")
 with st.container(border=True):
     st.markdown(plain(recommendation_sentence(rec, names)))
-    st.text(winner_sentence(rec, scheme))
+    st.text(evidence_sentence(rec, scheme, names))
 st.caption(provenance(state, "mean nDCG@10 ×100 over the chosen queries; 95% percentile bootstrap interval over "
                              "queries (10,000 resamples); lead: paired randomization test on the queries both runs "
                              "scored, Holm-corrected across the first run's comparisons; trap share from the graded "
@@ -128,8 +129,8 @@ st.dataframe(ranked, hide_index=True, placeholder="—", width="stretch", column
              column_order=ranked_order)
 if len(ranked):
     ci = ranked.assign(label=ranked["rank"].astype(str) + ". " + ranked["name"].astype(str))
-    draw(interval_dots, ci, "label", "mean_ndcg_at_10", "ci_low", "ci_high", x_title="mean nDCG@10 ×100 (95% CI)",
-         tooltip=["name", "run", "mean_ndcg_at_10", "ci_low", "ci_high", "parameters", "queries"],
+    draw(interval_dots, ci, "label", "mean", "ci_low", "ci_high", x_title="mean nDCG@10 ×100 (95% CI)",
+         tooltip=["name", "run", "mean", "ci_low", "ci_high", "parameters", "queries"],
          title="Our runs on the chosen slices")
     st.caption(provenance(state, "bars: bootstrap 95% interval; dots: mean"))
 if len(excluded):
@@ -160,7 +161,7 @@ with downloads[1]:
                        mime="text/html", help="One self-contained file (charts inline) that prints to two A4 pages.",
                        data=lambda: build_report(state.release, state.run_ids, scheme, tasks, languages, budget,
                                                  anchor_exclusion=state.anchor_exclusion, average=average,
-                                                 evaluation=tables).encode("utf-8"))
+                                                 evaluation=tables, recommendation=rec).encode("utf-8"))
 with downloads[2]:
     csv_download(ranked, "selection_ranked", label="Download ranking (CSV)")
 with downloads[3]:

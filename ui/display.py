@@ -8,16 +8,15 @@ Example:
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import Iterable, Mapping
 
 import pandas as pd
 
-from coreb_core.data.published import release_relation
 from coreb_core.analysis.comparison import PairVerdict
 from coreb_core.analysis.deflation import Deflation
 from coreb_core.analysis.surface_bias import SurfaceFinding
-from coreb_core.analysis.selection import PUBLISHED_ONLY, Recommendation, parameter_text
-from coreb_core.data.schema import LANGUAGE_SCOPES, NEGATIVE, POSITIVE, TASK_NAMES, TRAP
+from coreb_core.data.schema import NEGATIVE, POSITIVE, TASK_NAMES, TRAP
+from coreb_core.present.numbers import interval_text, pct, signed_points  # noqa: F401  (the pages' numbers)
 from coreb_core.text import p_text  # noqa: F401  (the pages' p-values, said as the CLI says them)
 from ui.format import plain
 from ui.labels import TRAP_KIND_LABELS
@@ -31,15 +30,6 @@ POSITIVE_BADGE, TRAP_BADGE, UNJUDGED_BADGE = GRADE_LABELS[POSITIVE], GRADE_LABEL
 ANCHOR_BADGE = "⚓ anchor"
 ANCHOR_WHY = "the query's own code (the C2C anchor, kept in the list)"
 PREVIEW_CHARS = 120  # of a query text in a table column (the column shows about 50)
-
-
-def pct(value: Any) -> float:
-    """A fraction as the paper prints it: x100, one decimal (NaN and None give NaN).
-
-    >>> pct(0.43219), pct(None)
-    (43.2, nan)
-    """
-    return float("nan") if value is None or pd.isna(value) else round(float(value) * 100, 1)
 
 
 def pct_columns(frame: pd.DataFrame, columns: Iterable[str]) -> pd.DataFrame:
@@ -127,25 +117,6 @@ def metric_label(metric: str) -> str:
     return f"{METRIC_NAMES.get(name, name)}@{k}" if k else METRIC_NAMES.get(name, name)
 
 
-def signed_points(delta: float) -> str:
-    """A difference of fractions as signed points, one decimal (``−`` for a minus).
-
-    >>> signed_points(0.0134), signed_points(-0.004)
-    ('+1.3', '−0.4')
-    """
-    return f"{delta * 100:+.1f}".replace("-", "−")
-
-
-def interval_text(low: float, high: float) -> str:
-    """A 95% interval of fractions in points: ``0.4–2.2``, or ``−0.5 to 1.3`` when a bound is negative.
-
-    >>> interval_text(0.004, 0.022), interval_text(-0.005, 0.013)
-    ('0.4–2.2', '−0.5 to 1.3')
-    """
-    lo, hi = (f"{v * 100:.1f}".replace("-", "−") for v in (low, high))
-    return f"{lo}–{hi}" if low >= 0 else f"{lo} to {hi}"
-
-
 def _record(v: PairVerdict) -> str:
     return f"{v.wins} wins / {v.ties} ties / {v.losses} losses"
 
@@ -195,112 +166,17 @@ def verdict_table(pairs: pd.DataFrame, verdicts: Iterable[PairVerdict], names: M
 
 # ---------------------------------------------------------------- model selection
 # The recommendation's score columns: fractions in the library, x100 points on the page.
-SELECTION_POINTS = ("mean_ndcg_at_10", "ci_low", "ci_high", "trap_share", *TASK_NAMES)
+SELECTION_POINTS = ("mean", "ci_low", "ci_high", "trap_share", *TASK_NAMES)
 
 
 def selection_points(frame: pd.DataFrame) -> pd.DataFrame:
     """A ranked frame of ``coreb_core.analysis.selection`` with its fractions as x100 points.
 
-    >>> selection_points(pd.DataFrame({"model": ["bm25"], "mean_ndcg_at_10": [0.48], "t2c": [0.4321]}))
-      model  mean_ndcg_at_10   t2c
-    0  bm25             48.0  43.2
+    >>> selection_points(pd.DataFrame({"model": ["bm25"], "mean": [0.48], "t2c": [0.4321]}))
+      model  mean   t2c
+    0  bm25  48.0  43.2
     """
     return pct_columns(frame, [c for c in SELECTION_POINTS if c in frame.columns])
-
-
-def _languages_words(rec: Recommendation) -> str:
-    return "all languages" if set(LANGUAGE_SCOPES) <= set(rec.languages) else ", ".join(rec.languages)
-
-
-def _budget_words(budget_b: float | None) -> str:
-    return "no parameter limit" if budget_b is None else f"at most {parameter_text(budget_b)} parameters"
-
-
-def _slice_words(rec: Recommendation) -> str:
-    return f"{', '.join(t.upper() for t in rec.tasks)} · {_languages_words(rec)} · {_budget_words(rec.budget_b)}"
-
-
-def _params_words(value: float | None) -> str:
-    return "parameters not reported" if value is None or pd.isna(value) else f"{parameter_text(value)} parameters"
-
-
-def selection_header(rec: Recommendation, scheme: str, release: str) -> str:
-    """The line naming the constraints the recommendation answers.
-
-    >>> rec = Recommendation(pd.DataFrame(), pd.DataFrame(), ("t2c", "c2t"), ("python",), 0.1, "tasks")
-    >>> selection_header(rec, "v2", "demo_v2603")
-    'T2C, C2T · python · at most 100 M parameters · mean of task means · scheme v2 · release demo_v2603'
-    """
-    average = "mean of task means" if rec.average == "tasks" else "query-weighted mean"
-    return f"{_slice_words(rec)} · {average} · scheme {scheme} · release {release}"
-
-
-def recommendation_sentence(rec: Recommendation, names: Mapping[str, str] | None = None) -> str:
-    """The recommendation in one sentence with its evidence: the first-ranked run, its score against
-    the second's (x100), and whether the lead survives Holm correction (``rec.lead``). ``names`` maps
-    run ids to the names to print (``ui.widgets.run_label``); without it the ``model`` column is used.
-
-    >>> from coreb_core.analysis.comparison import PairVerdict
-    >>> ranked = pd.DataFrame({"rank": [1, 2], "model": ["minilm", "bm25"], "run": ["r2", "r1"],
-    ...                        "mean_ndcg_at_10": [0.381, 0.31], "ci_low": [0.35, 0.28], "ci_high": [0.41, 0.34]})
-    >>> lead = PairVerdict("r2", "r1", "ndcg_at_10", "t2c", 720, 0.071, 0.05, 0.09, 0.0001, 0.0001, True, 300, 200, 220)
-    >>> rec = Recommendation(ranked, pd.DataFrame(), ("t2c",), LANGUAGE_SCOPES, 0.1, "tasks", lead)
-    >>> recommendation_sentence(rec)
-    'Choose minilm: best nDCG@10 on T2C (all languages) among runs with at most 100 M parameters (38.1 vs 31.0 for bm25, +7.1 points, significant after Holm correction, p < 0.001).'
-    >>> recommendation_sentence(rec._replace(lead=lead._replace(p_holm=0.39, significant=False)), {"r1": "BM25"})
-    'No clear winner: minilm leads BM25 on nDCG@10 for T2C (all languages) among runs with at most 100 M parameters (38.1 vs 31.0, +7.1 points), but not significantly (p = 0.39 after Holm correction).'
-    >>> recommendation_sentence(rec._replace(ranked=ranked.head(1), lead=None, budget_b=None))
-    'Choose minilm: it is the only run that qualifies for T2C (all languages) among all runs (nDCG@10 38.1, 95% CI 35.0–41.0).'
-    """
-    names = names or {}
-    where = f"{', '.join(t.upper() for t in rec.tasks)} ({_languages_words(rec)})"
-    among = "among all runs" if rec.budget_b is None else f"among runs with {_budget_words(rec.budget_b)}"
-    if rec.ranked.empty:
-        return f"No run qualifies for {_slice_words(rec)}."
-    ranked = selection_points(rec.ranked)
-    top = ranked.iloc[0]
-    first = names.get(top["run"], top["model"])
-    if len(ranked) == 1 or rec.lead is None:
-        return (f"Choose {first}: it is the only run that qualifies for {where} {among} (nDCG@10 "
-                f"{top['mean_ndcg_at_10']:.1f}, 95% CI {top['ci_low']:.1f}–{top['ci_high']:.1f}).")
-    second = ranked.iloc[1]
-    other = names.get(second["run"], second["model"])
-    gap = f"{top['mean_ndcg_at_10'] - second['mean_ndcg_at_10']:+.1f} points"
-    if rec.lead.significant:
-        return (f"Choose {first}: best nDCG@10 on {where} {among} ({top['mean_ndcg_at_10']:.1f} vs "
-                f"{second['mean_ndcg_at_10']:.1f} for {other}, {gap}, significant after Holm correction, "
-                f"{p_text(rec.lead.p_holm)}).")
-    return (f"No clear winner: {first} leads {other} on nDCG@10 for {where} {among} ({top['mean_ndcg_at_10']:.1f} "
-            f"vs {second['mean_ndcg_at_10']:.1f}, {gap}), but not significantly ({p_text(rec.lead.p_holm)} after "
-            "Holm correction).")
-
-
-def published_empty_text(excluded: pd.DataFrame) -> str:
-    """Why no published model is listed, from ``recommend_published``'s excluded frame.
-
-    >>> published_empty_text(pd.DataFrame({"reason": ["7 B parameters exceed the 100 M budget",
-    ...     "500 M parameters exceed the 100 M budget", "parameter count unknown"]}))
-    'No published model fits these constraints: 2 models are over the 100 M budget; 1 model has no parameter count.'
-    >>> published_empty_text(pd.DataFrame({"reason": ["no published T2C figures per language"] * 11}))
-    'No published model fits these constraints: the paper prints no T2C figures per language (11 models).'
-    """
-    if excluded.empty:
-        return "No published figures are available."
-    # Budget reasons name each model's size; group them by the budget alone.
-    reasons = excluded["reason"].astype(str).str.replace(r"^.* parameters exceed the (.*) budget$", r"over the \1 budget",
-                                                         regex=True)
-    counts = reasons.value_counts(sort=True)
-    return "No published model fits these constraints: " + "; ".join(_reason_words(r, n) for r, n in counts.items()) + "."
-
-
-def _reason_words(reason: str, n: int) -> str:
-    """One grouped reason of ``published_empty_text`` as a phrase with its count."""
-    models = f"{n} model{'s' if n != 1 else ''}"
-    if reason.startswith("no published "):  # the paper's tables have no such slice: a fact about the paper
-        return f"the paper prints no {reason.removeprefix('no published ')} ({models})"
-    if reason == "parameter count unknown":
-        return f"{models} {'has' if n == 1 else 'have'} no parameter count"
-    return f"{models} {'is' if n == 1 else 'are'} {reason}"
 
 
 # The printable view shows only header, sentence, tables and chart: no sidebar, no Streamlit header (menu,
@@ -313,74 +189,6 @@ PRINTABLE_CSS = """<style>
   [data-testid="stMainBlockContainer"] { padding-top: 0 !important; }
 }
 </style>"""
-
-
-def winner_sentence(rec: Recommendation, scheme: str) -> str:
-    """One sentence naming the winner, built from the numbers of ``rec.ranked`` (printed x100).
-
-    >>> from coreb_core.analysis.selection import Recommendation
-    >>> ranked = pd.DataFrame({"rank": [1], "model": ["bm25"], "run": ["r1"], "mean_ndcg_at_10": [0.48], "ci_low": [0.45],
-    ...                        "ci_high": [0.51], "trap_share": [0.31], "queries": [720], "params_b": [None]})
-    >>> rec = Recommendation(ranked, pd.DataFrame(columns=["model", "run", "reason"]), ("t2c",), LANGUAGE_SCOPES, None, "tasks")
-    >>> print(winner_sentence(rec, "v2"))
-    For T2C · all languages · no parameter limit, bm25 ranks first with mean nDCG@10 48.0 (95% CI 45.0–51.0,
-    720 queries, scheme v2), a trap above the first positive on 31.0% of queries, parameters not reported; it is
-    the only run that qualifies.
-    """
-    if rec.ranked.empty:
-        return f"No run qualifies for {_slice_words(rec)}."
-    ranked = selection_points(rec.ranked)
-    top = ranked.iloc[0]
-    text = (f"For {_slice_words(rec)}, {top['model']} ranks first with mean nDCG@10 {top['mean_ndcg_at_10']:.1f} "
-            f"(95% CI {top['ci_low']:.1f}–{top['ci_high']:.1f}, {top['queries']} queries, scheme {scheme}), "
-            f"a trap above the first positive on {top['trap_share']:.1f}% of queries, {_params_words(top['params_b'])}")
-    if len(ranked) > 1:
-        second = ranked.iloc[1]
-        gap = top["mean_ndcg_at_10"] - second["mean_ndcg_at_10"]
-        overlap = second["ci_high"] >= top["ci_low"]
-        lead = (f"level with {second['model']} ({second['mean_ndcg_at_10']:.1f}) at one decimal" if gap < 0.05
-                else f"{gap:.1f} points ahead of {second['model']} ({second['mean_ndcg_at_10']:.1f})")
-        text += (f"; {lead}, "
-                 + ("the intervals overlap, so the lead is not conclusive." if overlap
-                    else "the intervals do not overlap."))
-    else:
-        text += "; it is the only run that qualifies."
-    return text
-
-
-def summary_markdown(rec: Recommendation, published: pd.DataFrame, scheme: str, release: str) -> str:
-    """A plain-text/markdown one-page summary of the recommendation (for download or printing);
-    ``published`` is ``recommend_published``'s ranked frame (fractions).
-
-    >>> from coreb_core.analysis.selection import Recommendation
-    >>> ranked = pd.DataFrame({"rank": [1], "model": ["bm25"], "run": ["r1"], "mean_ndcg_at_10": [0.48], "ci_low": [0.45],
-    ...                        "ci_high": [0.51], "trap_share": [0.31], "queries": [720], "params_b": [None]})
-    >>> rec = Recommendation(ranked, pd.DataFrame(columns=["model", "run", "reason"]), ("t2c",), LANGUAGE_SCOPES, None, "tasks")
-    >>> published = pd.DataFrame({"rank": [1], "model": ["C2LLM-7B"], "mean_ndcg_at_10": [0.705], "params_b": [7.0],
-    ...                           "figures": ["paper Table 3"]})
-    >>> summary_markdown(rec, published, "v2", "demo_v2603").splitlines()[-3:]
-    ['## Published models (published figures only; real CoREB v202603, not this release)', '',
-     '1. C2LLM-7B: 70.5, 7 B parameters (paper Table 3)']
-    """
-    lines = ["# CoREB model selection", "", f"Release: {release} · scheme: {scheme} · selection: {_slice_words(rec)}",
-             f"Average: {'mean of task means' if rec.average == 'tasks' else 'query-weighted mean'}; "
-             "values are nDCG@10 x100; trap share = queries with a trap (rel=1) above the first positive.", "",
-             winner_sentence(rec, scheme), "", "## Our runs", ""]
-    if rec.ranked.empty:
-        lines.append("(none qualifies)")
-    for _, r in selection_points(rec.ranked).iterrows():
-        lines.append(f"{r['rank']}. {r['model']} ({r['run']}): {r['mean_ndcg_at_10']:.1f} "
-                     f"[{r['ci_low']:.1f}, {r['ci_high']:.1f}], trap share {r['trap_share']:.1f}%, "
-                     f"{_params_words(r['params_b'])}, {r['queries']} queries")
-    for _, r in rec.excluded.iterrows():
-        lines.append(f"- excluded: {r['model']} ({r['run']}): {r['reason']}")
-    lines += ["", f"## Published models ({PUBLISHED_ONLY}; {release_relation(release)})", ""]
-    if published.empty:
-        lines.append("(none: the chosen filter cannot be applied to published figures)")
-    for _, r in selection_points(published).iterrows():
-        lines.append(f"{r['rank']}. {r['model']}: {r['mean_ndcg_at_10']:.1f}, {_params_words(r['params_b'])} "
-                     f"({r['figures']})")
-    return "\n".join(lines) + "\n"
 
 
 # ---------------------------------------------------------------- qrel deflation

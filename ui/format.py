@@ -1,14 +1,16 @@
-"""Text and small tables the pages show, without Streamlit: the model picker's table, run
-progress and time-left strings, error lines, and Markdown escaping of data shown in messages.
+"""Text and small tables the pages show, without Streamlit: the model picker's table, error lines,
+and Markdown escaping of data shown in messages.
 
 Example:
-    >>> eta_seconds(elapsed=30.0, fraction=0.25)
-    90.0
+    >>> plain("*not bold*")
+    '\\\\*not bold\\\\*'
 """
 from __future__ import annotations
 
 import re
 from typing import Any
+
+from coreb_core.present.numbers import duration_text  # noqa: F401  (durations, as every page says them)
 
 import pandas as pd
 
@@ -52,35 +54,6 @@ def prompt_table(model: str, profile: str) -> pd.DataFrame:
         return pd.DataFrame(columns=["task", "query", "document", "source"])
     encoding = encoding_for(spec, profile, "cpu")
     return pd.DataFrame([{"task": task, **encoding.prompt(task)._asdict()} for task in TASKS])
-
-
-def eta_seconds(elapsed: float, fraction: float) -> float | None:
-    """Seconds left if the rest goes as fast as what is done; None before there is anything to go by.
-
-    >>> eta_seconds(elapsed=30.0, fraction=0.25), eta_seconds(elapsed=1.0, fraction=0.0)
-    (90.0, None)
-    """
-    if fraction <= 0.01 or elapsed <= 0:
-        return None
-    return max(0.0, elapsed * (1.0 - min(fraction, 1.0)) / fraction)
-
-
-def progress_text(message: str, elapsed: float, fraction: float) -> str:
-    """``t2c: documents 3/8 · 12 s elapsed · about 30 s left``.
-
-    >>> progress_text("t2c: documents 3/8", elapsed=12.0, fraction=0.3)
-    't2c: documents 3/8 · 12 s elapsed · about 28 s left'
-    >>> progress_text("c2t", elapsed=200.0, fraction=0.5)
-    'c2t · 3 min 20 s elapsed · about 3 min 20 s left'
-    """
-    left = eta_seconds(elapsed, fraction)
-    tail = "estimating time left" if left is None else f"about {_duration(left)} left"
-    return f"{message} · {_duration(elapsed)} elapsed · {tail}"
-
-
-def _duration(seconds: float) -> str:
-    seconds = int(round(seconds))
-    return f"{seconds} s" if seconds < 90 else f"{seconds // 60} min {seconds % 60:02d} s"
 
 
 def ndcg_frame(ndcg_at_10: dict[str, float]) -> pd.DataFrame:

@@ -8,6 +8,7 @@ from coreb_core.data.store import list_releases
 from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE, DESCRIPTIONS, Scheme
 from ui.cache import runs_of, skipped_runs, store
 from ui.format import plain
+from ui.jobs import note_ended_jobs, show_jobs
 from ui.labels import TASK_LABELS
 from ui.navigation import ensure_navigation
 from ui.state import State, kept, url_param, url_values, write_url
@@ -45,6 +46,7 @@ def sidebar(multi_run: bool = True) -> State:
         ss.scheme = wanted if wanted in schemes else "v2"
     help_text = "\n\n".join(f"**{s}**: {DESCRIPTIONS[Scheme.parse(s).name]}" for s in schemes)
     scheme = st.sidebar.radio("Scheme", schemes, key=kept("scheme"), help=help_text, horizontal=True)
+    note_ended_jobs()  # a background run that ended since the last look: listed below, and chosen if ours
     runs = runs_of(release)
     skipped = skipped_runs()  # a bad folder is left out, never fatal: every page (Run retrieval too) still works
     for bad in skipped[:SKIPPED_SHOWN]:
@@ -67,6 +69,7 @@ def sidebar(multi_run: bool = True) -> State:
                                help="As the official runner: drop each C2C query's anchor from its ranked list "
                                     "(MTEB keeps it). Documents below it move up one rank.")
     st.sidebar.caption(C2T_LABEL0_NOTE)
+    show_jobs({r: run_label(m) for r, m in runs.items()})
     write_url({"release": release, "scheme": scheme, "task": task, "anchor": "1" if anchor else "0",
                "runs": list(run_ids)})
     return State(release, Scheme.parse(scheme), list(run_ids), task, anchor)

@@ -6,7 +6,7 @@ from typing import NamedTuple
 import pandas as pd
 import streamlit as st
 
-from coreb_core.runs.run import RunMeta, default_run_name, run_created
+from coreb_core.runs.run import RunMeta, run_created, run_name
 from ui.format import code, plain
 from ui.state import State
 
@@ -21,7 +21,7 @@ def run_label(meta: RunMeta) -> str:
     >>> run_label(RunMeta("r1", model="minilm", profile="card", release="demo_v2603"))  # no name stored yet
     'minilm · card · demo_v2603'
     """
-    return meta.name or default_run_name(meta)
+    return run_name(meta)
 
 
 def run_tooltip(meta: RunMeta) -> str:

@@ -11,30 +11,34 @@ values weighted so that their plain mean equals that score.
 Example:
     >>> rec = recommend(store, tables.per_query("v2"), tables.traps, metas, tasks=("t2c",), languages=("python",),
     ...                 budget_b=1.0)
-    >>> rec.ranked[["rank", "model", "mean_ndcg_at_10", "ci_low", "ci_high", "trap_share", "params_b"]]
+    >>> rec.ranked[["rank", "model", "mean", "ci_low", "ci_high", "trap_share", "params_b"]]
 
-Scores, interval bounds and trap shares are fractions (0..1); ``ui.display`` prints them x100 and
-words the recommendation (``recommendation_sentence``, ``winner_sentence``, ``summary_markdown``).
+Scores, interval bounds and trap shares are fractions (0..1); ``coreb_core.present.selection`` prints them
+x100 and words the recommendation for the page, the report and the CLI alike.
 """
 from __future__ import annotations
 
 import math
-from typing import Iterable, NamedTuple
+from typing import Iterable, Mapping, NamedTuple, Sequence
 
 import numpy as np
 import pandas as pd
 
-from coreb_core.evaluation.significance import bootstrap_ci, compare_pair, holm, intervals
+from coreb_core.evaluation.significance import DEFAULT_PERMUTATIONS, bootstrap_ci, compare_pair, holm, intervals
 from coreb_core.analysis.comparison import SIGNIFICANCE_LEVEL, PairVerdict
 from coreb_core.analysis.leaderboard import canonical_model, run_params, score
+from coreb_core.data.measures import SELECTION_METRICS
 from coreb_core.data.published import parameter_counts
-from coreb_core.runs.run import run_name
+from coreb_core.runs.run import RunMeta, list_runs, read_hits, run_meta, run_name
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.data.store import Store
+from coreb_core.errors import CorebError
+from coreb_core.evaluation.evaluate import Evaluation, analyse_many
+from coreb_core.evaluation.schemes import V1, V2, Scheme
 
-RANKED_COLUMNS = ["rank", "model", "run", "params_b", "queries", "mean_ndcg_at_10", "ci_low", "ci_high",
+RANKED_COLUMNS = ["rank", "model", "run", "params_b", "queries", "mean", "ci_low", "ci_high",
                   "trap_share", *TASK_NAMES, "evidence"]
-PUBLISHED_COLUMNS = ["rank", "model", "params_b", "mean_ndcg_at_10", *TASK_NAMES, "figures", "evidence"]
+PUBLISHED_COLUMNS = ["rank", "model", "params_b", "mean", *TASK_NAMES, "figures", "evidence"]
 EXCLUDED_COLUMNS = ["model", "run", "params_b", "reason"]
 PUBLISHED_ONLY = "published figures only"
 TABLE3 = "published:paper_table3_v202603_retrieval"
@@ -48,7 +52,7 @@ class Recommendation(NamedTuple):
     """What ``recommend`` returns: the ranked runs, those left out, and the slice that was asked for.
 
     >>> Recommendation._fields
-    ('ranked', 'excluded', 'tasks', 'languages', 'budget_b', 'average', 'lead')
+    ('ranked', 'excluded', 'tasks', 'languages', 'budget_b', 'average', 'lead', 'metric', 'standings')
     """
 
     ranked: pd.DataFrame  # our runs within budget, best first (scores as fractions)
@@ -60,6 +64,8 @@ class Recommendation(NamedTuple):
     # The first-ranked run against the second on the queries both scored (paired randomization test,
     # Holm-corrected across the first run's comparisons with every other ranked run); None with < 2 runs.
     lead: PairVerdict | None = None
+    metric: str = "ndcg_at_10"  # the score ranked on (``mean`` and the per-task columns)
+    standings: tuple["Standing", ...] = ()  # every ranked run against the first, in rank order
 
 
 def parameter_text(params_b: float | None) -> str:
@@ -123,24 +129,54 @@ def slice_scores(per_query: pd.DataFrame, chosen: set[str], average: str = "task
     return out
 
 
-def recommend(store: Store, per_query: pd.DataFrame, traps: pd.DataFrame, metas: dict[str, dict],
-              tasks: Iterable[str] = TASK_NAMES, languages: Iterable[str] = LANGUAGE_SCOPES,
-              budget_b: float | None = None,
-              average: str = "tasks", seed: int = 0) -> Recommendation:
-    """Rank our runs on the chosen slices: mean nDCG@10, bootstrap 95% interval, share of
-    chosen queries with a trap above the first positive (graded qrels), parameters. Runs over the
-    budget, or with an unknown parameter count while a budget is set, go to ``excluded``.
+class Standing(NamedTuple):
+    """One ranked run of a ``Recommendation``: its slice score (a fraction) with its bootstrap 95% interval,
+    its trap share, and how it compares with the first-ranked run on the queries both scored (paired
+    randomization test, Holm-corrected across every comparison with the first run).
 
-    >>> tables = analyse_many(store, {"bm25": read_hits(bm25)}, (V2,), traps=True)  # demo_v2603
+    >>> Standing._fields[:6]
+    ('rank', 'run', 'model', 'params_b', 'queries', 'mean')
+    """
+
+    rank: int
+    run: str
+    model: str
+    params_b: float | None
+    queries: int
+    mean: float
+    ci_low: float
+    ci_high: float
+    trap_share: float
+    delta_vs_best: float  # mean - the first run's mean (0 for the first)
+    p: float  # two-sided paired randomization test against the first run (nan for the first)
+    p_holm: float  # the same, Holm-corrected across the first run's comparisons
+    significant: bool  # p_holm < SIGNIFICANCE_LEVEL: the first run is significantly better than this one
+    wins: int  # shared queries where this run beats the first
+    ties: int
+    losses: int
+
+
+def recommend(store: Store, per_query: pd.DataFrame, traps: pd.DataFrame, metas: Mapping[str, RunMeta],
+              tasks: Iterable[str] = TASK_NAMES, languages: Iterable[str] = LANGUAGE_SCOPES,
+              budget_b: float | None = None, average: str = "tasks", seed: int = 0, metric: str = "ndcg_at_10",
+              n_permutations: int = DEFAULT_PERMUTATIONS) -> Recommendation:
+    """Rank our runs on the chosen slices: mean ``metric`` (nDCG@10 by default), bootstrap 95% interval,
+    share of chosen queries with a trap above the first positive (graded qrels), parameters; ties
+    broken by the lower trap share, then fewer parameters. Every run is tested against the first
+    (``standings``): the one verdict the page, the report and the CLI word alike
+    (``coreb_core.present.selection``). Runs over the budget, or with an unknown parameter count while a
+    budget is set, go to ``excluded``.
+
+    >>> tables = analyse_many(store, {"bm25": read_hits(bm25)}, (V2,), traps=True)  # demo_v2603, not doctested
     >>> rec = recommend(store, tables.per_query("v2"), tables.traps, {"bm25": run_meta(bm25)}, tasks=("t2c",),
     ...                 languages=("python",))
-    >>> rec.ranked[["rank", "model", "queries", "mean_ndcg_at_10", "ci_low", "ci_high", "trap_share"]].round(4)
-       rank model  queries  mean_ndcg_at_10  ci_low  ci_high  trap_share
-    0     1  bm25      120           0.2514  0.2168   0.2859      0.4583
+    >>> rec.ranked[["rank", "model", "queries", "mean", "ci_low", "ci_high", "trap_share"]].round(4)
+       rank model  queries    mean  ci_low  ci_high  trap_share
+    0     1  bm25      120  0.2514  0.2168   0.2859      0.4583
     """
     tasks, languages = tuple(tasks), tuple(languages)
     chosen = selected_queries(store, tasks, languages)
-    scores = slice_scores(per_query, chosen, average)
+    scores = slice_scores(per_query, chosen, average, metric)
     trap_rows = traps[traps["query_id"].astype(str).isin(chosen)]
     trap_share = trap_rows.groupby("run", observed=True)["trap_above_positive"].mean()
     excluded, kept = [], {}
@@ -164,40 +200,61 @@ def recommend(store: Store, per_query: pd.DataFrame, traps: pd.DataFrame, metas:
     rows = []
     for _, r in ci.iterrows():
         g = kept[r["run"]]
-        per_task = g.groupby("task")["ndcg_at_10"].mean()
+        per_task = g.groupby("task")[metric].mean()
         meta = metas.get(r["run"])
         rows.append({"model": run_name(meta) if meta else r["run"], "run": r["run"], "params_b": run_params(meta),
-                     "queries": int(r["queries"]), "mean_ndcg_at_10": score(r["mean"]),
+                     "queries": int(r["queries"]), "mean": score(r["mean"]),
                      "ci_low": score(r["ci_low"]), "ci_high": score(r["ci_high"]),
                      "trap_share": score(trap_share.get(r["run"], np.nan)),
                      **{t: score(per_task.get(t)) for t in TASK_NAMES},
                      "evidence": "our run: per-query metrics on this release"})
     ranked = pd.DataFrame(rows, columns=RANKED_COLUMNS[1:])
     if len(ranked):
-        ranked = ranked.sort_values(["mean_ndcg_at_10", "trap_share", "params_b", "run"],
-                                    ascending=[False, True, True, True], na_position="last")
+        ranked = ranked.sort_values(["mean", "trap_share", "params_b", "run"],
+                                    ascending=[False, True, True, True],
+                                    na_position="last")
     ranked = ranked.reset_index(drop=True)
     ranked.insert(0, "rank", np.arange(1, len(ranked) + 1))
+    standings = _standings(kept, ranked, n_permutations, seed)
     return Recommendation(ranked, pd.DataFrame(excluded, columns=EXCLUDED_COLUMNS), tasks, languages, budget_b,
-                          average, _lead(kept, ranked["run"].astype(str).tolist(), tasks, seed))
+                          average, _lead(kept, standings, metric, tasks, seed), metric, standings)
 
 
-def _lead(kept: dict[str, pd.DataFrame], order: list[str], tasks: tuple[str, ...], seed: int) -> PairVerdict | None:
-    """The first-ranked run against the second, paired on the selection ``score`` of the queries both
-    scored; Holm over the first run's comparisons with every other run (so "significant" holds for
-    the whole ranking's top, not one hand-picked pair)."""
-    if len(order) < 2:
+def _standings(kept: dict[str, pd.DataFrame], ranked: pd.DataFrame, n_permutations: int,
+               seed: int) -> tuple[Standing, ...]:
+    """Every ranked run against the first one on the queries both scored; Holm over those comparisons,
+    so "significantly below the first" holds for the whole ranking, not one hand-picked pair."""
+    if ranked.empty:
+        return ()
+    rows = list(ranked.itertuples(index=False))
+    best = rows[0]
+    tests = [compare_pair(kept[r.run], kept[best.run], "score", r.run, best.run, n_permutations, seed)
+             for r in rows[1:]]
+    adjusted = holm([t.p_randomization for t in tests]) if tests else []
+    out = []
+    for i, r in enumerate(rows):
+        t, p_holm = (tests[i - 1], adjusted[i - 1]) if i else (None, math.nan)
+        params = None if r.params_b is None or pd.isna(r.params_b) else float(r.params_b)
+        out.append(Standing(int(r.rank), str(r.run), str(r.model), params, int(r.queries), float(r.mean),
+                            float(r.ci_low), float(r.ci_high), float(r.trap_share), float(r.mean - best.mean),
+                            t.p_randomization if t else math.nan, float(p_holm),
+                            bool(p_holm < SIGNIFICANCE_LEVEL), t.wins if t else 0, t.ties if t else 0,
+                            t.losses if t else 0))
+    return tuple(out)
+
+
+def _lead(kept: dict[str, pd.DataFrame], standings: tuple[Standing, ...], metric: str, tasks: tuple[str, ...],
+          seed: int) -> PairVerdict | None:
+    """The first-ranked run against the second, told from the first's side (``standings[1]``'s test)."""
+    if len(standings) < 2:
         return None
-    top = order[0]
-    tests = [compare_pair(kept[top], kept[other], "score", top, other, seed=seed) for other in order[1:]]
-    p_holm = holm([t.p_randomization for t in tests])
-    first = tests[0]
-    merged = kept[top][["task", "query_id", "score"]].merge(kept[order[1]][["task", "query_id", "score"]],
-                                                            on=["task", "query_id"], suffixes=("_a", "_b"))
+    top, second = standings[0], standings[1]
+    merged = kept[top.run][["task", "query_id", "score"]].merge(kept[second.run][["task", "query_id", "score"]],
+                                                                on=["task", "query_id"], suffixes=("_a", "_b"))
     low, high = bootstrap_ci((merged["score_a"] - merged["score_b"]).to_numpy(), seed=seed)
-    return PairVerdict(top, order[1], "ndcg_at_10", "+".join(tasks), first.shared, first.mean_delta, low, high,
-                       first.p_randomization, p_holm[0], bool(p_holm[0] < SIGNIFICANCE_LEVEL), first.wins,
-                       first.ties, first.losses)
+    delta = float((merged["score_a"] - merged["score_b"]).mean()) if len(merged) else math.nan
+    return PairVerdict(top.run, second.run, metric, "+".join(tasks), len(merged), delta, low, high, second.p,
+                       second.p_holm, second.significant, second.losses, second.ties, second.wins)
 
 
 def recommend_published(result_rows: Iterable[dict], tasks: Iterable[str] = TASK_NAMES,
@@ -212,8 +269,8 @@ def recommend_published(result_rows: Iterable[dict], tasks: Iterable[str] = TASK
     Parameters come from the project page's efficiency table. Returns (ranked, excluded).
 
     >>> ranked, excluded = recommend_published(all_rows(), tasks=("t2c",), budget_b=1.0)
-    >>> ranked[["rank", "model", "params_b", "mean_ndcg_at_10"]].head(2)
-       rank               model  params_b  mean_ndcg_at_10
+    >>> ranked[["rank", "model", "params_b", "mean"]].head(2)
+       rank               model  params_b  mean
     0     1          C2LLM-0.5B       0.5            0.430
     1     2  Jina-code-emb-0.5B       0.5            0.386
     >>> excluded[["model", "reason"]].head(2)
@@ -265,13 +322,66 @@ def recommend_published(result_rows: Iterable[dict], tasks: Iterable[str] = TASK
             excluded.append({"model": model, "run": None, "params_b": p, "reason": reason})
             continue
         mean = float(np.mean(list(per_task.values()))) if per_task else math.nan
-        ranked.append({"model": model, "params_b": p, "mean_ndcg_at_10": score(mean),
+        ranked.append({"model": model, "params_b": p, "mean": score(mean),
                        **{t: score(per_task.get(t)) for t in TASK_NAMES}, "figures": "; ".join(figures),
                        "evidence": PUBLISHED_ONLY})
     frame = pd.DataFrame(ranked, columns=PUBLISHED_COLUMNS[1:])
     if len(frame):
-        frame = frame.sort_values(["mean_ndcg_at_10", "params_b", "model"], ascending=[False, True, True],
+        frame = frame.sort_values(["mean", "params_b", "model"], ascending=[False, True, True],
                                   na_position="last")
     frame = frame.reset_index(drop=True)
     frame.insert(0, "rank", np.arange(1, len(frame) + 1))
     return frame, pd.DataFrame(excluded, columns=EXCLUDED_COLUMNS)
+
+
+class StoredSelection(NamedTuple):
+    """``recommend_stored``'s answer: the recommendation and what it was computed from."""
+
+    store: Store
+    scheme: Scheme
+    metas: dict[str, RunMeta]
+    evaluation: Evaluation
+    recommendation: Recommendation
+
+
+def recommend_stored(release: str, run_ids: Sequence[str] | None = None, scheme: str = "v2",
+                     tasks: Sequence[str] = TASK_NAMES, languages: Sequence[str] = LANGUAGE_SCOPES,
+                     budget_b: float | None = None, metric: str = "ndcg_at_10", anchor_exclusion: bool = True,
+                     average: str = "tasks", evaluation: Evaluation | None = None,
+                     n_permutations: int = DEFAULT_PERMUTATIONS,
+                     recommendation: Recommendation | None = None) -> StoredSelection:
+    """``recommend`` over stored runs of a cached release (every run of the release by default), for the
+    report and the CLI; ``evaluation`` and ``recommendation`` may pass what the app already holds, so
+    that every place states the page's verdict. A one-line ``CorebError`` for an unknown scheme, metric
+    or task, a release without runs, or a run of another release.
+
+    >>> chosen = recommend_stored("demo_v2603", tasks=("t2c",), budget_b=1.0)   # not doctested
+    >>> chosen.recommendation.standings[0].run
+    'bm25__demo_v2603__20261201T062218-f8c8b6'
+    """
+    try:
+        parsed = Scheme.parse(scheme)
+    except ValueError as exc:
+        raise CorebError(str(exc)) from None
+    if metric not in SELECTION_METRICS:
+        raise CorebError(f"unknown metric {metric!r}; choose one of {', '.join(SELECTION_METRICS)}")
+    unknown = [t for t in tasks if t not in TASK_NAMES]
+    if unknown or not tasks:
+        raise CorebError(f"unknown task {', '.join(unknown) or '(none)'}; choose from {', '.join(TASK_NAMES)}")
+    store = Store(release)
+    if run_ids:
+        metas = {r: run_meta(r) for r in run_ids}
+        other = [f"{r} ({m.release})" for r, m in metas.items() if m.release not in (None, release)]
+        if other:
+            raise CorebError(f"runs made on another release than {release}: {', '.join(other)}")
+    else:
+        metas = {m.run_id: m for m in sorted(list_runs(release), key=lambda m: m.created or "")}
+        if not metas:
+            raise CorebError(f"release {release} has no stored runs; make one with: python -m coreb_core run "
+                             f"--model bm25 --release {release}")
+    if evaluation is None:
+        schemes = tuple(dict.fromkeys([parsed, V2, V1]))
+        evaluation = analyse_many(store, {r: read_hits(r) for r in metas}, schemes, anchor_exclusion, traps=True)
+    rec = recommendation or recommend(store, evaluation.per_query(parsed), evaluation.traps, metas, tasks, languages,
+                                      budget_b, average, metric=metric, n_permutations=n_permutations)
+    return StoredSelection(store, parsed, metas, evaluation, rec)

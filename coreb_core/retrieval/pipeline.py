@@ -213,9 +213,15 @@ def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = tuple(TASKS
     encoder = _Encoder(spec, encoding, used_device, progress, model_loader) if encoding else None
     cache = EmbeddingCache(encoder_identity(spec, encoding), root) if encoding else None
     frames, prompts, encoded, timings = [], {}, 0, {"encode": 0.0, "search": 0.0}
-    for n, task in enumerate(tasks):
-        data = load_task(store, task)
-        step = lambda msg, frac, n=n: progress(f"{task}: {msg}", (n + frac) / len(tasks))  # noqa: E731
+    loaded = [load_task(store, task) for task in tasks]
+    # Progress in proportion to the texts each step encodes (the real tasks differ 5-fold in size), so that
+    # the time-left estimate extrapolates from comparable steps; search gets a small fixed share per task.
+    sizes = [len(d.docs) + len(d.queries) for d in loaded]
+    starts = [sum(sizes[:n]) / max(1, sum(sizes)) for n in range(len(tasks))]
+    for n, (task, data) in enumerate(zip(tasks, loaded)):
+        share, doc_part = sizes[n] / max(1, sum(sizes)), 0.95 * len(data.docs) / max(1, sizes[n])
+        step = lambda msg, frac, n=n, task=task, share=share: progress(f"{task}: {msg}",  # noqa: E731
+                                                                        starts[n] + share * frac)
         t0 = time.perf_counter()
         if encoding is None:
             scores = LEXICAL[spec.id](data.queries, data.docs)
@@ -226,9 +232,9 @@ def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = tuple(TASKS
             prompts[task] = {"query": qp, "document": dp, "source": source}
             pool = _pool_factory(used_device, encoding)
             dv, nd = encode_cached(encoder, data.docs, dp, cache, batch_size, spec.normalize,
-                                   lambda m, f: step(f"documents {m}", 0.7 * f), "docs", pool)
+                                   lambda m, f: step(f"documents {m}", doc_part * f), "docs", pool)
             qv, nq = encode_cached(encoder, data.queries, qp, cache, batch_size, spec.normalize,
-                                   lambda m, f: step(f"queries {m}", 0.7 + 0.2 * f), "queries", pool)
+                                   lambda m, f: step(f"queries {m}", doc_part + (0.95 - doc_part) * f), "queries", pool)
             encoded += nd + nq
             t1 = time.perf_counter()
             timings["encode"] += t1 - t0

@@ -286,15 +286,16 @@ _META_TYPES: dict[str, tuple[type, ...]] = {
 
 
 def run_name(meta: RunMeta) -> str:
-    """How a run is named wherever it is shown: its model, and its encoding profile when it has one
-    (``minilm [official]``); runs stored before profiles existed, BM25 and imported runs show the
-    model alone.
+    """A run's one name, the same in every picker, table, chart, sentence, report, CLI line and SQL
+    table: the name it was stored with (or renamed to), else its default ``<model> · <profile> ·
+    <release>`` (``default_run_name``).
 
-    >>> run_name(RunMeta("r1", model="minilm", profile="card"))
-    'minilm [card]'
+    >>> run_name(RunMeta("r1", model="minilm", profile="card", release="demo_v2603"))
+    'minilm · card · demo_v2603'
+    >>> run_name(RunMeta("r1", model="minilm", profile="card", name="minilm baseline"))
+    'minilm baseline'
     """
-    model = str(meta.model or meta.run_id or "?")
-    return f"{model} [{meta.profile}]" if meta.profile else model
+    return meta.name or default_run_name(meta)
 
 
 NAME_MAX = 80  # characters in a run's name: it must fit a picker and a chart axis

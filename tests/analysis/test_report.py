@@ -88,21 +88,27 @@ def test_report_numbers_and_significance_are_the_evaluators(report_cache, t2c_re
     # leaderboard rows: rank, model, params, queries, mean (x100, bold), CI, delta, mark, W/T/L, trap %
     rows = re.findall(r"<tr><td>(\d)</td><td>([^<]+)</td>.*?<b>([\d.]+)</b>(\*?)</td><td class=\"n\">([\d.]+)–([\d.]+)"
                       r"</td><td class=\"n\">([^<]*)</td><td>([^<]*)</td>", html)
-    assert [(r[0], r[1]) for r in rows] == [("1", "bm25"), ("2", "bm25-noisy")]
+    # one name per run, the sidebar's: <model> · <release> for these unnamed runs
+    assert [(r[0], r[1]) for r in rows] == [("1", "bm25 · demo_v2603"), ("2", "bm25-noisy · demo_v2603")]
     for (_, _, mean, _, low, high, _, _), run in zip(rows, (bm25, noisy)):
-        assert float(mean) == round(means[run] * 100, 1) == round(ranked.loc[run, "mean_ndcg_at_10"] * 100, 1)
+        assert float(mean) == round(means[run] * 100, 1) == round(ranked.loc[run, "mean"] * 100, 1)
         assert (float(low), float(high)) == (round(ranked.loc[run, "ci_low"] * 100, 1),
                                              round(ranked.loc[run, "ci_high"] * 100, 1))
     pair = compare_pair(per[per["run"] == noisy], per[per["run"] == bm25], "ndcg_at_10", n_permutations=10_000)
     assert pair.p_randomization < 0.05  # one comparison: Holm leaves it as is
     assert rows[1][3] == "*" and html_lib.unescape(rows[1][7]) == f"▼ below best ({p_text(pair.p_randomization)})"
     assert rows[1][6] == f"{(means[noisy] - means[bm25]) * 100:+.1f}"
-    # the sentence: the winner, its evidence, the verdict in words with the wins/ties/losses
-    sentence = html_lib.unescape(re.search(r'<div class="rec"><b>Recommendation.</b> (.*?)</div>', html).group(1))
-    assert sentence.startswith(f"For T2C · all languages · at most 1 B parameters, choose bm25: mean nDCG@10 "
-                               f"{means[bm25] * 100:.1f} (95% CI")
-    assert (f"significant after Holm correction" in sentence and "not significant" not in sentence
-            and f"{pair.losses} wins / {pair.ties} ties / {pair.wins} losses." in sentence)
+    # the verdict and its evidence: the same sentences as the page and the CLI, from the same Recommendation
+    from coreb_core.present.selection import evidence_sentence, recommendation_sentence
+
+    box = html_lib.unescape(re.search(r'<div class="rec"><b>Recommendation.</b> (.*?)</div>', html).group(1))
+    verdict, evidence = box.split("<br>")
+    assert verdict == recommendation_sentence(rec) and evidence == evidence_sentence(rec, "v2")
+    assert verdict.startswith(f"Choose bm25 · demo_v2603: best nDCG@10 on T2C (all languages) among runs with at most 1 B "
+                              f"parameters ({means[bm25] * 100:.1f} vs {means[noisy] * 100:.1f} for bm25-noisy · demo_v2603")
+    assert "significant after Holm correction" in verdict and "not significant" not in verdict
+    assert evidence.endswith(f"against bm25-noisy · demo_v2603 it wins {pair.losses} queries, ties {pair.ties} and loses "
+                             f"{pair.wins}.")
 
 
 def test_report_provenance_of_every_number(report_cache, t2c_report):
@@ -152,7 +158,7 @@ def test_report_other_metric(report_cache, monkeypatch):
     task_means = ev.per_query(V2).groupby("task", observed=True)["mrr_at_10"].mean()
     assert "<td>MRR@10 ×100, mean of task means</td>" in html
     assert f"<b>{(task_means['c2t'] + task_means['t2c']) / 2 * 100:.1f}</b>" in html
-    assert "it is the only run that qualifies." in html
+    assert "it is the only run that qualifies for" in html
 
 
 @pytest.mark.parametrize("args, message", [
@@ -179,7 +185,7 @@ def test_report_bad_out(report_cache, tmp_path):
 def test_report_helpers_examples():
     import coreb_core.report as report
 
-    for fn in (report.points, report.p_text, report.slice_words, report.recommendation_sentence,
+    for fn in (report.points, report.p_text, report.recommendation_sentence, report.evidence_sentence,
                report.check_out, report.write_report, report.svg):
         runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
         for test in doctest.DocTestFinder().find(fn, globs=vars(report)):

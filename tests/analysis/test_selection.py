@@ -9,7 +9,8 @@ def test_recommend_and_published_units(app_cache, default_runs):
     from coreb_core.data.published import published_rows
     from coreb_core.evaluation.schemes import V2
     from coreb_core.analysis.selection import recommend, recommend_published
-    from ui.display import pct, summary_markdown, winner_sentence
+    from coreb_core.present.numbers import pct
+    from coreb_core.present.selection import evidence_sentence, summary_markdown
     from coreb_core.data.store import Store
 
     runs = default_runs
@@ -23,15 +24,15 @@ def test_recommend_and_published_units(app_cache, default_runs):
     traps = tables.traps.query("task == 't2c'")
     anyq = per["query_id"].astype(str).str.contains("_any_")
     assert row["queries"] == 120 == anyq[per["run"] == bm25].sum()  # T2C _any: 24 canonical + 24 full + 72 search
-    assert pct(row["mean_ndcg_at_10"]) == round(per[(per["run"] == bm25) & anyq]["ndcg_at_10"].mean() * 100, 1)
+    assert pct(row["mean"]) == round(per[(per["run"] == bm25) & anyq]["ndcg_at_10"].mean() * 100, 1)
     t_any = traps["query_id"].astype(str).str.contains("_any_")
     assert pct(row["trap_share"]) == round(traps[(traps["run"] == bm25) & t_any]["trap_above_positive"].mean() * 100, 1)
-    assert "scheme v2" in winner_sentence(rec, "v2")
+    assert "scheme v2" in evidence_sentence(rec, "v2")
     # published: all languages -> paper Table 3; C2C by language -> Table 15; T2C by language -> not applicable
     ranked, _ = recommend_published(published_rows(), ("t2c", "c2c", "c2t"), ("any", "python", "java", "cpp", "go",
                                                                              "ruby"), 8.0)
     c2llm = ranked.set_index("model").loc["C2LLM-7B"]
-    assert pct(c2llm["mean_ndcg_at_10"]) == round(np.mean([0.443, 0.659, 0.795]) * 100, 1) and c2llm["params_b"] == 7.0
+    assert pct(c2llm["mean"]) == round(np.mean([0.443, 0.659, 0.795]) * 100, 1) and c2llm["params_b"] == 7.0
     assert (ranked["evidence"] == "published figures only").all()
     c2c, _ = recommend_published(published_rows(), ("c2c",), ("python", "cpp"), None)
     assert pct(c2c.set_index("model").loc["GemEmb-2", "c2c"]) == round((0.681 + 0.789) / 2 * 100, 1)
@@ -64,7 +65,7 @@ def test_recommendation_lead_is_the_paired_test_of_the_top_two(app_cache, defaul
     b = per[per["run"] == second].set_index("query_id")["ndcg_at_10"].reindex(a.index)
     delta = (a - b).to_numpy()
     assert lead.delta == np.float64(delta.mean()) or abs(lead.delta - delta.mean()) < 1e-12
-    assert abs(lead.delta - (rec.ranked["mean_ndcg_at_10"].iloc[0] - rec.ranked["mean_ndcg_at_10"].iloc[1])) < 1e-12
+    assert abs(lead.delta - (rec.ranked["mean"].iloc[0] - rec.ranked["mean"].iloc[1])) < 1e-12
     assert lead.p == randomization_test(delta) and lead.p_holm == lead.p  # one comparison: Holm changes nothing
     assert lead.significant == (lead.p_holm < 0.05) and lead.wins + lead.ties + lead.losses == 120
     assert lead.ci_low <= lead.delta <= lead.ci_high

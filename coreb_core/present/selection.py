@@ -1,0 +1,207 @@
+"""The model-selection verdict in words, one wording for the page, the HTML report and the CLI.
+
+``recommendation_sentence`` says what to choose, or that there is no clear winner, from
+``Recommendation.standings`` (the first run against the others, Holm-corrected);
+``evidence_sentence`` gives the first run's numbers. Both take the same ``Recommendation``, so the
+three places cannot disagree.
+
+Example (a two-run recommendation, see ``recommendation_sentence``):
+    >>> recommendation_sentence(rec)   # doctest: +SKIP
+    'No clear winner: minilm leads BM25 on nDCG@10 for T2C (all languages) ...'
+"""
+from __future__ import annotations
+
+from typing import Mapping
+
+import pandas as pd
+
+from coreb_core.analysis.selection import PUBLISHED_ONLY, Recommendation, Standing, parameter_text
+from coreb_core.data.measures import metric_label
+from coreb_core.data.published import release_relation
+from coreb_core.data.schema import LANGUAGE_SCOPES
+from coreb_core.present.numbers import points
+from coreb_core.text import p_text
+
+AVERAGE_WORDS = {"tasks": "mean of task means", "queries": "query-weighted mean"}
+
+
+def languages_words(languages: tuple[str, ...]) -> str:
+    """``all languages`` when every scope is chosen, else the chosen ones.
+
+    >>> languages_words(LANGUAGE_SCOPES), languages_words(("python", "java"))
+    ('all languages', 'python, java')
+    """
+    return "all languages" if set(LANGUAGE_SCOPES) <= set(languages) else ", ".join(languages)
+
+
+def budget_words(budget_b: float | None) -> str:
+    """The parameter limit in words.
+
+    >>> budget_words(None), budget_words(0.6)
+    ('no parameter limit', 'at most 600 M parameters')
+    """
+    return "no parameter limit" if budget_b is None else f"at most {parameter_text(budget_b)} parameters"
+
+
+def slice_words(rec: Recommendation) -> str:
+    """The chosen slice: tasks · languages · budget.
+
+    >>> slice_words(Recommendation(pd.DataFrame(), pd.DataFrame(), ("t2c", "c2c"), LANGUAGE_SCOPES, 1.0, "tasks"))
+    'T2C, C2C · all languages · at most 1 B parameters'
+    """
+    return f"{', '.join(t.upper() for t in rec.tasks)} · {languages_words(rec.languages)} · {budget_words(rec.budget_b)}"
+
+
+def params_words(value: float | None) -> str:
+    """``22.7 M parameters``, or ``parameters not reported``.
+
+    >>> params_words(0.0227), params_words(None)
+    ('22.7 M parameters', 'parameters not reported')
+    """
+    return "parameters not reported" if value is None or pd.isna(value) else f"{parameter_text(value)} parameters"
+
+
+def selection_header(rec: Recommendation, scheme: str, release: str) -> str:
+    """The line naming the constraints the recommendation answers.
+
+    >>> rec = Recommendation(pd.DataFrame(), pd.DataFrame(), ("t2c", "c2t"), ("python",), 0.1, "tasks")
+    >>> selection_header(rec, "v2", "demo_v2603")
+    'T2C, C2T · python · at most 100 M parameters · nDCG@10 ×100 · mean of task means · scheme v2 · release demo_v2603'
+    """
+    return (f"{slice_words(rec)} · {metric_label(rec.metric)} ×100 · {AVERAGE_WORDS[rec.average]} · scheme {scheme} · "
+            f"release {release}")
+
+
+def _name(s: Standing, names: Mapping[str, str]) -> str:
+    return names.get(s.run, s.model)
+
+
+def recommendation_sentence(rec: Recommendation, names: Mapping[str, str] | None = None) -> str:
+    """The verdict in one sentence: choose the first-ranked run when it beats the second significantly
+    after Holm correction, else "No clear winner". ``names`` maps run ids to the names to print; without
+    it a run's ``model`` name is used. Scores are x100 points.
+
+    >>> s1 = Standing(1, "r2", "minilm", 0.0227, 720, 0.381, 0.35, 0.41, 0.31, 0.0, float("nan"), float("nan"),
+    ...               False, 0, 0, 0)
+    >>> s2 = Standing(2, "r1", "bm25", 0.0, 720, 0.31, 0.28, 0.34, 0.4, -0.071, 0.0001, 0.0001, True, 220, 200, 300)
+    >>> rec = Recommendation(pd.DataFrame(), pd.DataFrame(), ("t2c",), LANGUAGE_SCOPES, 0.1, "tasks",
+    ...                      standings=(s1, s2))
+    >>> recommendation_sentence(rec)
+    'Choose minilm: best nDCG@10 on T2C (all languages) among runs with at most 100 M parameters (38.1 vs 31.0 for bm25, +7.1 points, significant after Holm correction, p < 0.001).'
+    >>> recommendation_sentence(rec._replace(standings=(s1, s2._replace(p_holm=0.39, significant=False))), {"r1": "BM25"})
+    'No clear winner: minilm leads BM25 on nDCG@10 for T2C (all languages) among runs with at most 100 M parameters (38.1 vs 31.0, +7.1 points), but not significantly (p = 0.39 after Holm correction).'
+    >>> recommendation_sentence(rec._replace(standings=(s1,), budget_b=None))
+    'Choose minilm: it is the only run that qualifies for T2C (all languages) among all runs (nDCG@10 38.1, 95% CI 35.0–41.0).'
+    """
+    names = names or {}
+    label = metric_label(rec.metric)
+    where = f"{', '.join(t.upper() for t in rec.tasks)} ({languages_words(rec.languages)})"
+    among = "among all runs" if rec.budget_b is None else f"among runs with {budget_words(rec.budget_b)}"
+    if not rec.standings:
+        return f"No run qualifies for {slice_words(rec)}."
+    top = rec.standings[0]
+    first = _name(top, names)
+    if len(rec.standings) == 1:
+        return (f"Choose {first}: it is the only run that qualifies for {where} {among} ({label} "
+                f"{points(top.mean)}, 95% CI {points(top.ci_low)}–{points(top.ci_high)}).")
+    second = rec.standings[1]
+    other = _name(second, names)
+    # The gap of the printed (rounded) scores, so that the sentence's arithmetic adds up.
+    gap = f"{round(top.mean * 100, 1) - round(second.mean * 100, 1):+.1f} points"
+    if second.significant:
+        return (f"Choose {first}: best {label} on {where} {among} ({points(top.mean)} vs {points(second.mean)} for "
+                f"{other}, {gap}, significant after Holm correction, {p_text(second.p_holm)}).")
+    return (f"No clear winner: {first} leads {other} on {label} for {where} {among} ({points(top.mean)} vs "
+            f"{points(second.mean)}, {gap}), but not significantly ({p_text(second.p_holm)} after Holm correction).")
+
+
+def evidence_sentence(rec: Recommendation, scheme: str, names: Mapping[str, str] | None = None) -> str:
+    """The first-ranked run's evidence: score, interval, queries, scheme, trap share, parameters, and its
+    per-query record against the second.
+
+    >>> s1 = Standing(1, "r1", "bm25", None, 720, 0.48, 0.45, 0.51, 0.31, 0.0, float("nan"), float("nan"), False, 0, 0, 0)
+    >>> rec = Recommendation(pd.DataFrame(), pd.DataFrame(), ("t2c",), LANGUAGE_SCOPES, None, "tasks", standings=(s1,))
+    >>> print(evidence_sentence(rec, "v2"))
+    bm25 ranks first with mean nDCG@10 48.0 (95% CI 45.0–51.0, 720 queries, scheme v2), a trap above the first positive on 31.0% of queries, parameters not reported.
+    >>> s2 = Standing(2, "r2", "minilm", 0.0227, 720, 0.47, 0.44, 0.50, 0.4, -0.01, 0.2, 0.2, False, 300, 100, 320)
+    >>> print(evidence_sentence(rec._replace(standings=(s1, s2)), "v2"))  # doctest: +ELLIPSIS
+    bm25 ranks first ... parameters not reported; against minilm it wins 320 queries, ties 100 and loses 300.
+    """
+    names = names or {}
+    if not rec.standings:
+        return f"No run qualifies for {slice_words(rec)}."
+    top = rec.standings[0]
+    text = (f"{_name(top, names)} ranks first with mean {metric_label(rec.metric)} {points(top.mean)} (95% CI "
+            f"{points(top.ci_low)}–{points(top.ci_high)}, {top.queries} queries, scheme {scheme}), a trap above the "
+            f"first positive on {points(top.trap_share)}% of queries, {params_words(top.params_b)}")
+    if len(rec.standings) == 1:
+        return text + "."
+    second = rec.standings[1]  # its wins are the first run's losses
+    return (text + f"; against {_name(second, names)} it wins {second.losses} queries, ties {second.ties} and loses "
+            f"{second.wins}.")
+
+
+def published_empty_text(excluded: pd.DataFrame) -> str:
+    """Why no published model is listed, from ``recommend_published``'s excluded frame.
+
+    >>> published_empty_text(pd.DataFrame({"reason": ["7 B parameters exceed the 100 M budget",
+    ...     "500 M parameters exceed the 100 M budget", "parameter count unknown"]}))
+    'No published model fits these constraints: 2 models are over the 100 M budget; 1 model has no parameter count.'
+    >>> published_empty_text(pd.DataFrame({"reason": ["no published T2C figures per language"] * 11}))
+    'No published model fits these constraints: the paper prints no T2C figures per language (11 models).'
+    """
+    if excluded.empty:
+        return "No published figures are available."
+    # Budget reasons name each model's size; group them by the budget alone.
+    reasons = excluded["reason"].astype(str).str.replace(r"^.* parameters exceed the (.*) budget$", r"over the \1 budget",
+                                                         regex=True)
+    counts = reasons.value_counts(sort=True)
+    return "No published model fits these constraints: " + "; ".join(_reason_words(r, n) for r, n in counts.items()) + "."
+
+
+def _reason_words(reason: str, n: int) -> str:
+    """One grouped reason of ``published_empty_text`` as a phrase with its count."""
+    models = f"{n} model{'s' if n != 1 else ''}"
+    if reason.startswith("no published "):  # the paper's tables have no such slice: a fact about the paper
+        return f"the paper prints no {reason.removeprefix('no published ')} ({models})"
+    if reason == "parameter count unknown":
+        return f"{models} {'has' if n == 1 else 'have'} no parameter count"
+    return f"{models} {'is' if n == 1 else 'are'} {reason}"
+
+
+def summary_markdown(rec: Recommendation, published: pd.DataFrame, scheme: str, release: str,
+                     names: Mapping[str, str] | None = None) -> str:
+    """A plain-text/markdown one-page summary of the recommendation (for download or printing), with the
+    same verdict and evidence sentences as the page and the report; ``published`` is
+    ``recommend_published``'s ranked frame (fractions).
+
+    >>> s1 = Standing(1, "r1", "bm25", None, 720, 0.48, 0.45, 0.51, 0.31, 0.0, float("nan"), float("nan"), False, 0, 0, 0)
+    >>> rec = Recommendation(pd.DataFrame(), pd.DataFrame(columns=["model", "run", "reason"]), ("t2c",),
+    ...                      LANGUAGE_SCOPES, None, "tasks", standings=(s1,))
+    >>> published = pd.DataFrame({"rank": [1], "model": ["C2LLM-7B"], "mean": [0.705], "params_b": [7.0],
+    ...                           "figures": ["paper Table 3"]})
+    >>> summary_markdown(rec, published, "v2", "demo_v2603").splitlines()[-3:]
+    ['## Published models (published figures only; real CoREB v202603, not this release)', '',
+     '1. C2LLM-7B: 70.5, 7 B parameters (paper Table 3)']
+    """
+    names = names or {}
+    label = metric_label(rec.metric)
+    lines = ["# CoREB model selection", "", f"Release: {release} · scheme: {scheme} · selection: {slice_words(rec)}",
+             f"Average: {AVERAGE_WORDS[rec.average]}; values are {label} x100; trap share = queries with a trap "
+             "(rel=1) above the first positive.", "",
+             recommendation_sentence(rec, names), "", evidence_sentence(rec, scheme, names), "", "## Our runs", ""]
+    if not rec.standings:
+        lines.append("(none qualifies)")
+    for s in rec.standings:
+        lines.append(f"{s.rank}. {_name(s, names)} ({s.run}): {points(s.mean)} [{points(s.ci_low)}, "
+                     f"{points(s.ci_high)}], trap share {points(s.trap_share)}%, {params_words(s.params_b)}, "
+                     f"{s.queries} queries")
+    for _, r in rec.excluded.iterrows():
+        lines.append(f"- excluded: {names.get(r['run'], r['model'])} ({r['run']}): {r['reason']}")
+    lines += ["", f"## Published models ({PUBLISHED_ONLY}; {release_relation(release)})", ""]
+    if published.empty:
+        lines.append("(none: the chosen filter cannot be applied to published figures)")
+    for _, r in published.iterrows():
+        lines.append(f"{r['rank']}. {r['model']}: {points(r['mean'])}, {params_words(r['params_b'])} "
+                     f"({r['figures']})")
+    return "\n".join(lines) + "\n"

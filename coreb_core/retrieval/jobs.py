@@ -1,0 +1,221 @@
+"""Retrieval runs in the background: a run started from the app goes on while its user moves between
+pages, any page can show its progress and cancel it, and its end is seen by every session.
+
+One ``JobBoard`` per server process and cache folder (``board()``); a job is one ``run_retrieval`` call
+in its own thread. A job reports ``JobState`` snapshots (typed, no Streamlit); cancelling sets an event
+that the job's progress callback turns into ``RunCancelled`` at the next report (every encoded batch,
+every second of a model load), and ``write_run`` stores a run only when it is complete, so a cancelled
+run leaves nothing behind. One job runs at a time: two encoders would share the same cores.
+
+Example (CoREB-mini in a cache folder ``root``; not doctested):
+    >>> job = board(root).submit(RunRequest("bm25", "demo_v2603"), root=root)   # doctest: +SKIP
+    >>> board(root).wait(job).status, board(root).state(job).run_id   # doctest: +SKIP
+    ('done', 'bm25__demo_v2603__...')
+"""
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, NamedTuple
+
+from coreb_core.data.schema import TASKS
+from coreb_core.errors import CorebError
+from coreb_core.paths import runs_dir
+from coreb_core.retrieval.profiles import DEFAULT_PROFILE, load_encoder
+from coreb_core.runs.run import DEFAULT_TOP_K
+
+RUNNING, DONE, FAILED, CANCELLED = "running", "done", "failed", "cancelled"
+ETA_WINDOW_S = 60.0  # the time left is extrapolated from the progress made over the last minute
+ETA_MIN_SPAN_S = 3.0  # and only once the work has moved for this long (a model load does not count)
+ETA_MIN_FRACTION = 0.01  # and by this much
+
+
+class RunCancelled(Exception):
+    """Raised inside a job's thread when its user cancelled it."""
+
+
+class RunRequest(NamedTuple):
+    """What to run: the arguments of ``run_retrieval``."""
+
+    model: str
+    release: str
+    tasks: tuple[str, ...] = tuple(TASKS)
+    device: str = "auto"
+    batch_size: int = 64
+    top_k: int = DEFAULT_TOP_K
+    profile: str = DEFAULT_PROFILE
+
+
+class JobState(NamedTuple):
+    """A snapshot of one job, for display: ``fraction`` in 0..1, seconds as floats, ``eta_s`` None while
+    there is no honest estimate yet (a model still loading, or too little progress to extrapolate)."""
+
+    job_id: str
+    request: RunRequest
+    status: str  # RUNNING, DONE, FAILED or CANCELLED
+    message: str
+    fraction: float
+    elapsed_s: float
+    eta_s: float | None
+    run_id: str | None  # set when DONE
+    error: str | None  # one line, set when FAILED
+
+    @property
+    def finished(self) -> bool:
+        return self.status != RUNNING
+
+
+def eta_from(samples: list[tuple[float, float]], now: float) -> float | None:
+    """Seconds left, from (time, fraction) samples: the rate over the last ``ETA_WINDOW_S`` seconds, so a
+    fast start (vectors from the cache) or a slow model load does not skew the estimate for long.
+
+    >>> eta_from([(0.0, 0.0), (10.0, 0.1), (20.0, 0.2)], 20.0)   # 1% a second: 80 s left
+    80.0
+    >>> eta_from([(0.0, 0.5), (1.0, 0.5)], 1.0) is None           # no movement yet: no estimate
+    True
+    >>> eta_from([(0.0, 0.0), (10.0, 0.6), (100.0, 0.7), (160.0, 0.8)], 160.0)  # the last minute's pace
+    120.0
+    >>> eta_from([(0.0, 0.0), (1.0, 0.0), (40.0, 0.0), (50.0, 0.1)], 50.0)  # a 40 s model load is not counted
+    90.0
+    """
+    if not samples:
+        return None
+    t_now, f_now = samples[-1]
+    earlier = [i for i, (t, _) in enumerate(samples) if t <= now - ETA_WINDOW_S]
+    i = earlier[-1] if earlier else 0
+    while i + 1 < len(samples) and samples[i + 1][1] == samples[i][1]:  # from the end of a plateau (a model load)
+        i += 1
+    base = samples[i]
+    span, moved = t_now - base[0], f_now - base[1]
+    if span < ETA_MIN_SPAN_S or moved < ETA_MIN_FRACTION:
+        return None
+    return round(max(0.0, (1.0 - f_now) * span / moved), 1)
+
+
+@dataclass
+class _Job:
+    job_id: str
+    request: RunRequest
+    started: float = field(default_factory=time.monotonic)
+    message: str = "starting"
+    fraction: float = 0.0
+    samples: list[tuple[float, float]] = field(default_factory=list)
+    status: str = RUNNING
+    run_id: str | None = None
+    error: str | None = None
+    finished: float | None = None
+    cancel: threading.Event = field(default_factory=threading.Event)
+    thread: threading.Thread | None = None
+
+    def report(self, message: str, fraction: float) -> None:
+        """The job's ``Progress``: records the step, and stops the run here when it was cancelled."""
+        if self.cancel.is_set():
+            raise RunCancelled(self.job_id)
+        t = time.monotonic() - self.started
+        fraction = max(self.fraction, min(max(float(fraction), 0.0), 1.0))
+        # a sample per step forward, and one a second while standing still (so a plateau's end is known)
+        if not self.samples or fraction > self.samples[-1][1] or t - self.samples[-1][0] >= 1.0:
+            self.samples.append((t, fraction))
+            del self.samples[:-2000]
+        self.message, self.fraction = message, fraction
+
+    def state(self) -> JobState:
+        elapsed = (self.finished or time.monotonic()) - self.started
+        eta = None if self.status != RUNNING else eta_from(self.samples, elapsed)
+        return JobState(self.job_id, self.request, self.status, self.message, self.fraction, elapsed, eta,
+                        self.run_id, self.error)
+
+
+Loader = Callable  # (spec, encoding, device) -> encoder
+
+
+class JobBoard:
+    """This process's retrieval jobs for one cache folder: submit, read, cancel, wait."""
+
+    def __init__(self) -> None:
+        self._jobs: dict[str, _Job] = {}
+        self._lock = threading.Lock()
+        self._encoders: dict[str, object] = {}
+
+    def submit(self, request: RunRequest, root: Path | None = None, loader: Loader | None = None) -> str:
+        """Start ``request`` in a background thread; its job id. A one-line ``CorebError`` when a job is
+        still running (one at a time: they would share the same cores)."""
+        with self._lock:
+            busy = [j for j in self._jobs.values() if j.status == RUNNING]
+            if busy:
+                r = busy[0].request
+                raise CorebError(f"a run of {r.model} on {r.release} is still in progress; wait for it or cancel it")
+            job = _Job(uuid.uuid4().hex[:12], request)
+            self._jobs[job.job_id] = job
+        job.thread = threading.Thread(target=self._work, args=(job, root, loader or self._shared_loader),
+                                      name=f"coreb-run-{job.job_id}", daemon=True)
+        job.thread.start()
+        return job.job_id
+
+    def _shared_loader(self, spec, encoding, device):
+        """Encoders load once per process and stay loaded (seconds to minutes to load); the last four."""
+        key = repr((spec, encoding, device))
+        if key not in self._encoders:
+            if len(self._encoders) >= 4:
+                self._encoders.pop(next(iter(self._encoders)))
+            self._encoders[key] = load_encoder(spec, encoding, device)
+        return self._encoders[key]
+
+    def _work(self, job: _Job, root: Path | None, loader: Loader) -> None:
+        from coreb_core.retrieval.pipeline import run_retrieval
+
+        r = job.request
+        try:
+            result = run_retrieval(r.model, r.release, r.tasks, r.device, r.batch_size, r.top_k, progress=job.report,
+                                   root=root, model_loader=loader, profile=r.profile)
+        except RunCancelled:
+            job.status, job.message = CANCELLED, "cancelled: nothing was stored"
+        except Exception as exc:  # noqa: BLE001 (a background thread has nobody to raise to: the app shows it)
+            job.status, job.error = FAILED, " ".join(str(exc).split()) or type(exc).__name__
+        else:
+            job.run_id, job.status, job.message, job.fraction = result.run_id, DONE, "done", 1.0
+        finally:
+            job.finished = time.monotonic()
+
+    def states(self) -> list[JobState]:
+        """Every job of this process, oldest first."""
+        return [j.state() for j in list(self._jobs.values())]
+
+    def state(self, job_id: str) -> JobState:
+        """One job's snapshot; a ``CorebError`` for an unknown id."""
+        if job_id not in self._jobs:
+            raise CorebError(f"no retrieval job {job_id!r} in this server")
+        return self._jobs[job_id].state()
+
+    def running(self) -> list[JobState]:
+        return [s for s in self.states() if s.status == RUNNING]
+
+    def cancel(self, job_id: str) -> None:
+        """Ask a job to stop at its next progress report (a finished job is left as it is)."""
+        if job_id in self._jobs:
+            self._jobs[job_id].cancel.set()
+
+    def wait(self, job_id: str, timeout: float | None = None) -> JobState:
+        """Block until the job ends (or ``timeout`` seconds pass); its snapshot."""
+        thread = self._jobs[job_id].thread
+        if thread is not None:
+            thread.join(timeout)
+        return self.state(job_id)
+
+
+_BOARDS: dict[str, JobBoard] = {}
+_BOARDS_LOCK = threading.Lock()
+
+
+def board(root: Path | None = None) -> JobBoard:
+    """This process's job board for the cache folder ``root`` (the configured cache by default).
+
+    >>> board(Path("/nonexistent-cache")) is board(Path("/nonexistent-cache"))
+    True
+    """
+    key = str(runs_dir(root).resolve())
+    with _BOARDS_LOCK:
+        return _BOARDS.setdefault(key, JobBoard())

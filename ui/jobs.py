@@ -1,0 +1,110 @@
+"""Background retrieval runs on every page: the sidebar shows each running job's progress with a Cancel
+button, refreshed every second, and reruns the whole page once a job ends, so the finished run is
+listed under Runs at once. The jobs themselves are ``coreb_core.retrieval.jobs`` (no Streamlit)."""
+from __future__ import annotations
+
+import streamlit as st
+
+from coreb_core.retrieval.jobs import CANCELLED, DONE, FAILED, JobState, RunRequest, board
+from ui.format import duration_text, plain
+
+SEEN_KEY = "jobs_seen"  # job ids whose end this session has already acted on
+MINE_KEY = "jobs_mine"  # job ids this session started (their finished run is chosen under Runs)
+OUTCOME_KEY = "jobs_outcome"  # the last ended job this session should hear about
+
+
+def job_title(request: RunRequest) -> str:
+    """``minilm · official on demo_v2603`` (BM25 has no profile).
+
+    >>> job_title(RunRequest("minilm", "demo_v2603", profile="card")), job_title(RunRequest("bm25", "demo_v2603"))
+    ('minilm · card on demo_v2603', 'bm25 on demo_v2603')
+    """
+    model = request.model if request.model.startswith("bm25") else f"{request.model} · {request.profile}"
+    return f"{model} on {request.release}"
+
+
+def progress_line(state: JobState) -> str:
+    """What a running job is doing, how long it has run and how long it has left.
+
+    >>> s = JobState("j", RunRequest("minilm", "v"), "running", "t2c: documents 3/8", 0.3, 72.0, 130.0, None, None)
+    >>> progress_line(s)
+    't2c: documents 3/8 · 1 min 12 s elapsed · about 2 min 10 s left'
+    >>> progress_line(s._replace(eta_s=None))
+    't2c: documents 3/8 · 1 min 12 s elapsed · estimating time left'
+    """
+    tail = "estimating time left" if state.eta_s is None else f"about {duration_text(state.eta_s)} left"
+    return f"{state.message} · {duration_text(state.elapsed_s)} elapsed · {tail}"
+
+
+def outcome_text(state: JobState, name: str | None = None) -> str:
+    """How a job ended, in one line (``name``: the stored run's name, when it is known).
+
+    >>> s = JobState("j", RunRequest("bm25", "v"), "done", "done", 1.0, 3.2, None, "bm25__v__x", None)
+    >>> outcome_text(s, "bm25 · v")
+    'The run bm25 · v finished in 3 s; it is listed under Runs for release v.'
+    >>> outcome_text(s._replace(status="cancelled"))
+    'The run of bm25 on v was cancelled after 3 s; nothing was stored.'
+    """
+    what = job_title(state.request)
+    if state.status == DONE:
+        return (f"The run {name or what} finished in {duration_text(state.elapsed_s)}; it is listed under Runs for "
+                f"release {state.request.release}.")
+    if state.status == CANCELLED:
+        return f"The run of {what} was cancelled after {duration_text(state.elapsed_s)}; nothing was stored."
+    return f"The run of {what} failed: {state.error}"
+
+
+def start_job(request: RunRequest) -> str:
+    """Start a run in the background for this session (``CorebError`` when one is already running)."""
+    job_id = board().submit(request)
+    st.session_state.setdefault(MINE_KEY, set()).add(job_id)
+    return job_id
+
+
+def note_ended_jobs() -> None:
+    """Before the sidebar draws its runs: for each job that ended since this session last looked, remember
+    its outcome, and choose its run under Runs when this session started it. A new session takes the
+    jobs that ended before it as seen."""
+    ss = st.session_state
+    ended = [s for s in board().states() if s.finished]
+    if SEEN_KEY not in ss:
+        ss[SEEN_KEY] = {s.job_id for s in ended}
+        return
+    for s in ended:
+        if s.job_id in ss[SEEN_KEY]:
+            continue
+        ss[SEEN_KEY].add(s.job_id)
+        if s.job_id in ss.get(MINE_KEY, set()):
+            ss[OUTCOME_KEY] = s
+            if s.status == DONE and ss.get("release") == s.request.release and isinstance(ss.get("runs"), list) \
+                    and s.run_id not in ss["runs"]:
+                ss["runs"] = [*ss["runs"], s.run_id]
+
+
+def show_jobs(names: dict[str, str]) -> None:
+    """In the sidebar: the outcome of this session's last ended job, and every running job with its
+    progress and a Cancel button (``names``: run id -> name, for the outcome line)."""
+    ss = st.session_state
+    outcome: JobState | None = ss.get(OUTCOME_KEY)
+    if outcome is not None:
+        text = plain(outcome_text(outcome, names.get(outcome.run_id or "")))
+        (st.sidebar.success if outcome.status == DONE else st.sidebar.error if outcome.status == FAILED
+         else st.sidebar.warning)(text)
+    if board().running():
+        with st.sidebar:
+            _running_jobs()
+
+
+@st.fragment(run_every=1.0)
+def _running_jobs() -> None:
+    """Every second while a job runs: its progress; once none runs, the whole page again (the new run is
+    then listed under Runs, and the outcome said)."""
+    running = board().running()
+    if not running:
+        st.rerun(scope="app")
+    for s in running:
+        st.caption(f"Running in the background: **{plain(job_title(s.request))}**")
+        st.progress(s.fraction, text=plain(progress_line(s)))
+        st.button("Cancel this run", key=f"job_cancel_{s.job_id}", on_click=board().cancel, args=(s.job_id,),
+                  help="Stops the run at its next step; nothing half-written is stored (a run is stored only "
+                       "when it is complete).")
