@@ -4,21 +4,34 @@ import streamlit as st
 
 from ui.format import plain
 from ui.navigation import PAGE_SPECS
-from ui.state import keep_widget_state
+from ui.state import PageStopped, buffer_url, drop_url_buffer, flush_url, keep_widget_state, url_params
 from ui.warmup import start_warmup
 
 start_warmup()  # once per server: heavy imports and the evaluation kernels load beside the first request
 st.set_page_config(page_title="CoREB error analysis", layout="wide")
 keep_widget_state()  # before any page: the sidebar's and pages' choices survive moving between pages
 
-PAGES = [st.Page(p.script, title=p.title, icon=p.icon, url_path=p.url_path, default=p.default) for p in PAGE_SPECS]
+# Streamlit serves the default page at / and reserves its url_path, yet answers "Page not found" to it; so the
+# default page gets a name nobody types (HOME_PATH) and its own name is an alias that opens it.
+HOME_PATH = "home"
+PAGES = [st.Page(p.script, title=p.title, icon=p.icon, url_path=HOME_PATH if p.default else p.url_path,
+                 default=p.default) for p in PAGE_SPECS]
+DEFAULT_PAGE = next(page for page, spec in zip(PAGES, PAGE_SPECS) if spec.default)
+
+
+def _open_default_page() -> None:
+    """``/overview`` opens the Overview at ``/``, with the link's parameters."""
+    params = {k: (v[0] if len(v) == 1 else v) for k, v in url_params().items() if v}
+    drop_url_buffer()
+    st.switch_page(DEFAULT_PAGE, query_params=params)
+
+
+ALIASES = [st.Page(_open_default_page, title=spec.title, url_path=spec.url_path) for spec in PAGE_SPECS if spec.default]
 # The menu is ours (page links at the top of the sidebar) and Streamlit's is hidden
 # (.streamlit/config.toml: client.showSidebarNavigation = false): Streamlit's own menu would list the
 # files of pages/ on a fresh server's first request, before st.navigation has run.
-page = st.navigation(PAGES, position="hidden")
-with st.sidebar:
-    for p in PAGES:
-        st.page_link(p, label=p.title, icon=p.icon)
+page = st.navigation(PAGES + ALIASES, position="hidden")
+menu = st.sidebar.container()  # filled after the page has run: its links carry the page's final URL state
 
 from coreb_core.defaults import (FIRST_MODELS, default_release, ensure_defaults,  # noqa: E402
                                  first_page_rendered, later_defaults, needs_defaults, start_later_defaults)
@@ -58,5 +71,17 @@ for failed in [b for b in later_defaults() if b.error]:
     st.warning(f"The {failed.model} default run could not be built: {plain(failed.error)}. "
                "Build it from the Run retrieval page.")
 
-page.run()
+buffer_url()  # the page's URL parameters are written once, at the end of its run: one history entry a visit
+try:
+    page.run()
+except PageStopped:  # the page ended early (stop_page): its URL state and the menu still follow
+    pass
+finally:
+    # The menu's links carry the state, so a click pushes one history entry with the next page's URL whole
+    # (a bare link pushed the path alone, then the page its parameters: Back landed on the same page).
+    carried = {k: (v[0] if len(v) == 1 else v) for k, v in url_params().items() if v}
+    flush_url()
+    with menu:
+        for p in PAGES:
+            st.page_link(p, label=p.title, icon=p.icon, query_params=carried)
 first_page_rendered()  # the MiniLM default run may start loading now

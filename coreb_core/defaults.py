@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from coreb_core.data.schema import HUB_RELEASES
-from coreb_core.paths import runs_dir
+from coreb_core.paths import cache_root, runs_dir
 from coreb_core.progress import Progress, silent
 from coreb_core.runs.run import list_runs
 from coreb_core.data.store import list_releases
@@ -234,6 +234,7 @@ def start_later_defaults(root: Path | None = None, models: tuple[str, ...] = LAT
     >>> start_later_defaults(root) == later_defaults(root)
     True
     """
+    root = root or cache_root()  # pinned now: the thread must not follow a later change of COREB_CACHE
     key = str(runs_dir(root).resolve())
     with _LOCK:
         if key in _BUILDS:

@@ -14,7 +14,7 @@ from ui.format import plain
 from ui.labels import TASK_LABELS
 from ui.navigation import open_inspector
 from ui.sidebar import sidebar
-from ui.state import one_of, remembered, some_of, write_url
+from ui.state import one_of, remembered, some_of, stop_page, write_url
 from ui.widgets import csv_download, provenance, run_label, show_error
 
 state = sidebar()
@@ -24,7 +24,7 @@ runs = runs_of(state.release)
 labels = {r: run_label(m) for r, m in runs.items()}
 if len(runs) < 2:
     st.info("Comparing needs at least two stored runs of this release. Add one on Run retrieval.")
-    st.stop()
+    stop_page()
 
 left, right = st.columns([3, 1])
 default = [r for r in state.run_ids if r in runs]
@@ -33,13 +33,13 @@ picked = left.multiselect("Runs to compare", list(runs), format_func=labels.get,
                                          default if len(default) >= 2 else list(runs)[-2:], allowed=list(runs)))
 if len(picked) < 2:
     st.info("Pick two or more runs.")
-    st.stop()
+    stop_page()
 
 try:
     tables = run_tables(state._replace(run_ids=list(picked)))
 except CorebError as exc:
     show_error(exc)
-    st.stop()
+    stop_page()
 per_query_all = tables.per_query(state.scheme)
 metrics = metric_columns(per_query_all)
 metric = right.selectbox("Metric", metrics, key=remembered("compare_metric", "metric", one_of(metrics),

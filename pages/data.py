@@ -13,7 +13,7 @@ from ui.chart_specs import draw
 from ui.charts import hbar
 from ui.format import plain
 from ui.sidebar import sidebar
-from ui.state import remembered, write_url
+from ui.state import remembered, stop_page, write_url
 from ui.widgets import csv_download, show_error
 
 state = sidebar()
@@ -74,7 +74,7 @@ if section == "SQL console":
             st.dataframe(schema, hide_index=True)
             csv_download(schema, f"{state.release}-schema")
             st.caption(f"Source: the console's copy of `{state.release}` and the chosen runs.")
-    st.stop()
+    stop_page()
 
 st.caption("Counts are rows of the cached parquet; positives are rel=2 judgments, traps rel=1, judged negatives "
            "rel=0 (the graded v2 qrels). No scoring scheme applies.")

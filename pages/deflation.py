@@ -6,7 +6,7 @@ from coreb_core.analysis.deflation import COMPUTED, headline, scheme_definitions
 from coreb_core.data.schema import TASK_NAMES
 from coreb_core.errors import CorebError
 from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE, Scheme
-from ui.state import one_of, remembered, write_url
+from ui.state import one_of, remembered, stop_page, write_url
 from ui.cache import deflation_page, runs_of, store
 from ui.chart_specs import draw
 from ui.charts import dumbbell, hbar
@@ -22,7 +22,7 @@ st.title("Qrel deflation")
 
 if not state.run_ids:
     st.info("Pick one or more runs in the sidebar.")
-    st.stop()
+    stop_page()
 
 anchor = "C2C anchor excluded" if state.anchor_exclusion else "C2C anchor kept"
 runs = runs_of(state.release)
@@ -35,7 +35,7 @@ try:
     tables = deflation_page(state._replace(scheme=Scheme.parse("file:v1")) if has_file else state, labels, per_run)
 except CorebError as exc:
     show_error(exc)
-    st.stop()
+    stop_page()
 by_task = tables.by_task
 
 # The answer first: per run and task, how much the v1 rules overstate v2 (x100, one decimal).

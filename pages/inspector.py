@@ -10,7 +10,8 @@ from ui.display import UNJUDGED_BADGE
 from ui.inspection import back_params, back_target, row_colours, trap_reason_text
 from ui.labels import TASK_LABELS
 from ui.sidebar import sidebar
-from ui.state import one_of, remembered, url_float, url_param, url_values, write_url
+from ui.state import (drop_url_buffer, one_of, remembered, stop_page, url_float, url_param, url_params, url_values,
+                      write_url)
 from ui.widgets import csv_download, provenance, run_label, show_error
 
 MAX_RUNS = 3
@@ -40,7 +41,9 @@ state = sidebar()
 origin = back_target(url_param("from"))
 if origin is not None and st.button(f"← Back to {origin.title}", key="insp_back"):
     # The page as it was: the global state and its own URL parameters, none of the inspector's.
-    st.switch_page(origin.script, query_params=back_params({k: st.query_params.get_all(k) for k in st.query_params}))
+    params = back_params(url_params())
+    drop_url_buffer()
+    st.switch_page(origin.script, query_params=params)
 st.title("Query inspector")
 s = store(state.release)
 runs = runs_of(state.release)
@@ -80,7 +83,7 @@ with st.expander("Find a query", expanded=url_query is None):
         found = finder.found
     except CorebError as exc:
         show_error(exc)
-        st.stop()
+        stop_page()
     st.caption(f"{len(found)} queries of {state.task}" +
                (f" · Δ = nDCG@10 (scheme {state.scheme}) of run a − run b" if delta_runs else "") +
                " · select a row to inspect it")
@@ -111,14 +114,14 @@ with st.expander("Find a query", expanded=url_query is None):
 query_id = url_query or (str(found["query_id"].iloc[0]) if len(found) else None)
 if query_id is None:
     st.info("No query matches these filters.")
-    st.stop()
+    stop_page()
 write_url({"query": query_id})
 last_query[state.task] = query_id
 try:
     q = query_details(s, query_id)
 except CorebError as exc:
     show_error(exc)
-    st.stop()
+    stop_page()
 
 # ------------------------------------------------------------------ the query and its problem
 st.subheader("Query")
@@ -140,7 +143,7 @@ if q.problem_statement or q.problem_abbreviated:
 
 if not state.run_ids:
     st.info("Choose runs in the sidebar to see their ranked lists.")
-    st.stop()
+    stop_page()
 
 # ------------------------------------------------------------------ ranked lists, side by side
 st.subheader("Ranked lists")
@@ -253,10 +256,10 @@ try:
     outranking = outranking_traps(positions, diff_run)
 except CorebError as exc:
     show_error(exc)
-    st.stop()
+    stop_page()
 if not outranking:
     st.info("In this run no trap ranks above a positive of this query.")
-    st.stop()
+    stop_page()
 
 
 def _trap_label(trap: str) -> str:

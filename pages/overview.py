@@ -1,5 +1,6 @@
 """Overview: our runs, imported results and published figures side by side; heatmaps and charts of
 our runs. Layout only: every frame comes from coreb_core.analysis.leaderboard."""
+import pandas as pd
 import streamlit as st
 
 from coreb_core.errors import CorebError
@@ -8,8 +9,8 @@ from coreb_core.data.published import QUERY_WEIGHTED, TASK_MEAN, published_versi
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE
 from coreb_core.runs.results import short_source
-from ui.state import flag, one_of, remembered, some_of, write_url
-from ui.cache import language_gradient, language_pairs, mteb_side_by_side, overview_page, run_coverage, runs_of
+from ui.state import flag, one_of, remembered, some_of, stop_page, write_url
+from ui.cache import article, language_gradient, language_pairs, mteb_side_by_side, overview_page, run_coverage, runs_of
 from ui.chart_specs import draw
 from ui.charts import heatmap, labelled_scatter, line_chart
 from ui.display import pct_columns, points
@@ -23,7 +24,7 @@ st.title("Overview")
 metas = runs_of(state.release)
 if not state.run_ids:
     st.info("Choose one or more runs in the sidebar (or create one on Run retrieval).")
-    st.stop()
+    stop_page()
 labels = {r: run_label(metas[r]) for r in state.run_ids if r in metas}
 
 
@@ -39,7 +40,7 @@ try:
     tables = overview_page(state, labels, sources, with_imported, metas)
 except CorebError as exc:
     show_error(exc)
-    st.stop()
+    stop_page()
 shown = pct_columns(tables.board, [*TASK_NAMES, QUERY_WEIGHTED, TASK_MEAN])  # fractions printed x100, one decimal
 # Identifying and deciding columns first: the run's name (not its id), then the overall score; release and
 # run id stay in the CSV download only, so the table fits a 1600 px page without scrolling.
@@ -187,6 +188,54 @@ if len(gradient):
          y_title="T2C nDCG@10 ×100", series_title="Series", style="kind", style_title="Source",
          x_sort=list(LANGUAGE_SCOPES),
          tooltip=["series", "kind", "language", "value", "queries", "source"])
-    st.caption(provenance(state, "published: paper, average over models, search excluded (ruby/go printed only as "
-                                 "a range 38.3–38.7, so not plotted); our runs: mean nDCG@10 per target language"))
+    st.caption(provenance(state, "published: paper, average over models, search excluded; our runs: mean nDCG@10 "
+                                 "per target language"))
     csv_download(gradient, "t2c_by_language")
+article_figures = article(state, labels)
+for r in article_figures.ranges:  # printed as one range for a group of languages: said, not plotted as a point
+    st.caption(f"The paper prints {' and '.join(r.languages)} together as a range: "
+               f"{r.low * 100:.1f}–{r.high * 100:.1f} (average of models, search excluded; v202603).")
+
+# ------------------------------------------------------------------ the article's figures
+st.subheader("The article's figures beside this release")
+st.caption("What the CoREB paper and project page print (real CoREB v202603), each beside what the chosen runs give "
+           f"on {code(state.release)}. Published figures are as printed; ours are this app's evaluator.")
+t4, n1, rr, order_tab = st.tabs(["T2C by subtask (Table 4)", "C2C nDCG@1, anchor excluded", "Rerankers",
+                                 "Task order"])
+with t4:
+    both = pd.concat([article_figures.table4.assign(kind="published (paper Table 4, v202603)"),
+                      article_figures.our_t2c.assign(kind=f"our run on {state.release}")], ignore_index=True)
+    st.dataframe(pct_columns(both, ["canonical", "full", "search"]), hide_index=True, width="stretch",
+                 column_order=["model", "canonical", "full", "search", "kind"],
+                 column_config={k: st.column_config.NumberColumn(f"{k} ×100", format="%.1f", width=100)
+                                for k in ("canonical", "full", "search")})
+    st.caption("T2C nDCG@10 ×100 by subtask family. The paper's search column is 0.0–1.5 for every model: a "
+               "search query's positives are the solutions that pass or fail as asked, which the embeddings do "
+               "not tell apart. " + provenance(state, "ours: mean over each family's queries"))
+with n1:
+    rule = "excluded (as the paper)" if state.anchor_exclusion else "kept (sidebar): the anchor is rank 1, so 0"
+    both = pd.concat([article_figures.ndcg1.assign(kind="published (paper, v202603)"),
+                      article_figures.our_ndcg1.assign(kind=f"our run on {state.release}, anchor {rule}")],
+                     ignore_index=True)
+    st.dataframe(pct_columns(both, ["ndcg_at_1"]), hide_index=True, width="stretch",
+                 column_order=["model", "ndcg_at_1", "kind"],
+                 column_config={"ndcg_at_1": st.column_config.NumberColumn("C2C nDCG@1 ×100", format="%.1f")})
+    st.caption("C2C nDCG@1: is the first document a verified solution of the same problem? The paper reports it with "
+               "the query's own code (the anchor) left out; with the anchor kept every query scores 0. "
+               + provenance(state, "ours: mean over the C2C queries"))
+with rr:
+    st.dataframe(article_figures.rerankers, hide_index=True, width="stretch",
+                 column_order=["model", *TASK_NAMES, "mean"],
+                 column_config={**{t: st.column_config.NumberColumn(f"{t.upper()} Δ %", format="%+.1f")
+                                   for t in TASK_NAMES},
+                                "mean": st.column_config.NumberColumn("mean Δ %", format="%+.1f")})
+    st.caption("Unit: percent of C2LLM-7B's own nDCG@10 (−8.3 = 8.3 % lower), not points. Each reranker reorders "
+               "C2LLM-7B's top 128. Source: the project page (final reranker numbers, v202603). Only the CoREB "
+               "reranker gains on every task. Our reranked runs: `python -m coreb_core run --rerank` (not in "
+               "this table).")
+with order_tab:
+    o = article_figures.order
+    st.markdown(f"The article says every model scores **{' > '.join(t.upper() for t in o.order)}**. In paper Table 3 "
+                f"(v202603) **{o.holding} of {o.models}** models do; the exceptions: "
+                + plain("; ".join(o.exceptions) or "none") + ".")
+    st.caption("Source: paper Table 3, nDCG@10 per task, v202603. Our runs' order is in the leaderboard above.")

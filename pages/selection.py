@@ -17,7 +17,7 @@ from ui.display import PRINTABLE_CSS, interval_text, selection_points
 from ui.format import plain
 from ui.labels import TASK_LABELS
 from ui.sidebar import sidebar
-from ui.state import kept, url_float, url_list, url_param, write_url
+from ui.state import kept, stop_page, url_float, url_list, url_param, write_url
 from ui.widgets import csv_download, provenance, run_label, show_error
 
 def _leave_printable() -> None:
@@ -67,10 +67,10 @@ write_url({"sel_tasks": ",".join(tasks), "sel_langs": ",".join(languages), "avg"
 
 if not tasks or not languages:
     st.warning("Choose at least one task and one language.")
-    st.stop()
+    stop_page()
 if not state.run_ids:
     st.info("Choose one or more runs in the sidebar (or create one on Run retrieval).")
-    st.stop()
+    stop_page()
 try:
     tables = run_tables(state)
     scheme = str(state.scheme)
@@ -79,7 +79,7 @@ try:
     published, published_excluded = recommend_published(result_rows(), tasks, languages, budget, version)
 except CorebError as exc:
     show_error(exc)
-    st.stop()
+    stop_page()
 
 names = {run: run_label(meta) for run, meta in metas.items()}
 summary = summary_markdown(rec, published, scheme, state.release, names)

@@ -14,7 +14,7 @@ from ui.display import MAP_COLOURS, fraction_ranges, gap_labels, map_labels, poi
 from ui.labels import PASS_BIN_LABELS, TASK_LABELS, TRAP_KIND_LABELS
 from ui.navigation import open_inspector
 from ui.sidebar import sidebar
-from ui.state import one_of, remembered, write_url
+from ui.state import one_of, remembered, stop_page, write_url
 from ui.widgets import csv_download, provenance, run_label, show_error
 
 state = sidebar()
@@ -24,7 +24,7 @@ st.caption("Traps are rel=1 hard negatives: failing solutions of the same proble
            "group; a query without a positive counts as no trap above a positive.")
 if not state.run_ids:
     st.info("Choose at least one run in the sidebar.")
-    st.stop()
+    stop_page()
 
 runs = runs_of(state.release)
 labels = {rid: run_label(runs[rid]) for rid in state.run_ids if rid in runs}
@@ -36,13 +36,13 @@ try:
     table = page.breakdown
 except CorebError as exc:
     show_error(exc)
-    st.stop()
+    stop_page()
 
 st.subheader(f"{TASK_LABELS[state.task]}: traps per run and {level}")
 st.caption(provenance(state, "trap measures use the release's graded qrels (rel=2 positive, rel=1 trap)"))
 if table.empty:
     st.info("The chosen runs score no query of this task.")
-    st.stop()
+    stop_page()
 
 measure = st.selectbox("Chart measure", list(MEASURES), format_func=MEASURES.get,
                        key=remembered("trap_measure", "measure", one_of(list(MEASURES))))
@@ -240,7 +240,7 @@ try:
     surface = run_surface(state)
 except CorebError as exc:
     show_error(exc)
-    st.stop()
+    stop_page()
 findings = surface.findings(state.task)
 for finding in findings:
     st.markdown(surface_sentence(finding, labels.get(finding.run, finding.run)))
@@ -270,7 +270,7 @@ dense = [rid for rid in state.run_ids if rid in runs and run_encoder_identity(ru
 if not dense:
     st.info("The embedding map needs a dense run among the chosen runs (BM25, imported and reranked runs have no "
             "vectors).")
-    st.stop()
+    stop_page()
 left, middle, right = st.columns([2, 3, 1])
 map_run = left.selectbox("Dense run", dense, format_func=lambda r: labels[r],
                          key=remembered("trap_map_run", "map_run", one_of(dense), allowed=dense))
@@ -282,7 +282,7 @@ task_queries = task_queries[task_queries["task"] == state.task]["query_id"]
 options = sorted(won) + sorted(set(task_queries) - set(won))
 if not options:
     st.info("This task has no query in this release.")
-    st.stop()
+    stop_page()
 map_query = middle.selectbox("Query (the run's trap wins first)", options,
                              key=remembered("trap_map_query", "map_query", one_of(options), allowed=options))
 neighbours = right.number_input("Nearest others", min_value=0, max_value=50, step=1,
@@ -293,7 +293,7 @@ try:
                             state.anchor_exclusion)
 except CorebError as exc:
     show_error(exc)
-    st.stop()
+    stop_page()
 shown = emap.points.assign(
     is_query=emap.points["role"] == "query",
     label=map_labels(emap.points["role"], emap.points["kind"]))

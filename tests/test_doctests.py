@@ -11,7 +11,8 @@ MODULES = ["coreb_core.data.measures", "coreb_core.evaluation.kernels", "coreb_c
            "coreb_core.retrieval.profiles", "coreb_core.retrieval.device", "coreb_core.retrieval.embeddings",
            "coreb_core.retrieval.encode", "coreb_core.runs.results", "coreb_core.data.mini.check_problem", "coreb_core.cli",
            "coreb_core.input_paths", "coreb_core.text", "coreb_core.analysis.proportions", "ui.display", "ui.format", "ui.widgets",
-           "coreb_core.retrieval.jobs", "coreb_core.present.numbers", "coreb_core.present.selection"]
+           "coreb_core.retrieval.jobs", "coreb_core.present.numbers", "coreb_core.present.selection",
+           "coreb_core.analysis.article", "ui.jobs"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -13,6 +13,7 @@ from coreb_core.analysis.traps import trap_breakdown
 from coreb_core.analysis.comparison import (PairVerdict, headline_verdict, pair_deltas, pair_table, pair_verdicts,
                                             run_intervals, split_runs)
 from coreb_core.analysis.console_tables import console_tables
+from coreb_core.analysis.article import ArticleFigures, article_figures
 from coreb_core.analysis.selection import Recommendation, recommend
 from coreb_core.data.sql_console import SqlConsole
 from coreb_core.data.statistics import release_statistics
@@ -301,6 +302,24 @@ def _language_gradient(release: str, version: str, run_ids: tuple[str, ...], sch
     evaluation = tables(release, version, run_ids, scheme, anchor_exclusion)
     return t2c_language_gradient(store(release), evaluation.per_query(scheme), _result_rows(results), dict(labels),
                                  exclude_search)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _article(release: str, version: str, run_ids: tuple[str, ...], scheme: str, anchor_exclusion: bool,
+             labels: tuple[tuple[str, str], ...], results: str) -> ArticleFigures:
+    evaluation = tables(release, version, run_ids, scheme, anchor_exclusion)
+    return article_figures(store(release), evaluation.per_query(scheme), result_rows(), dict(labels))
+
+
+def article(state: State, labels: dict[str, str]) -> ArticleFigures:
+    """``coreb_core.analysis.article.article_figures`` for the sidebar's runs, cached per server.
+
+    Example (CoREB-mini and a BM25 run ``bm25_id`` in the cache ``COREB_CACHE`` points at; not doctested):
+
+    >>> article(State("demo_v2603", V2, [bm25_id], "t2c", anchor_exclusion=True), {bm25_id: "BM25"}).order.holding
+    8
+    """
+    return _article(*_view(state), tuple(labels.items()), results_version())
 
 
 def language_gradient(state: State, labels: dict[str, str], exclude_search: bool) -> pd.DataFrame:

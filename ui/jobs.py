@@ -28,9 +28,9 @@ def progress_line(state: JobState) -> str:
 
     >>> s = JobState("j", RunRequest("minilm", "v"), "running", "t2c: documents 3/8", 0.3, 72.0, 130.0, None, None)
     >>> progress_line(s)
-    't2c: documents 3/8 · 1 min 12 s elapsed · about 2 min 10 s left'
+    't2c: documents 3/8 · 72 s elapsed · about 2 min 10 s left'
     >>> progress_line(s._replace(eta_s=None))
-    't2c: documents 3/8 · 1 min 12 s elapsed · estimating time left'
+    't2c: documents 3/8 · 72 s elapsed · estimating time left'
     """
     tail = "estimating time left" if state.eta_s is None else f"about {duration_text(state.eta_s)} left"
     return f"{state.message} · {duration_text(state.elapsed_s)} elapsed · {tail}"

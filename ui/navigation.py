@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 import streamlit as st
 
-from ui.state import State
+from ui.state import State, drop_url_buffer, url_params
 
 
 class PageSpec(NamedTuple):
@@ -75,8 +75,8 @@ def open_inspector(state: State, query_id: str, origin: str | None = None) -> No
         caller = Path(inspect.currentframe().f_back.f_code.co_filename).resolve()
         origin = next((p.url_path for p in PAGE_SPECS if caller.as_posix().endswith(p.script)), None)
     # A document chosen on an earlier visit belongs to that query, not to this one.
-    carried = {k: (v[0] if len(v) == 1 else v) for k in st.query_params
-               if k not in ("doc", "from") and (v := st.query_params.get_all(k))}
+    carried = {k: (v[0] if len(v) == 1 else v) for k, v in url_params().items() if k not in ("doc", "from") and v}
+    drop_url_buffer()  # the inspector's parameters are these, not what this run collected
     st.switch_page("pages/inspector.py", query_params={**carried,
         "release": state.release, "scheme": str(state.scheme), "task": state.task, "runs": state.run_ids,
         "anchor": "1" if state.anchor_exclusion else "0", "query": query_id, **({"from": origin} if origin else {})})

@@ -11,7 +11,7 @@ from ui.format import plain
 from ui.jobs import note_ended_jobs, show_jobs
 from ui.labels import TASK_LABELS
 from ui.navigation import ensure_navigation
-from ui.state import State, kept, url_param, url_values, write_url
+from ui.state import State, kept, stop_page, url_param, url_values, write_url
 from ui.widgets import run_label
 
 SKIPPED_SHOWN = 5  # bad run folders named in the sidebar; the rest are counted
@@ -34,7 +34,7 @@ def sidebar(multi_run: bool = True) -> State:
     releases = list_releases()
     if not releases:
         st.error("No release is cached. Run `python -m coreb_core demo` or import one on the Run retrieval page.")
-        st.stop()
+        stop_page()
     ss = st.session_state
     if "release" not in ss or ss.release not in releases:
         wanted = url_param("release", default_release(releases))

@@ -11,7 +11,7 @@ Two mechanisms, one per way of moving:
   page as it was. The URL seeds a session; after that the session's own values win."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple, NoReturn, Sequence
 
 import streamlit as st
 
@@ -84,7 +84,7 @@ def remembered(key: str, url_name: str, parse: Callable[[list[str]], Any], defau
         if not all(v in allowed for v in values):
             del ss[key]
     if key not in ss:
-        raw = st.query_params.get_all(url_name)
+        raw = url_values(url_name)
         value = parse(raw) if raw else None
         value = default if value is None else value
         if value is not None:
@@ -131,8 +131,8 @@ def url_param(name: str, default: str | None = None) -> str | None:
     >>> url_param("runs"), url_param("task", "t2c")
     ('b', 't2c')
     """
-    value = st.query_params.get(name)
-    return default if value is None else value
+    values = url_values(name)
+    return values[-1] if values else default
 
 
 def url_values(name: str) -> list[str]:
@@ -144,7 +144,8 @@ def url_values(name: str) -> list[str]:
     >>> url_values("runs")
     ['a', 'b']
     """
-    return list(st.query_params.get_all(name))
+    buffered = st.session_state.get(URL_BUFFER)
+    return list(buffered.get(name, [])) if buffered is not None else list(st.query_params.get_all(name))
 
 
 def url_list(name: str, allowed: Sequence[str]) -> list[str]:
@@ -156,7 +157,7 @@ def url_list(name: str, allowed: Sequence[str]) -> list[str]:
     >>> url_list("tasks", ["t2c", "c2c", "c2t"]), url_list("absent", ["t2c", "c2c"])
     (['t2c', 'c2t'], ['t2c', 'c2c'])
     """
-    values = [v for v in (st.query_params.get(name) or "").split(",") if v in allowed]
+    values = [v for v in (url_param(name) or "").split(",") if v in allowed]
     return values or list(allowed)
 
 
@@ -170,10 +171,15 @@ def url_float(name: str) -> float | None:
     (2.5, None)
     """
     try:
-        value = float(st.query_params.get(name, ""))
+        value = float(url_param(name, ""))
     except ValueError:
         return None
     return value if value >= 0 else None
+
+
+URL_BUFFER = "_url_buffer"  # this run's URL parameters, while app.py collects them (buffer_url)
+# The sidebar's keys lead every URL, in this order; page keys follow by name.
+URL_ORDER = {k: i for i, k in enumerate(("release", "scheme", "task", "anchor", "runs"))}
 
 
 def write_url(params: Mapping[str, str | list[str] | None], owned: Iterable[str] = ()) -> None:
@@ -185,12 +191,70 @@ def write_url(params: Mapping[str, str | list[str] | None], owned: Iterable[str]
     >>> st.query_params.from_dict({"runs": ["a", "b"], "k": "2.5"})
     >>> write_url({"release": "demo_v2603", "scheme": None}, owned=["k"])
     >>> st.query_params.to_dict(), url_values("runs")
-    ({'runs': 'b', 'release': 'demo_v2603'}, ['a', 'b'])
+    ({'release': 'demo_v2603', 'runs': 'b'}, ['a', 'b'])
     """
     drop = set(params) | set(owned)
-    keep = {}
-    for key in list(st.query_params):
-        if key not in drop:
-            values = st.query_params.get_all(key)
-            keep[key] = values if len(values) > 1 else values[0] if values else ""
-    st.query_params.from_dict({**keep, **{k: v for k, v in params.items() if v is not None and v != ""}})
+    current = url_params()
+    merged = {k: v for k, v in current.items() if k not in drop}
+    merged.update({k: v if isinstance(v, list) else [v] for k, v in params.items() if v is not None and v != ""})
+    # One order for the keys (the sidebar's first, the rest by name): the same state is the same URL.
+    ordered = {k: merged[k] for k in sorted(merged, key=lambda k: (URL_ORDER.get(k, len(URL_ORDER)), k)) if merged[k]}
+    if st.session_state.get(URL_BUFFER) is not None:
+        st.session_state[URL_BUFFER] = ordered  # app.py writes it once, at the end of the run (flush_url)
+    else:
+        _write(ordered)
+
+
+def url_params() -> dict[str, list[str]]:
+    """The URL's parameters as this run has set them so far (key -> values).
+
+    Example (outside a page; not doctested):
+
+    >>> st.query_params.from_dict({"runs": ["a", "b"]}); url_params()
+    {'runs': ['a', 'b']}
+    """
+    buffered = st.session_state.get(URL_BUFFER)
+    if buffered is not None:
+        return {k: list(v) for k, v in buffered.items()}
+    return {key: st.query_params.get_all(key) for key in st.query_params}
+
+
+def _write(params: dict[str, list[str]]) -> None:
+    current = {key: st.query_params.get_all(key) for key in st.query_params}
+    if list(params.items()) != list(current.items()):  # a different query string is a new history entry
+        st.query_params.from_dict({k: v if len(v) > 1 else v[0] for k, v in params.items()})
+
+
+def buffer_url() -> None:
+    """From now until ``flush_url``, ``write_url`` collects the parameters instead of writing them: app.py
+    calls this before a page runs. Streamlit adds a browser history entry for every change of the query
+    string, and the sidebar and a page write theirs in several steps (3-6 entries a page visit; Back
+    seemed dead); one write per run leaves one entry per visit."""
+    st.session_state[URL_BUFFER] = None  # a run stopped by an exception may have left its own
+    st.session_state[URL_BUFFER] = url_params()
+
+
+def flush_url() -> None:
+    """Write the parameters ``write_url`` collected in this run, once (nothing when they did not change)."""
+    buffered = st.session_state.get(URL_BUFFER)
+    st.session_state[URL_BUFFER] = None
+    if buffered is not None:
+        _write(buffered)
+
+
+class PageStopped(Exception):
+    """A page ended early (``stop_page``); app.py catches it and still writes the URL and draws the menu."""
+
+
+def stop_page() -> NoReturn:
+    """End the page's run here, as ``st.stop()`` does, but so that app.py still writes the page's URL state
+    and draws the menu: after ``st.stop()`` Streamlit drops whatever the run sends. A page run alone (in a
+    test) stops with ``st.stop()``."""
+    if st.session_state.get(URL_BUFFER) is not None:
+        raise PageStopped
+    st.stop()
+
+
+def drop_url_buffer() -> None:
+    """Forget this run's collected parameters (before ``st.switch_page``, which sets the next page's own)."""
+    st.session_state[URL_BUFFER] = None

@@ -23,7 +23,7 @@ from typing import Callable, NamedTuple
 
 from coreb_core.data.schema import TASKS
 from coreb_core.errors import CorebError
-from coreb_core.paths import runs_dir
+from coreb_core.paths import cache_root, runs_dir
 from coreb_core.retrieval.profiles import DEFAULT_PROFILE, load_encoder
 from coreb_core.runs.run import DEFAULT_TOP_K
 
@@ -143,6 +143,7 @@ class JobBoard:
     def submit(self, request: RunRequest, root: Path | None = None, loader: Loader | None = None) -> str:
         """Start ``request`` in a background thread; its job id. A one-line ``CorebError`` when a job is
         still running (one at a time: they would share the same cores)."""
+        root = root or cache_root()  # pinned now: the thread must not follow a later change of COREB_CACHE
         with self._lock:
             busy = [j for j in self._jobs.values() if j.status == RUNNING]
             if busy:

@@ -74,7 +74,8 @@ def test_parameter_efficiency_and_t2c_gradient(app_cache, default_runs):
     c2llm = points[points["model"] == "C2LLM-7B"].iloc[0]
     assert (c2llm["params_b"], c2llm["overall"], c2llm["kind"]) == (7.0, 62.9, "published")
     ours = points[points["kind"] == "our run"].set_index("model")
-    assert ours.loc["bm25", "params_b"] == 0.0 and ours.loc["minilm [official]", "params_b"] == 0.0227  # run labels
+    assert ours.loc["bm25 · demo_v2603", "params_b"] == 0.0  # one name per run, the sidebar's
+    assert ours.loc["minilm · official · demo_v2603", "params_b"] == 0.0227
     pub = grad[grad["kind"] == "published"].set_index("language")["value"]
     assert pub.to_dict() == {"any": 71.4, "python": 64.9, "java": 51.4, "cpp": 46.5}
     bm25 = runs[BM25]["run_id"]

@@ -248,7 +248,8 @@ def test_second_identical_run_encodes_nothing_and_scores_the_same(minilm_runs, p
     assert set(meta["prompts"]) == {"t2c", "c2c", "c2t"} and meta["corpus_fingerprint"]
     assert meta["texts_encoded"] == cold.texts_encoded and "transformers" in meta["packages"]
     # the profile is in the provenance, the label and the run id
-    assert meta["profile"] == "official" and meta["label"] == run_name(meta) == "minilm [official]"
+    assert meta["profile"] == "official" and meta["label"] == "minilm · official · demo_v2603"
+    assert run_name(meta) == meta.name and meta.name.startswith(meta["label"])  # one name, numbered when repeated
     assert cold.run_id.startswith("minilm-official__demo_v2603__")
     encoding = meta["encoding"]
     assert (encoding["backend"], encoding["max_length"], encoding["pooling_seen"]) == ("transformers", 512, ["mean"])
@@ -266,7 +267,7 @@ def test_card_profile_run_has_its_own_vectors_label_and_provenance(minilm_runs, 
     card = minilm_card_c2c
     assert card.texts_encoded > 0  # the official run's cached vectors are not served to the card profile
     meta = run_meta(card.run_id, private_cache)
-    assert card.run_id.startswith("minilm-card__demo_v2603__") and meta["label"] == "minilm [card]"
+    assert card.run_id.startswith("minilm-card__demo_v2603__") and meta["label"] == "minilm · card · demo_v2603"
     assert meta["profile"] == "card" and meta["encoding"]["backend"] == "sentence-transformers"
     assert meta["encoding"]["max_length"] == 256 and meta["prompts"]["c2c"]["source"]
     again = run_retrieval("minilm", "demo_v2603", tasks=("c2c",), root=private_cache, profile="card")
@@ -293,7 +294,7 @@ def test_bm25_run_from_the_cli(mini_cache):
     assert done.returncode == 0, done.stderr
     run_id = done.stdout.split()[1].rstrip(":")
     meta = run_meta(run_id, mini_cache)
-    assert run_id.startswith("bm25__") and meta["profile"] is None and run_name(meta) == "bm25"  # no encoder
+    assert run_id.startswith("bm25__") and meta["profile"] is None and run_name(meta).startswith("bm25 · demo_v2603")  # no encoder, no profile
     assert "%|" in done.stderr  # the progress bar
     values = {line.split()[0]: float(line.split()[-1]) for line in done.stdout.splitlines() if "nDCG@10" in line}
     assert set(values) == {"t2c", "c2c", "c2t"} and all(0.05 < v < 0.95 for v in values.values())
