@@ -9,7 +9,7 @@ from coreb_core.errors import CorebError
 from ui.cache import compare_tests, run_pair_deltas, run_tables, runs_of
 from ui.chart_specs import draw
 from ui.charts import interval_dots, outcome_histogram
-from ui.display import VERDICT_COLUMNS, metric_label, text_preview, verdict_sentence, verdict_table
+from ui.display import VERDICT_COLUMNS, metric_label, pct_columns, text_preview, verdict_sentence, verdict_table
 from ui.format import plain
 from ui.labels import TASK_LABELS
 from ui.navigation import open_inspector
@@ -73,17 +73,19 @@ csv_download(table, f"compare_pairs_{state.release}_{state.task}_{metric}")
 
 st.subheader("Per run: mean and bootstrap 95% interval")
 st.caption(source + " · percentile bootstrap over queries (10,000 resamples, seed 0), each run on its own queries")
-st.dataframe(ci, hide_index=True, placeholder="—", column_order=["label", "queries", "mean", "ci_low", "ci_high"],
+ci_points = pct_columns(ci, ["mean", "ci_low", "ci_high"])  # x100, one decimal, as on every page
+st.dataframe(ci_points, hide_index=True, placeholder="—", column_order=["label", "queries", "mean", "ci_low", "ci_high"],
              column_config={"label": st.column_config.TextColumn("run"),
-                            "mean": st.column_config.NumberColumn(f"mean {metric_label(metric)}", format="%.4f"),
-                            "ci_low": st.column_config.NumberColumn("95% CI low", format="%.4f"),
-                            "ci_high": st.column_config.NumberColumn("95% CI high", format="%.4f")},
+                            "mean": st.column_config.NumberColumn(f"mean {metric_label(metric)} ×100", format="%.1f"),
+                            "ci_low": st.column_config.NumberColumn("95% CI low", format="%.1f"),
+                            "ci_high": st.column_config.NumberColumn("95% CI high", format="%.1f")},
              key="compare_ci")
 csv_download(ci, f"compare_intervals_{state.release}_{state.task}_{metric}")
 if len(ci):
-    draw(interval_dots, ci, "label", "mean", "ci_low", "ci_high", x_title=f"{metric_label(metric)} (95% interval)",
-         tooltip=["label", "queries", alt.Tooltip("mean:Q", format=".4f"), alt.Tooltip("ci_low:Q", format=".4f"),
-                  alt.Tooltip("ci_high:Q", format=".4f")])
+    draw(interval_dots, ci_points, "label", "mean", "ci_low", "ci_high",
+         x_title=f"{metric_label(metric)} ×100 (95% interval)",
+         tooltip=["label", "queries", alt.Tooltip("mean:Q", format=".1f"), alt.Tooltip("ci_low:Q", format=".1f"),
+                  alt.Tooltip("ci_high:Q", format=".1f")])
 
 st.subheader("Per-query Δ for one pair")
 # Each pair oriented better − other, as the headline and the table above tell it; the headline's pair first.
@@ -98,19 +100,21 @@ a, b = st.selectbox("Pair (a − b)", pair_options, format_func=lambda p: f"{lab
 write_url({"compare": list(picked), "metric": metric, "pair": f"{a},{b}"})
 deltas = run_pair_deltas(state._replace(run_ids=list(picked)), a, b, metric)
 st.caption(source + f" · {len(deltas)} queries shared by the pair")
-draw(outcome_histogram, deltas, "delta", "outcome", x_title=f"Δ {metric} (a − b)",
+shown_deltas = pct_columns(deltas, ["delta", f"{metric} (a)", f"{metric} (b)"])  # points, as above
+draw(outcome_histogram, shown_deltas, "delta", "outcome", x_title=f"Δ {metric_label(metric)} ×100 (a − b)",
      outcome_title=f"for a = {labels[a]}",
      outcomes={"win": "#2e7d32", "tie": "#9e9e9e", "loss": "#c62828"})
 st.caption("Queries sorted by Δ (largest first). Select a row to open it in the inspector.")
-chosen = st.dataframe(deltas.assign(query=text_preview(deltas["query"])), hide_index=True, placeholder="—",
+chosen = st.dataframe(shown_deltas.assign(query=text_preview(deltas["query"])), hide_index=True, placeholder="—",
                       on_select="rerun", selection_mode="single-row",
                       key="compare_deltas", width="stretch",
                       column_order=["query_id", "delta", "outcome", f"{metric} (a)", f"{metric} (b)", "subtask", "query"],
                       column_config={"query_id": st.column_config.TextColumn("Query", width=230),
-                                     "delta": st.column_config.NumberColumn("Δ (a − b)", format="%.4f", width=80),
+                                     "delta": st.column_config.NumberColumn("Δ ×100 (a − b)", format="%.1f",
+                                                                            width=80),
                                      "outcome": st.column_config.TextColumn("Outcome for a", width=100),
-                                     f"{metric} (a)": st.column_config.NumberColumn("a", format="%.4f", width=70),
-                                     f"{metric} (b)": st.column_config.NumberColumn("b", format="%.4f", width=70),
+                                     f"{metric} (a)": st.column_config.NumberColumn("a ×100", format="%.1f", width=70),
+                                     f"{metric} (b)": st.column_config.NumberColumn("b ×100", format="%.1f", width=70),
                                      "subtask": st.column_config.TextColumn("Subtask", width=190),
                                      "query": st.column_config.TextColumn("Query text", width=340)})
 csv_download(deltas, f"compare_deltas_{state.release}_{state.task}_{metric}")

@@ -10,7 +10,7 @@ from ui.state import one_of, remembered, stop_page, write_url
 from ui.cache import deflation_page, runs_of, store
 from ui.chart_specs import draw
 from ui.charts import dumbbell, hbar
-from ui.display import (ARTICLE_CLAIM, WHERE_IT_COMES_FROM, WHY_V2_DEFLATES, deflation_sentence, points,
+from ui.display import (ARTICLE_CLAIM, WHERE_IT_COMES_FROM, WHY_V2_DEFLATES, deflation_sentence, pct_columns, points,
                         text_preview)
 from ui.labels import TASK_LABELS
 from ui.navigation import open_inspector
@@ -58,12 +58,12 @@ if not has_file:
 # Run name, group and the deciding drop first; the run id stays in the CSV download.
 DEFLATION_COLUMNS = {by: ["label", *([] if by == "task" else ["subtask"]), "task", "v1_source", "drop", "v1", "v2",
                           "relative_drop", "queries", "queries_v2"] for by in ("task", "subtask")}
-POINT_COLUMNS = ["v1", "v2", "drop"]
+POINT_COLUMNS = ["v1", "v2", "drop", "relative_drop"]
 
 
 def as_points(frame):
-    """v1, v2 and the drop x100 (not rounded), like the sentences above; the CSV keeps the fractions."""
-    return frame.assign(**{c: frame[c] * 100 for c in POINT_COLUMNS})
+    """v1, v2, the drop and drop / v1 x100, one decimal, like the sentences above; the CSV keeps the fractions."""
+    return pct_columns(frame, [c for c in POINT_COLUMNS if c in frame.columns])
 
 
 DEFLATION_CONFIG = {
@@ -73,7 +73,7 @@ DEFLATION_CONFIG = {
     "v1_source": st.column_config.TextColumn("v1 from", width=200),
     **{c: st.column_config.NumberColumn(f"{c} ×100", format="%.1f", width=80) for c in ("v1", "v2")},
     "drop": st.column_config.NumberColumn("drop (points)", format="%.1f", width=100),
-    "relative_drop": st.column_config.NumberColumn("drop / v1", format="percent", width=90),
+    "relative_drop": st.column_config.NumberColumn("drop / v1 (%)", format="%.1f", width=90),
     "queries": st.column_config.NumberColumn("Queries (both)", width="small"),
     "queries_v2": st.column_config.NumberColumn("Queries (v2)", width="small"),
 }
@@ -92,7 +92,7 @@ slopes = slopes.assign(value=points(slopes["ndcg_at_10"]),
 draw(dumbbell, slopes, "row", "value", "scheme", x_title="nDCG@10 ×100", y_title=None,
      end_title="scheme", end_order=["v1", "v2"], y_sort=slopes["row"].drop_duplicates().tolist(),
      tooltip=["label:N", "task:N", "v1_source:N", "scheme:N",
-              alt.Tooltip("ndcg_at_10:Q", format=".4f"), "queries:Q"])
+              alt.Tooltip("value:Q", title="nDCG@10 ×100", format=".1f"), "queries:Q"])
 st.caption(source + " · one row per run, task and v1 source, nDCG@10 ×100")
 
 st.subheader(f"Per subtask: {TASK_LABELS[state.task]}")
@@ -103,12 +103,12 @@ st.dataframe(as_points(by_subtask), hide_index=True, placeholder="—", width="s
 csv_download(by_subtask, f"deflation_by_subtask_{state.release}_{state.task}")
 if len(by_subtask):
     computed = by_subtask[by_subtask["v1_source"] == COMPUTED]
-    computed = computed.assign(drop_points=points(computed["drop"]))
+    computed = as_points(computed).assign(drop_points=lambda f: f["drop"])
     draw(hbar, computed, "subtask", "drop_points", x_title="v1 − v2 nDCG@10 ×100 (v1 rules)",
          color="label", color_title="run", y_sort="ascending", bar_px=16,
-         tooltip=["label:N", "subtask:N", alt.Tooltip("v1:Q", format=".4f"),
-                  alt.Tooltip("v2:Q", format=".4f"), alt.Tooltip("drop:Q", format=".4f"),
-                  "queries:Q"])
+         tooltip=["label:N", "subtask:N", alt.Tooltip("v1:Q", title="v1 ×100", format=".1f"),
+                  alt.Tooltip("v2:Q", title="v2 ×100", format=".1f"),
+                  alt.Tooltip("drop:Q", title="drop (points)", format=".1f"), "queries:Q"])
 
 st.subheader(f"Queries behind the drop: {TASK_LABELS[state.task]}")
 st.slider("Queries per run", 1, 50, key=PER_RUN_KEY)
@@ -121,7 +121,9 @@ if top.empty:
     st.info("No query of this task scores higher under v1 than under v2 for the chosen runs.")
 else:
     # Run, query and the deciding drop first; ranks and counts after; run id and task only in the CSV.
-    picked = st.dataframe(top.assign(query=text_preview(top["query"])), hide_index=True, placeholder="—",
+    shown_top = pct_columns(top, ["v1_minus_v2_ndcg_at_10", "share_of_drop", "v1_ndcg_at_10", "v2_ndcg_at_10",
+                                  "cumulative_share"])  # x100, one decimal, as on every page
+    picked = st.dataframe(shown_top.assign(query=text_preview(top["query"])), hide_index=True, placeholder="—",
                           on_select="rerun", width="stretch",
                           selection_mode="single-row", key="deflation_top",
                           column_order=["label", "query_id", "v1_minus_v2_ndcg_at_10", "share_of_drop",
@@ -130,13 +132,13 @@ else:
                           column_config={
                               "label": st.column_config.TextColumn("Run", width=180),
                               "query_id": st.column_config.TextColumn("Query id", width=190),
-                              "v1_minus_v2_ndcg_at_10": st.column_config.NumberColumn("v1 − v2", format="%.4f",
-                                                                                      width="small"),
-                              "share_of_drop": st.column_config.NumberColumn("Share of drop", format="percent",
+                              "v1_minus_v2_ndcg_at_10": st.column_config.NumberColumn("v1 − v2 (points)",
+                                                                                      format="%.1f", width="small"),
+                              "share_of_drop": st.column_config.NumberColumn("Share of drop (%)", format="%.1f",
                                                                              width="small"),
-                              "v1_ndcg_at_10": st.column_config.NumberColumn("v1", format="%.4f", width="small"),
-                              "v2_ndcg_at_10": st.column_config.NumberColumn("v2", format="%.4f", width="small"),
-                              "cumulative_share": st.column_config.NumberColumn("Cumulative", format="percent",
+                              "v1_ndcg_at_10": st.column_config.NumberColumn("v1 ×100", format="%.1f", width="small"),
+                              "v2_ndcg_at_10": st.column_config.NumberColumn("v2 ×100", format="%.1f", width="small"),
+                              "cumulative_share": st.column_config.NumberColumn("Cumulative (%)", format="%.1f",
                                                                                 width="small"),
                               "traps_above_first_positive": st.column_config.NumberColumn("Traps above 1st pos.",
                                                                                           width="small"),

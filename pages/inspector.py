@@ -6,7 +6,7 @@ from coreb_core.errors import CorebError
 from coreb_core.analysis.inspection import (diff_pair, document_language, document_text, facet_values,
                                             outranking_traps, query_details, unified_diff)
 from ui.cache import query_finder, query_lists, runs_of, store
-from ui.display import UNJUDGED_BADGE
+from ui.display import UNJUDGED_BADGE, pct_columns
 from ui.inspection import back_params, back_target, row_colours, trap_reason_text
 from ui.labels import TASK_LABELS
 from ui.sidebar import sidebar
@@ -90,12 +90,13 @@ with st.expander("Find a query", expanded=url_query is None):
     # The query and the deciding numbers (Δ, traps) first; task and problem id only in the CSV. Pixel widths
     # that fit the expander at 1600 px.
     deciding = [c for c in found.columns if c not in FINDER_FACTS and c != "query_id"]
-    picked = st.dataframe(finder.shown, hide_index=True, placeholder="—",
+    fractions = [c for c in deciding if c != "traps_above_first_positive"]  # Δ and nDCG: x100, one decimal
+    picked = st.dataframe(pct_columns(finder.shown, fractions), hide_index=True, placeholder="—",
                           width="stretch", on_select="rerun", selection_mode="single-row", height=260,
                           column_order=["query_id", *deciding, *FINDER_FACTS[2:]],
                           column_config={"query_id": st.column_config.TextColumn("Query", width=230),
-                                         **{c: st.column_config.NumberColumn(c, format="%.4f", width=95)
-                                            for c in deciding if c != "traps_above_first_positive"},
+                                         **{c: st.column_config.NumberColumn(f"{c} ×100", format="%.1f", width=95)
+                                            for c in fractions},
                                          "traps_above_first_positive": st.column_config.NumberColumn(
                                              "Traps above 1st positive", width=95),
                                          "subtask": st.column_config.TextColumn("Subtask", width=190),

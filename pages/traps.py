@@ -10,7 +10,7 @@ from coreb_core.retrieval.profiles import run_encoder_identity
 from ui.cache import embedding_points, release_version, run_surface, run_tables, run_trap_page, runs_of, store
 from ui.chart_specs import draw
 from ui.charts import hbar, heatmap, interval_lines, map_scatter, quantile_boxes
-from ui.display import MAP_COLOURS, fraction_ranges, gap_labels, map_labels, points, surface_sentence
+from ui.display import MAP_COLOURS, fraction_ranges, gap_labels, map_labels, pct_columns, points, surface_sentence
 from ui.labels import PASS_BIN_LABELS, TASK_LABELS, TRAP_KIND_LABELS
 from ui.navigation import open_inspector
 from ui.sidebar import sidebar
@@ -61,18 +61,19 @@ else:
          legend_title=MEASURES[measure], value_format=value_format, x_sort=list(labels.values()),
          tooltip=tooltip, scheme="orangered", title=title)
 # Run name, group and the deciding share first; the run id stays in the CSV download.
-st.dataframe(chart_data, hide_index=True, placeholder="—", width="stretch",
+st.dataframe(pct_columns(chart_data, ["share_trap_above_positive", "share_trap_at_1", "ndcg_at_10"]),
+             hide_index=True, placeholder="—", width="stretch",
              column_order=["run_label", "group", "share_trap_above_positive", "traps_in_top_10_per_query",
                            "share_trap_at_1", "ndcg_at_10", "queries", "queries_trap_above_positive"],
              column_config={
                  "run_label": st.column_config.TextColumn("Run", width="medium"),
                  "group": st.column_config.TextColumn(level.capitalize(), width="medium"),
-                 "share_trap_above_positive": st.column_config.NumberColumn("Trap above 1st positive",
-                                                                            format="percent", width="small"),
+                 "share_trap_above_positive": st.column_config.NumberColumn("Trap above 1st positive (%)",
+                                                                            format="%.1f", width="small"),
                  "traps_in_top_10_per_query": st.column_config.NumberColumn("Traps in top 10 / query", format="%.2f",
                                                                             width="small"),
-                 "share_trap_at_1": st.column_config.NumberColumn("Trap at rank 1", format="percent", width="small"),
-                 "ndcg_at_10": st.column_config.NumberColumn("nDCG@10 (v2)", format="%.3f", width="small"),
+                 "share_trap_at_1": st.column_config.NumberColumn("Trap at rank 1 (%)", format="%.1f", width="small"),
+                 "ndcg_at_10": st.column_config.NumberColumn("nDCG@10 ×100 (v2)", format="%.1f", width="small"),
                  "queries": st.column_config.NumberColumn("Queries", width="small"),
                  "queries_trap_above_positive": st.column_config.NumberColumn("Queries with a trap above",
                                                                               width="small")})
@@ -103,7 +104,8 @@ event = st.dataframe(worst_shown, hide_index=True, placeholder="—", width="str
                                                                                      width="small"),
                          "first_positive_rank": st.column_config.NumberColumn("1st positive rank", format="%d",
                                                                               width="small"),
-                         "ndcg_at_10": st.column_config.NumberColumn("nDCG@10 (v2)", format="%.3f", width="small"),
+                         "ndcg_at_10": st.column_config.NumberColumn("nDCG@10 ×100 (v2)", format="%.1f",
+                                                                     width="small"),
                          "first_trap_rank": st.column_config.NumberColumn("1st trap rank", format="%d",
                                                                           width="small"),
                          "traps_in_top_10": st.column_config.NumberColumn("Traps in top 10", width="small"),
@@ -138,7 +140,8 @@ else:
     by_subtask = page.kinds_by_subtask
     table = by_subtask.assign(run_label=by_subtask["run"].map(labels).fillna(by_subtask["run"]),
                               kind_label=by_subtask["kind"].map(TRAP_KIND_LABELS).fillna(by_subtask["kind"]))
-    st.dataframe(table, hide_index=True, placeholder="—", width="stretch", key="trap_kinds_table",
+    st.dataframe(pct_columns(table, ["share_of_wins", "share_of_top_k"]), hide_index=True, placeholder="—",
+                 width="stretch", key="trap_kinds_table",
                  column_order=["run_label", "subtask", "kind_label", "trap_wins", "share_of_wins", "traps_in_top_k",
                                "share_of_top_k", "queries_with_win", "queries"],
                  column_config={
@@ -146,9 +149,9 @@ else:
                      "subtask": st.column_config.TextColumn("Subtask", width="medium"),
                      "kind_label": st.column_config.TextColumn("Trap kind", width="medium"),
                      "trap_wins": st.column_config.NumberColumn("Trap wins", width="small"),
-                     "share_of_wins": st.column_config.NumberColumn("Share of wins", format="percent", width="small"),
+                     "share_of_wins": st.column_config.NumberColumn("Share of wins (%)", format="%.1f", width="small"),
                      "traps_in_top_k": st.column_config.NumberColumn("In top-k", width="small"),
-                     "share_of_top_k": st.column_config.NumberColumn("Share of top-k traps", format="percent",
+                     "share_of_top_k": st.column_config.NumberColumn("Share of top-k traps (%)", format="%.1f",
                                                                      width="small"),
                      "queries_with_win": st.column_config.NumberColumn("Queries with a win", width="small"),
                      "queries": st.column_config.NumberColumn("Queries", width="small")})
@@ -157,16 +160,17 @@ else:
     if not bugs.empty:
         st.caption("The corpus records the bug of each failing solution (CoREB-mini): wins and win rate per bug kind.")
         bugs_shown = bugs.assign(run_label=bugs["run"].map(labels).fillna(bugs["run"]))
-        st.dataframe(bugs_shown, hide_index=True, placeholder="—", width="stretch", key="trap_bugs_table",
+        st.dataframe(pct_columns(bugs_shown, ["share_of_wins", "win_rate"]), hide_index=True, placeholder="—",
+                     width="stretch", key="trap_bugs_table",
                      column_order=["run_label", "bug", "trap_wins", "share_of_wins", "judged", "win_rate"],
                      column_config={
                          "run_label": st.column_config.TextColumn("Run", width="medium"),
                          "bug": st.column_config.TextColumn("Bug", width="small"),
                          "trap_wins": st.column_config.NumberColumn("Trap wins", width="small"),
-                         "share_of_wins": st.column_config.NumberColumn("Share of wins", format="percent",
+                         "share_of_wins": st.column_config.NumberColumn("Share of wins (%)", format="%.1f",
                                                                         width="small"),
                          "judged": st.column_config.NumberColumn("Judged traps", width="small"),
-                         "win_rate": st.column_config.NumberColumn("Win rate", format="percent", width="small")})
+                         "win_rate": st.column_config.NumberColumn("Win rate (%)", format="%.1f", width="small")})
 
 st.subheader("Near-miss curve")
 st.caption(provenance(state, "P(a failing solution outranks its query's best positive) by its test pass fraction; "

@@ -98,5 +98,5 @@ def test_traps_page_on_evil_release(evil_cache):
             assert bad not in text
     shown = at.dataframe[0].value
     # Code 3 (the trap) scores 1.0 for every t2c query: a trap above the first positive and at rank 1 everywhere.
-    assert shown["share_trap_above_positive"].tolist() == [1.0, 1.0]
-    assert shown["share_trap_at_1"].tolist() == [1.0, 1.0]
+    assert shown["share_trap_above_positive"].tolist() == [100.0, 100.0]  # percent, one decimal
+    assert shown["share_trap_at_1"].tolist() == [100.0, 100.0]

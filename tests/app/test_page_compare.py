@@ -54,14 +54,14 @@ def test_page_matches_compare_pair(app_cache, expected):
     ci = one_table(at, "ci_low").set_index("run")
     exp_ci = intervals({bm25: per["bm25"], minilm: per["minilm"]}).set_index("run")
     for rid in (bm25, minilm):
-        assert ci.loc[rid, ["mean", "ci_low", "ci_high"]].tolist() == pytest.approx(
-            exp_ci.loc[rid, ["mean", "ci_low", "ci_high"]].tolist())
+        assert ci.loc[rid, ["mean", "ci_low", "ci_high"]].tolist() == [  # x100, one decimal
+            round(v * 100, 1) for v in exp_ci.loc[rid, ["mean", "ci_low", "ci_high"]].tolist()]
 
     deltas = one_table(at, "delta", "outcome")
     assert len(deltas) == 720
     assert deltas["delta"].is_monotonic_decreasing
     # the per-query section opens on the headline's pair, better run first (a − b >= 0)
-    assert deltas["delta"].mean() == pytest.approx(abs(c.mean_delta))
+    assert deltas["delta"].mean() == pytest.approx(abs(c.mean_delta) * 100, abs=0.05)  # points, rounded per query
     assert (deltas["outcome"] == "win").sum() == (c.wins if c.mean_delta > 0 else c.losses)
     assert any("720 queries are in every picked run and 0 of 720 were dropped" in x.value for x in at.caption)
     assert any("scheme `v2`" in x.value for x in at.caption)
