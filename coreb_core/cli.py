@@ -304,9 +304,9 @@ def _report(args: argparse.Namespace) -> int:
 
 @command("select")
 def _select(args: argparse.Namespace) -> int:
-    from coreb_core.analysis.selection import parameter_text, recommend_stored
+    from coreb_core.analysis.selection import recommend_stored
     from coreb_core.present.numbers import points
-    from coreb_core.present.selection import evidence_sentence, recommendation_sentence, selection_header
+    from coreb_core.present.selection import evidence_sentence, params_words, recommendation_sentence, selection_header
 
     chosen = recommend_stored(args.release, args.runs, args.scheme, args.task or TASK_NAMES,
                               args.languages or LANGUAGE_SCOPES, args.max_params, args.metric,
@@ -325,7 +325,7 @@ def _select(args: argparse.Namespace) -> int:
     for s in rec.standings:
         vs = "" if s.rank == 1 else f"  vs #1: {'below' if s.significant else 'not distinguishable'} ({p_text(s.p_holm)})"
         print(terminal_safe(f"{s.rank:>3}. {s.model}  {points(s.mean)} [{points(s.ci_low)}–{points(s.ci_high)}]  "
-                            f"trap {points(s.trap_share)}%  {parameter_text(s.params_b)}  {s.queries} queries{vs}"))
+                            f"trap {points(s.trap_share)}%  {params_words(s.params_b)}  {s.queries} queries{vs}"))
     for _, r in rec.excluded.iterrows():
         print(terminal_safe(f"  left out: {r['model']}: {r['reason']}"))
     return 0

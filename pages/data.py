@@ -78,7 +78,8 @@ if section == "SQL console":
 
 st.caption("Counts are rows of the cached parquet; positives are rel=2 judgments, traps rel=1, judged negatives "
            "rel=0 (the graded v2 qrels). No scoring scheme applies.")
-releases = list_releases()
+# The sidebar's release first: it is the one the user is looking at; the other cached releases follow.
+releases = [state.release, *[r for r in list_releases() if r != state.release]]
 for release in releases:
     st.subheader(plain(release))
     try:

@@ -201,3 +201,40 @@ def test_selection_page_offers_the_report(app_cache, default_runs):
     assert not at.exception
     labels = [b.label for b in at.get("download_button")]
     assert "Download report (HTML)" in labels
+
+
+def select_cli(report_cache, *args: str):
+    return run_cli("select", *args, env={"COREB_CACHE": str(report_cache["root"])}, timeout=300)
+
+
+def test_select_says_the_reports_verdict(report_cache, t2c_report):
+    """Issue 24: one recommendation for the page, the report and the CLI, in the same words."""
+    import json
+
+    runs = [report_cache["bm25"], report_cache["noisy"]]
+    done = select_cli(report_cache, "--release", RELEASE, "--runs", *runs, "--task", "t2c", "--max-params", "1")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    _, html = t2c_report
+    box = html_lib.unescape(re.search(r'<div class="rec"><b>Recommendation.</b> (.*?)</div>', html).group(1))
+    assert lines[1:3] == box.split("<br>")  # verdict and evidence, word for word
+    assert lines[0] == ("T2C · all languages · at most 1 B parameters · nDCG@10 ×100 · mean of task means · "
+                        f"scheme v2 · release {RELEASE}")
+    assert lines[3].startswith("  1. bm25 · demo_v2603  ") and "vs #1: below (p" in lines[4]
+    data = json.loads(select_cli(report_cache, "--release", RELEASE, "--runs", *runs, "--task", "t2c",
+                                 "--max-params", "1", "--json").stdout)
+    assert data["verdict"] == lines[1] and [s["run"] for s in data["standings"]] == runs
+    assert data["standings"][1]["significant"] is True and data["standings"][0]["rank"] == 1
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--release", "no_such_release"], "error: release 'no_such_release' is not in the cache"),
+    (["--release", RELEASE, "--runs", "../../etc"], "error: not a run id: '../../etc'"),
+    (["--release", RELEASE, "--metric", "ndcg_at_10; DROP TABLE"], "error: --metric: invalid choice"),
+    (["--release", RELEASE, "--scheme", "file:../../x"], "error: "),
+    (["--release", RELEASE, "--task", "t2c", "--languages", "klingon"], "error: --languages: invalid choice"),
+])
+def test_select_refuses_bad_input_in_one_line(report_cache, args, message):
+    done = select_cli(report_cache, *args)
+    assert done.returncode == 2 and done.stderr.startswith(message) and done.stdout == ""
+    assert len(done.stderr.splitlines()) == 1

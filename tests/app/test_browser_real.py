@@ -12,6 +12,9 @@ from tests.browser import PAGE_LOAD_MS, app_pages, chromium, global_state, page_
 from tests.builders import ARTIFACTS
 
 
+VIEWPORTS = ((1280, 800), (1600, 1000))
+
+
 @pytest.fixture(scope="module")
 def real_runs(real_cache) -> list[str]:
     from coreb_core.runs.run import list_runs
@@ -39,6 +42,12 @@ def test_every_page_of_the_real_release_from_the_menu(real_cache, real_runs, tmp
             wait_for_script(page, title)
             page.wait_for_function(PAGE_DRAWN_JS, timeout=PAGE_LOAD_MS, polling=200)
             page.screenshot(path=str(ARTIFACTS / f"real-{url_path}.png"), full_page=True)
+            # what a user sees without scrolling, on a laptop and on a desktop screen (read by a person: issue 24)
+            for width, height in VIEWPORTS:
+                page.set_viewport_size({"width": width, "height": height})
+                page.wait_for_function(PAGE_DRAWN_JS, timeout=PAGE_LOAD_MS, polling=200)
+                page.screenshot(path=str(ARTIFACTS / f"real-{url_path}-{width}x{height}.png"))
+            page.set_viewport_size({"width": 1600, "height": 1000})
             found = page_problems(page, "" if default else url_path, titles)
             if global_state(page) != chosen:
                 found.append(f"the global state changed to {global_state(page)}")

@@ -127,3 +127,35 @@ def test_a_run_survives_page_changes_and_is_listed_when_done(served, browser, de
     assert page.locator("h1").first.inner_text().strip() == "Trap analysis"  # the user was not moved
     page.screenshot(path=str(ARTIFACTS / "run-finished-in-sidebar.png"))
     page.close()
+
+
+def test_one_history_entry_per_visit_and_back_returns(served, browser, default_run_ids):
+    """Issue 24: each page visit added 3-6 browser history entries, so Back seemed dead; and /overview, the
+    Overview's own name, opened "Page not found". A revisit adds exactly one entry; Back returns to the page
+    before, with the state."""
+    page = browser.new_page()
+    runs = "&".join(f"runs={r}" for r in default_run_ids.values())
+    page.goto(f"{served}/overview?release=demo_v2603&task=c2t&{runs}", wait_until="domcontentloaded")
+    wait_for_script(page, "Overview")
+    page.wait_for_function(PAGE_DRAWN_JS, timeout=PAGE_LOAD_MS, polling=200)
+    assert page.locator('[role="dialog"]').count() == 0, page.locator('[role="dialog"]').all_inner_texts()
+    assert urllib.parse.urlparse(page.url).path == "/"  # the Overview is served at /
+    chosen = urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)
+    assert chosen["task"] == ["c2t"] and sorted(chosen["runs"]) == sorted(default_run_ids.values())
+    titles = ["Trap analysis", "Qrel deflation", "Data"]
+    for title in titles:  # first visits: a page's own keys join the URL (at most two entries)
+        before = page.evaluate("history.length")
+        _menu(page, title)
+        page.wait_for_timeout(500)
+        assert page.evaluate("history.length") - before <= 2, title
+    for title in titles + ["Overview"]:  # revisits: one entry each
+        before = page.evaluate("history.length")
+        _menu(page, title)
+        page.wait_for_timeout(500)
+        assert page.evaluate("history.length") - before == 1, title
+    for expected in reversed(titles):  # Back: the page before, each time
+        page.go_back()
+        wait_for_script(page, expected)
+        query = urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)
+        assert query["task"] == ["c2t"] and sorted(query["runs"]) == sorted(default_run_ids.values()), expected
+    page.close()

@@ -11,7 +11,10 @@ from coreb_core.data.store import Store
 # ------------------------------------------------------------------ the page
 
 def test_data_page_statistics(app_cache):
-    at = app_test("data.py", app_cache).run()
+    # The sidebar's release first (it opens on demo_v2603 by default)
+    assert [s.value for s in app_test("data.py", app_cache).run().subheader] == [plain("demo_v2603"),
+                                                                               plain("demo_v2602")]
+    at = app_test("data.py", app_cache, {"release": "demo_v2602"}).run()
     assert not at.exception
     # Release names are Markdown-escaped in headers (a name such as a-__b__ would otherwise render bold).
     assert [s.value for s in at.subheader] == [plain("demo_v2602"), plain("demo_v2603")]
