@@ -25,6 +25,7 @@ NDCG1_EXCLUDED = "published:paper_c2c_ndcg1_anchor_excluded_v202603"
 RERANKERS = "published:reranker_delta_ndcg10_pct_top128_C2LLM7B_v202603"
 TABLE3 = "published:paper_table3_v202603_retrieval"
 LANGUAGE_AVERAGE = "paper_t2c_by_language_avg_over_models_excl_search"
+ARTICLE_TASK_ORDER = tuple(reversed(TASK_NAMES))  # the article's "C2T > C2C > T2C"
 T2C_KINDS = ("canonical", "full", "search")  # Table 4's columns: the T2C subtask families
 SOURCE_WORDS = {TABLE4: "paper Table 4 (v202603)", NDCG1_EXCLUDED: "paper, C2C nDCG@1 with the anchor excluded (v202603)",
                 RERANKERS: "project page, reranker deltas on C2LLM-7B's top 128 (v202603)",
@@ -148,7 +149,7 @@ class TaskOrder(NamedTuple):
     exceptions: tuple[str, ...]  # "<model> (<its order>)", ties written with "="
 
 
-def task_order(rows: Iterable[dict], order: tuple[str, ...] = ("c2t", "c2c", "t2c"), source: str = TABLE3) -> TaskOrder:
+def task_order(rows: Iterable[dict], order: tuple[str, ...] = ARTICLE_TASK_ORDER, source: str = TABLE3) -> TaskOrder:
     """Which published models score their tasks strictly in ``order`` in ``source`` (paper Table 3): the
     article says C2T > C2C > T2C for all eleven models; the figures show three exceptions.
 

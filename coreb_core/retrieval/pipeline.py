@@ -123,8 +123,16 @@ class _Encoder:
         if self.model is None:
             start = time.perf_counter()
             # the load reports nothing itself: a heartbeat keeps the caller's elapsed time ticking
-            self.model = call_with_heartbeat(lambda: self.loader(self.spec, self.encoding, self.device), self.progress,
-                                             f"loading {self.spec.id} ({self.encoding.profile}) on {self.device}", 0.0)
+            load = lambda: call_with_heartbeat(  # noqa: E731
+                lambda: self.loader(self.spec, self.encoding, self.device), self.progress,
+                f"loading {self.spec.id} ({self.encoding.profile}) on {self.device}", 0.0)
+            try:
+                self.model = load()
+            except ImportError:
+                # Two threads importing overlapping libraries (the app's warm-up, a background run) can be handed
+                # a half-initialised module once ("cannot import name 'AutoModel'"); by now it is complete.
+                time.sleep(1.0)
+                self.model = load()
             self.load_seconds = time.perf_counter() - start
         return self.model
 

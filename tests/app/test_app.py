@@ -44,7 +44,7 @@ def test_first_launch_builds_coreb_mini_and_default_runs(first_launch, monkeypat
     at.run()
     assert not at.exception and not any("being built" in i.value for i in at.info)
     at.switch_page("pages/data.py").run()
-    assert [s.value for s in at.subheader][:2] == [plain("demo_v2602"), plain("demo_v2603")]
+    assert [s.value for s in at.subheader][:2] == [plain("demo_v2603"), plain("demo_v2602")]  # the sidebar's first
     # a later launch starts from the cache: nothing is rebuilt
     again = AppTest.from_file(str(REPO / "app.py"), default_timeout=60).run()
     assert not again.exception and list_runs("demo_v2603", cache) == runs
