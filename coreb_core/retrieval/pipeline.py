@@ -188,6 +188,56 @@ def check_count(value: int, what: str) -> int:
     return int(value)
 
 
+WORK_CHARS = 2048  # an encoder reads at most about 512 tokens: characters beyond this cost nothing more
+
+
+class ProgressPlan(NamedTuple):
+    """Each task's share of the run, for progress: (documents, queries, search) fractions summing to 1 overall,
+    and where each task starts."""
+
+    weights: list[tuple[float, float, float]]
+    starts: list[float]
+
+
+def progress_plan(tasks: list, prompts: list[tuple[str, str]] | None, cache) -> ProgressPlan:
+    """Shares of the run in proportion to its work, so that the time-left estimate extrapolates from steps
+    that cost alike: for a dense model, the texts each step must encode (not in the vector cache, nor
+    encoded by an earlier step: T2C and C2C share the code corpus), weighted by their length up to
+    ``WORK_CHARS``; search gets 2% per task. For BM25, the texts each task scores.
+
+    >>> class Task(NamedTuple):
+    ...     docs: list
+    ...     queries: list
+    >>> plan = progress_plan([Task(["a" * 100] * 3, ["q"]), Task(["b"], ["q2"])], None, None)
+    >>> [round(w, 3) for w in plan.weights[0]], [round(x, 3) for x in plan.starts]   # 4 of the 6 texts
+    ([0.49, 0.163, 0.013], [0, 0.667])
+    """
+    if prompts is None:  # lexical: the texts scored
+        sizes = [float(len(t.docs) + len(t.queries)) for t in tasks]
+        total = sum(sizes) or 1.0
+        weights = [(0.98 * len(t.docs) / total, 0.98 * len(t.queries) / total, 0.02 * size / total)
+                   for t, size in zip(tasks, sizes)]
+    else:
+        planned: set[tuple[str, str]] = set()
+
+        def work(texts: list[str], prompt: str) -> float:
+            unique = list(dict.fromkeys(texts))
+            _, missing = cache.lookup(unique, prompt)
+            fresh = [unique[i] for i in missing if (prompt, unique[i]) not in planned]
+            planned.update((prompt, t) for t in fresh)
+            return sum(1.0 + min(len(t), WORK_CHARS) / 100 for t in fresh)
+
+        raw = [(work(t.docs, dp), work(t.queries, qp)) for t, (qp, dp) in zip(tasks, prompts)]
+        encode_total = sum(d + q for d, q in raw)
+        if encode_total == 0:  # everything cached: the tasks' sizes
+            return progress_plan(tasks, None, None)
+        search = 0.02
+        scale = (1.0 - search * len(tasks)) / encode_total
+        weights = [(d * scale, q * scale, search) for d, q in raw]
+    starts = [sum(sum(w) for w in weights[:n]) for n in range(len(weights))]
+    return ProgressPlan(weights, starts)
+
+
 def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = tuple(TASKS), device: str = "auto",
                   batch_size: int = 64, top_k: int = DEFAULT_TOP_K, progress: Progress = silent,
                   root: Path | None = None, model_loader=load_encoder,
@@ -222,14 +272,10 @@ def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = tuple(TASKS
     cache = EmbeddingCache(encoder_identity(spec, encoding), root) if encoding else None
     frames, prompts, encoded, timings = [], {}, 0, {"encode": 0.0, "search": 0.0}
     loaded = [load_task(store, task) for task in tasks]
-    # Progress in proportion to the texts each step encodes (the real tasks differ 5-fold in size), so that
-    # the time-left estimate extrapolates from comparable steps; search gets a small fixed share per task.
-    sizes = [len(d.docs) + len(d.queries) for d in loaded]
-    starts = [sum(sizes[:n]) / max(1, sum(sizes)) for n in range(len(tasks))]
+    plan = progress_plan(loaded, [encoding.prompt(t)[:2] for t in tasks] if encoding else None, cache)
     for n, (task, data) in enumerate(zip(tasks, loaded)):
-        share, doc_part = sizes[n] / max(1, sum(sizes)), 0.95 * len(data.docs) / max(1, sizes[n])
-        step = lambda msg, frac, n=n, task=task, share=share: progress(f"{task}: {msg}",  # noqa: E731
-                                                                        starts[n] + share * frac)
+        start, (docs_w, queries_w, search_w) = plan.starts[n], plan.weights[n]
+        step = lambda msg, frac, start=start, task=task: progress(f"{task}: {msg}", start + frac)  # noqa: E731
         t0 = time.perf_counter()
         if encoding is None:
             scores = LEXICAL[spec.id](data.queries, data.docs)
@@ -240,16 +286,16 @@ def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = tuple(TASKS
             prompts[task] = {"query": qp, "document": dp, "source": source}
             pool = _pool_factory(used_device, encoding)
             dv, nd = encode_cached(encoder, data.docs, dp, cache, batch_size, spec.normalize,
-                                   lambda m, f: step(f"documents {m}", doc_part * f), "docs", pool)
+                                   lambda m, f: step(f"documents {m}", docs_w * f), "docs", pool)
             qv, nq = encode_cached(encoder, data.queries, qp, cache, batch_size, spec.normalize,
-                                   lambda m, f: step(f"queries {m}", doc_part + (0.95 - doc_part) * f), "queries", pool)
+                                   lambda m, f: step(f"queries {m}", docs_w + queries_w * f), "queries", pool)
             encoded += nd + nq
             t1 = time.perf_counter()
             timings["encode"] += t1 - t0
             scores = dense_scores(qv, dv, used_device)
             timings["search"] += time.perf_counter() - t1
         frames.append(hits_from_scores(task, data.query_ids, data.doc_ids, scores, top_k, data.keep, data.counted))
-        step("searched", 1.0)
+        step("searched", docs_w + queries_w + search_w)
     hits = concat_hits(frames)
     run_profile = encoding.profile if encoding else None
     run_id = new_run_id(f"{spec.id}-{run_profile}" if run_profile else spec.id, release)
