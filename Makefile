@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 OFFLINE := HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1
 
-.PHONY: run test bench-app install install-dev clean-cache
+.PHONY: run test test-fast bench-app install install-dev clean-cache
 
 $(VENV)/.runtime-installed: requirements.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -40,6 +40,11 @@ $(CHROMIUM):
 
 test: $(VENV)/.dev-installed $(CHROMIUM)
 	$(OFFLINE) $(PY) -m pytest -q --durations=15 tests  # the slowest tests listed: the suite must stay near 15 min
+
+# The fast loop while editing: everything but the browser, real-release and MiniLM tests (markers set in
+# tests/conftest.py), on CoREB-mini built in seconds. `make test` stays the suite CI runs.
+test-fast: $(VENV)/.dev-installed
+	$(OFFLINE) $(PY) -m pytest -q -m "not slow" tests
 
 # Median warm render time of every page on a 6x CoREB-mini with 11 runs (target: under 1 s).
 bench-app: $(VENV)/.dev-installed

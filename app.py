@@ -2,7 +2,7 @@
 address). Pages live in pages/; analysis lives in coreb_core."""
 import streamlit as st
 
-from ui.format import plain
+from coreb_core.present.format import plain
 from ui.navigation import PAGE_SPECS
 from ui.state import PageStopped, buffer_url, drop_url_buffer, flush_url, keep_widget_state, url_params
 from ui.warmup import start_warmup

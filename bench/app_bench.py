@@ -50,36 +50,12 @@ REPO = Path(__file__).resolve().parent.parent
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 
+from bench.page_drawn import CHROMIUM_ARGS, LAST_CHANGE_INIT_JS, PAGE_DRAWN_JS, SCRIPT_DONE_JS  # noqa: E402
+
 N_SYNTHETIC = 10
 TARGET_S = 1.0
 FIRST_LAUNCH_TARGET_S = 20.0
 DEEP_LINK_TARGET_S = 3.0
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-# The script has run to its end and drawn its title (or failed).
-SCRIPT_DONE_JS = """() => {
-    const app = document.querySelector('[data-testid="stApp"]');
-    const done = app && app.getAttribute('data-test-script-state') === 'notRunning';
-    return done && (document.querySelector('h1') || document.querySelector('[data-testid="stException"]'));
-}"""
-# Installed in every new tab before Streamlit's code: the time of the page's latest change.
-LAST_CHANGE_INIT_JS = """(() => { window.__lastChange = 0;
-    new MutationObserver(() => { window.__lastChange = performance.now(); })
-        .observe(document, {subtree: true, childList: true, attributes: true, characterData: true}); })();"""
-# The page is drawn: its script is done, every visible chart has its marks and every visible table its canvas
-# (both come from lazily loaded code, after the script's last message), and nothing has changed for QUIET_MS.
-# Returns the time of the last change (ms since the navigation started), else null.
-QUIET_MS = 1000
-PAGE_DRAWN_JS = """() => {
-    const app = document.querySelector('[data-testid="stApp"]');
-    if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return null;
-    if (!document.querySelector('h1, [data-testid="stException"]')) return null;
-    const visible = e => e.checkVisibility() && e.getBoundingClientRect().height > 0;
-    const drawn = (testid, inner) => [...document.querySelectorAll(`[data-testid="${testid}"]`)]
-        .every(e => !visible(e) || e.querySelector(inner));
-    if (!drawn('stVegaLiteChart', 'canvas, svg.marks') || !drawn('stDataFrame', 'canvas')) return null;
-    return performance.now() - window.__lastChange >= %d ? window.__lastChange : null;
-}""" % QUIET_MS
 # The first page is useful once its leaderboard (the first table) is drawn with its rows, while the charts
 # below it are still being computed: Streamlit shows each element as the script produces it.
 LEADERBOARD_DRAWN_JS = """() => {

@@ -25,10 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from app_bench import build, reuse  # noqa: E402  (the scaled release and its 11 runs, made once)
+from bench.app_bench import build, reuse  # the scaled release and its 11 runs, made once
 
 TARGET_S = 1.0
 

@@ -10,8 +10,8 @@ from coreb_core.paths import datasets_dir
 from coreb_core.data.store import list_releases
 from ui.cache import release_stats, sql_console
 from ui.chart_specs import draw
-from ui.charts import hbar
-from ui.format import plain
+from coreb_core.present.charts import hbar
+from coreb_core.present.format import plain
 from ui.sidebar import sidebar
 from ui.state import remembered, stop_page, write_url
 from ui.widgets import csv_download, show_error

@@ -6,9 +6,9 @@ from coreb_core.errors import CorebError
 from coreb_core.analysis.inspection import (diff_pair, document_language, document_text, facet_values,
                                             outranking_traps, query_details, unified_diff)
 from ui.cache import query_finder, query_lists, runs_of, store
-from ui.display import UNJUDGED_BADGE, pct_columns
+from coreb_core.present.display import UNJUDGED_BADGE, pct_columns
 from ui.inspection import back_params, back_target, row_colours, trap_reason_text
-from ui.labels import TASK_LABELS
+from coreb_core.present.labels import TASK_LABELS
 from ui.sidebar import sidebar
 from ui.state import (drop_url_buffer, one_of, remembered, stop_page, url_float, url_param, url_params, url_values,
                       write_url)

@@ -12,9 +12,9 @@ from coreb_core.runs.results import short_source
 from ui.state import flag, one_of, remembered, some_of, stop_page, write_url
 from ui.cache import article, language_gradient, language_pairs, mteb_side_by_side, overview_page, run_coverage, runs_of
 from ui.chart_specs import draw
-from ui.charts import heatmap, labelled_scatter, line_chart
-from ui.display import pct_columns, points
-from ui.format import code, plain
+from coreb_core.present.charts import heatmap, labelled_scatter, line_chart
+from coreb_core.present.display import pct_columns, points
+from coreb_core.present.format import code, plain
 from ui.sidebar import sidebar
 from ui.widgets import csv_download, provenance, run_label, show_error
 

@@ -1,6 +1,6 @@
 """Run retrieval: re-run a model on a cached release, and import datasets and results. Widgets only;
 the work is coreb_core.retrieval.pipeline, coreb_core.runs.uploads, coreb_core.runs.results; texts come from
-ui.format."""
+coreb_core.present.format."""
 import altair as alt
 import pandas as pd
 import streamlit as st
@@ -17,11 +17,12 @@ from coreb_core.runs.run import DEFAULT_TOP_K, parse_tags, run_meta, update_run
 from coreb_core.data.schema import TASKS
 from coreb_core.text import capped
 from ui.chart_specs import draw
-from ui.charts import hbar
-from ui.display import points
-from ui.format import duration_text, error_lines, model_table, ndcg_frame, plain, prompt_table
+from coreb_core.present.charts import hbar
+from coreb_core.present.display import points
+from coreb_core.present.format import error_lines, model_table, ndcg_frame, plain, prompt_table
+from coreb_core.present.numbers import duration_text
 from ui.jobs import job_title, start_job
-from ui.labels import TASK_LABELS
+from coreb_core.present.labels import TASK_LABELS
 from ui.cache import runs_of
 from ui.sidebar import sidebar
 from ui.widgets import csv_download, path_or_upload, run_label, run_tooltip

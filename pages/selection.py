@@ -10,12 +10,13 @@ from coreb_core.analysis.selection import PUBLISHED_ONLY, TASK_TABLES, parameter
 from coreb_core.report import build_report
 from ui.cache import recommendation, result_rows, run_tables, runs_of
 from ui.chart_specs import draw
-from ui.charts import interval_dots
+from coreb_core.present.charts import interval_dots
 from coreb_core.present.selection import (evidence_sentence, published_empty_text, recommendation_sentence,
                                           selection_header, summary_markdown)
-from ui.display import PRINTABLE_CSS, interval_text, selection_points
-from ui.format import plain
-from ui.labels import TASK_LABELS
+from coreb_core.present.display import PRINTABLE_CSS, selection_points
+from coreb_core.present.numbers import interval_text
+from coreb_core.present.format import plain
+from coreb_core.present.labels import TASK_LABELS
 from ui.sidebar import sidebar
 from ui.state import kept, stop_page, url_float, url_list, url_param, write_url
 from ui.widgets import csv_download, provenance, run_label, show_error

@@ -19,7 +19,7 @@ from typing import Iterator
 
 import pytest
 
-from bench.app_bench import CHROMIUM_ARGS, LAST_CHANGE_INIT_JS, PAGE_DRAWN_JS
+from bench.page_drawn import CHROMIUM_ARGS, LAST_CHANGE_INIT_JS, PAGE_DRAWN_JS
 from tests.builders import ARTIFACTS, REPO
 
 SERVER_START_S = 90
@@ -147,7 +147,6 @@ def wait_for_script(page, title: str | None = None) -> None:
             if (document.querySelector('[data-testid="stException"]')) return done;
             return done && h1 && (title === null || h1.innerText.trim() === title);
         }""", arg=title, timeout=PAGE_LOAD_MS, polling=200)
-    page.wait_for_timeout(300)
 
 
 GLOBAL_KEYS = ("release", "scheme", "task", "anchor", "runs")

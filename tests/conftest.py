@@ -101,6 +101,18 @@ def mini_cache(first_launch) -> Path:
     return first_launch.cache
 
 
+@pytest.fixture(scope="session")
+def mini_data(tmp_path_factory) -> Path:
+    """Both CoREB-mini releases and nothing else, built in seconds: the fast loop's data (``make test-fast``).
+    Tests that need the first launch's default runs use ``mini_cache`` / ``app_cache`` instead."""
+    from coreb_core.data.mini.build import RELEASES, build_release
+
+    root = tmp_path_factory.mktemp("mini-data")
+    for release in RELEASES:  # the recorded Python verdicts, as the app's first launch takes them
+        build_release(release, root=root, execute_python=False)
+    return root
+
+
 @pytest.fixture
 def tiny_store(tmp_path):
     """The hand-made dump of tests/dump.py, cached and opened as a Store."""
@@ -174,3 +186,24 @@ def default_runs(app_cache) -> dict:
 def default_run_ids(default_runs) -> dict[str, str]:
     """Model -> run id of the default runs."""
     return {model: meta.run_id for model, meta in default_runs.items()}
+
+
+# The markers of the fast loop (``make test-fast`` runs ``-m "not slow"``), set from what a test needs, so that
+# no test has to remember them: ``browser`` (a served app in chromium), ``real`` (the real CoREB export),
+# ``dense`` (the session's MiniLM first launch and its runs), ``slow`` (any of them).
+DENSE_FIXTURES = {"first_launch", "mini_cache", "app_cache", "default_runs", "default_run_ids",
+                  "minilm_cold_and_warm", "minilm_card_c2c", "minilm_runs"}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        path = Path(str(item.fspath))
+        kinds = set()
+        if path.name.startswith("test_browser") or "chromium" in item.name or "prints_offline" in item.name:
+            kinds.add("browser")
+        if "real" in path.parts or "real_cache" in item.fixturenames:
+            kinds.add("real")
+        if DENSE_FIXTURES & set(item.fixturenames):
+            kinds.add("dense")
+        for kind in sorted(kinds | ({"slow"} if kinds else set())):
+            item.add_marker(getattr(pytest.mark, kind))

@@ -33,9 +33,9 @@ from coreb_core.evaluation.schemes import V1, V2, Scheme
 from coreb_core.paths import release_dir, results_file
 from coreb_core.runs.results import all_rows
 from coreb_core.runs.run import BadRun, RunMeta, list_runs, run_listing, run_meta, run_name, run_path
-from ui.display import mark_anchor, text_preview, with_grades
+from coreb_core.present.display import mark_anchor, text_preview, with_grades
 from ui.inspection import cross_run_marker, trap_reason_short, trap_reason_text
-from ui.labels import GROUPINGS
+from coreb_core.present.labels import GROUPINGS
 from ui.state import State
 
 

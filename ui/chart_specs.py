@@ -2,7 +2,7 @@
 
 Building an altair chart and validating its spec against the Vega-Lite schema costs 50–200 ms per chart
 on 2 cores; a page has up to eight charts, and every new session (a shared link, a reload) runs the whole
-page script again. A spec depends only on its builder (a function of ``ui.charts``) and the builder's
+page script again. A spec depends only on its builder (a function of ``coreb_core.present.charts``) and the builder's
 inputs, so ``draw`` keys it by them, keeps it (the newest ``MAX_SPECS``), and a later session draws it in
 milliseconds. The spec is the one altair makes, validated as ``st.altair_chart`` would validate it, with
 the data inline. Streamlit sends each named dataset to the browser as Arrow bytes, converting it on every
@@ -11,7 +11,7 @@ the spec and ``draw`` hands those over.
 
 Example:
     >>> import pandas as pd
-    >>> from ui.charts import hbar
+    >>> from coreb_core.present.charts import hbar
     >>> frame = pd.DataFrame({"task": ["t2c", "c2t"], "ndcg": [0.41, 0.35]})
     >>> first = chart_spec(hbar, frame, "task", "ndcg", x_title="nDCG@10")
     >>> first == chart_spec(hbar, frame.copy(), "task", "ndcg", x_title="nDCG@10"), first["height"]
@@ -62,7 +62,7 @@ def _part(value: Any) -> bytes:
 def input_key(builder: Callable[..., Any], args: tuple, kwargs: dict[str, Any]) -> str:
     """A digest of the builder's name and of every input it is called with.
 
-    >>> from ui.charts import hbar
+    >>> from coreb_core.present.charts import hbar
     >>> one = pd.DataFrame({"task": ["t2c"], "ndcg": [0.41]})
     >>> input_key(hbar, (one, "task", "ndcg"), {}) == input_key(hbar, (one.assign(ndcg=0.42), "task", "ndcg"), {})
     False

@@ -2,7 +2,7 @@
 frames behind the overview's heatmaps and charts. No Streamlit here; pages only lay these out.
 
 Every score this module returns is a fraction (0..1) and every row carries the source and scheme it
-comes from; ``ui.display`` prints scores x100 with one decimal (the paper's convention).
+comes from; ``coreb_core.present.display`` prints scores x100 with one decimal (the paper's convention).
 
 Example:
     >>> tables = analyse_many(store, {rid: read_hits(rid)}, (V2,), groupings=("task",))

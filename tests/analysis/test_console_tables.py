@@ -23,8 +23,8 @@ def synthetic_run(judgments: pd.DataFrame, order: dict[str, int]) -> pd.DataFram
 
 
 @pytest.fixture(scope="module")
-def setup(mini_cache):
-    with Store("demo_v2603", mini_cache) as store:
+def setup(mini_data):
+    with Store("demo_v2603", mini_data) as store:
         judgments = store.sql("SELECT task, query_id, doc_id, grade FROM judgments WHERE task = 't2c'").df()
         runs = {TRAPS_FIRST: synthetic_run(judgments, {"trap": 0, "positive": 1, "judged_negative": 2}),
                 POSITIVES_FIRST: synthetic_run(judgments, {"positive": 0, "trap": 1, "judged_negative": 2})}
@@ -94,7 +94,7 @@ def test_console_run_tables_open_no_way_out(setup, sql):
     assert console.query("SELECT count(*) AS n FROM hits").frame["n"].tolist() == [2 * 4736]
 
 
-def test_console_refuses_clashing_table_names(mini_cache):
-    with Store("demo_v2603", mini_cache) as store:
+def test_console_refuses_clashing_table_names(mini_data):
+    with Store("demo_v2603", mini_data) as store:
         with pytest.raises(ValueError, match="queries"):
             SqlConsole(store, extra_tables={"queries": pd.DataFrame({"x": [1]})})

@@ -1,5 +1,5 @@
 """Query inspector library: coreb_core.analysis.inspection on exact hand-made runs over the tiny release
-(with ui.display's grade badges; the page is tested in tests/app/test_page_inspector.py)."""
+(with coreb_core.present.display's grade badges; the page is tested in tests/app/test_page_inspector.py)."""
 import pandas as pd
 import pytest
 
@@ -45,7 +45,7 @@ def test_query_details(tiny_store):
 
 def test_ranked_list_anchor_and_badges(tiny_store):
     from coreb_core.analysis.inspection import query_details, ranked_list
-    from ui.display import POSITIVE_BADGE as POSITIVE, TRAP_BADGE as TRAP, UNJUDGED_BADGE as UNJUDGED, with_grades
+    from coreb_core.present.display import POSITIVE_BADGE as POSITIVE, TRAP_BADGE as TRAP, UNJUDGED_BADGE as UNJUDGED, with_grades
 
     q = query_details(tiny_store, C2C)
     rows = _rows(tiny_store, C2C, C2C_LIST)

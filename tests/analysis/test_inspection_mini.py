@@ -5,10 +5,10 @@ from tests.builders import scored_hits
 
 
 @pytest.fixture
-def mini_store(mini_cache):
+def mini_store(mini_data):
     from coreb_core.data.store import Store
 
-    with Store("demo_v2603", mini_cache) as store:
+    with Store("demo_v2603", mini_data) as store:
         yield store
 
 

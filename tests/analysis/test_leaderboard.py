@@ -1,4 +1,4 @@
-"""coreb_core.analysis.leaderboard on the default runs and the published figures, in ui.display's x100 units
+"""coreb_core.analysis.leaderboard on the default runs and the published figures, in coreb_core.present.display's x100 units
 (the Overview page is tested in tests/app/test_page_overview.py)."""
 import numpy as np
 import pytest
@@ -36,7 +36,8 @@ def test_c2c_language_pairs_add_up_to_recall(app_cache, default_runs):
 def test_leaderboard_units_and_published_rows():
     from coreb_core.analysis.leaderboard import canonical_model, published_task_rows, source_label
     from coreb_core.data.published import published_rows
-    from ui.display import pct, pct_columns
+    from coreb_core.present.display import pct_columns
+    from coreb_core.present.numbers import pct
 
     assert pct(0.31974) == 32.0 and pct(0.7955) == 79.5 and np.isnan(pct(None))
     assert canonical_model("Jina-code-emb-1.5B") == canonical_model("jina-code-1.5b") == "jina-code-1.5b"
@@ -59,7 +60,7 @@ def test_parameter_efficiency_and_t2c_gradient(app_cache, default_runs):
     from coreb_core.data.published import published_rows
     from coreb_core.evaluation.schemes import V2
     from coreb_core.data.store import Store
-    from ui.display import pct_columns
+    from coreb_core.present.display import pct_columns
 
     runs = default_runs
     metas = {m["run_id"]: m for m in runs.values()}

@@ -5,7 +5,7 @@ from streamlit.testing.v1 import AppTest
 from tests import dump
 
 from tests.builders import REPO
-from ui.format import plain  # release names are shown as text: their "_" escaped for Markdown
+from coreb_core.present.format import plain  # release names are shown as text: their "_" escaped for Markdown
 
 
 def test_data_page_lists_cached_release(tmp_path, cache):

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.app_bench import PAGE_DRAWN_JS
+from bench.page_drawn import PAGE_DRAWN_JS
 from tests.browser import (PAGE_LOAD_MS, app_pages, check_page, chromium, global_state, log_tail, serve,
                            wait_for_script)
 from tests.builders import ARTIFACTS
@@ -195,7 +195,7 @@ def wide_tables(page, label: str) -> tuple[list[str], int]:
     # Any visible one: the first in the document may sit in a closed expander (Playwright waits on the first only).
     page.wait_for_function("""() => [...document.querySelectorAll('[data-testid="stDataFrame"]')]
         .some(f => f.checkVisibility() && f.getBoundingClientRect().width > 0)""", timeout=PAGE_LOAD_MS)
-    page.wait_for_timeout(500)
+    page.wait_for_function(PAGE_DRAWN_JS, timeout=PAGE_LOAD_MS, polling=200)
     # Grids draw when scrolled into view. Scrolled by the page's own JS, one at a time: Playwright's
     # scroll_into_view_if_needed waits for the element to be stable and once timed out on /data in CI.
     count = page.locator('[data-testid="stDataFrame"]').count()
@@ -204,7 +204,6 @@ def wide_tables(page, label: str) -> tuple[list[str], int]:
             const f = document.querySelectorAll('[data-testid="stDataFrame"]')[i];
             if (f && f.checkVisibility()) f.scrollIntoView({block: 'center'});
         }""", i)
-        page.wait_for_timeout(150)
     page.wait_for_function(f"() => !({TABLE_WIDTHS_JS})().includes(null)", timeout=60_000)
     widths = page.evaluate(TABLE_WIDTHS_JS)
     return [f"{label}: table {n + 1} is {scroll} px wide in a {client} px box"

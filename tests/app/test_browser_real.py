@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from bench.app_bench import PAGE_DRAWN_JS
+from bench.page_drawn import PAGE_DRAWN_JS
 from tests.browser import PAGE_LOAD_MS, app_pages, chromium, global_state, page_problems, serve, wait_for_script
 from tests.builders import ARTIFACTS
 

@@ -16,7 +16,7 @@ import urllib.parse
 
 import pytest
 
-from bench.app_bench import PAGE_DRAWN_JS
+from bench.page_drawn import PAGE_DRAWN_JS
 from tests.browser import PAGE_LOAD_MS, chromium, serve, wait_for_script
 from tests.builders import ARTIFACTS
 
@@ -146,12 +146,12 @@ def test_one_history_entry_per_visit_and_back_returns(served, browser, default_r
     for title in titles:  # first visits: a page's own keys join the URL (at most two entries)
         before = page.evaluate("history.length")
         _menu(page, title)
-        page.wait_for_timeout(500)
+        page.wait_for_function(PAGE_DRAWN_JS, timeout=PAGE_LOAD_MS, polling=200)  # every URL write is done
         assert page.evaluate("history.length") - before <= 2, title
     for title in titles + ["Overview"]:  # revisits: one entry each
         before = page.evaluate("history.length")
         _menu(page, title)
-        page.wait_for_timeout(500)
+        page.wait_for_function(PAGE_DRAWN_JS, timeout=PAGE_LOAD_MS, polling=200)  # every URL write is done
         assert page.evaluate("history.length") - before == 1, title
     for expected in reversed(titles):  # Back: the page before, each time
         page.go_back()

@@ -7,8 +7,8 @@ from tests.builders import app_test, one_table
 
 from coreb_core.analysis.comparison import headline_verdict, pair_table, pair_verdicts, run_intervals
 from coreb_core.evaluation.significance import compare_pair, intervals
-from ui.display import verdict_sentence
-from ui.format import plain
+from coreb_core.present.display import verdict_sentence
+from coreb_core.present.format import plain
 from ui.widgets import run_label
 
 RELEASE = "demo_v2603"

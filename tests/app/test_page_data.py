@@ -4,7 +4,7 @@ import pytest
 
 from tests.builders import REFUSED_SQL, app_test
 
-from ui.format import plain
+from coreb_core.present.format import plain
 from coreb_core.data.store import Store
 
 

@@ -8,7 +8,7 @@ import pytest
 from tests.builders import app_test, one_table
 
 from coreb_core.analysis.deflation import COMPUTED, FILE
-from ui.display import WHERE_IT_COMES_FROM
+from coreb_core.present.display import WHERE_IT_COMES_FROM
 from coreb_core.evaluation.schemes import DESCRIPTIONS
 
 RELEASE = "demo_v2603"

@@ -1,12 +1,12 @@
 """The Query inspector page on CoREB-mini (the library on hand-made runs: tests/analysis/test_inspection.py)."""
 from tests.builders import app_test
-from ui.display import TRAP_BADGE
+from coreb_core.present.display import TRAP_BADGE
 
 
 def test_grade_badges_match_qrels(app_cache, default_run_ids):
     from coreb_core.evaluation.evaluate import trap_table
     from coreb_core.runs.run import read_hits
-    from ui.display import GRADE_LABELS
+    from coreb_core.present.display import GRADE_LABELS
     from coreb_core.data.store import Store
 
     runs = default_run_ids

@@ -1,4 +1,4 @@
-"""The Overview page: the library's fractions, printed x100 (ui.display) as coreb_core.evaluation.evaluate
+"""The Overview page: the library's fractions, printed x100 (coreb_core.present.display) as coreb_core.evaluation.evaluate
 gives them (the leaderboard library: tests/analysis/test_leaderboard.py)."""
 import json
 

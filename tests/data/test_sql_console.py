@@ -8,13 +8,13 @@ from tests.builders import REFUSED_SQL
 
 
 @pytest.fixture(scope="module")
-def console(mini_cache):
-    with Store("demo_v2603", mini_cache) as store:
+def console(mini_data):
+    with Store("demo_v2603", mini_data) as store:
         yield SqlConsole(store)
 
 
-def test_console_select_counts(console, mini_cache):
-    with Store("demo_v2603", mini_cache) as store:
+def test_console_select_counts(console, mini_data):
+    with Store("demo_v2603", mini_data) as store:
         expected = store.sql("SELECT count(*) FROM judgments WHERE task = 't2c' AND relevance = 1").fetchone()[0]
     assert expected == 1934  # parquet count; 3 per query but none for search_any and fewer where pools are small
     result = console.query("WITH j AS (SELECT * FROM judgments WHERE task = 't2c') "

@@ -3,8 +3,8 @@ from coreb_core.data.statistics import release_statistics
 from coreb_core.data.store import Store
 
 
-def test_release_statistics(mini_cache):
-    with Store("demo_v2603", mini_cache) as store:
+def test_release_statistics(mini_data):
+    with Store("demo_v2603", mini_data) as store:
         stats = release_statistics(store)
         assert dict(zip(stats["rows"]["config"], stats["rows"]["rows"])) == store.row_counts()
         jc = store.judgment_counts()

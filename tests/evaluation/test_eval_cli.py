@@ -14,9 +14,9 @@ from coreb_core.data.store import Store
 
 
 @pytest.fixture
-def stored_run(mini_cache):
+def stored_run(mini_data):
     """A random run over every task of demo_v2603, stored in the mini cache."""
-    with Store("demo_v2603", mini_cache) as store:
+    with Store("demo_v2603", mini_data) as store:
         frames = []
         rng = np.random.default_rng(5)
         for task, corpus in (("t2c", "code"), ("c2c", "code"), ("c2t", "text")):
@@ -25,13 +25,13 @@ def stored_run(mini_cache):
             frames.append(hits_from_scores(task, qids, docs, rng.random((len(qids), len(docs))), top_k=20))
         hits = concat_hits(frames)
         run_id = new_run_id("random", "demo_v2603")
-        write_run(hits, {"run_id": run_id, "release": "demo_v2603", "model": "random"}, mini_cache)
+        write_run(hits, {"run_id": run_id, "release": "demo_v2603", "model": "random"}, mini_data)
         return run_id, hits, summary(evaluate(store, hits, V2)), summary(evaluate(store, hits, V1))
 
 
-def test_eval_json_equals_library(mini_cache, stored_run):
+def test_eval_json_equals_library(mini_data, stored_run):
     run_id, _, v2, v1 = stored_run
-    env = {"COREB_CACHE": str(mini_cache)}
+    env = {"COREB_CACHE": str(mini_data)}
     for scheme, expected in (("v2", v2), ("v1", v1)):
         done = run_cli("eval", "--release", "demo_v2603", "--run", run_id, "--scheme", scheme, "--json", env=env)
         assert done.returncode == 0, done.stderr
@@ -43,13 +43,13 @@ def test_eval_json_equals_library(mini_cache, stored_run):
                 assert report["tasks"][task][name] == pytest.approx(expected["tasks"][task][name], abs=1e-12)
 
 
-def test_eval_groups_and_trec_file(mini_cache, stored_run, tmp_path):
+def test_eval_groups_and_trec_file(mini_data, stored_run, tmp_path):
     run_id, hits, v2, _ = stored_run
     trec = tmp_path / "run.trec"
     with trec.open("w") as f:
         for r in hits.itertuples():
             f.write(f"{r.query_id} Q0 {r.doc_id} {r.rank} {r.score!r} test\n")
-    env = {"COREB_CACHE": str(mini_cache)}
+    env = {"COREB_CACHE": str(mini_data)}
     done = run_cli("eval", "--release", "demo_v2603", "--run-file", str(trec), "--task", "t2c", "--by", "subtask",
                    "--json", env=env)
     assert done.returncode == 0, done.stderr
@@ -60,8 +60,8 @@ def test_eval_groups_and_trec_file(mini_cache, stored_run, tmp_path):
     assert len(groups) == 18 and sum(g["queries"] for g in groups.values()) == report["tasks"]["t2c"]["queries"]
 
 
-def test_eval_refuses_bad_input_in_one_line(mini_cache, tmp_path):
-    env = {"COREB_CACHE": str(mini_cache)}
+def test_eval_refuses_bad_input_in_one_line(mini_data, tmp_path):
+    env = {"COREB_CACHE": str(mini_data)}
     bad = tmp_path / "bad.trec"
     bad.write_text("q_t2c_search_any_0001 Q0 code_v202603_00001 1 nan x\n")
     for args, expected in ((["--run-file", str(bad)], "bad.trec: row 1: field 'score': must be finite"),

@@ -148,10 +148,10 @@ KS = (1, 3, 5, 10, 20, 100)
 
 @pytest.mark.parametrize("kind", ["random", "ties", "traps_everywhere", "empty_lists"])
 @pytest.mark.parametrize("task", ["t2c", "c2c", "c2t"])
-def test_v1_equals_an_independent_pytrec_eval_computation(mini_cache, task, kind):
+def test_v1_equals_an_independent_pytrec_eval_computation(mini_data, task, kind):
     import pytrec_eval
 
-    folder = release_dir("demo_v2603", mini_cache).resolve()
+    folder = release_dir("demo_v2603", mini_data).resolve()
     all_qrels, anchors, noise, _ = _v1_reference(folder)
     qrels = all_qrels[task]
     corpus = pd.read_parquet(folder / ("text_corpus.parquet" if task == "c2t" else "code_corpus.parquet"))
@@ -162,7 +162,7 @@ def test_v1_equals_an_independent_pytrec_eval_computation(mini_cache, task, kind
     # trec_eval compares; the ranks now do too, see tests/runs/test_results.py).
     seed = zlib.crc32(f"{task}/{kind}".encode())
     lists = _random_lists(qids, docs, qrels, np.random.default_rng(seed), kind, full_depth=task == "c2t")
-    with Store("demo_v2603", mini_cache) as store:
+    with Store("demo_v2603", mini_data) as store:
         ours = evaluate(store, hits_from_lists({q: task for q in lists}, lists, "v1-parity"), V1).set_index("query_id")
     # Reference: drop the anchor (C2C) and every noise text (C2T), then let pytrec_eval rank by score
     # (ties by doc id descending, as our stored ranks) with binary relevance.
@@ -187,9 +187,9 @@ def test_v1_equals_an_independent_pytrec_eval_computation(mini_cache, task, kind
             assert got[f"hit_rate_at_{k}"] == (1.0 if first <= k else 0.0), (q, k)
 
 
-def test_stored_v1_qrels_of_coreb_mini_follow_the_same_rules(mini_cache):
+def test_stored_v1_qrels_of_coreb_mini_follow_the_same_rules(mini_data):
     """CoREB-mini ships real v1 qrel files; on T2C and C2C they equal the rebuilt rules pair for pair."""
-    with Store("demo_v2603", mini_cache) as store:
+    with Store("demo_v2603", mini_data) as store:
         for task in ("t2c", "c2c"):
             rebuilt = set(store.sql("SELECT query_id, doc_id FROM qrels_v1_rules WHERE task = ? AND relevance = 1",
                                     [task]).fetchall())

@@ -74,10 +74,10 @@ def shows_error(at, *mentions: str) -> str:
 
 
 @pytest.fixture
-def own_cache(mini_cache, tmp_path, monkeypatch) -> Path:
+def own_cache(mini_data, tmp_path, monkeypatch) -> Path:
     """A private copy of the CoREB-mini cache (both releases, no runs) as COREB_CACHE for one test."""
     root = tmp_path / "cache"
-    shutil.copytree(mini_cache, root, symlinks=True, ignore=shutil.ignore_patterns("runs", "embeddings", "results"))
+    shutil.copytree(mini_data, root, symlinks=True, ignore=shutil.ignore_patterns("runs", "embeddings", "results"))
     monkeypatch.setenv("COREB_CACHE", str(root))
     return root
 

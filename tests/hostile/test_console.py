@@ -29,8 +29,8 @@ HOSTILE_SQL = {**REFUSED_SQL,
 
 
 @pytest.fixture(scope="module")
-def console(mini_cache):
-    with Store("demo_v2603", mini_cache) as store:
+def console(mini_data):
+    with Store("demo_v2603", mini_data) as store:
         yield SqlConsole(store)
 
 
@@ -78,9 +78,9 @@ def test_too_many_columns_refused(console):
     assert len(console.query(sql.replace(f", {SQL_COLUMN_CAP} AS c{SQL_COLUMN_CAP}", "")).frame.columns) == SQL_COLUMN_CAP
 
 
-def test_spilling_sort_writes_no_file(mini_cache, empty_cwd):
+def test_spilling_sort_writes_no_file(mini_data, empty_cwd):
     """was: the sort spilled into ./.tmp in the server's working directory and left the files there"""
-    with Store("demo_v2603", mini_cache) as store, unchanged(mini_cache):
+    with Store("demo_v2603", mini_data) as store, unchanged(mini_data):
         small = SqlConsole(store, memory_limit="64MB")
         start = time.perf_counter()
         with pytest.raises(ConsoleError) as err:

@@ -14,7 +14,7 @@ import pytest
 from tests import dump
 from tests.builders import app_test
 from tests.hostile.conftest import refuses, shows_error, unchanged
-from ui.format import plain
+from coreb_core.present.format import plain
 
 T2C_QUERY = "q_t2c_canonical_retro_any_0001"
 

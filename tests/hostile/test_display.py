@@ -37,7 +37,7 @@ def rendered_text(markdown: str) -> str:
 
 
 def test_rendered_text_tells_markup_from_text():
-    from ui.format import plain
+    from coreb_core.present.format import plain
 
     assert rendered_text("**b** [l](http://x)") == "b l"
     assert "⟦markup⟧" in rendered_text("$x^2$") and "⟦markup⟧" in rendered_text(":red[r]")

@@ -106,10 +106,10 @@ def test_malformed_files_are_skipped_one_line_each(tmp_path, cache):
 
 
 @pytest.fixture(scope="module")
-def bm25_run(mini_cache):
+def bm25_run(mini_data):
     from coreb_core.retrieval.pipeline import run_retrieval
 
-    return run_retrieval("bm25", "demo_v2603", root=mini_cache).run_id
+    return run_retrieval("bm25", "demo_v2603", root=mini_data).run_id
 
 
 def _per_query(store: Store, hits) -> dict:
@@ -120,16 +120,16 @@ def _per_query(store: Store, hits) -> dict:
     return frame[[c for c in frame.columns if not c.endswith(("_at_100", "_at_1000"))]]
 
 
-def test_trec_round_trip_and_pytrec_eval_agreement(bm25_run, mini_cache, tmp_path):
-    out = export_run(bm25_run, "trec", tmp_path / "run.trec", mini_cache)
-    report = import_results(out, release="demo_v2603", root=mini_cache)
+def test_trec_round_trip_and_pytrec_eval_agreement(bm25_run, mini_data, tmp_path):
+    out = export_run(bm25_run, "trec", tmp_path / "run.trec", mini_data)
+    report = import_results(out, release="demo_v2603", root=mini_data)
     assert len(report.runs) == 1 and not report.skipped
-    with Store("demo_v2603", mini_cache) as store:
-        original = _per_query(store, read_hits(bm25_run, mini_cache))
-        back = _per_query(store, read_hits(report.runs[0], mini_cache))
+    with Store("demo_v2603", mini_data) as store:
+        original = _per_query(store, read_hits(bm25_run, mini_data))
+        back = _per_query(store, read_hits(report.runs[0], mini_data))
         assert np.allclose(back.loc[original.index].select_dtypes("number"), original.select_dtypes("number"))
         # the exported file, scored by the official procedure (pytrec_eval), gives our v2 numbers
-        ours = summary(evaluate(store, read_hits(bm25_run, mini_cache), anchor_exclusion=False))["tasks"]
+        ours = summary(evaluate(store, read_hits(bm25_run, mini_data), anchor_exclusion=False))["tasks"]
         for task in ("t2c", "c2t", "c2c"):
             qrels: dict = {}
             for q, d, r in store.sql("SELECT query_id, doc_id, relevance FROM qrels WHERE task = ?", [task]).fetchall():
@@ -144,52 +144,52 @@ def test_trec_round_trip_and_pytrec_eval_agreement(bm25_run, mini_cache, tmp_pat
             assert ours[task]["map_at_100"] == pytest.approx(official["MAP@100"], abs=1e-9)
 
 
-def test_official_predictions_round_trip(bm25_run, mini_cache, tmp_path):
-    folder = export_run(bm25_run, "coreb", tmp_path / "runner_out", mini_cache)
+def test_official_predictions_round_trip(bm25_run, mini_data, tmp_path):
+    folder = export_run(bm25_run, "coreb", tmp_path / "runner_out", mini_data)
     assert sorted(p.name for p in folder.iterdir()) == sorted(
         f"{t}{s}.json" for t in ("text2code", "code2code", "code2text") for s in ("", "_predictions"))
     metrics = json.loads((folder / "text2code.json").read_text())["metrics"]
     assert set(metrics) == {"NDCG", "MAP", "Recall", "Precision"} and "P@10" in metrics["Precision"]
-    report = import_results(folder, release="demo_v2603", model="bm25-again", root=mini_cache)
+    report = import_results(folder, release="demo_v2603", model="bm25-again", root=mini_data)
     assert len(report.runs) == 3 and report.imported == 6 and not report.skipped
-    with Store("demo_v2603", mini_cache) as store:
-        original = _per_query(store, read_hits(bm25_run, mini_cache))
+    with Store("demo_v2603", mini_data) as store:
+        original = _per_query(store, read_hits(bm25_run, mini_data))
         for run_id in report.runs:
-            back = _per_query(store, read_hits(run_id, mini_cache))
+            back = _per_query(store, read_hits(run_id, mini_data))
             assert np.allclose(back.select_dtypes("number"), original.loc[back.index].select_dtypes("number"))
-    stored = [r for r in all_rows(mini_cache, include_published=False) if r["source_kind"] == "coreb-runner"]
+    stored = [r for r in all_rows(mini_data, include_published=False) if r["source_kind"] == "coreb-runner"]
     t2c = {r["metric"]: r["value"] for r in stored if r["task"] == "text2code"}
     assert t2c["ndcg_at_10"] == metrics["NDCG"]["NDCG@10"] and stored[0]["model"] == "bm25-again"
 
 
-def test_bad_predictions_and_trec_files_are_skipped(mini_cache, tmp_path):
+def test_bad_predictions_and_trec_files_are_skipped(mini_data, tmp_path):
     folder = tmp_path / "bad"
     folder.mkdir()
     (folder / "text2code_predictions.json").write_text(json.dumps(
         {"q_t2c_search_any_0001": [{"corpus_id": "x", "score": 1.0, "rank": 1}, {"corpus_id": "x", "score": 0.5, "rank": 2}]}))
     (folder / "code2text_predictions.json").write_text('{"q": [{"corpus_id": "a", "score": NaN, "rank": 1}]}')
     (folder / "run.trec").write_text("q_t2c_search_any_0001 Q0 code_v202603_00001 1 inf tag\n")
-    report = import_results(folder, release="demo_v2603", root=mini_cache)
+    report = import_results(folder, release="demo_v2603", root=mini_data)
     assert not report.runs and len(report.skipped) == 3
     assert any("duplicate entry" in s for s in report.skipped)
     assert any("NaN or infinite score" in s for s in report.skipped)
     assert any("run.trec" in s and "must be finite" in s for s in report.skipped)
 
 
-def test_exported_project_run_and_mteb_export_import_back(bm25_run, mini_cache, tmp_path):
+def test_exported_project_run_and_mteb_export_import_back(bm25_run, mini_data, tmp_path):
     from coreb_core.paths import runs_dir
 
-    shutil.copytree(runs_dir(mini_cache) / bm25_run, tmp_path / "shared-run")
+    shutil.copytree(runs_dir(mini_data) / bm25_run, tmp_path / "shared-run")
     other = tmp_path / "other-cache"
-    shutil.copytree(mini_cache / "coreb", other / "coreb", symlinks=True)
+    shutil.copytree(mini_data / "coreb", other / "coreb", symlinks=True)
     report = import_results(tmp_path / "shared-run", root=other)
     assert report.runs == [bm25_run] and (runs_dir(other) / bm25_run / "hits.parquet").exists()
-    folder = export_run(bm25_run, "mteb", tmp_path / "mteb", mini_cache)
+    folder = export_run(bm25_run, "mteb", tmp_path / "mteb", mini_data)
     back = import_results(folder, root=other)
     assert back.imported == 3 and not back.skipped
     rows = {(r["task"], r["metric"]): r["value"] for r in all_rows(other, include_published=False)}
-    with Store("demo_v2603", mini_cache) as store:
-        ours = summary(evaluate(store, read_hits(bm25_run, mini_cache)))["tasks"]
+    with Store("demo_v2603", mini_data) as store:
+        ours = summary(evaluate(store, read_hits(bm25_run, mini_data)))["tasks"]
     assert rows[("CorebT2CRetrieval", "main_score")] == pytest.approx(ours["t2c"]["ndcg_at_10"])
     assert rows[("CorebC2TRetrieval", "recall_at_10")] == pytest.approx(ours["c2t"]["recall_at_10"])
 

@@ -7,7 +7,7 @@ from tests.builders import bad_jsonl
 from coreb_core.data.store import list_releases
 from coreb_core.errors import DataError
 from coreb_core.runs.uploads import import_dataset, save_uploads
-from ui.format import error_lines
+from coreb_core.present.format import error_lines
 
 
 def test_save_uploads_refuses_paths(tmp_path):

@@ -8,7 +8,7 @@ import pandas as pd
 
 import ui.chart_specs
 from ui.chart_specs import MAX_SPECS, _SPECS, chart_spec, input_key
-from ui.charts import hbar, heatmap
+from coreb_core.present.charts import hbar, heatmap
 
 
 def _frame(value: float = 0.41) -> pd.DataFrame:
@@ -81,7 +81,7 @@ def test_draw_hands_streamlit_the_arrow_bytes_it_would_make_of_the_rows():
         import pandas as pd
 
         from ui.chart_specs import draw
-        from ui.charts import hbar
+        from coreb_core.present.charts import hbar
 
         draw(hbar, pd.DataFrame({"task": ["t2c", "c2t"], "ndcg": [0.41, 0.35]}), "task", "ndcg", x_title="x")
 

@@ -3,8 +3,8 @@ import doctest
 
 import pandas as pd
 
-import ui.charts
-from ui.charts import (CELL_PX, MIN_HEIGHT, dodge_labels, dumbbell, hbar, heatmap, label_limit, labelled_scatter,
+import coreb_core.present.charts
+from coreb_core.present.charts import (CELL_PX, MIN_HEIGHT, dodge_labels, dumbbell, hbar, heatmap, label_limit, labelled_scatter,
                        line_chart, rows_height)
 
 LONG = "t2c_canonical_retrieval_python"
@@ -17,7 +17,7 @@ def _heatmap_frame(rows: int) -> pd.DataFrame:
 
 
 def test_docstring_examples_run():
-    result = doctest.testmod(ui.charts, optionflags=doctest.NORMALIZE_WHITESPACE)
+    result = doctest.testmod(coreb_core.present.charts, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0 and result.failed == 0
 
 

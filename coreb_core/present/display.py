@@ -16,10 +16,10 @@ from coreb_core.analysis.comparison import PairVerdict
 from coreb_core.analysis.deflation import Deflation
 from coreb_core.analysis.surface_bias import SurfaceFinding
 from coreb_core.data.schema import NEGATIVE, POSITIVE, TASK_NAMES, TRAP
-from coreb_core.present.numbers import interval_text, pct, signed_points  # noqa: F401  (the pages' numbers)
-from coreb_core.text import p_text  # noqa: F401  (the pages' p-values, said as the CLI says them)
-from ui.format import plain
-from ui.labels import TRAP_KIND_LABELS
+from coreb_core.present.numbers import interval_text, pct, signed_points
+from coreb_core.text import p_text
+from coreb_core.present.format import plain
+from coreb_core.present.labels import TRAP_KIND_LABELS
 
 # Grade badges: the text every table shows in its ``grade`` column. Text symbols that every font has (coloured
 # emoji are missing from many Linux fonts and showed as empty boxes); the rows carry the grade's colour.

@@ -10,8 +10,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from coreb_core.present.numbers import duration_text  # noqa: F401  (durations, as every page says them)
-
 import pandas as pd
 
 from coreb_core.data.schema import TASKS
