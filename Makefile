@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 OFFLINE := HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1
 
-.PHONY: run test test-fast bench-app install install-dev clean-cache
+.PHONY: run test test-fast lint bench-app install install-dev clean-cache
 
 $(VENV)/.runtime-installed: requirements.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -38,8 +38,13 @@ $(CHROMIUM):
 	$(SUDO) apt-get update -qq
 	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
 
-test: $(VENV)/.dev-installed $(CHROMIUM)
+test: lint $(CHROMIUM)
 	$(OFFLINE) $(PY) -m pytest -q --durations=15 tests  # the slowest tests listed: the suite must stay near 15 min
+
+# ruff (pyflakes, bugbear, isort) on the tree and mypy on coreb_core (pyproject.toml configures both); part of `make test`.
+lint: $(VENV)/.dev-installed
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
 
 # The fast loop while editing: everything but the browser, real-release and MiniLM tests (markers set in
 # tests/conftest.py), on CoREB-mini built in seconds. `make test` stays the suite CI runs.

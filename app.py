@@ -33,9 +33,16 @@ ALIASES = [st.Page(_open_default_page, title=spec.title, url_path=spec.url_path)
 page = st.navigation(PAGES + ALIASES, position="hidden")
 menu = st.sidebar.container()  # filled after the page has run: its links carry the page's final URL state
 
-from coreb_core.defaults import (FIRST_MODELS, default_release, ensure_defaults,  # noqa: E402
-                                 first_page_rendered, later_defaults, needs_defaults, start_later_defaults)
 from coreb_core.data.store import list_releases  # noqa: E402
+from coreb_core.defaults import (  # noqa: E402
+    FIRST_MODELS,
+    default_release,
+    ensure_defaults,
+    first_page_rendered,
+    later_defaults,
+    needs_defaults,
+    start_later_defaults,
+)
 from coreb_core.errors import CorebError  # noqa: E402
 
 if needs_defaults():

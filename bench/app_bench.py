@@ -79,11 +79,11 @@ def build(root: Path, scale: int, real: Path | None = None) -> tuple[str, list[s
     """The scaled release (or, with ``real``, the real release imported from that folder) and its 11 runs
     (1 BM25 + 10 synthetic); returns (release, run ids)."""
     from coreb_core.data.mini.build import build_release
-    from coreb_core.retrieval.pipeline import load_task, run_retrieval
-    from coreb_core.runs.uploads import import_dataset
-    from coreb_core.runs.run import concat_hits, hits_from_scores, new_run_id, write_run
-    from coreb_core.retrieval.search import bm25_scores
     from coreb_core.data.store import Store
+    from coreb_core.retrieval.pipeline import load_task, run_retrieval
+    from coreb_core.retrieval.search import bm25_scores
+    from coreb_core.runs.run import concat_hits, hits_from_scores, new_run_id, write_run
+    from coreb_core.runs.uploads import import_dataset
 
     t0 = time.perf_counter()
     if real is not None:
@@ -123,8 +123,8 @@ def build(root: Path, scale: int, real: Path | None = None) -> tuple[str, list[s
 
 def reuse(root: Path, scale: int) -> tuple[str, list[str]] | None:
     """With --cache: the scaled release and its newest 11 runs when an earlier bench left them there."""
-    from coreb_core.runs.run import list_runs
     from coreb_core.data.store import list_releases
+    from coreb_core.runs.run import list_runs
 
     release = f"demo_v2603_x{scale}"
     if release not in list_releases(root):

@@ -22,13 +22,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-
-from coreb_core.evaluation.evaluate import analyse_many, evaluate  # noqa: E402
 from coreb_core.data.mini.build import build_release  # noqa: E402
-from coreb_core.evaluation.official import official_evaluate  # noqa: E402
-from coreb_core.runs.run import concat_hits, hits_from_scores  # noqa: E402
-from coreb_core.evaluation.schemes import V1, V2  # noqa: E402
 from coreb_core.data.store import Store  # noqa: E402
+from coreb_core.evaluation.evaluate import analyse_many, evaluate  # noqa: E402
+from coreb_core.evaluation.official import official_evaluate  # noqa: E402
+from coreb_core.evaluation.schemes import V1, V2  # noqa: E402
+from coreb_core.runs.run import concat_hits, hits_from_scores  # noqa: E402
 
 REAL_QUERIES = {"t2c": 1123, "c2c": 278, "c2t": 1200}
 N_RUNS, TOP_K = 11, 100

@@ -15,13 +15,12 @@ import json
 import tempfile
 from pathlib import Path
 
-
-from coreb_core.evaluation.evaluate import evaluate, summary, trap_table  # noqa: E402
-from coreb_core.runs.run import read_hits
 from coreb_core.data.mini.build import build_release  # noqa: E402
-from coreb_core.retrieval.pipeline import run_retrieval  # noqa: E402
-from coreb_core.evaluation.schemes import V1  # noqa: E402
 from coreb_core.data.store import Store  # noqa: E402
+from coreb_core.evaluation.evaluate import evaluate, summary, trap_table  # noqa: E402
+from coreb_core.evaluation.schemes import V1  # noqa: E402
+from coreb_core.retrieval.pipeline import run_retrieval  # noqa: E402
+from coreb_core.runs.run import read_hits
 
 
 def main() -> None:

@@ -15,13 +15,12 @@ import tempfile
 import time
 from pathlib import Path
 
-
 from coreb_core.data.mini.build import build_release  # noqa: E402
-from coreb_core.retrieval.models import resolve  # noqa: E402
-from coreb_core.evaluation.official import official_dense_search  # noqa: E402
-from coreb_core.retrieval.profiles import PROFILES, encoding_for, load_encoder  # noqa: E402
-from coreb_core.retrieval.pipeline import load_task, run_retrieval  # noqa: E402
 from coreb_core.data.store import Store  # noqa: E402
+from coreb_core.evaluation.official import official_dense_search  # noqa: E402
+from coreb_core.retrieval.models import resolve  # noqa: E402
+from coreb_core.retrieval.pipeline import load_task, run_retrieval  # noqa: E402
+from coreb_core.retrieval.profiles import PROFILES, encoding_for, load_encoder  # noqa: E402
 
 RELEASE = "demo_v2603"
 

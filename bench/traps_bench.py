@@ -33,8 +33,14 @@ TARGET_S = 1.0
 def compute(store, hits: dict) -> dict:
     """Everything one page view of the trap-wins sections (or the CLI) computes."""
     from coreb_core.analysis.surface_bias import surface_bias
-    from coreb_core.analysis.trap_wins import (bug_shares, kind_shares, margin_summary, near_miss_curve,
-                                               rank_gap_histogram, trap_wins)
+    from coreb_core.analysis.trap_wins import (
+        bug_shares,
+        kind_shares,
+        margin_summary,
+        near_miss_curve,
+        rank_gap_histogram,
+        trap_wins,
+    )
 
     wins = trap_wins(store, hits)
     return {"wins": wins, "kinds_task": kind_shares(wins, "task"), "kinds_subtask": kind_shares(wins, "subtask"),
@@ -53,8 +59,13 @@ def baseline(store, hits: dict) -> None:
 def page_view(cached: bytes, task: str = "t2c") -> None:
     """What a warm view of the Trap analysis page computes: ``trap_wins`` and ``surface_bias`` are kept by
     ``st.cache_data`` (``ui.cache``), which unpickles them on every hit; then the task's aggregations run."""
-    from coreb_core.analysis.trap_wins import (bug_shares, kind_shares, margin_summary, near_miss_curve,
-                                               rank_gap_histogram)
+    from coreb_core.analysis.trap_wins import (
+        bug_shares,
+        kind_shares,
+        margin_summary,
+        near_miss_curve,
+        rank_gap_histogram,
+    )
 
     wins, surface = pickle.loads(cached)
     surface.findings(task)

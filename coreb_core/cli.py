@@ -101,11 +101,10 @@ def _demo(args: argparse.Namespace) -> int:
 
 @command("eval")
 def _eval(args: argparse.Namespace) -> int:
-    from coreb_core.evaluation.evaluate import DENOMINATORS, aggregate, coverage, evaluate, summary
-    from coreb_core.runs.run import read_hits
-    from coreb_core.runs.run import read_trec_run, run_meta
-    from coreb_core.evaluation.schemes import Scheme
     from coreb_core.data.store import Store
+    from coreb_core.evaluation.evaluate import DENOMINATORS, aggregate, coverage, evaluate, summary
+    from coreb_core.evaluation.schemes import Scheme
+    from coreb_core.runs.run import read_hits, read_trec_run, run_meta
 
     try:
         scheme = Scheme.parse(args.scheme)
@@ -144,8 +143,9 @@ def _eval(args: argparse.Namespace) -> int:
         return 0
     print(f"{terminal_safe(source)} on {args.release}, scheme {scheme} ({scheme.description})")
     for task, m in report["tasks"].items():
-        c = covered.get(task)
-        zero = f" ({c.without_relevant:,} without a relevant document, scoring 0)" if c and c.without_relevant else ""
+        task_cover = covered.get(task)
+        zero = (f" ({task_cover.without_relevant:,} without a relevant document, scoring 0)"
+                if task_cover and task_cover.without_relevant else "")
         print(f"  {task}: {m['queries']:>5} queries{zero}  nDCG@10 {m['ndcg_at_10']:.4f}  MAP@10 {m['map_at_10']:.4f}  "
               f"Recall@10 {m['recall_at_10']:.4f}  MRR@10 {m['mrr_at_10']:.4f}  nDCG@1000 {m['ndcg_at_1000']:.4f}")
     print(f"  {DENOMINATORS}")
@@ -390,8 +390,14 @@ def _records(frame) -> list[dict]:
 @command("traps")
 def _traps(args: argparse.Namespace) -> int:
     from coreb_core.analysis.surface_bias import surface_bias
-    from coreb_core.analysis.trap_wins import (bug_shares, kind_shares, margin_summary, near_miss_curve,
-                                               rank_gap_histogram, trap_wins)
+    from coreb_core.analysis.trap_wins import (
+        bug_shares,
+        kind_shares,
+        margin_summary,
+        near_miss_curve,
+        rank_gap_histogram,
+        trap_wins,
+    )
     from coreb_core.data.store import Store
     from coreb_core.runs.run import read_hits, run_meta
 

@@ -26,10 +26,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from coreb_core.data.schema import HUB_RELEASES
-from coreb_core.paths import cache_root, runs_dir
-from coreb_core.progress import Progress, silent
-from coreb_core.runs.run import list_runs
 from coreb_core.data.store import list_releases
+from coreb_core.paths import cache_root, runs_dir
+from coreb_core.progress import Progress, part_of, silent
+from coreb_core.runs.run import list_runs
 
 DEFAULT_RELEASE = "demo_v2603"  # CoREB-mini's test release: the offline default
 REAL_RELEASE = "release_v2603"  # the real test release, the default whenever it is cached
@@ -89,7 +89,7 @@ def first_data(progress: Progress = silent, root: Path | None = None) -> str:
 
         try:
             for i, release in enumerate(HUB_RELEASES):
-                step = lambda m, f, i=i: progress(f"fetching {release} from the hub: {m}",  # noqa: E731
+                step = lambda m, f, i=i, release=release: progress(f"fetching {release} from the hub: {m}",  # noqa: E731
                                                   0.3 * (i + f) / len(HUB_RELEASES))
                 import_release(read_hub(release, progress=step), release, root)
             return f"fetched {', '.join(HUB_RELEASES)} from the hub"
@@ -141,8 +141,7 @@ def ensure_defaults(progress: Progress = silent, root: Path | None = None,
         for i, model in enumerate(models):
             base, span = start + (1 - start) * i / len(models), (1 - start) / len(models)
             result = run_retrieval(model, release, root=root,
-                                   progress=lambda m, f, model=model, base=base: progress(f"default run {model}: {m}",
-                                                                                          base + span * f))
+                                   progress=part_of(progress, f"default run {model}: ", base, span))
             created.append(result.run_id)
     progress("ready", 1.0)
     return created

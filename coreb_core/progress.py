@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
-from typing import Callable, TypeVar
+from typing import Any, Callable, TypeVar
 
 Progress = Callable[[str, float], None]
 T = TypeVar("T")
@@ -39,7 +39,7 @@ class TqdmProgress:
 
     def __init__(self, desc: str) -> None:
         self.desc = desc
-        self.bar = None  # drawn at the first report, so input refused before any work prints one line only
+        self.bar: Any = None  # drawn at the first report, so input refused before any work prints one line only
 
     def __call__(self, message: str, fraction: float) -> None:
         if self.bar is None:
@@ -54,6 +54,18 @@ class TqdmProgress:
     def close(self) -> None:
         if self.bar is not None:
             self.bar.close()
+
+
+def part_of(progress: Progress, prefix: str, start: float, width: float) -> Progress:
+    """``progress`` for one part of a longer piece of work: ``prefix`` before each message, and the part's
+    fractions (0..1) mapped into ``start`` .. ``start + width`` of the whole.
+
+    >>> seen = []
+    >>> half = part_of(lambda m, f: seen.append((m, f)), "c2t: ", 0.5, 0.5)
+    >>> half("documents 3/4", 0.5); seen
+    [('c2t: documents 3/4', 0.75)]
+    """
+    return lambda message, fraction: progress(f"{prefix}{message}", start + width * fraction)
 
 
 def call_with_heartbeat(work: Callable[[], T], progress: Progress, message: str, fraction: float,

@@ -22,8 +22,16 @@ import altair as alt
 import pandas as pd
 
 from coreb_core.analysis.comparison import SIGNIFICANCE_LEVEL
-from coreb_core.analysis.selection import (TABLE3, Recommendation, Standing, parameter_text, recommend_published,
-                                           recommend_stored, selected_queries, slice_scores)
+from coreb_core.analysis.selection import (
+    TABLE3,
+    Recommendation,
+    Standing,
+    parameter_text,
+    recommend_published,
+    recommend_stored,
+    selected_queries,
+    slice_scores,
+)
 from coreb_core.atomic import atomic_write_text, check_target
 from coreb_core.data.measures import metric_label
 from coreb_core.data.published import comparable_version, release_relation
@@ -52,7 +60,7 @@ def svg(chart: alt.TopLevelMixin) -> str:
     return re.sub(r'\s+xmlns(:\w+)?="[^"]*"', "", markup)
 
 
-def _task_chart(frames: dict[str, pd.DataFrame], board: list[Standing], metric: str) -> alt.Chart:
+def _task_chart(frames: dict[str, pd.DataFrame], board: Sequence[Standing], metric: str) -> alt.Chart:
     rows = [{"model": s.model, "task": t.upper(), "value": round(float(g.loc[g["task"] == t, metric].mean()) * 100, 1)}
             for s in board for t, g in [(t, frames[s.run]) for t in TASK_NAMES] if (g["task"] == t).any()]
     data = pd.DataFrame(rows)
@@ -67,7 +75,7 @@ def _task_chart(frames: dict[str, pd.DataFrame], board: list[Standing], metric: 
     ).properties(title=f"{metric_label(metric)} ×100 by task")
 
 
-def _trap_chart(board: list[Standing]) -> alt.Chart:
+def _trap_chart(board: Sequence[Standing]) -> alt.Chart:
     data = pd.DataFrame({"model": [s.model for s in board], "share": [round(s.trap_share * 100, 1) for s in board]})
     base = alt.Chart(data).encode(y=alt.Y("model:N", sort=list(data["model"]), title=None,
                                           axis=alt.Axis(labelLimit=160)),
@@ -77,7 +85,7 @@ def _trap_chart(board: list[Standing]) -> alt.Chart:
         width=220, height=alt.Step(14), title="Trap ranked above the first positive")
 
 
-def _ci_chart(board: list[Standing], metric: str) -> alt.Chart:
+def _ci_chart(board: Sequence[Standing], metric: str) -> alt.Chart:
     data = pd.DataFrame({"model": [s.model for s in board], "mean": [s.mean * 100 for s in board],
                          "low": [s.ci_low * 100 for s in board], "high": [s.ci_high * 100 for s in board]})
     base = alt.Chart(data).encode(y=alt.Y("model:N", sort=list(data["model"]), title=None,

@@ -6,12 +6,19 @@ import streamlit as st
 
 from coreb_core.analysis.comparison import coverage, metric_columns, split_runs
 from coreb_core.errors import CorebError
-from ui.cache import compare_tests, run_pair_deltas, run_tables, runs_of
-from ui.chart_specs import draw
 from coreb_core.present.charts import interval_dots, outcome_histogram
-from coreb_core.present.display import VERDICT_COLUMNS, metric_label, pct_columns, text_preview, verdict_sentence, verdict_table
+from coreb_core.present.display import (
+    VERDICT_COLUMNS,
+    metric_label,
+    pct_columns,
+    text_preview,
+    verdict_sentence,
+    verdict_table,
+)
 from coreb_core.present.format import plain
 from coreb_core.present.labels import TASK_LABELS
+from ui.cache import compare_tests, run_pair_deltas, run_tables, runs_of
+from ui.chart_specs import draw
 from ui.navigation import open_inspector
 from ui.sidebar import sidebar
 from ui.state import one_of, remembered, some_of, stop_page, write_url

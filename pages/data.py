@@ -5,13 +5,13 @@ import altair as alt
 import streamlit as st
 
 from coreb_core.data.sql_console import EXAMPLE_QUERIES, SQL_BYTE_CAP, SQL_CELL_CAP, SQL_ROW_CAP
+from coreb_core.data.store import list_releases
 from coreb_core.errors import CorebError
 from coreb_core.paths import datasets_dir
-from coreb_core.data.store import list_releases
-from ui.cache import release_stats, sql_console
-from ui.chart_specs import draw
 from coreb_core.present.charts import hbar
 from coreb_core.present.format import plain
+from ui.cache import release_stats, sql_console
+from ui.chart_specs import draw
 from ui.sidebar import sidebar
 from ui.state import remembered, stop_page, write_url
 from ui.widgets import csv_download, show_error

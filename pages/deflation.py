@@ -6,15 +6,22 @@ from coreb_core.analysis.deflation import COMPUTED, headline, scheme_definitions
 from coreb_core.data.schema import TASK_NAMES
 from coreb_core.errors import CorebError
 from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE, Scheme
-from ui.state import one_of, remembered, stop_page, write_url
+from coreb_core.present.charts import dumbbell, hbar
+from coreb_core.present.display import (
+    ARTICLE_CLAIM,
+    WHERE_IT_COMES_FROM,
+    WHY_V2_DEFLATES,
+    deflation_sentence,
+    pct_columns,
+    points,
+    text_preview,
+)
+from coreb_core.present.labels import TASK_LABELS
 from ui.cache import deflation_page, runs_of, store
 from ui.chart_specs import draw
-from coreb_core.present.charts import dumbbell, hbar
-from coreb_core.present.display import (ARTICLE_CLAIM, WHERE_IT_COMES_FROM, WHY_V2_DEFLATES, deflation_sentence, pct_columns, points,
-                        text_preview)
-from coreb_core.present.labels import TASK_LABELS
 from ui.navigation import open_inspector
 from ui.sidebar import sidebar
+from ui.state import one_of, remembered, stop_page, write_url
 from ui.widgets import csv_download, run_label, show_error
 
 state = sidebar()

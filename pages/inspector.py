@@ -2,16 +2,32 @@
 import pandas as pd
 import streamlit as st
 
+from coreb_core.analysis.inspection import (
+    diff_pair,
+    document_language,
+    document_text,
+    facet_values,
+    outranking_traps,
+    query_details,
+    unified_diff,
+)
 from coreb_core.errors import CorebError
-from coreb_core.analysis.inspection import (diff_pair, document_language, document_text, facet_values,
-                                            outranking_traps, query_details, unified_diff)
-from ui.cache import query_finder, query_lists, runs_of, store
 from coreb_core.present.display import UNJUDGED_BADGE, pct_columns
-from ui.inspection import back_params, back_target, row_colours, trap_reason_text
 from coreb_core.present.labels import TASK_LABELS
+from ui.cache import query_finder, query_lists, runs_of, store
+from ui.inspection import back_params, back_target, row_colours, trap_reason_text
 from ui.sidebar import sidebar
-from ui.state import (drop_url_buffer, one_of, remembered, stop_page, url_float, url_param, url_params, url_values,
-                      write_url)
+from ui.state import (
+    drop_url_buffer,
+    one_of,
+    remembered,
+    stop_page,
+    url_float,
+    url_param,
+    url_params,
+    url_values,
+    write_url,
+)
 from ui.widgets import csv_download, provenance, run_label, show_error
 
 MAX_RUNS = 3
@@ -194,8 +210,9 @@ for column, rid in zip(columns, shown):
         others = [c for c in listing.columns if c.startswith("in ")]
         view = (listing.assign(grade_symbol=listing["grade"].str.split().str[0])[COMPACT_COLUMNS + others]
                 if len(shown) == MAX_RUNS else listing[LIST_COLUMNS[:3] + others + LIST_COLUMNS[3:]])
-        styled = view.style.apply(lambda _: row_colours(listing["relevance"], listing["doc_id"], doc, view.shape[1])
-                                  .set_axis(view.index).set_axis(view.columns, axis=1), axis=None)
+        styled = view.style.apply(lambda _, listing=listing, view=view: row_colours(
+            listing["relevance"], listing["doc_id"], doc, view.shape[1]).set_axis(view.index).set_axis(view.columns, axis=1),
+            axis=None)
         st.dataframe(styled.format({"score": "{:.4f}"}), hide_index=True, placeholder="—", width="stretch",
                      on_select="rerun", selection_mode="single-row", key=f"insp_list_{q.query_id}_{rid}",
                      column_config={**LIST_CONFIG,

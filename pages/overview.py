@@ -3,19 +3,19 @@ our runs. Layout only: every frame comes from coreb_core.analysis.leaderboard.""
 import pandas as pd
 import streamlit as st
 
-from coreb_core.errors import CorebError
 from coreb_core.analysis.leaderboard import PUBLISHED_TASK_SOURCES, published_sources_for
 from coreb_core.data.published import QUERY_WEIGHTED, TASK_MEAN, published_version
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
+from coreb_core.errors import CorebError
 from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE
-from coreb_core.runs.results import short_source
-from ui.state import flag, one_of, remembered, some_of, stop_page, write_url
-from ui.cache import article, language_gradient, language_pairs, mteb_side_by_side, overview_page, run_coverage, runs_of
-from ui.chart_specs import draw
 from coreb_core.present.charts import heatmap, labelled_scatter, line_chart
 from coreb_core.present.display import pct_columns, points
 from coreb_core.present.format import code, plain
+from coreb_core.runs.results import short_source
+from ui.cache import article, language_gradient, language_pairs, mteb_side_by_side, overview_page, run_coverage, runs_of
+from ui.chart_specs import draw
 from ui.sidebar import sidebar
+from ui.state import flag, one_of, remembered, some_of, stop_page, write_url
 from ui.widgets import csv_download, provenance, run_label, show_error
 
 state = sidebar()

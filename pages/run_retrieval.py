@@ -5,28 +5,27 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from coreb_core.retrieval.device import cuda_status
-from coreb_core.runs.uploads import import_dataset, import_uploaded_dataset, import_uploaded_results
-from coreb_core.errors import CorebError
-from coreb_core.input_paths import check_input_path
-from coreb_core.retrieval.profiles import DEFAULT_PROFILE, PROFILES
-from coreb_core.runs.results import import_results
-from coreb_core.evaluation.evaluate import score_run
-from coreb_core.retrieval.jobs import DONE, FAILED, RunRequest, board
-from coreb_core.runs.run import DEFAULT_TOP_K, parse_tags, run_meta, update_run
 from coreb_core.data.schema import TASKS
-from coreb_core.text import capped
-from ui.chart_specs import draw
+from coreb_core.errors import CorebError
+from coreb_core.evaluation.evaluate import score_run
+from coreb_core.input_paths import check_input_path
 from coreb_core.present.charts import hbar
 from coreb_core.present.display import points
 from coreb_core.present.format import error_lines, model_table, ndcg_frame, plain, prompt_table
-from coreb_core.present.numbers import duration_text
-from ui.jobs import job_title, start_job
 from coreb_core.present.labels import TASK_LABELS
+from coreb_core.present.numbers import duration_text
+from coreb_core.retrieval.device import cuda_status
+from coreb_core.retrieval.jobs import DONE, FAILED, RunRequest, board
+from coreb_core.retrieval.profiles import DEFAULT_PROFILE, PROFILES
+from coreb_core.runs.results import import_results
+from coreb_core.runs.run import DEFAULT_TOP_K, parse_tags, run_meta, update_run
+from coreb_core.runs.uploads import import_dataset, import_uploaded_dataset, import_uploaded_results
+from coreb_core.text import capped
 from ui.cache import runs_of
+from ui.chart_specs import draw
+from ui.jobs import job_title, start_job
 from ui.sidebar import sidebar
 from ui.widgets import csv_download, path_or_upload, run_label, run_tooltip
-
 
 PROFILE_LABELS = {"official": "official (as the leaderboard was made)", "card": "card (the model's own prompts)"}
 PROFILE_HELP = {

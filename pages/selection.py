@@ -3,23 +3,29 @@ recommendation. Layout only: the analysis is coreb_core.analysis.selection."""
 import pandas as pd
 import streamlit as st
 
-from coreb_core.errors import CorebError
-from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
-from coreb_core.data.published import comparable_version, release_relation
 from coreb_core.analysis.selection import PUBLISHED_ONLY, TASK_TABLES, parameter_text, recommend_published
+from coreb_core.data.published import comparable_version, release_relation
+from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
+from coreb_core.errors import CorebError
+from coreb_core.present.charts import interval_dots
+from coreb_core.present.display import PRINTABLE_CSS, selection_points
+from coreb_core.present.format import plain
+from coreb_core.present.labels import TASK_LABELS
+from coreb_core.present.numbers import interval_text
+from coreb_core.present.selection import (
+    evidence_sentence,
+    published_empty_text,
+    recommendation_sentence,
+    selection_header,
+    summary_markdown,
+)
 from coreb_core.report import build_report
 from ui.cache import recommendation, result_rows, run_tables, runs_of
 from ui.chart_specs import draw
-from coreb_core.present.charts import interval_dots
-from coreb_core.present.selection import (evidence_sentence, published_empty_text, recommendation_sentence,
-                                          selection_header, summary_markdown)
-from coreb_core.present.display import PRINTABLE_CSS, selection_points
-from coreb_core.present.numbers import interval_text
-from coreb_core.present.format import plain
-from coreb_core.present.labels import TASK_LABELS
 from ui.sidebar import sidebar
 from ui.state import kept, stop_page, url_float, url_list, url_param, write_url
 from ui.widgets import csv_download, provenance, run_label, show_error
+
 
 def _leave_printable() -> None:
     st.session_state.sel_print = False

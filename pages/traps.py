@@ -6,12 +6,20 @@ import streamlit as st
 from coreb_core.analysis.surface_bias import TRAP_WIN
 from coreb_core.analysis.traps import LEVELS, MEASURES, worst_queries
 from coreb_core.errors import CorebError
+from coreb_core.present.charts import hbar, heatmap, interval_lines, map_scatter, quantile_boxes
+from coreb_core.present.display import (
+    MAP_COLOURS,
+    fraction_ranges,
+    gap_labels,
+    map_labels,
+    pct_columns,
+    points,
+    surface_sentence,
+)
+from coreb_core.present.labels import PASS_BIN_LABELS, TASK_LABELS, TRAP_KIND_LABELS
 from coreb_core.retrieval.profiles import run_encoder_identity
 from ui.cache import embedding_points, release_version, run_surface, run_tables, run_trap_page, runs_of, store
 from ui.chart_specs import draw
-from coreb_core.present.charts import hbar, heatmap, interval_lines, map_scatter, quantile_boxes
-from coreb_core.present.display import MAP_COLOURS, fraction_ranges, gap_labels, map_labels, pct_columns, points, surface_sentence
-from coreb_core.present.labels import PASS_BIN_LABELS, TASK_LABELS, TRAP_KIND_LABELS
 from ui.navigation import open_inspector
 from ui.sidebar import sidebar
 from ui.state import one_of, remembered, stop_page, write_url

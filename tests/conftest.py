@@ -116,10 +116,10 @@ def mini_data(tmp_path_factory) -> Path:
 @pytest.fixture
 def tiny_store(tmp_path):
     """The hand-made dump of tests/dump.py, cached and opened as a Store."""
-    from tests import dump
     from coreb_core.data.ingest import import_release
     from coreb_core.data.sources import read_local
     from coreb_core.data.store import Store
+    from tests import dump
 
     root = tmp_path / "tiny-cache"
     import_release(read_local(dump.write_parquet_folder(tmp_path / "tiny", dump.rows()))[2], "tiny", root)

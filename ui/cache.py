@@ -6,36 +6,61 @@ from typing import NamedTuple
 import pandas as pd
 import streamlit as st
 
-from coreb_core.analysis.mteb_parity import MTEB_TWINS, mteb_parity
-from coreb_core.analysis.trap_wins import (TrapWins, bug_shares, kind_shares, margin_summary, near_miss_curve,
-                                           rank_gap_histogram, trap_wins)
-from coreb_core.analysis.traps import trap_breakdown
-from coreb_core.analysis.comparison import (PairVerdict, headline_verdict, pair_deltas, pair_table, pair_verdicts,
-                                            run_intervals, split_runs)
-from coreb_core.analysis.console_tables import console_tables
 from coreb_core.analysis.article import ArticleFigures, article_figures
-from coreb_core.analysis.selection import Recommendation, recommend
-from coreb_core.data.sql_console import SqlConsole
-from coreb_core.data.statistics import release_statistics
+from coreb_core.analysis.comparison import (
+    PairVerdict,
+    headline_verdict,
+    pair_deltas,
+    pair_table,
+    pair_verdicts,
+    run_intervals,
+    split_runs,
+)
+from coreb_core.analysis.console_tables import console_tables
 from coreb_core.analysis.deflation import deflation_table, slope_data, top_drop_queries
 from coreb_core.analysis.embedding_map import EmbeddingMap, embedding_map
-from coreb_core.analysis.inspection import (TrapReason, candidates, judged_positions, query_details, query_hits,
-                                            ranked_list,
-                                            run_ranks, trap_reasons)
-from coreb_core.analysis.leaderboard import (c2c_language_pairs, group_heatmap, leaderboard, mteb_board,
-                                             parameter_efficiency,
-                                             t2c_language_gradient)
+from coreb_core.analysis.inspection import (
+    TrapReason,
+    candidates,
+    judged_positions,
+    query_details,
+    query_hits,
+    ranked_list,
+    run_ranks,
+    trap_reasons,
+)
+from coreb_core.analysis.leaderboard import (
+    c2c_language_pairs,
+    group_heatmap,
+    leaderboard,
+    mteb_board,
+    parameter_efficiency,
+    t2c_language_gradient,
+)
+from coreb_core.analysis.mteb_parity import MTEB_TWINS, mteb_parity
+from coreb_core.analysis.selection import Recommendation, recommend
 from coreb_core.analysis.surface_bias import SurfaceBias, surface_bias
+from coreb_core.analysis.trap_wins import (
+    TrapWins,
+    bug_shares,
+    kind_shares,
+    margin_summary,
+    near_miss_curve,
+    rank_gap_histogram,
+    trap_wins,
+)
+from coreb_core.analysis.traps import trap_breakdown
+from coreb_core.data.sql_console import SqlConsole
+from coreb_core.data.statistics import release_statistics
 from coreb_core.data.store import Store
 from coreb_core.evaluation.evaluate import Coverage, Evaluation, analyse_many, coverage
-from coreb_core.runs.run import read_hits
 from coreb_core.evaluation.schemes import V1, V2, Scheme
 from coreb_core.paths import release_dir, results_file
-from coreb_core.runs.results import all_rows
-from coreb_core.runs.run import BadRun, RunMeta, list_runs, run_listing, run_meta, run_name, run_path
 from coreb_core.present.display import mark_anchor, text_preview, with_grades
-from ui.inspection import cross_run_marker, trap_reason_short, trap_reason_text
 from coreb_core.present.labels import GROUPINGS
+from coreb_core.runs.results import all_rows
+from coreb_core.runs.run import BadRun, RunMeta, list_runs, read_hits, run_listing, run_meta, run_name, run_path
+from ui.inspection import cross_run_marker, trap_reason_short, trap_reason_text
 from ui.state import State
 
 

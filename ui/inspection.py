@@ -7,8 +7,14 @@ from typing import Mapping
 
 import pandas as pd
 
-from coreb_core.analysis.inspection import (FAILING_SOLUTION, JUDGED_NON_MATCH, NOISE_DESCRIPTION, OTHER_MODEL,
-                                            WRONG_LANGUAGE, TrapReason)
+from coreb_core.analysis.inspection import (
+    FAILING_SOLUTION,
+    JUDGED_NON_MATCH,
+    NOISE_DESCRIPTION,
+    OTHER_MODEL,
+    WRONG_LANGUAGE,
+    TrapReason,
+)
 from coreb_core.data.schema import POSITIVE, TRAP
 from ui.navigation import PAGE_SPECS, PageSpec
 

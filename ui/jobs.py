@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from coreb_core.retrieval.jobs import CANCELLED, DONE, FAILED, JobState, RunRequest, board
 from coreb_core.present.format import plain
 from coreb_core.present.numbers import duration_text
+from coreb_core.retrieval.jobs import CANCELLED, DONE, FAILED, JobState, RunRequest, board
 
 SEEN_KEY = "jobs_seen"  # job ids whose end this session has already acted on
 MINE_KEY = "jobs_mine"  # job ids this session started (their finished run is chosen under Runs)

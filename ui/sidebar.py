@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-from coreb_core.defaults import default_release
 from coreb_core.data.store import list_releases
+from coreb_core.defaults import default_release
 from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE, DESCRIPTIONS, Scheme
-from ui.cache import runs_of, skipped_runs, store
 from coreb_core.present.format import plain
-from ui.jobs import note_ended_jobs, show_jobs
 from coreb_core.present.labels import TASK_LABELS
+from ui.cache import runs_of, skipped_runs, store
+from ui.jobs import note_ended_jobs, show_jobs
 from ui.navigation import ensure_navigation
 from ui.state import State, kept, stop_page, url_param, url_values, write_url
 from ui.widgets import run_label

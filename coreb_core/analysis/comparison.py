@@ -21,8 +21,8 @@ from typing import Mapping, NamedTuple, Sequence
 import numpy as np
 import pandas as pd
 
-from coreb_core.evaluation.significance import KEYS, TIE_TOLERANCE, bootstrap_ci, compare_runs, intervals
 from coreb_core.data.store import Store, with_query_facts
+from coreb_core.evaluation.significance import KEYS, TIE_TOLERANCE, bootstrap_ci, compare_runs, intervals
 
 ID_COLUMNS = ("run", "task", "query_id")
 SIGNIFICANCE_LEVEL = 0.05  # Holm-corrected randomization p below this: the difference is significant

@@ -54,6 +54,7 @@ def console_tables(runs: Mapping[str, pd.DataFrame], names: Mapping[str, str],
     all_hits = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=HIT_COLUMNS)
     metric_frames = []
     for scheme in (evaluation.schemes if evaluation is not None else ()):
+        assert evaluation is not None  # the loop runs only with one
         per_query = evaluation.per_query(scheme).rename(columns={"run": "run_id"})
         for column in per_query.select_dtypes("category").columns:  # plain text in SQL, not ENUMs
             per_query[column] = per_query[column].astype(str)

@@ -22,10 +22,10 @@ from typing import Mapping, NamedTuple
 import numpy as np
 import pandas as pd
 
-from coreb_core.evaluation.evaluate import Evaluation, aggregate
 from coreb_core.data.schema import TASK_NAMES
-from coreb_core.evaluation.schemes import DESCRIPTIONS
 from coreb_core.data.store import Store, with_query_facts
+from coreb_core.evaluation.evaluate import Evaluation, aggregate
+from coreb_core.evaluation.schemes import DESCRIPTIONS
 
 METRIC = "ndcg_at_10"
 COMPUTED = "v1 rules (rebuilt from the v2 release)"

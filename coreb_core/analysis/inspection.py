@@ -21,10 +21,10 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from coreb_core.errors import CorebError
 from coreb_core.data.schema import CORPUS_OF_TASK, POSITIVE, TRAP
-from coreb_core.evaluation.evaluate import official_ranks as evaluator_ranks
 from coreb_core.data.store import Store
+from coreb_core.errors import CorebError
+from coreb_core.evaluation.evaluate import official_ranks as evaluator_ranks
 
 SNIPPET = 160
 

@@ -12,18 +12,18 @@ Example:
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 import numpy as np
 import pandas as pd
 
-from coreb_core.errors import CorebError
-from coreb_core.evaluation.evaluate import aggregate, judged_ranks, release_index
 from coreb_core.data.published import QUERY_WEIGHTED, TASK_MEAN, comparable_version, published_version
-from coreb_core.retrieval.models import REGISTRY
-from coreb_core.runs.run import RunMeta, run_name
 from coreb_core.data.schema import LANGUAGE_SCOPES, POSITIVE, TASK_NAMES
 from coreb_core.data.store import Store, with_query_facts
+from coreb_core.errors import CorebError
+from coreb_core.evaluation.evaluate import aggregate, judged_ranks, release_index
+from coreb_core.retrieval.models import REGISTRY
+from coreb_core.runs.run import RunMeta, run_name
 
 # The scores come right after the model, so both overall kinds are visible without scrolling.
 BOARD_COLUMNS = ["kind", "model", *TASK_NAMES, QUERY_WEIGHTED, TASK_MEAN, "release", "scheme", "source", "run"]
@@ -96,7 +96,7 @@ def run_params(meta: RunMeta | None) -> float | None:
     return None if value is None else float(value)
 
 
-def _our_task_rows(task_means: pd.DataFrame, metas: dict[str, dict], scheme: str, release: str,
+def _our_task_rows(task_means: pd.DataFrame, metas: Mapping[str, RunMeta], scheme: str, release: str,
                   metric: str = "ndcg_at_10") -> pd.DataFrame:
     """Our runs, one row each, from ``Evaluation.groups(scheme, "task")`` of analyse_many, with both overall
     kinds, only when the run has all three tasks: ``overall_query_weighted`` (mean over every
@@ -105,7 +105,7 @@ def _our_task_rows(task_means: pd.DataFrame, metas: dict[str, dict], scheme: str
     for run, group in task_means.groupby("run", observed=True, sort=False):
         values = dict(zip(group["task"].astype(str), group[metric]))
         counts = dict(zip(group["task"].astype(str), group["queries"]))
-        meta = metas.get(str(run), {})
+        meta = metas.get(str(run))
         complete = all(t in values for t in TASK_NAMES)
         weighted = (sum(values[t] * counts[t] for t in TASK_NAMES) / sum(counts[t] for t in TASK_NAMES)
                     if complete else np.nan)
@@ -218,7 +218,7 @@ def published_task_rows(rows: Iterable[dict], sources: Iterable[str] = DEFAULT_P
     return pd.DataFrame(out, columns=BOARD_COLUMNS)
 
 
-def leaderboard(task_means: pd.DataFrame, metas: dict[str, dict], scheme: str, release: str,
+def leaderboard(task_means: pd.DataFrame, metas: Mapping[str, RunMeta], scheme: str, release: str,
                 result_rows: Iterable[dict], published_sources: Iterable[str] = DEFAULT_PUBLISHED,
                 include_imported: bool = True) -> pd.DataFrame:
     """Our runs, then imported results, then published figures: nDCG@10 per task (fractions).
@@ -309,7 +309,7 @@ def c2c_language_pairs(store: Store, hits: pd.DataFrame, anchor_exclusion: bool 
     return out
 
 
-def parameter_efficiency(result_rows: Iterable[dict], board: pd.DataFrame, metas: dict[str, dict]) -> pd.DataFrame:
+def parameter_efficiency(result_rows: Iterable[dict], board: pd.DataFrame, metas: Mapping[str, RunMeta]) -> pd.DataFrame:
     """Published parameter-efficiency points (project page 1a0d779: params, Table 3's query-weighted
     overall nDCG@10) and our runs whose model spec records ``params_b``, with the same kind of overall.
 

@@ -24,17 +24,17 @@ from typing import Iterable, Mapping, NamedTuple, Sequence
 import numpy as np
 import pandas as pd
 
-from coreb_core.evaluation.significance import DEFAULT_PERMUTATIONS, bootstrap_ci, compare_pair, holm, intervals
 from coreb_core.analysis.comparison import SIGNIFICANCE_LEVEL, PairVerdict
 from coreb_core.analysis.leaderboard import canonical_model, run_params, score
 from coreb_core.data.measures import SELECTION_METRICS
 from coreb_core.data.published import parameter_counts
-from coreb_core.runs.run import RunMeta, list_runs, read_hits, run_meta, run_name
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.data.store import Store
 from coreb_core.errors import CorebError
 from coreb_core.evaluation.evaluate import Evaluation, analyse_many
 from coreb_core.evaluation.schemes import V1, V2, Scheme
+from coreb_core.evaluation.significance import DEFAULT_PERMUTATIONS, bootstrap_ci, compare_pair, holm, intervals
+from coreb_core.runs.run import RunMeta, list_runs, read_hits, run_meta, run_name
 
 RANKED_COLUMNS = ["rank", "model", "run", "params_b", "queries", "mean", "ci_low", "ci_high",
                   "trap_share", *TASK_NAMES, "evidence"]
@@ -189,7 +189,7 @@ def recommend(store: Store, per_query: pd.DataFrame, traps: pd.DataFrame, metas:
                              "reason": "no evaluated queries in the chosen tasks and languages"})
         elif budget_b is not None and params is None:
             excluded.append({"model": model, "run": run, "params_b": params, "reason": "parameter count unknown"})
-        elif budget_b is not None and params > budget_b:
+        elif budget_b is not None and params is not None and params > budget_b:
             excluded.append({"model": model, "run": run, "params_b": params,
                              "reason": f"{parameter_text(params)} parameters exceed the {parameter_text(budget_b)} "
                                        "budget"})
@@ -314,7 +314,7 @@ def recommend_published(result_rows: Iterable[dict], tasks: Iterable[str] = TASK
                 break
         if reason is None and budget_b is not None and p is None:
             reason = "parameter count unknown"
-        elif reason is None and budget_b is not None and p > budget_b:
+        elif reason is None and budget_b is not None and p is not None and p > budget_b:
             reason = f"{parameter_text(p)} parameters exceed the {parameter_text(budget_b)} budget"
         if reason is None and any(v is None for v in per_task.values()):
             reason = "a chosen task has no published figure"

@@ -78,7 +78,7 @@ def pass_bin(fraction: np.ndarray | pd.Series) -> np.ndarray:
     ['gross', 'gross', 'partial', 'partial', 'near_miss', 'near_miss', None]
     """
     f = np.asarray(fraction, dtype=np.float64)
-    return np.select([np.isnan(f), f >= NEAR_MISS_FROM, f < GROSS_BELOW], [None, NEAR_MISS, GROSS],
+    return np.select([np.isnan(f), f >= NEAR_MISS_FROM, f < GROSS_BELOW], [None, NEAR_MISS, GROSS],  # type: ignore
                      default=PARTIAL).astype(object)
 
 

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from coreb_core.errors import CorebError
 from coreb_core.data.store import Store, with_query_facts
+from coreb_core.errors import CorebError
 
 # Group levels the page offers: label -> query-fact columns (after run and task).
 LEVELS: dict[str, list[str]] = {

@@ -31,14 +31,21 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from coreb_core.errors import DataError, DataProblem
 from coreb_core.atomic import atomic_folder, swap_symlink
-from coreb_core.paths import datasets_dir, release_dir
 from coreb_core.data.schema import (
-    CONFIGS, GRADES, LANGUAGE_CONSTRAINTS, LANGUAGES, LEGACY_GRADE_COLUMN, SUBTASKS, C2T_QUERIES, TASK_BY_QUERIES_CONFIG,
-    TASKS, Config,
+    CONFIGS,
+    GRADES,
+    LANGUAGE_CONSTRAINTS,
+    LANGUAGES,
+    LEGACY_GRADE_COLUMN,
+    SUBTASKS,
+    TASK_BY_QUERIES_CONFIG,
+    TASKS,
+    Config,
 )
 from coreb_core.data.sources import RawTable
+from coreb_core.errors import DataError, DataProblem
+from coreb_core.paths import datasets_dir, release_dir
 
 MAX_PROBLEMS_SHOWN = 50
 RELEASE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -274,7 +281,7 @@ def validate(tables: dict[str, pa.Table], files: dict[str, str]) -> list[DataPro
                                                 "anchor not in code_corpus", anchor))
         qrels = tables[rname].to_pydict()
         docs = ids[task.corpus.name]
-        pairs = Counter()
+        pairs: Counter[tuple[str, str]] = Counter()
         for i, (qid, did) in enumerate(zip(qrels["query_id"], qrels["doc_id"])):
             if qid not in ids[qname]:
                 problems.append(DataProblem(files[rname], i + 1, "query_id", f"unknown query (not in {qname})", qid))

@@ -91,7 +91,7 @@ class Measure(NamedTuple):
         """
         match = re.fullmatch(r"\s*([A-Za-z_]+?)(?:@|_at_)(\d+)\s*", text)
         family = _BY_PREFIX.get(match.group(1).lower()) if match else None
-        if family is None:
+        if family is None or match is None:
             known = ", ".join(f"{_SPELLINGS[f][0]}@k" for f in FAMILIES)
             raise ValueError(f"unknown measure {text!r} (known: {known}; or their column names such as ndcg_at_10)")
         return cls(family, int(match.group(2)))

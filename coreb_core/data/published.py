@@ -116,8 +116,8 @@ def _scheme(key: str) -> str:
 def _row(key: str, model: str, task: str, metric: str, value: Any, subset: str = "default") -> dict[str, Any] | None:
     if not isinstance(value, (int, float)) or isinstance(value, bool):
         return None  # projected figures such as "~+2%" are not numbers to compare
-    release = re.search(r"v2026\d\d", key)
-    release = release.group(0) if release else RELEASE_OF_UNDATED.get(key)
+    dated = re.search(r"v2026\d\d", key)
+    release = dated.group(0) if dated else RELEASE_OF_UNDATED.get(key)
     return {"source": f"published:{key}", "source_kind": "published", "file": str(FILE.name), "model": model,
             "revision": None, "dataset_revision": release, "task": task,
             "task_short": task if task in TASK_NAMES else None, "subset": subset, "split": "test",

@@ -17,9 +17,9 @@ from typing import Any, Callable, NamedTuple
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from coreb_core.data.schema import CONFIGS, HUB_REPO
 from coreb_core.errors import DataError, DataProblem, NetworkUnavailable
 from coreb_core.input_paths import allowed_roots, file_problem
-from coreb_core.data.schema import CONFIGS, HUB_REPO
 
 HUB_SHARD = re.compile(r"^(?P<config>[a-z0-9_]+)-(?P<release>[A-Za-z0-9_.]+)-(?P<shard>\d{5})-of-(?P<n>\d{5})\.parquet$")
 

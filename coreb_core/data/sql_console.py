@@ -35,9 +35,9 @@ import duckdb
 import pandas as pd
 import pyarrow as pa
 
-from coreb_core.errors import CorebError
 from coreb_core.data.schema import CONFIGS
 from coreb_core.data.store import VIEWS, Store
+from coreb_core.errors import CorebError
 
 SQL_ROW_CAP = 10_000
 SQL_BYTE_CAP = 50_000_000  # bytes of one result (as Arrow) held, rendered and offered as a CSV

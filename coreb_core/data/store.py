@@ -23,9 +23,9 @@ import duckdb
 import numpy as np
 import pandas as pd
 
+from coreb_core.data.schema import CONFIGS, NEGATIVE, POSITIVE, TASKS, TRAP
 from coreb_core.errors import CorebError
 from coreb_core.paths import datasets_dir, release_dir
-from coreb_core.data.schema import CONFIGS, NEGATIVE, POSITIVE, TASKS, TRAP
 
 # The facts of a query that per-query tables carry after ``with_query_facts`` (``query_facts`` has
 # these plus task, query_id and anchor_code_id; ``with_query_facts`` also offers the ``query`` text).
@@ -240,7 +240,7 @@ class Store:
         return self.cache["query_ids"]
 
     def row_counts(self) -> dict[str, int]:
-        return {c: self.sql(f"SELECT count(*) FROM {c}").fetchone()[0] for c in CONFIGS}
+        return {c: (self.sql(f"SELECT count(*) FROM {c}").fetchone() or (0,))[0] for c in CONFIGS}
 
     def judgment_counts(self) -> dict[str, dict[str, int]]:
         """Queries, positives (rel=2), traps (rel=1) and judged negatives (rel=0) per task.

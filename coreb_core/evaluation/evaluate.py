@@ -30,23 +30,23 @@ Example (CoREB-mini demo_v2603, a BM25 run):
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 import os
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 import pandas as pd
 
-from coreb_core.errors import CorebError
-from coreb_core.evaluation.kernels import KS, QueryMetrics, ideal_gains, means_by_cell, metric_names, per_query_metrics
-from coreb_core.evaluation.judged_pairs import JudgedPairs, dropped_above
-from coreb_core.runs.run import read_hits
-from coreb_core.evaluation.schemes import V1, V2, Scheme
 from coreb_core.data.schema import POSITIVE, TRAP
 from coreb_core.data.store import Store
+from coreb_core.errors import CorebError
+from coreb_core.evaluation.judged_pairs import JudgedPairs, dropped_above
+from coreb_core.evaluation.kernels import KS, QueryMetrics, ideal_gains, means_by_cell, metric_names, per_query_metrics
+from coreb_core.evaluation.schemes import V1, V2, Scheme
+from coreb_core.runs.run import read_hits
 
 GROUPINGS = {"subtask": "subtask", "language": "target_language", "anchor_language": "anchor_language",
              "problem": "problem_id", "query": "query_id"}
@@ -262,6 +262,7 @@ def _view_ranks(index: ReleaseIndex, joined: _RunJoin, view: str = "qrels", drop
     # below moves up by the number of dropped hits above it.
     rank = joined.rank[where] - joined.excluded_above[where]
     if drop_noise:
+        assert joined.noise_above is not None  # joined with noise whenever a view drops it
         rank = rank - joined.noise_above[where]
     for doc_of_query in joined.excluded:
         rank = np.where(doc_of_query[jq] == jd, np.inf, rank)
@@ -441,7 +442,7 @@ def analyse_many(store: Store, runs: dict[str, pd.DataFrame], schemes=(V2,), anc
         run_joins = list(pool.map(code_and_join, runs.values()))
         joined: dict[tuple[str, bool], tuple[np.ndarray, ...]] = {}
         for view in views:
-            parts = list(pool.map(lambda rj: _view_ranks(index, rj, view[0], drop_noise=view[1]), run_joins))
+            parts = list(pool.map(lambda rj, view=view: _view_ranks(index, rj, view[0], drop_noise=view[1]), run_joins))
             offsets = np.cumsum([0] + [len(p[0]) for p in parts])
             joined[view] = (
                 np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, dtype=np.int64),
@@ -464,8 +465,9 @@ def analyse_many(store: Store, runs: dict[str, pd.DataFrame], schemes=(V2,), anc
             if groupings:
                 by_metric = metrics.metric_rows  # one row per metric, in ``columns`` order
                 for by in groupings:
-                    pending[(str(scheme), by)] = pool.submit(_group_means, index, scored, run_names.codes,
-                                                             run_names.categories, by_metric, columns, by)
+                    names = cast(pd.Categorical, run_names)
+                    pending[(str(scheme), by)] = pool.submit(_group_means, index, scored, names.codes,
+                                                             names.categories, by_metric, columns, by)
         grouped = {key: future.result() for key, future in pending.items()}
     trap_rows = None
     if traps:

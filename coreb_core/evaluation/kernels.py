@@ -23,7 +23,7 @@ import numba
 import numpy as np
 
 from coreb_core.data.measures import FAMILIES, KS, measures
-from coreb_core.evaluation.schemes import Scheme, V2  # noqa: F401  (V2: the docstring example)
+from coreb_core.evaluation.schemes import V2, Scheme  # noqa: F401  (V2: the docstring example)
 
 
 def kernel_input(values, dtype) -> np.ndarray:

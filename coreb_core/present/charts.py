@@ -17,7 +17,7 @@ Example:
 """
 from __future__ import annotations
 
-from typing import Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 import altair as alt
 import pandas as pd
@@ -124,7 +124,7 @@ def heatmap(frame: pd.DataFrame, x: str, y: str, value: str, *, x_title: str, y_
         x=alt.X(f"{x}:N", title=x_title, sort=_sort(frame[x], x_sort), axis=x_axis),
         y=alt.Y(f"{y}:N", title=y_title, sort=_sort(frame[y], y_sort), axis=y_axis))
     rect = base.mark_rect(stroke="white", strokeWidth=1).encode(
-        color=alt.Color(f"{value}:Q", title=legend_title, scale=alt.Scale(scheme=scheme),
+        color=alt.Color(f"{value}:Q", title=legend_title, scale=alt.Scale(scheme=scheme),  # type: ignore[arg-type]  # a Vega scheme name
                         legend=alt.Legend(format=value_format, orient="top", direction="horizontal",  # takes no width
                                           titleLimit=label_limit([legend_title], minimum=120))),
         tooltip=tips(tooltip or [x, y, alt.Tooltip(value, format=value_format)]))
@@ -159,7 +159,7 @@ def hbar(frame: pd.DataFrame, y: str, x: str, *, x_title: str, y_title: str | No
     """
     categories = frame[y].astype(str).nunique()
     groups = frame[color].astype(str).nunique() if color and not stack else 1
-    sort: object = y_sort if y_sort in (None, "-x", "x", "ascending", "descending") else _sort(frame[y], y_sort)
+    sort: Any = y_sort if y_sort in (None, "-x", "x", "ascending", "descending") else _sort(frame[y], y_sort)
     enc: dict = {
         "y": alt.Y(f"{y}:N", title=y_title, sort=sort, axis=alt.Axis(labelLimit=label_limit(frame[y]),
                                                                       labelOverlap=False)),

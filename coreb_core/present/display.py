@@ -16,10 +16,10 @@ from coreb_core.analysis.comparison import PairVerdict
 from coreb_core.analysis.deflation import Deflation
 from coreb_core.analysis.surface_bias import SurfaceFinding
 from coreb_core.data.schema import NEGATIVE, POSITIVE, TASK_NAMES, TRAP
-from coreb_core.present.numbers import interval_text, pct, signed_points
-from coreb_core.text import p_text
 from coreb_core.present.format import plain
 from coreb_core.present.labels import TRAP_KIND_LABELS
+from coreb_core.present.numbers import interval_text, pct, signed_points
+from coreb_core.text import p_text
 
 # Grade badges: the text every table shows in its ``grade`` column. Text symbols that every font has (coloured
 # emoji are missing from many Linux fonts and showed as empty boxes); the rows carry the grade's colour.
@@ -301,5 +301,5 @@ def map_labels(roles: Iterable[str], kinds: Iterable[str | None]) -> list[str]:
     >>> map_labels(["query", "trap", "positive"], [None, "wrong_language", None])
     ['query', 'trap · correct, wrong language', 'positive']
     """
-    return [f"trap · {TRAP_KIND_LABELS.get(kind, str(kind).replace('_', ' '))}" if role == "trap" else str(role)
+    return [f"trap · {TRAP_KIND_LABELS.get(str(kind), str(kind).replace('_', ' '))}" if role == "trap" else str(role)
             for role, kind in zip(roles, kinds)]

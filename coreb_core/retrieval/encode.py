@@ -20,8 +20,8 @@ from typing import Callable
 
 import numpy as np
 
-from coreb_core.retrieval.embeddings import EmbeddingCache
 from coreb_core.progress import Progress, silent
+from coreb_core.retrieval.embeddings import EmbeddingCache
 
 
 def _is_oom(exc: BaseException) -> bool:
@@ -65,7 +65,7 @@ def encode_texts(model, texts: list[str], prompt: str, batch_size: int, normaliz
         out[idx] = vectors
         done += len(batch)
         progress(f"{label} {done}/{len(texts)}", done / len(texts))
-    return out
+    return out if out is not None else np.zeros((0, 0), dtype=np.float32)  # no texts: no vectors
 
 
 def _empty_cuda_cache() -> None:

@@ -19,10 +19,9 @@ import json
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from coreb_core.data.schema import TASK_NAMES  # the task names of the one vocabulary
 from coreb_core.errors import CorebError, NetworkUnavailable
 from coreb_core.retrieval.device import accelerator_possible, check_device
-
-from coreb_core.data.schema import TASK_NAMES  # the task names of the one vocabulary
 
 
 class TaskPrompts(NamedTuple):
@@ -365,7 +364,7 @@ def load_dense(spec: ModelSpec, device: str, precision: str, max_length: int | N
     import torch
     from sentence_transformers import SentenceTransformer
 
-    kwargs = {}
+    kwargs: dict[str, Any] = {}
     if precision in ("float16", "bfloat16"):
         kwargs["model_kwargs"] = {"torch_dtype": getattr(torch, precision)}
     if spec.card_padding_side:

@@ -20,20 +20,36 @@ from typing import Iterable, NamedTuple
 import numpy as np
 import pandas as pd
 
+from coreb_core.data.schema import CORPUS_OF_TASK as CORPUS_OF  # task -> corpus kind, from the schema
+from coreb_core.data.schema import TASKS
+from coreb_core.data.store import Store
+from coreb_core.errors import CorebError
+from coreb_core.progress import Progress, call_with_heartbeat, part_of, silent
+from coreb_core.retrieval.device import check_device
 from coreb_core.retrieval.embeddings import EmbeddingCache
 from coreb_core.retrieval.encode import encode_cached
-from coreb_core.errors import CorebError
-from coreb_core.retrieval.device import check_device
 from coreb_core.retrieval.models import ModelSpec, ensure_available, package_versions, pick_device, resolve
-from coreb_core.retrieval.profiles import DEFAULT_PROFILE, Encoding, check_profile, encoder_identity, encoding_for, load_encoder
-from coreb_core.progress import Progress, call_with_heartbeat, silent
-from coreb_core.runs.run import (DEFAULT_TOP_K, concat_hits, hits_from_scores, new_run_id, read_hits, run_meta, run_name,
-                                 RunMeta, trec_order_key, write_run)
-from coreb_core.data.schema import TASKS
+from coreb_core.retrieval.profiles import (
+    DEFAULT_PROFILE,
+    Encoding,
+    check_profile,
+    encoder_identity,
+    encoding_for,
+    load_encoder,
+)
 from coreb_core.retrieval.search import LEXICAL, dense_scores
-from coreb_core.data.store import Store
-
-from coreb_core.data.schema import CORPUS_OF_TASK as CORPUS_OF  # task -> corpus kind, from the schema
+from coreb_core.runs.run import (
+    DEFAULT_TOP_K,
+    RunMeta,
+    concat_hits,
+    hits_from_scores,
+    new_run_id,
+    read_hits,
+    run_meta,
+    run_name,
+    trec_order_key,
+    write_run,
+)
 
 
 class RetrievalResult(NamedTuple):
@@ -275,7 +291,7 @@ def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = tuple(TASKS
     plan = progress_plan(loaded, [encoding.prompt(t)[:2] for t in tasks] if encoding else None, cache)
     for n, (task, data) in enumerate(zip(tasks, loaded)):
         start, (docs_w, queries_w, search_w) = plan.starts[n], plan.weights[n]
-        step = lambda msg, frac, start=start, task=task: progress(f"{task}: {msg}", start + frac)  # noqa: E731
+        step = part_of(progress, f"{task}: ", start, 1.0)  # fractions of the whole run, from the task's start
         t0 = time.perf_counter()
         if encoding is None:
             scores = LEXICAL[spec.id](data.queries, data.docs)
@@ -285,10 +301,11 @@ def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = tuple(TASKS
             qp, dp, source = encoding.prompt(task)
             prompts[task] = {"query": qp, "document": dp, "source": source}
             pool = _pool_factory(used_device, encoding)
+            assert encoder is not None and cache is not None  # both exist whenever there is an encoding
             dv, nd = encode_cached(encoder, data.docs, dp, cache, batch_size, spec.normalize,
-                                   lambda m, f: step(f"documents {m}", docs_w * f), "docs", pool)
+                                   part_of(step, "documents ", 0.0, docs_w), "docs", pool)
             qv, nq = encode_cached(encoder, data.queries, qp, cache, batch_size, spec.normalize,
-                                   lambda m, f: step(f"queries {m}", docs_w + queries_w * f), "queries", pool)
+                                   part_of(step, "queries ", docs_w, queries_w), "queries", pool)
             encoded += nd + nq
             t1 = time.perf_counter()
             timings["encode"] += t1 - t0
@@ -302,7 +319,7 @@ def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = tuple(TASKS
     meta = RunMeta(
         run_id=run_id, kind="retrieval", release=release, tasks=tuple(tasks), model=spec.id,
         profile=run_profile, model_spec=spec.describe(), prompts=prompts,
-        encoding={**encoding.describe(), "pooling_seen": encoder.pooling_seen()} if encoding else None,
+        encoding={**encoding.describe(), "pooling_seen": encoder.pooling_seen()} if encoding and encoder else None,
         device=used_device, precision=encoding.precision if encoding else "none",
         batch_size=batch_size, top_k=top_k, packages=package_versions(),
         corpus_fingerprint=corpus_fingerprint(store), texts_encoded=encoded,
@@ -355,6 +372,8 @@ def rerank_run(first_stage: str, model: str, depth: int = 128, batch_size: int =
     depth, batch_size = check_count(depth, "depth"), check_count(batch_size, "batch_size")
     check_device(device)
     meta0 = run_meta(first_stage, root)
+    if meta0.release is None:
+        raise CorebError(f"run {first_stage} records no release, so its candidates cannot be read")
     store = Store(meta0.release, root)
     hits = read_hits(first_stage, root)
     hits["task"], hits["query_id"], hits["doc_id"] = (hits[c].astype(str) for c in ("task", "query_id", "doc_id"))

@@ -49,7 +49,7 @@ def dense_scores(queries: np.ndarray, docs: np.ndarray, device: str = "cpu") -> 
             with torch.no_grad():
                 return (torch.from_numpy(q).to(device) @ torch.from_numpy(d).to(device).T).float().cpu().numpy()
     else:
-        index = faiss.IndexFlatIP(d.shape[1])
+        index = faiss.IndexFlatIP(d.shape[1])  # type: ignore[assignment]  # faiss: CPU and GPU indexes share add/search
     index.add(d)
     scores, ids = index.search(q, d.shape[0])
     out = np.empty_like(scores)

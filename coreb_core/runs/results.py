@@ -30,11 +30,11 @@ from typing import Any, NamedTuple
 import pandas as pd
 
 from coreb_core.atomic import atomic_folder, atomic_path
+from coreb_core.data.measures import metric_label as canonical_label
+from coreb_core.data.published import published_rows
 from coreb_core.errors import CorebError, DataError
 from coreb_core.input_paths import allowed_roots, file_problem, readable_files
 from coreb_core.paths import results_file, runs_dir
-from coreb_core.data.measures import metric_label as canonical_label
-from coreb_core.data.published import published_rows
 
 # Each imported row says what changes its numbers against the official v2 scoring.
 MTEB_SCHEME = ("MTEB qrels: positives only, no anchor exclusion; C2T without the c2t_match label-0 pairs "
@@ -382,7 +382,7 @@ def _import_runner_metrics(path: Path, model: str) -> tuple[list[dict], str | No
     return rows, None
 
 
-def _read_predictions(path: Path) -> tuple[dict[str, list[tuple[str, float]]] | None, str | None]:
+def _read_predictions(path: Path) -> tuple[dict[str, list[tuple]] | None, str | None]:
     """``{query_id: [{"corpus_id", "score", "rank"}, …]}`` -> lists of (doc, score), or a reason."""
     from coreb_core.runs.run import MAX_RANK
 
@@ -512,7 +512,7 @@ def import_results(path: Path, release: str | None = None, task: str | None = No
                 skipped.append(f"{f}: predictions need --release to be re-scored")
                 continue
             lists, reason = _read_predictions(f)
-            if reason:
+            if reason or lists is None:
                 skipped.append(f"{f}: {reason}")
                 continue
             try:

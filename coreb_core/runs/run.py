@@ -24,9 +24,9 @@ import re
 import time
 import unicodedata
 import uuid
-from pathlib import Path
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, Collection, Iterable, Mapping, NamedTuple
+from pathlib import Path
+from typing import Any, Collection, Iterable, Mapping, NamedTuple, cast
 
 import numpy as np
 import pandas as pd
@@ -60,7 +60,7 @@ def trec_order_key(scores) -> np.ndarray:
 
 
 def hits_from_scores(task: str, query_ids: list[str], doc_ids: list[str], scores: np.ndarray, top_k: int = DEFAULT_TOP_K,
-                     keep: dict[str, Iterable[str]] | None = None, counted: np.ndarray | None = None) -> pd.DataFrame:
+                     keep: Mapping[str, Iterable[str]] | None = None, counted: np.ndarray | None = None) -> pd.DataFrame:
     """Rank a dense score matrix (queries x documents) into run rows.
 
     ``keep`` names, per query, documents to store wherever they rank (its judged documents and
@@ -75,9 +75,9 @@ def hits_from_scores(task: str, query_ids: list[str], doc_ids: list[str], scores
     1  t2c       q1     d1     3    0.5     False
     2  t2c       q2     d3     1    0.3      True
     """
-    doc_ids = np.asarray(doc_ids, dtype=object)
-    by_id = np.argsort(doc_ids, kind="stable")[::-1]
-    doc_sorted, s = doc_ids[by_id], np.asarray(scores, dtype=np.float64)[:, by_id]
+    doc_array = np.asarray(doc_ids, dtype=object)
+    by_id = np.argsort(doc_array, kind="stable")[::-1]
+    doc_sorted, s = doc_array[by_id], np.asarray(scores, dtype=np.float64)[:, by_id]
     # Stable sort of -score (as trec_eval compares it) over doc-id-descending columns: score desc, then doc
     # id desc (trec_eval).
     order = np.argsort(-trec_order_key(s), axis=1, kind="stable")
@@ -257,12 +257,13 @@ class RunMeta:
             raise CorebError(f"{source}: run metadata is not a JSON object")
         values: dict[str, Any] = {}
         for name, kinds in _META_TYPES.items():
-            value = data.get(name)
+            value: Any = data.get(name)
             if value is None:
                 continue
             if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
                 raise CorebError(f"{source}: field {name!r} is {type(value).__name__}, expected "
                                  f"{' or '.join(k.__name__ for k in kinds)}")
+            value = cast(Any, value)  # a list for tasks and tags (isinstance above narrowed it to object)
             if name == "tags" and not all(isinstance(t, str) for t in value):
                 raise CorebError(f"{source}: field 'tags' holds a non-string item")
             if name == "tasks" and not all(t in TASK_NAMES for t in value):
@@ -848,7 +849,7 @@ def read_trec_run(path: Path, task_of: dict[str, str]) -> pd.DataFrame:
     1  t2c       q1     d2     2    0.4      True
     """
     problems: list[DataProblem] = []
-    lists: dict[str, list[tuple[str, float]]] = {}
+    lists: dict[str, list[tuple]] = {}  # doc, score and the file's rank (checked, then ignored)
     seen: set[tuple[str, str]] = set()
     check_file(path)
     try:

@@ -2,8 +2,15 @@
 beside them, on CoREB-mini's default runs."""
 import pandas as pd
 
-from coreb_core.analysis.article import (LanguageRange, article_figures, ndcg1_anchor_excluded, reranker_deltas,
-                                         t2c_kind, table4, task_order)
+from coreb_core.analysis.article import (
+    LanguageRange,
+    article_figures,
+    ndcg1_anchor_excluded,
+    reranker_deltas,
+    t2c_kind,
+    table4,
+    task_order,
+)
 from coreb_core.data.published import published_rows
 
 

@@ -5,9 +5,18 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from coreb_core.analysis.comparison import (
+    PairVerdict,
+    coverage,
+    headline_verdict,
+    metric_columns,
+    pair_deltas,
+    pair_table,
+    pair_verdicts,
+    run_intervals,
+    split_runs,
+)
 from coreb_core.evaluation.significance import bootstrap_ci, holm
-from coreb_core.analysis.comparison import (PairVerdict, coverage, headline_verdict, metric_columns, pair_deltas,
-                                            pair_table, pair_verdicts, run_intervals, split_runs)
 
 
 def frame(rows: list[tuple[str, str, str, float]]) -> pd.DataFrame:

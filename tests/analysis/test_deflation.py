@@ -5,8 +5,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from coreb_core.analysis.deflation import (COMPUTED, FILE, deflation_table, headline, scheme_definitions, slope_data,
-                                  top_drop_queries)
+from coreb_core.analysis.deflation import (
+    COMPUTED,
+    FILE,
+    deflation_table,
+    headline,
+    scheme_definitions,
+    slope_data,
+    top_drop_queries,
+)
 from coreb_core.evaluation.evaluate import Evaluation
 from coreb_core.evaluation.schemes import DESCRIPTIONS
 from tests.builders import Q1, Q2, QM, QT

@@ -30,8 +30,8 @@ def test_find_queries(tiny_store):
 
 
 def test_query_details(tiny_store):
-    from coreb_core.errors import CorebError
     from coreb_core.analysis.inspection import query_details
+    from coreb_core.errors import CorebError
 
     q = query_details(tiny_store, C2C)
     assert (q.task, q.problem_id, q.anchor_language, q.anchor_code_id, q.corpus) == (
@@ -45,7 +45,10 @@ def test_query_details(tiny_store):
 
 def test_ranked_list_anchor_and_badges(tiny_store):
     from coreb_core.analysis.inspection import query_details, ranked_list
-    from coreb_core.present.display import POSITIVE_BADGE as POSITIVE, TRAP_BADGE as TRAP, UNJUDGED_BADGE as UNJUDGED, with_grades
+    from coreb_core.present.display import POSITIVE_BADGE as POSITIVE
+    from coreb_core.present.display import TRAP_BADGE as TRAP
+    from coreb_core.present.display import UNJUDGED_BADGE as UNJUDGED
+    from coreb_core.present.display import with_grades
 
     q = query_details(tiny_store, C2C)
     rows = _rows(tiny_store, C2C, C2C_LIST)
@@ -60,8 +63,8 @@ def test_ranked_list_anchor_and_badges(tiny_store):
 
 
 def test_positions_pairs_and_diff(tiny_store):
-    from coreb_core.evaluation.evaluate import trap_table
     from coreb_core.analysis.inspection import judged_positions, outranking_pairs, query_details, unified_diff
+    from coreb_core.evaluation.evaluate import trap_table
     from coreb_core.runs.run import hits_from_lists
 
     q = query_details(tiny_store, C2C)
@@ -101,8 +104,14 @@ def test_largest_deltas_and_candidates(tiny_store):
 
 
 def test_trap_reasons(tiny_store):
-    from coreb_core.analysis.inspection import (FAILING_SOLUTION, NOISE_DESCRIPTION, WRONG_LANGUAGE, TrapReason,
-                                                query_details, trap_reasons)
+    from coreb_core.analysis.inspection import (
+        FAILING_SOLUTION,
+        NOISE_DESCRIPTION,
+        WRONG_LANGUAGE,
+        TrapReason,
+        query_details,
+        trap_reasons,
+    )
 
     c2c = trap_reasons(tiny_store, query_details(tiny_store, C2C))
     # A failing Python solution; the cross-language query also asks for another language than the anchor's.
@@ -122,8 +131,14 @@ def test_trap_reasons(tiny_store):
 
 
 def test_run_ranks_and_same_language_pair(tiny_store):
-    from coreb_core.analysis.inspection import (DiffPair, diff_pair, judged_positions, outranking_traps,
-                                                query_details, run_ranks)
+    from coreb_core.analysis.inspection import (
+        DiffPair,
+        diff_pair,
+        judged_positions,
+        outranking_traps,
+        query_details,
+        run_ranks,
+    )
     from coreb_core.errors import CorebError
 
     q = query_details(tiny_store, C2C)

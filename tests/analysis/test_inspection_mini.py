@@ -26,8 +26,13 @@ def test_failing_solution_trap(mini_store):
 
 
 def test_wrong_language_noise_and_non_match_traps(mini_store):
-    from coreb_core.analysis.inspection import (JUDGED_NON_MATCH, NOISE_DESCRIPTION, WRONG_LANGUAGE, query_details,
-                                                trap_reasons)
+    from coreb_core.analysis.inspection import (
+        JUDGED_NON_MATCH,
+        NOISE_DESCRIPTION,
+        WRONG_LANGUAGE,
+        query_details,
+        trap_reasons,
+    )
     from ui.inspection import trap_reason_text
 
     wrong = trap_reasons(mini_store, query_details(mini_store, "q_t2c_canonical_retro_cpp_0020"))["code_v202603_00121"]
@@ -43,8 +48,7 @@ def test_wrong_language_noise_and_non_match_traps(mini_store):
 
 
 def test_diff_pairs_the_same_language(mini_store):
-    from coreb_core.analysis.inspection import (diff_pair, judged_positions, outranking_pairs, query_details,
-                                                query_hits)
+    from coreb_core.analysis.inspection import diff_pair, judged_positions, outranking_pairs, query_details, query_hits
 
     q = query_details(mini_store, "q_t2c_canonical_retro_any_0001")
     # The Java trap first, a C++ positive second, the Java positive fifth.

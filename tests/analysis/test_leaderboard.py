@@ -7,10 +7,10 @@ BM25 = "bm25"
 
 
 def test_c2c_language_pairs_add_up_to_recall(app_cache, default_runs):
-    from coreb_core.evaluation.evaluate import evaluate
-    from coreb_core.runs.run import read_hits
     from coreb_core.analysis.leaderboard import c2c_language_hits, c2c_language_pairs
     from coreb_core.data.store import Store
+    from coreb_core.evaluation.evaluate import evaluate
+    from coreb_core.runs.run import read_hits
 
     bm25 = default_runs[BM25]["run_id"]
     hits = read_hits(bm25, app_cache)
@@ -54,13 +54,13 @@ def test_leaderboard_units_and_published_rows():
 
 
 def test_parameter_efficiency_and_t2c_gradient(app_cache, default_runs):
-    from coreb_core.evaluation.evaluate import analyse_many
-    from coreb_core.runs.run import read_hits
     from coreb_core.analysis.leaderboard import leaderboard, parameter_efficiency, t2c_language_gradient
     from coreb_core.data.published import published_rows
-    from coreb_core.evaluation.schemes import V2
     from coreb_core.data.store import Store
+    from coreb_core.evaluation.evaluate import analyse_many
+    from coreb_core.evaluation.schemes import V2
     from coreb_core.present.display import pct_columns
+    from coreb_core.runs.run import read_hits
 
     runs = default_runs
     metas = {m["run_id"]: m for m in runs.values()}

@@ -72,8 +72,8 @@ def test_report_numbers_and_significance_are_the_evaluators(report_cache, t2c_re
     from coreb_core.evaluation.evaluate import analyse_many
     from coreb_core.evaluation.schemes import V2
     from coreb_core.evaluation.significance import compare_pair
-    from coreb_core.text import p_text
     from coreb_core.runs.run import read_hits, run_meta
+    from coreb_core.text import p_text
 
     root, bm25, noisy = report_cache["root"], report_cache["bm25"], report_cache["noisy"]
     _, html = t2c_report
@@ -147,8 +147,8 @@ def test_report_other_metric(report_cache, monkeypatch):
     from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import analyse_many
     from coreb_core.evaluation.schemes import V2
-    from coreb_core.runs.run import read_hits
     from coreb_core.report import build_report
+    from coreb_core.runs.run import read_hits
 
     monkeypatch.setenv("COREB_CACHE", str(report_cache["root"]))  # build_report reads the cache the env names
     bm25 = report_cache["bm25"]

@@ -4,14 +4,14 @@ import numpy as np
 
 
 def test_recommend_and_published_units(app_cache, default_runs):
-    from coreb_core.evaluation.evaluate import analyse_many
-    from coreb_core.runs.run import read_hits
-    from coreb_core.data.published import published_rows
-    from coreb_core.evaluation.schemes import V2
     from coreb_core.analysis.selection import recommend, recommend_published
+    from coreb_core.data.published import published_rows
+    from coreb_core.data.store import Store
+    from coreb_core.evaluation.evaluate import analyse_many
+    from coreb_core.evaluation.schemes import V2
     from coreb_core.present.numbers import pct
     from coreb_core.present.selection import evidence_sentence, summary_markdown
-    from coreb_core.data.store import Store
+    from coreb_core.runs.run import read_hits
 
     runs = default_runs
     metas = {m["run_id"]: m for m in runs.values()}
@@ -45,12 +45,12 @@ def test_recommend_and_published_units(app_cache, default_runs):
 def test_recommendation_lead_is_the_paired_test_of_the_top_two(app_cache, default_runs):
     # issue 12: the recommendation's "significant after Holm" comes from a paired test of the first
     # run against the second on the queries both scored
+    from coreb_core.analysis.selection import parameter_text, recommend
+    from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import analyse_many
     from coreb_core.evaluation.schemes import V2
     from coreb_core.evaluation.significance import randomization_test
     from coreb_core.runs.run import read_hits
-    from coreb_core.analysis.selection import parameter_text, recommend
-    from coreb_core.data.store import Store
 
     metas = {m["run_id"]: m for m in default_runs.values()}
     with Store("demo_v2603", app_cache) as s:

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from tests import dump
-from tests.builders import QC, QT, Q1, Q2, app_test, code, run_cli, scored_hits
+from tests.builders import Q1, Q2, QC, QT, app_test, code, run_cli, scored_hits
 
 QN = "q_c2t_match_0003"  # added here: the go solution paired with P1's description, label 0
 T1 = "text_v202601_00001"

@@ -52,8 +52,8 @@ def test_breakdown_of_a_task_the_runs_lack_is_empty(tiny_store):
 
 
 def test_breakdown_rejects_unknown_level(tiny_store):
-    from coreb_core.errors import CorebError
     from coreb_core.analysis.traps import trap_breakdown
+    from coreb_core.errors import CorebError
 
     with pytest.raises(CorebError, match="unknown level"):
         trap_breakdown(tiny_store, tiny_traps(tiny_store, {"a": T2C_LISTS}), "t2c", "model")

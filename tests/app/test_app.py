@@ -2,10 +2,9 @@
 
 from streamlit.testing.v1 import AppTest
 
-from tests import dump
-
-from tests.builders import REPO
 from coreb_core.present.format import plain  # release names are shown as text: their "_" escaped for Markdown
+from tests import dump
+from tests.builders import REPO
 
 
 def test_data_page_lists_cached_release(tmp_path, cache):
@@ -73,6 +72,7 @@ def test_no_script_relies_on_streamlit_magic():
     """.streamlit/config.toml turns magic off (its AST rewrite cost every new session 0.2 s): no page may
     hold a bare expression that magic would have written to the page (a docstring at the top is fine)."""
     import ast
+
     import tomllib
 
     config = tomllib.loads((REPO / ".streamlit" / "config.toml").read_text())

@@ -16,8 +16,7 @@ from pathlib import Path
 import pytest
 
 from bench.page_drawn import PAGE_DRAWN_JS
-from tests.browser import (PAGE_LOAD_MS, app_pages, check_page, chromium, global_state, log_tail, serve,
-                           wait_for_script)
+from tests.browser import PAGE_LOAD_MS, app_pages, check_page, chromium, global_state, log_tail, serve, wait_for_script
 from tests.builders import ARTIFACTS
 
 

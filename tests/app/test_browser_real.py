@@ -11,7 +11,6 @@ from bench.page_drawn import PAGE_DRAWN_JS
 from tests.browser import PAGE_LOAD_MS, app_pages, chromium, global_state, page_problems, serve, wait_for_script
 from tests.builders import ARTIFACTS
 
-
 VIEWPORTS = ((1280, 800), (1600, 1000))
 
 

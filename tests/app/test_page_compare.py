@@ -3,12 +3,12 @@ tests/analysis/test_comparison.py)."""
 from __future__ import annotations
 
 import pytest
-from tests.builders import app_test, one_table
 
 from coreb_core.analysis.comparison import headline_verdict, pair_table, pair_verdicts, run_intervals
 from coreb_core.evaluation.significance import compare_pair, intervals
 from coreb_core.present.display import verdict_sentence
 from coreb_core.present.format import plain
+from tests.builders import app_test, one_table
 from ui.widgets import run_label
 
 RELEASE = "demo_v2603"
@@ -16,9 +16,9 @@ RELEASE = "demo_v2603"
 
 @pytest.fixture(scope="module")
 def expected(app_cache, default_run_ids):
+    from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import evaluate
     from coreb_core.runs.run import read_hits
-    from coreb_core.data.store import Store
 
     runs = default_run_ids
     with Store(RELEASE, app_cache) as store:

@@ -2,11 +2,9 @@
 tests/data/test_statistics.py)."""
 import pytest
 
-from tests.builders import REFUSED_SQL, app_test
-
-from coreb_core.present.format import plain
 from coreb_core.data.store import Store
-
+from coreb_core.present.format import plain
+from tests.builders import REFUSED_SQL, app_test
 
 # ------------------------------------------------------------------ the page
 

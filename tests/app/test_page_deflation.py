@@ -5,20 +5,20 @@ from __future__ import annotations
 import json
 
 import pytest
-from tests.builders import app_test, one_table
 
 from coreb_core.analysis.deflation import COMPUTED, FILE
-from coreb_core.present.display import WHERE_IT_COMES_FROM
 from coreb_core.evaluation.schemes import DESCRIPTIONS
+from coreb_core.present.display import WHERE_IT_COMES_FROM
+from tests.builders import app_test, one_table
 
 RELEASE = "demo_v2603"
 
 
 def test_page_v1_at_least_v2_for_minilm_on_t2c(app_cache, default_run_ids):
-    from coreb_core.evaluation.evaluate import evaluate
-    from coreb_core.runs.run import read_hits
-    from coreb_core.evaluation.schemes import V1, V2, Scheme
     from coreb_core.data.store import Store
+    from coreb_core.evaluation.evaluate import evaluate
+    from coreb_core.evaluation.schemes import V1, V2, Scheme
+    from coreb_core.runs.run import read_hits
 
     runs = default_run_ids
     minilm = runs["minilm"]
@@ -75,9 +75,9 @@ def test_page_v1_at_least_v2_for_minilm_on_t2c(app_cache, default_run_ids):
 
 
 def test_page_top_queries_and_subtasks(app_cache, default_run_ids):
+    from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import trap_table
     from coreb_core.runs.run import read_hits
-    from coreb_core.data.store import Store
 
     runs = default_run_ids
     minilm = runs["minilm"]

@@ -1,13 +1,13 @@
 """The Query inspector page on CoREB-mini (the library on hand-made runs: tests/analysis/test_inspection.py)."""
-from tests.builders import app_test
 from coreb_core.present.display import TRAP_BADGE
+from tests.builders import app_test
 
 
 def test_grade_badges_match_qrels(app_cache, default_run_ids):
-    from coreb_core.evaluation.evaluate import trap_table
-    from coreb_core.runs.run import read_hits
-    from coreb_core.present.display import GRADE_LABELS
     from coreb_core.data.store import Store
+    from coreb_core.evaluation.evaluate import trap_table
+    from coreb_core.present.display import GRADE_LABELS
+    from coreb_core.runs.run import read_hits
 
     runs = default_run_ids
     qid = "q_t2c_canonical_retro_any_0001"
@@ -41,9 +41,9 @@ def store_query(cache, qid):
 
 
 def test_url_restores_view(app_cache, default_run_ids):
+    from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import trap_table
     from coreb_core.runs.run import read_hits
-    from coreb_core.data.store import Store
 
     runs = default_run_ids
     with Store("demo_v2603", app_cache) as store:
@@ -69,9 +69,9 @@ def test_url_restores_view(app_cache, default_run_ids):
 
 
 def test_trap_filter_and_diff(app_cache, default_run_ids):
+    from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import trap_table
     from coreb_core.runs.run import read_hits
-    from coreb_core.data.store import Store
 
     runs = default_run_ids
     at = app_test("inspector.py", app_cache, {"task": "t2c", "runs": [runs["bm25"]]}).run()
@@ -107,8 +107,8 @@ def _outranking(app_cache, run_id, label_tail, qid):
 
 
 def test_pair_selector_follows_the_query(app_cache, default_run_ids):
-    from coreb_core.evaluation.evaluate import trap_table
     from coreb_core.data.store import Store
+    from coreb_core.evaluation.evaluate import trap_table
     from coreb_core.runs.run import read_hits
 
     bm25 = default_run_ids["bm25"]

@@ -3,8 +3,8 @@ tests/analysis/test_selection.py)."""
 import pandas as pd
 import pytest
 
-from tests.builders import app_test
 from coreb_core.runs.run import run_name
+from tests.builders import app_test
 from ui.widgets import run_label
 
 
@@ -15,9 +15,9 @@ def _recommendation(at) -> str:
 
 def _slice_mean(cache, run_id, tasks, languages) -> float:
     """Independent: plain mean over tasks of the per-task mean nDCG@10 of the chosen queries."""
+    from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import evaluate
     from coreb_core.runs.run import read_hits
-    from coreb_core.data.store import Store
 
     with Store("demo_v2603", cache) as s:
         per = evaluate(s, read_hits(run_id, cache))

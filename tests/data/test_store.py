@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import threading
 
-from tests import dump
 from coreb_core.data.ingest import import_release
 from coreb_core.data.sources import read_local
 from coreb_core.data.store import Store, list_releases
+from tests import dump
 
 
 def _import(tmp_path, cache, name="r", data=None):
@@ -62,7 +62,7 @@ def test_readers_never_fail_while_imports_swap_the_release(tmp_path, cache):
     for t in threads:
         t.start()
     long_lived = Store("r", cache)
-    for i in range(6):
+    for _ in range(6):
         _import(tmp_path, cache, "r", dump.rows())
         assert long_lived.sql("SELECT count(*) FROM qrels").fetchone()[0] == 15
     stop.set()

@@ -6,11 +6,11 @@ import json
 import numpy as np
 import pytest
 
-from tests.builders import run_cli
-from coreb_core.evaluation.evaluate import evaluate, summary
-from coreb_core.runs.run import concat_hits, hits_from_scores, new_run_id, write_run
-from coreb_core.evaluation.schemes import V1, V2
 from coreb_core.data.store import Store
+from coreb_core.evaluation.evaluate import evaluate, summary
+from coreb_core.evaluation.schemes import V1, V2
+from coreb_core.runs.run import concat_hits, hits_from_scores, new_run_id, write_run
+from tests.builders import run_cli
 
 
 @pytest.fixture

@@ -6,11 +6,11 @@ from math import log2
 import numpy as np
 import pytest
 
+from coreb_core.data.store import Store
 from coreb_core.evaluation.evaluate import aggregate, evaluate, summary, trap_table
 from coreb_core.evaluation.official import official_c2c_without_anchor, official_evaluate
-from coreb_core.runs.run import hits_from_lists, hits_from_scores
 from coreb_core.evaluation.schemes import TREC, V1, V2, Scheme
-from coreb_core.data.store import Store
+from coreb_core.runs.run import hits_from_lists, hits_from_scores
 from tests.builders import Q1, Q2, QC, code, row, tiny_hits
 
 # Q1 qrels: code1, code2, code4 positive (rel 2); code3 trap (rel 1).

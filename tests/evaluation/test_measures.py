@@ -1,8 +1,8 @@
 """Measures: one value object per (family, k), one canonical name, every spelling parsed back."""
 import pytest
 
-from coreb_core.evaluation.kernels import metric_names
 from coreb_core.data.measures import FAMILIES, KS, Measure, measures
+from coreb_core.evaluation.kernels import metric_names
 
 
 def test_every_spelling_round_trips():

@@ -5,7 +5,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from coreb_core.evaluation.significance import bootstrap_ci, compare_pair, compare_runs, holm, intervals, paired_ttest, randomization_test
+from coreb_core.evaluation.significance import (
+    bootstrap_ci,
+    compare_pair,
+    compare_runs,
+    holm,
+    intervals,
+    paired_ttest,
+    randomization_test,
+)
 
 
 def table(values: list[float], queries: list[str] | None = None) -> pd.DataFrame:

@@ -86,9 +86,9 @@ def own_cache(mini_data, tmp_path, monkeypatch) -> Path:
 def tiny_cache(cache) -> Path:
     """A private cache (COREB_CACHE) holding only the tiny hand-made release of tests/dump.py, as ``tiny``:
     for cases that need a release but not CoREB-mini (this takes a fraction of a second)."""
-    from tests import dump
     from coreb_core.data.ingest import import_release
     from coreb_core.data.sources import read_local
+    from tests import dump
 
     import_release(read_local(dump.write_parquet_folder(cache.parent / "tiny-src", dump.rows()))[2], "tiny", cache)
     return cache

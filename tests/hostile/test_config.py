@@ -1,9 +1,8 @@
 """The shipped server configuration: what `make run` (and a bare `streamlit run app.py`) serves."""
 from __future__ import annotations
 
-import tomllib
-
 import pytest
+import tomllib
 
 from tests.builders import REPO
 

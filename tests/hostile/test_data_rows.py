@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from coreb_core.present.format import plain
 from tests import dump
 from tests.builders import app_test
 from tests.hostile.conftest import refuses, shows_error, unchanged
-from coreb_core.present.format import plain
 
 T2C_QUERY = "q_t2c_canonical_retro_any_0001"
 

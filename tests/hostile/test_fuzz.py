@@ -16,10 +16,10 @@ import pytest
 from hypothesis import HealthCheck, Phase, event, example, given, settings
 from hypothesis import strategies as st
 
-from tests import dump
-from tests.hostile.conftest import tree_digest
 from coreb_core.cli import main
 from coreb_core.data.schema import CONFIGS
+from tests import dump
+from tests.hostile.conftest import tree_digest
 
 # derandomize: the same examples on every machine (CI is reproducible), so a failure needs no shrinking
 # to be replayed (shrinking one took over five minutes: every example runs a command); deadline: a slow

@@ -331,9 +331,9 @@ def test_unwritable_cache_simulated(tiny, tmp_path, capsys, monkeypatch):
 
 def test_page_path_import_outside_the_roots_is_an_error_box(tiny, tmp_path):
     """was: the page imported any server path (the by-path tabs of both import panels)."""
+    from coreb_core.present.format import plain
     from tests.builders import app_test
     from tests.hostile.conftest import shows_error
-    from coreb_core.present.format import plain
 
     outside = dump.write_parquet_folder(tmp_path / "out" / "ds", dump.rows())
     at = app_test("run_retrieval.py", tiny, {"release": "tiny"}).run()

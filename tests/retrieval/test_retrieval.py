@@ -11,13 +11,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.builders import run_cli
-from coreb_core.retrieval.embeddings import EmbeddingCache
 from coreb_core.errors import CorebError
+from coreb_core.retrieval.embeddings import EmbeddingCache
 from coreb_core.retrieval.models import REGISTRY, ModelSpec, resolve
 from coreb_core.retrieval.profiles import encoder_identity, encoding_for
-from coreb_core.runs.run import hits_from_scores, run_meta, run_name
 from coreb_core.retrieval.search import dense_scores
+from coreb_core.runs.run import hits_from_scores, run_meta, run_name
+from tests.builders import run_cli
 
 LEADERBOARD = {"GemEmb-2", "C2LLM-7B", "C2LLM-0.5B", "Jina-code-1.5B", "Jina-code-0.5B", "F2LLM-4B", "F2LLM-1.7B",
                "F2LLM-0.6B", "Qwen3-Emb-4B", "Qwen3-Emb-8B", "Qwen3-Emb-0.6B"}
@@ -232,9 +232,9 @@ def minilm_runs(minilm_cold_and_warm):
 
 def test_second_identical_run_encodes_nothing_and_scores_the_same(minilm_runs, private_cache):
     mini_cache = private_cache
+    from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import evaluate, score_run
     from coreb_core.runs.run import read_hits
-    from coreb_core.data.store import Store
 
     cold, warm = minilm_runs
     assert cold.texts_encoded > 0 and warm.texts_encoded == 0
@@ -276,8 +276,8 @@ def test_card_profile_run_has_its_own_vectors_label_and_provenance(minilm_runs, 
 
 def test_run_keeps_every_judged_document_and_the_anchor(minilm_runs, private_cache):
     mini_cache = private_cache
-    from coreb_core.runs.run import read_hits
     from coreb_core.data.store import Store
+    from coreb_core.runs.run import read_hits
 
     hits = read_hits(minilm_runs[0].run_id, mini_cache)
     hits = hits.astype({"task": str, "query_id": str, "doc_id": str})
@@ -304,9 +304,8 @@ def _tiny_cross_encoder(folder: Path) -> Path:
     """A 2-layer BERT cross-encoder with random weights and MiniLM's vocabulary, built offline."""
     import shutil
 
-    from transformers import BertConfig, BertForSequenceClassification
-
     import torch
+    from transformers import BertConfig, BertForSequenceClassification
 
     torch.manual_seed(0)
     config = BertConfig(vocab_size=30522, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
@@ -321,9 +320,9 @@ def _tiny_cross_encoder(folder: Path) -> Path:
 def test_rerank_with_a_locally_built_cross_encoder(mini_cache, tmp_path):
     from sentence_transformers import CrossEncoder
 
-    from coreb_core.runs.run import read_hits
-    from coreb_core.retrieval.pipeline import rerank_run, run_retrieval
     from coreb_core.data.store import Store
+    from coreb_core.retrieval.pipeline import rerank_run, run_retrieval
+    from coreb_core.runs.run import read_hits
 
     model = _tiny_cross_encoder(tmp_path / "tiny-ce")
     first = run_retrieval("bm25", "demo_v2603", tasks=("c2t",), root=mini_cache)
@@ -349,13 +348,13 @@ def test_rerank_with_a_locally_built_cross_encoder(mini_cache, tmp_path):
 def test_rerank_candidates_are_exactly_the_first_depth_documents_never_the_judged_extras(mini_cache, tmp_path):
     """was: --rerank-depth 128 over --top-k 100 gave the reranker the top 100 plus only the judged documents at
     ranks 101-128 (an oracle)."""
+    import shutil
+
     from coreb_core.data.store import Store
     from coreb_core.errors import CorebError
     from coreb_core.retrieval.pipeline import rerank_candidates, run_retrieval
     from coreb_core.runs.run import read_hits
     from tests.builders import run_cli
-
-    import shutil
 
     own = tmp_path / "cache"  # a copy: the session's default runs stay the newest of the mini cache
     shutil.copytree(mini_cache / "coreb", own / "coreb", symlinks=True)

@@ -5,11 +5,20 @@ import json
 import numpy as np
 import pytest
 
-from tests.builders import run_cli
-
 from coreb_core.errors import CorebError
-from coreb_core.runs.run import (NAME_MAX, RunMeta, hits_from_scores, list_runs, read_run_meta, rename_run,
-                                 run_meta, run_path, tag_run, write_run)
+from coreb_core.runs.run import (
+    NAME_MAX,
+    RunMeta,
+    hits_from_scores,
+    list_runs,
+    read_run_meta,
+    rename_run,
+    run_meta,
+    run_path,
+    tag_run,
+    write_run,
+)
+from tests.builders import run_cli
 from ui.widgets import run_label, run_tooltip
 
 

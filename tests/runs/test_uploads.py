@@ -1,13 +1,12 @@
 """coreb_core.runs.uploads: uploaded files saved safely; datasets validated before they reach the cache."""
 import pytest
 
-from tests import dump
-from tests.builders import bad_jsonl
-
 from coreb_core.data.store import list_releases
 from coreb_core.errors import DataError
-from coreb_core.runs.uploads import import_dataset, save_uploads
 from coreb_core.present.format import error_lines
+from coreb_core.runs.uploads import import_dataset, save_uploads
+from tests import dump
+from tests.builders import bad_jsonl
 
 
 def test_save_uploads_refuses_paths(tmp_path):

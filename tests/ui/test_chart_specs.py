@@ -7,8 +7,8 @@ import altair as alt
 import pandas as pd
 
 import ui.chart_specs
-from ui.chart_specs import MAX_SPECS, _SPECS, chart_spec, input_key
 from coreb_core.present.charts import hbar, heatmap
+from ui.chart_specs import _SPECS, MAX_SPECS, chart_spec, input_key
 
 
 def _frame(value: float = 0.41) -> pd.DataFrame:
@@ -80,8 +80,8 @@ def test_draw_hands_streamlit_the_arrow_bytes_it_would_make_of_the_rows():
     def page():
         import pandas as pd
 
-        from ui.chart_specs import draw
         from coreb_core.present.charts import hbar
+        from ui.chart_specs import draw
 
         draw(hbar, pd.DataFrame({"task": ["t2c", "c2t"], "ndcg": [0.41, 0.35]}), "task", "ndcg", x_title="x")
 

@@ -4,8 +4,18 @@ import doctest
 import pandas as pd
 
 import coreb_core.present.charts
-from coreb_core.present.charts import (CELL_PX, MIN_HEIGHT, dodge_labels, dumbbell, hbar, heatmap, label_limit, labelled_scatter,
-                       line_chart, rows_height)
+from coreb_core.present.charts import (
+    CELL_PX,
+    MIN_HEIGHT,
+    dodge_labels,
+    dumbbell,
+    hbar,
+    heatmap,
+    label_limit,
+    labelled_scatter,
+    line_chart,
+    rows_height,
+)
 
 LONG = "t2c_canonical_retrieval_python"
 

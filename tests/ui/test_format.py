@@ -1,6 +1,6 @@
 """coreb_core.present.format: the Run retrieval and Data pages' texts (ETA, model and prompt tables, escaping)."""
-from coreb_core.retrieval.jobs import JobState, RunRequest, eta_from
 from coreb_core.present.format import model_table, ndcg_frame, plain, prompt_table
+from coreb_core.retrieval.jobs import JobState, RunRequest, eta_from
 from ui.jobs import progress_line
 
 

@@ -505,7 +505,7 @@ def build_demo(root: Path | None = None, scale: int = 1, run_toolchains: bool = 
     """
     built = []
     for i, release in enumerate(RELEASES):
-        def sub(msg: str, frac: float, i: int = i) -> None:
+        def sub(msg: str, frac: float, i: int = i, release: str = release) -> None:
             if progress:
                 progress(f"{release}: {msg}", (i + frac) / len(RELEASES))
         built.append(build_release(release, root, scale, run_toolchains, sub, execute_python)[0])
