@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Callable
 
 from coreb_core.data.measures import SELECTION_METRICS
-from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
+from coreb_core.data.schema import GROUPINGS, LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.errors import CorebError, file_error
 from coreb_core.input_paths import check_input_path, unconfined
 from coreb_core.text import capped, p_text, terminal_safe
@@ -526,6 +526,11 @@ def build_parser() -> argparse.ArgumentParser:
     >>> args.command, args.model, args.profile, args.tasks, args.device, args.top_k
     ('run', 'bm25', 'official', ('t2c', 'c2c', 'c2t'), 'auto', 100)
     """
+    # The choices come from the modules that own them (one vocabulary), imported here, not when the CLI loads.
+    from coreb_core.data.mini.build import RELEASES as MINI_RELEASES
+    from coreb_core.evaluation.export import FORMATS as EXPORT_FORMATS
+    from coreb_core.retrieval.profiles import DEFAULT_PROFILE, PROFILES
+
     parser = _Parser(prog="python -m coreb_core", description="CoREB error-analysis toolkit")
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -539,7 +544,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--split", default=None, help="which hub release folder to import when there are several")
 
     p = sub.add_parser("demo", help="build CoREB-mini (the bundled demo benchmark) into the cache")
-    p.add_argument("--release", choices=["demo_v2602", "demo_v2603"], default=None, help="only this release")
+    p.add_argument("--release", choices=MINI_RELEASES, default=None, help="only this release")
     p.add_argument("--scale", type=COUNT, default=1, help="write an N-times larger synthetic variant <release>_xN")
     p.add_argument("--run-toolchains", action="store_true",
                    help="also execute C++/Java/Go/Ruby solutions when their toolchain is installed "
@@ -553,7 +558,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--task", choices=TASK_NAMES)
     p.add_argument("--scheme", default="v2", help="v2 (official, default), v1 (CoREB v1 rules rebuilt from v2), traps_as_hits (sensitivity view), trec, mteb (MTEB's CoREB tasks: positives only, queries without one left out, C2C anchor kept), or file:<name> (e.g. file:v1)")
     p.add_argument("--no-anchor-exclusion", action="store_true", help="keep the C2C anchor in ranked lists (as MTEB)")
-    p.add_argument("--by", choices=["subtask", "language", "anchor_language", "problem", "query"])
+    p.add_argument("--by", choices=list(GROUPINGS))
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("models", help="the model registry")
@@ -562,7 +567,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("run", help="re-run retrieval for a model on a cached release (cached embeddings, exact search)")
     p.add_argument("--model", required=True, help="registry id (see models), local sentence-transformers folder, or org/model")
     p.add_argument("--release", required=True)
-    p.add_argument("--profile", choices=["official", "card"], default="official",
+    p.add_argument("--profile", choices=PROFILES, default=DEFAULT_PROFILE,
                    help="official (default): encode as coreb_runner 0.1.0 made the published numbers (transformers "
                         "AutoModel, no prompts, 512 tokens, mean pooling); card: as the model's own card says "
                         "(sentence-transformers, its prompts verbatim, its length)")
@@ -586,7 +591,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("export", help="export a run as TREC, official runner JSON, or an MTEB result")
     p.add_argument("--run", required=True)
-    p.add_argument("--format", choices=["trec", "coreb", "mteb"], required=True)
+    p.add_argument("--format", choices=EXPORT_FORMATS, required=True)
     p.add_argument("--out", required=True)
 
     p = sub.add_parser("runs", help="list stored runs by name; rename or tag one")

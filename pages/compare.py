@@ -5,11 +5,11 @@ import altair as alt
 import streamlit as st
 
 from coreb_core.analysis.comparison import coverage, metric_columns, split_runs
+from coreb_core.data.measures import metric_label
 from coreb_core.errors import CorebError
 from coreb_core.present.charts import interval_dots, outcome_histogram
 from coreb_core.present.display import (
     VERDICT_COLUMNS,
-    metric_label,
     pct_columns,
     text_preview,
     verdict_sentence,

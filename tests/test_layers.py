@@ -78,3 +78,14 @@ def test_the_guard_sees_a_violation():
     assert layer("coreb_core.analysis.traps") > layer("coreb_core.data.store")
     assert layer("ui.cache") > layer("coreb_core.cli") and layer("pages.overview") > layer("ui.cache")
     assert layer("coreb_core.analysis.selection") < layer("coreb_core.present.selection") < layer("coreb_core.report")
+
+
+def test_the_public_api_names_what_its_modules_define():
+    import importlib
+
+    import coreb_core
+
+    assert coreb_core.__all__ == sorted(coreb_core.PUBLIC)
+    for name, module in coreb_core.PUBLIC.items():
+        assert getattr(importlib.import_module(module), name) is getattr(coreb_core, name), name
+    assert coreb_core.Store.__module__ == "coreb_core.data.store"

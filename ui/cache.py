@@ -20,14 +20,12 @@ from coreb_core.analysis.console_tables import console_tables
 from coreb_core.analysis.deflation import deflation_table, slope_data, top_drop_queries
 from coreb_core.analysis.embedding_map import EmbeddingMap, embedding_map
 from coreb_core.analysis.inspection import (
-    TrapReason,
     candidates,
     judged_positions,
     query_details,
     query_hits,
     ranked_list,
     run_ranks,
-    trap_reasons,
 )
 from coreb_core.analysis.leaderboard import (
     c2c_language_pairs,
@@ -40,6 +38,7 @@ from coreb_core.analysis.leaderboard import (
 from coreb_core.analysis.mteb_parity import MTEB_TWINS, mteb_parity
 from coreb_core.analysis.selection import Recommendation, recommend
 from coreb_core.analysis.surface_bias import SurfaceBias, surface_bias
+from coreb_core.analysis.trap_kinds import TrapReason, trap_reasons
 from coreb_core.analysis.trap_wins import (
     TrapWins,
     bug_shares,
@@ -50,6 +49,7 @@ from coreb_core.analysis.trap_wins import (
     trap_wins,
 )
 from coreb_core.analysis.traps import trap_breakdown
+from coreb_core.data.schema import APP_GROUPINGS
 from coreb_core.data.sql_console import SqlConsole
 from coreb_core.data.statistics import release_statistics
 from coreb_core.data.store import Store
@@ -57,7 +57,6 @@ from coreb_core.evaluation.evaluate import Coverage, Evaluation, analyse_many, c
 from coreb_core.evaluation.schemes import V1, V2, Scheme
 from coreb_core.paths import release_dir, results_file
 from coreb_core.present.display import mark_anchor, text_preview, with_grades
-from coreb_core.present.labels import GROUPINGS
 from coreb_core.runs.results import all_rows
 from coreb_core.runs.run import BadRun, RunMeta, list_runs, read_hits, run_listing, run_meta, run_name, run_path
 from ui.inspection import cross_run_marker, trap_reason_short, trap_reason_text
@@ -183,7 +182,7 @@ def tables(release: str, version: str, run_ids: tuple[str, ...], scheme: str, an
     """
     schemes = tuple(dict.fromkeys([Scheme.parse(scheme), V2, V1]))
     return analyse_many(store(release), {rid: hits(rid) for rid in run_ids}, schemes, anchor_exclusion, traps=True,
-                        groupings=GROUPINGS)
+                        groupings=APP_GROUPINGS)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)

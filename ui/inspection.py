@@ -7,7 +7,7 @@ from typing import Mapping
 
 import pandas as pd
 
-from coreb_core.analysis.inspection import (
+from coreb_core.analysis.trap_kinds import (
     FAILING_SOLUTION,
     JUDGED_NON_MATCH,
     NOISE_DESCRIPTION,

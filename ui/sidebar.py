@@ -5,7 +5,7 @@ import streamlit as st
 
 from coreb_core.data.store import list_releases
 from coreb_core.defaults import default_release
-from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE, DESCRIPTIONS, Scheme
+from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE, DESCRIPTIONS, SIDEBAR_SCHEMES, Scheme
 from coreb_core.present.format import plain
 from coreb_core.present.labels import TASK_LABELS
 from ui.cache import runs_of, skipped_runs, store
@@ -40,7 +40,7 @@ def sidebar(multi_run: bool = True) -> State:
         wanted = url_param("release", default_release(releases))
         ss.release = wanted if wanted in releases else default_release(releases)
     release = st.sidebar.selectbox("Release", releases, key=kept("release"))
-    schemes = ["v2", "v1", "traps_as_hits", "trec"] + [f"file:{n}" for n in store(release).extra_qrels]
+    schemes = [*SIDEBAR_SCHEMES, *(f"file:{n}" for n in store(release).extra_qrels)]
     if "scheme" not in ss or ss.scheme not in schemes:
         wanted = url_param("scheme", "v2")
         ss.scheme = wanted if wanted in schemes else "v2"

@@ -32,7 +32,8 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from coreb_core.analysis.inspection import official_ranks, query_details, query_hits, trap_reasons
+from coreb_core.analysis.inspection import official_ranks, query_details, query_hits
+from coreb_core.analysis.trap_kinds import trap_reasons
 from coreb_core.data.schema import NEGATIVE, POSITIVE, TRAP
 from coreb_core.data.store import Store
 from coreb_core.errors import CorebError
@@ -51,7 +52,7 @@ class EmbeddingMap(NamedTuple):
 
     ``points``: one row per point, in ``ROLES`` order: role, doc_id (the query id for the query), x, y,
     grade (2/1/0, NA for the query and unjudged documents), kind (``query``, ``positive``, the trap's
-    kind from ``inspection.trap_reasons``, ``judged_negative``, ``unjudged``), language, problem_id,
+    kind from ``trap_kinds.trap_reasons``, ``judged_negative``, ``unjudged``), language, problem_id,
     same_problem, similarity (cosine with the query), rank (the run's evaluator rank when hits were
     given, NaN when not stored), snippet (first 160 characters). ``explained_variance``: the share of
     the points' variance on each axis.

@@ -24,14 +24,15 @@ from __future__ import annotations
 
 import pandas as pd
 
+from coreb_core.data.schema import GROUPINGS
 from coreb_core.data.store import Store, with_query_facts
 from coreb_core.errors import CorebError
 
 # Group levels the page offers: label -> query-fact columns (after run and task).
 LEVELS: dict[str, list[str]] = {
-    "subtask × target language": ["subtask", "target_language"],
-    "subtask": ["subtask"],
-    "target language": ["target_language"],
+    "subtask × target language": [GROUPINGS["subtask"], GROUPINGS["language"]],
+    "subtask": [GROUPINGS["subtask"]],
+    "target language": [GROUPINGS["language"]],
     "task": [],
 }
 MEASURES = {

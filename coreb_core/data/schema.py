@@ -166,3 +166,10 @@ ID_PATTERNS = {
     "query_id": re.compile(r"^q_(t2c|c2c|c2t)_[a-z_]+_\d{4}$"),
     "problem_id": re.compile(r"^[a-z]+_[a-z0-9_]+$"),
 }
+
+
+# How per-query metrics can be broken down: grouping name -> the query-fact column it groups by. "task" is always
+# there (every mean is per task); the app offers all but "query" (``APP_GROUPINGS``), the CLI's ``eval --by`` all.
+GROUPINGS = {"subtask": "subtask", "language": "target_language", "anchor_language": "anchor_language",
+             "problem": "problem_id", "query": "query_id"}
+APP_GROUPINGS = ("task", *(g for g in GROUPINGS if g != "query"))

@@ -40,16 +40,13 @@ from typing import Any, NamedTuple, cast
 import numpy as np
 import pandas as pd
 
-from coreb_core.data.schema import POSITIVE, TRAP
+from coreb_core.data.schema import GROUPINGS, POSITIVE, TRAP
 from coreb_core.data.store import Store
 from coreb_core.errors import CorebError
 from coreb_core.evaluation.judged_pairs import JudgedPairs, dropped_above
 from coreb_core.evaluation.kernels import KS, QueryMetrics, ideal_gains, means_by_cell, metric_names, per_query_metrics
 from coreb_core.evaluation.schemes import V1, V2, Scheme
 from coreb_core.runs.run import read_hits
-
-GROUPINGS = {"subtask": "subtask", "language": "target_language", "anchor_language": "anchor_language",
-             "problem": "problem_id", "query": "query_id"}
 
 
 class _Judged(NamedTuple):

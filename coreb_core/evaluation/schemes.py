@@ -128,3 +128,6 @@ TRAPS_AS_HITS = Scheme("traps_as_hits", 1, False)
 TREC = Scheme("trec", 1, True)
 MTEB = Scheme("mteb", 2, False)  # on the positives-only view: a query without a positive has no qrels
 SCHEMES = {"v2": V2, "v1": V1, "traps_as_hits": TRAPS_AS_HITS, "trec": TREC, "mteb": MTEB}
+# The sidebar's choices (besides a release's own file: qrels): every scheme but mteb, whose anchor rule (kept)
+# would contradict the sidebar's anchor toggle; mteb is on the CLI and in the Overview's MTEB table.
+SIDEBAR_SCHEMES = tuple(name for name in SCHEMES if name != "mteb")

@@ -15,6 +15,7 @@ import pandas as pd
 from coreb_core.analysis.comparison import PairVerdict
 from coreb_core.analysis.deflation import Deflation
 from coreb_core.analysis.surface_bias import SurfaceFinding
+from coreb_core.data.measures import metric_label
 from coreb_core.data.schema import NEGATIVE, POSITIVE, TASK_NAMES, TRAP
 from coreb_core.present.format import plain
 from coreb_core.present.labels import TRAP_KIND_LABELS
@@ -104,19 +105,6 @@ def mark_anchor(listing: pd.DataFrame, anchor_id: str | None) -> pd.DataFrame:
 
 
 # ---------------------------------------------------------------- significance in words
-METRIC_NAMES = {"ndcg": "nDCG", "map": "MAP", "mrr": "MRR", "recall": "Recall", "precision": "P"}
-
-
-def metric_label(metric: str) -> str:
-    """A metric column as the paper names it.
-
-    >>> metric_label("ndcg_at_10"), metric_label("recall_at_100"), metric_label("success")
-    ('nDCG@10', 'Recall@100', 'success')
-    """
-    name, _, k = metric.partition("_at_")
-    return f"{METRIC_NAMES.get(name, name)}@{k}" if k else METRIC_NAMES.get(name, name)
-
-
 def _record(v: PairVerdict) -> str:
     return f"{v.wins} wins / {v.ties} ties / {v.losses} losses"
 

@@ -32,6 +32,7 @@ import pandas as pd
 from coreb_core.atomic import atomic_folder, atomic_path
 from coreb_core.data.measures import metric_label as canonical_label
 from coreb_core.data.published import published_rows
+from coreb_core.data.schema import TASKS
 from coreb_core.errors import CorebError, DataError
 from coreb_core.input_paths import allowed_roots, file_problem, readable_files
 from coreb_core.paths import results_file, runs_dir
@@ -41,9 +42,9 @@ MTEB_SCHEME = ("MTEB qrels: positives only, no anchor exclusion; C2T without the
                "(190 of 1,200 on v2603, which alone raises C2T by about 1200/1010)")
 # The runner writes <task>.json before its C2C anchor step, so every C2C number there keeps the anchor.
 RUNNER_SCHEME = "v2 (official runner <task>.json; C2C anchor kept)"
-MTEB_TASKS = {"CorebT2CRetrieval": ("t2c", "retrieval"), "CorebC2CRetrieval": ("c2c", "retrieval"),
-              "CorebC2TRetrieval": ("c2t", "retrieval"), "CorebT2CReranking": ("t2c", "reranking"),
-              "CorebC2CReranking": ("c2c", "reranking"), "CorebC2TReranking": ("c2t", "reranking")}
+# MTEB's task names, from the schema's tasks: name -> (task, kind)
+MTEB_TASKS = {**{t.mteb_retrieval: (t.name, "retrieval") for t in TASKS.values()},
+              **{t.mteb_reranking: (t.name, "reranking") for t in TASKS.values()}}
 ROW_FIELDS = ["source", "source_kind", "file", "model", "revision", "dataset_revision", "task", "task_short",
               "subset", "split", "metric", "label", "value", "scheme"]
 KEY_FIELDS = ["source_kind", "file", "model", "revision", "task", "split", "subset", "metric"]

@@ -104,12 +104,12 @@ def test_largest_deltas_and_candidates(tiny_store):
 
 
 def test_trap_reasons(tiny_store):
-    from coreb_core.analysis.inspection import (
+    from coreb_core.analysis.inspection import query_details
+    from coreb_core.analysis.trap_kinds import (
         FAILING_SOLUTION,
         NOISE_DESCRIPTION,
         WRONG_LANGUAGE,
         TrapReason,
-        query_details,
         trap_reasons,
     )
 

@@ -62,7 +62,7 @@ def _wins(store, runs=None, **kwargs):
 
 
 def test_classify_traps_one_kind_per_case():
-    from coreb_core.analysis.inspection import classify_traps
+    from coreb_core.analysis.trap_kinds import classify_traps
 
     cases = pd.DataFrame.from_records([
         # task, subtask, target, anchor, language, model, passed, is_noise -> kind, off, wanted, anchor

@@ -1,4 +1,5 @@
-"""One vocabulary: task and language lists are spelled only in ``coreb_core/data/schema.py``.
+"""One vocabulary: task, language and grouping lists are spelled only in ``coreb_core/data/schema.py`` (and the
+sidebar's schemes only in ``coreb_core/evaluation/schemes.py``).
 
 A guard on the source: every other module of coreb_core, ui and pages must take TASK_NAMES,
 LANGUAGES, LANGUAGE_SCOPES, the grades and CORPUS_OF_TASK from the schema instead of repeating them."""
@@ -22,6 +23,10 @@ PATTERNS = {
     "comma-joined task list": re.compile(r"\b(?:t2c|c2c|c2t),(?:t2c|c2c|c2t),(?:t2c|c2c|c2t)\b"),
     "language list": re.compile(rf"{_LANG}\s*,\s*{_LANG}(?!\s*:)"),  # not a dict keyed by language
     "task -> corpus map": re.compile(rf"""{_TASK}\s*:\s*["'](?:code|text)["']"""),
+    # the breakdowns (schema.GROUPINGS): two grouping names in a row, e.g. an argparse choices list
+    "grouping list": re.compile(r"""["']language["']\s*,\s*["']anchor_language["']\s*,\s*["']problem["']"""),
+    # the sidebar's schemes (schemes.SIDEBAR_SCHEMES) spelled out
+    "scheme list": re.compile(r"""["']v2["']\s*,\s*["']v1["']\s*,\s*["']traps_as_hits["']"""),
 }
 
 
@@ -56,6 +61,8 @@ def test_guard_catches_a_repeated_list() -> None:
     assert PATTERNS["language list"].search("LANGS = ['python', 'java', 'cpp']")
     assert PATTERNS["task -> corpus map"].search('{"t2c": "code", "c2t": "text"}')
     assert not PATTERNS["task list"].search('if task in ("c2c", "c2t"):')
+    assert PATTERNS["grouping list"].search('choices=["subtask", "language", "anchor_language", "problem", "query"]')
+    assert PATTERNS["scheme list"].search('schemes = ["v2", "v1", "traps_as_hits", "trec"]')
     assert not PATTERNS["language list"].search('{"cpp": "g++", "go": "go", "ruby": "ruby"}')
     example = 'def f():\n    """\n    >>> f()\n    ("t2c", "c2c", "c2t")\n    """\n    x = 1\n'
     assert _docstring_lines(example) == {2, 3, 4, 5}
