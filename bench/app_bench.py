@@ -82,7 +82,8 @@ def build(root: Path, scale: int, real: Path | None = None) -> tuple[str, list[s
     from coreb_core.data.store import Store
     from coreb_core.retrieval.pipeline import load_task, run_retrieval
     from coreb_core.retrieval.search import bm25_scores
-    from coreb_core.runs.run import concat_hits, hits_from_scores, new_run_id, write_run
+    from coreb_core.runs.folders import new_run_id, write_run
+    from coreb_core.runs.hits import concat_hits, hits_from_scores
     from coreb_core.runs.uploads import import_dataset
 
     t0 = time.perf_counter()
@@ -124,7 +125,7 @@ def build(root: Path, scale: int, real: Path | None = None) -> tuple[str, list[s
 def reuse(root: Path, scale: int) -> tuple[str, list[str]] | None:
     """With --cache: the scaled release and its newest 11 runs when an earlier bench left them there."""
     from coreb_core.data.store import list_releases
-    from coreb_core.runs.run import list_runs
+    from coreb_core.runs.folders import list_runs
 
     release = f"demo_v2603_x{scale}"
     if release not in list_releases(root):

@@ -27,7 +27,7 @@ from coreb_core.data.store import Store  # noqa: E402
 from coreb_core.evaluation.evaluate import analyse_many, evaluate  # noqa: E402
 from coreb_core.evaluation.official import official_evaluate  # noqa: E402
 from coreb_core.evaluation.schemes import V1, V2  # noqa: E402
-from coreb_core.runs.run import concat_hits, hits_from_scores  # noqa: E402
+from coreb_core.runs.hits import concat_hits, hits_from_scores
 
 REAL_QUERIES = {"t2c": 1123, "c2c": 278, "c2t": 1200}
 N_RUNS, TOP_K = 11, 100

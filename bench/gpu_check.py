@@ -16,7 +16,7 @@ from pathlib import Path
 from coreb_core.data.mini.build import build_release  # noqa: E402
 from coreb_core.retrieval.pipeline import run_retrieval  # noqa: E402
 from coreb_core.retrieval.profiles import PROFILES  # noqa: E402
-from coreb_core.runs.run import run_meta  # noqa: E402
+from coreb_core.runs.folders import run_meta
 
 TOLERANCE = 1e-3
 

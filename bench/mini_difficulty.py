@@ -20,7 +20,7 @@ from coreb_core.data.store import Store  # noqa: E402
 from coreb_core.evaluation.evaluate import evaluate, summary, trap_table  # noqa: E402
 from coreb_core.evaluation.schemes import V1  # noqa: E402
 from coreb_core.retrieval.pipeline import run_retrieval  # noqa: E402
-from coreb_core.runs.run import read_hits
+from coreb_core.runs.folders import read_hits
 
 
 def main() -> None:

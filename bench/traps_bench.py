@@ -88,7 +88,7 @@ def main() -> int:
         release, run_ids = reuse(root, args.scale) or build(root, args.scale)
 
         from coreb_core.data.store import Store
-        from coreb_core.runs.run import read_hits
+        from coreb_core.runs.folders import read_hits
 
         with Store(release, root) as store:
             hits = {rid: read_hits(rid, root) for rid in run_ids}

@@ -104,7 +104,8 @@ def _eval(args: argparse.Namespace) -> int:
     from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import DENOMINATORS, aggregate, coverage, evaluate, summary
     from coreb_core.evaluation.schemes import Scheme
-    from coreb_core.runs.run import read_hits, read_trec_run, run_meta
+    from coreb_core.runs.folders import read_hits, run_meta
+    from coreb_core.runs.trec import read_trec_run
 
     try:
         scheme = Scheme.parse(args.scheme)
@@ -265,7 +266,8 @@ def _export(args: argparse.Namespace) -> int:
 
 @command("runs")
 def _runs(args: argparse.Namespace) -> int:
-    from coreb_core.runs.run import rename_run, run_created, run_listing, tag_run
+    from coreb_core.runs.folders import rename_run, run_listing, tag_run
+    from coreb_core.runs.meta import run_created
 
     if args.runs_command == "rename":
         meta = rename_run(args.run_id, args.name)
@@ -338,7 +340,8 @@ def _sql(args: argparse.Namespace) -> int:
     from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import analyse_many
     from coreb_core.evaluation.schemes import V1, V2, Scheme
-    from coreb_core.runs.run import read_hits, run_meta, run_name
+    from coreb_core.runs.folders import read_hits, run_meta
+    from coreb_core.runs.meta import run_name
 
     if args.query is None and args.runs and " " in args.runs[-1].strip():
         # `sql --runs A B "SELECT …"`: --runs took the query too; a run id holds no space, a query does
@@ -399,7 +402,7 @@ def _traps(args: argparse.Namespace) -> int:
         trap_wins,
     )
     from coreb_core.data.store import Store
-    from coreb_core.runs.run import read_hits, run_meta
+    from coreb_core.runs.folders import read_hits, run_meta
 
     repeated = sorted({r for r in args.run if args.run.count(r) > 1})
     if repeated:

@@ -29,7 +29,7 @@ from coreb_core.data.schema import HUB_RELEASES
 from coreb_core.data.store import list_releases
 from coreb_core.paths import cache_root, runs_dir
 from coreb_core.progress import Progress, part_of, silent
-from coreb_core.runs.run import list_runs
+from coreb_core.runs.folders import list_runs
 
 DEFAULT_RELEASE = "demo_v2603"  # CoREB-mini's test release: the offline default
 REAL_RELEASE = "release_v2603"  # the real test release, the default whenever it is cached

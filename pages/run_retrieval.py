@@ -17,8 +17,10 @@ from coreb_core.present.numbers import duration_text
 from coreb_core.retrieval.device import cuda_status
 from coreb_core.retrieval.jobs import DONE, FAILED, RunRequest, board
 from coreb_core.retrieval.profiles import DEFAULT_PROFILE, PROFILES
+from coreb_core.runs.folders import run_meta, update_run
+from coreb_core.runs.hits import DEFAULT_TOP_K
+from coreb_core.runs.meta import parse_tags
 from coreb_core.runs.results import import_results
-from coreb_core.runs.run import DEFAULT_TOP_K, parse_tags, run_meta, update_run
 from coreb_core.runs.uploads import import_dataset, import_uploaded_dataset, import_uploaded_results
 from coreb_core.text import capped
 from ui.cache import runs_of

@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from coreb_core.runs.run import RunMeta, hits_from_lists, list_runs
+from coreb_core.runs.folders import list_runs
+from coreb_core.runs.hits import hits_from_lists
+from coreb_core.runs.meta import RunMeta
 from tests import dump
 
 REPO = Path(__file__).resolve().parent.parent

@@ -81,7 +81,7 @@ def first_launch(tmp_path_factory) -> FirstLaunch:
     from streamlit.testing.v1 import AppTest
 
     from coreb_core.defaults import DEFAULT_RELEASE, later_defaults
-    from coreb_core.runs.run import list_runs
+    from coreb_core.runs.folders import list_runs
 
     root = tmp_path_factory.mktemp("first-launch")
     with pytest.MonkeyPatch.context() as env:
@@ -136,7 +136,7 @@ def minilm_cold_and_warm(first_launch, tmp_path_factory):
 
     from coreb_core.paths import runs_dir
     from coreb_core.retrieval.pipeline import RetrievalResult, run_retrieval
-    from coreb_core.runs.run import run_meta
+    from coreb_core.runs.folders import run_meta
 
     [build] = [b for b in first_launch.builds if b.model == "minilm"]
     assert build.done and build.error is None, f"the first launch's MiniLM run failed: {build.error}"
@@ -165,7 +165,7 @@ def app_cache(mini_cache) -> Path:
     """The mini cache with the first-launch default runs (bm25, minilm on demo_v2603), made by the session's
     real first launch (``first_launch``)."""
     from coreb_core.defaults import DEFAULT_MODELS, DEFAULT_RELEASE
-    from coreb_core.runs.run import list_runs
+    from coreb_core.runs.folders import list_runs
 
     have = sorted(m.model for m in list_runs(DEFAULT_RELEASE, mini_cache) if m.kind == "retrieval")
     assert set(DEFAULT_MODELS) <= set(have), f"the first launch left the runs {have}"

@@ -57,8 +57,9 @@ from coreb_core.evaluation.evaluate import Coverage, Evaluation, analyse_many, c
 from coreb_core.evaluation.schemes import V1, V2, Scheme
 from coreb_core.paths import release_dir, results_file
 from coreb_core.present.display import mark_anchor, text_preview, with_grades
+from coreb_core.runs.folders import BadRun, list_runs, read_hits, run_listing, run_meta, run_path
+from coreb_core.runs.meta import RunMeta, run_name
 from coreb_core.runs.results import all_rows
-from coreb_core.runs.run import BadRun, RunMeta, list_runs, read_hits, run_listing, run_meta, run_name, run_path
 from ui.inspection import cross_run_marker, trap_reason_short, trap_reason_text
 from ui.state import State
 

@@ -7,7 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from coreb_core.present.format import code, plain
-from coreb_core.runs.run import RunMeta, run_created, run_name
+from coreb_core.runs.meta import RunMeta, run_created, run_name
 from ui.state import State
 
 

@@ -40,7 +40,7 @@ from coreb_core.errors import CorebError
 from coreb_core.retrieval.embeddings import EmbeddingCache
 from coreb_core.retrieval.profiles import run_encoder_identity
 from coreb_core.retrieval.search import normalise
-from coreb_core.runs.run import RunMeta
+from coreb_core.runs.meta import RunMeta
 
 SNIPPET = 160
 ROLES = ("query", "positive", "trap", "judged negative", "neighbour")  # the order rows come in

@@ -23,7 +23,7 @@ from coreb_core.data.store import Store, with_query_facts
 from coreb_core.errors import CorebError
 from coreb_core.evaluation.evaluate import aggregate, judged_ranks, release_index
 from coreb_core.retrieval.models import REGISTRY
-from coreb_core.runs.run import RunMeta, run_name
+from coreb_core.runs.meta import RunMeta, run_name
 
 # The scores come right after the model, so both overall kinds are visible without scrolling.
 BOARD_COLUMNS = ["kind", "model", *TASK_NAMES, QUERY_WEIGHTED, TASK_MEAN, "release", "scheme", "source", "run"]

@@ -23,7 +23,7 @@ from coreb_core.data.schema import TASK_NAMES
 from coreb_core.data.store import Store
 from coreb_core.evaluation.evaluate import evaluate, summary
 from coreb_core.evaluation.schemes import MTEB
-from coreb_core.runs.run import RunMeta
+from coreb_core.runs.meta import RunMeta
 
 # Our registry id -> the MTEB model whose recipe it follows (model_meta.json's name).
 MTEB_TWINS = {"bm25s-mteb": "mteb/baseline-bm25s"}

@@ -34,7 +34,8 @@ from coreb_core.errors import CorebError
 from coreb_core.evaluation.evaluate import Evaluation, analyse_many
 from coreb_core.evaluation.schemes import V1, V2, Scheme
 from coreb_core.evaluation.significance import DEFAULT_PERMUTATIONS, bootstrap_ci, compare_pair, holm, intervals
-from coreb_core.runs.run import RunMeta, list_runs, read_hits, run_meta, run_name
+from coreb_core.runs.folders import list_runs, read_hits, run_meta
+from coreb_core.runs.meta import RunMeta, run_name
 
 RANKED_COLUMNS = ["rank", "model", "run", "params_b", "queries", "mean", "ci_low", "ci_high",
                   "trap_share", *TASK_NAMES, "evidence"]

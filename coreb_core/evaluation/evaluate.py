@@ -46,7 +46,7 @@ from coreb_core.errors import CorebError
 from coreb_core.evaluation.judged_pairs import JudgedPairs, dropped_above
 from coreb_core.evaluation.kernels import KS, QueryMetrics, ideal_gains, means_by_cell, metric_names, per_query_metrics
 from coreb_core.evaluation.schemes import V1, V2, Scheme
-from coreb_core.runs.run import read_hits
+from coreb_core.runs.folders import read_hits
 
 
 class _Judged(NamedTuple):
@@ -610,7 +610,7 @@ def score_run(run_id: str, root: Path | None = None) -> dict[str, float]:
     >>> {task: round(v, 4) for task, v in score_run(bm25, root).items()}  # demo_v2603
     {'c2c': 0.4631, 'c2t': 0.386, 't2c': 0.2998}
     """
-    from coreb_core.runs.run import run_meta
+    from coreb_core.runs.folders import run_meta
 
     with Store(run_meta(run_id, root)["release"], root) as store:
         result = summary(evaluate(store, read_hits(run_id, root)))

@@ -34,7 +34,8 @@ from coreb_core.errors import CorebError
 from coreb_core.evaluation.evaluate import evaluate, summary
 from coreb_core.evaluation.official import ANCHOR_K, OFFICIAL_K
 from coreb_core.evaluation.schemes import V2
-from coreb_core.runs.run import RunMeta, read_hits, run_meta
+from coreb_core.runs.folders import read_hits, run_meta
+from coreb_core.runs.meta import RunMeta
 
 FORMATS = ("trec", "coreb", "mteb")
 

@@ -25,7 +25,7 @@ from coreb_core.data.schema import TASKS
 from coreb_core.errors import CorebError
 from coreb_core.paths import cache_root, runs_dir
 from coreb_core.retrieval.profiles import DEFAULT_PROFILE, load_encoder
-from coreb_core.runs.run import DEFAULT_TOP_K
+from coreb_core.runs.hits import DEFAULT_TOP_K
 
 RUNNING, DONE, FAILED, CANCELLED = "running", "done", "failed", "cancelled"
 ETA_WINDOW_S = 60.0  # the time left is extrapolated from the progress made over the last minute

@@ -38,18 +38,9 @@ from coreb_core.retrieval.profiles import (
     load_encoder,
 )
 from coreb_core.retrieval.search import LEXICAL, dense_scores
-from coreb_core.runs.run import (
-    DEFAULT_TOP_K,
-    RunMeta,
-    concat_hits,
-    hits_from_scores,
-    new_run_id,
-    read_hits,
-    run_meta,
-    run_name,
-    trec_order_key,
-    write_run,
-)
+from coreb_core.runs.folders import new_run_id, read_hits, run_meta, write_run
+from coreb_core.runs.hits import DEFAULT_TOP_K, concat_hits, hits_from_scores, trec_order_key
+from coreb_core.runs.meta import RunMeta, run_name
 
 
 class RetrievalResult(NamedTuple):

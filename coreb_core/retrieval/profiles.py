@@ -8,7 +8,7 @@
   (its own pooling), the card's prompts verbatim per task and side (``ModelSpec.card``), the card's
   length. Compare it with the models' own reports (MTEB and the like), not with the leaderboard.
 
-The profile is part of a run's provenance, of its label (``coreb_core.runs.run.run_name``) and of the
+The profile is part of a run's provenance, of its label (``coreb_core.runs.meta.run_name``) and of the
 embedding cache's identity, so vectors of one profile are never served to the other.
 
 Example:

@@ -2,7 +2,7 @@
 
 Dense: faiss ``IndexFlatIP`` on L2-normalised float32 (cosine), on the GPU through faiss-gpu when it
 is installed, else torch matmul on CUDA, else faiss on the CPU. Lexical: BM25 (bm25s). Both return a
-full (queries x documents) score matrix; ``coreb_core.runs.run.hits_from_scores`` turns it into a run.
+full (queries x documents) score matrix; ``coreb_core.runs.hits.hits_from_scores`` turns it into a run.
 
 Example:
     >>> dense_scores(np.array([[1.0, 0.0]]), np.array([[2.0, 0.0], [1.0, 1.0], [0.0, 3.0]])).round(4)  # (Q, N) cosines

@@ -7,7 +7,7 @@
       depth, every split x hf_subset flattened, read with DuckDB's JSON reader;
   (c) TREC run files (``release`` and optionally ``task`` attach the qrels);
   (d) runs exported by this project (a folder with ``hits.parquet`` and ``run.json``), each checked by
-      ``runs.run.check_run_folder`` (its release in the cache) before its two files are copied in.
+      ``runs.folders.check_run_folder`` (its release in the cache) before its two files are copied in.
 A bad file is skipped with a one-line reason; the rest of the folder still imports.
 
 Example:
@@ -385,7 +385,7 @@ def _import_runner_metrics(path: Path, model: str) -> tuple[list[dict], str | No
 
 def _read_predictions(path: Path) -> tuple[dict[str, list[tuple]] | None, str | None]:
     """``{query_id: [{"corpus_id", "score", "rank"}, …]}`` -> lists of (doc, score), or a reason."""
-    from coreb_core.runs.run import MAX_RANK
+    from coreb_core.runs.hits import MAX_RANK
 
     data, reason = _load_json(path)
     if reason:
@@ -420,7 +420,8 @@ def _read_predictions(path: Path) -> tuple[dict[str, list[tuple]] | None, str | 
 # ---------------------------------------------------------------- runs from files
 
 def _store_run(hits: pd.DataFrame, release: str, label: str, source: str, root: Path | None, source_file: str) -> str:
-    from coreb_core.runs.run import RunMeta, new_run_id, write_run
+    from coreb_core.runs.folders import new_run_id, write_run
+    from coreb_core.runs.meta import RunMeta
 
     run_id = new_run_id(label, release)
     write_run(hits, RunMeta(run_id=run_id, kind="imported", release=release, model=label, source=source,
@@ -438,7 +439,7 @@ def _task_of(release: str, root: Path | None) -> dict[str, str]:
 # ---------------------------------------------------------------- detection and the verb
 
 def _looks_like_trec(path: Path) -> bool:
-    from coreb_core.runs.run import is_trec_line
+    from coreb_core.runs.trec import is_trec_line
 
     try:
         with open(path, "rb") as f:
@@ -462,7 +463,9 @@ def import_results(path: Path, release: str | None = None, task: str | None = No
     (3, ['not a recognised result file (MTEB task JSON, runner output, TREC run, exported run)'])
     """
     from coreb_core.data.store import list_releases
-    from coreb_core.runs.run import RUN_FILES, check_run_folder, hits_from_lists, read_trec_run
+    from coreb_core.runs.folders import RUN_FILES, check_run_folder
+    from coreb_core.runs.hits import hits_from_lists
+    from coreb_core.runs.trec import read_trec_run
 
     path = Path(path)
     if not path.exists():

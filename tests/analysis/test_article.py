@@ -41,7 +41,7 @@ def test_our_runs_beside_the_article(app_cache, default_runs):
     from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import analyse_many
     from coreb_core.evaluation.schemes import V2
-    from coreb_core.runs.run import read_hits
+    from coreb_core.runs.folders import read_hits
 
     metas = {m.run_id: m for m in default_runs.values()}
     with Store("demo_v2603", app_cache) as store:

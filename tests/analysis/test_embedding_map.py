@@ -11,7 +11,7 @@ from coreb_core.errors import CorebError
 from coreb_core.retrieval.embeddings import EmbeddingCache
 from coreb_core.retrieval.models import resolve
 from coreb_core.retrieval.profiles import encoding_for, run_encoder_identity
-from coreb_core.runs.run import RunMeta
+from coreb_core.runs.meta import RunMeta
 from tests.builders import Q1, code, tiny_hits
 
 QUERY_PROMPT = "Query: "  # the run's own query prompt: vectors are keyed with it

@@ -65,7 +65,7 @@ def test_ranked_list_anchor_and_badges(tiny_store):
 def test_positions_pairs_and_diff(tiny_store):
     from coreb_core.analysis.inspection import judged_positions, outranking_pairs, query_details, unified_diff
     from coreb_core.evaluation.evaluate import trap_table
-    from coreb_core.runs.run import hits_from_lists
+    from coreb_core.runs.hits import hits_from_lists
 
     q = query_details(tiny_store, C2C)
     rows = _rows(tiny_store, C2C, C2C_LIST)

@@ -10,7 +10,7 @@ def test_c2c_language_pairs_add_up_to_recall(app_cache, default_runs):
     from coreb_core.analysis.leaderboard import c2c_language_hits, c2c_language_pairs
     from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import evaluate
-    from coreb_core.runs.run import read_hits
+    from coreb_core.runs.folders import read_hits
 
     bm25 = default_runs[BM25]["run_id"]
     hits = read_hits(bm25, app_cache)
@@ -60,7 +60,7 @@ def test_parameter_efficiency_and_t2c_gradient(app_cache, default_runs):
     from coreb_core.evaluation.evaluate import analyse_many
     from coreb_core.evaluation.schemes import V2
     from coreb_core.present.display import pct_columns
-    from coreb_core.runs.run import read_hits
+    from coreb_core.runs.folders import read_hits
 
     runs = default_runs
     metas = {m["run_id"]: m for m in runs.values()}

@@ -19,7 +19,7 @@ def report_cache(mini_cache, tmp_path_factory) -> dict:
     """A private copy of CoREB-mini with a BM25 run and a noisier copy of it (scores jittered), so
     the leaderboard has a clear best and a run significantly below it."""
     from coreb_core.retrieval.pipeline import run_retrieval
-    from coreb_core.runs.run import read_hits, write_run
+    from coreb_core.runs.folders import read_hits, write_run
 
     root = tmp_path_factory.mktemp("report-cache")
     shutil.copytree(mini_cache / "coreb", root / "coreb", symlinks=True)
@@ -72,7 +72,7 @@ def test_report_numbers_and_significance_are_the_evaluators(report_cache, t2c_re
     from coreb_core.evaluation.evaluate import analyse_many
     from coreb_core.evaluation.schemes import V2
     from coreb_core.evaluation.significance import compare_pair
-    from coreb_core.runs.run import read_hits, run_meta
+    from coreb_core.runs.folders import read_hits, run_meta
     from coreb_core.text import p_text
 
     root, bm25, noisy = report_cache["root"], report_cache["bm25"], report_cache["noisy"]
@@ -148,7 +148,7 @@ def test_report_other_metric(report_cache, monkeypatch):
     from coreb_core.evaluation.evaluate import analyse_many
     from coreb_core.evaluation.schemes import V2
     from coreb_core.report import build_report
-    from coreb_core.runs.run import read_hits
+    from coreb_core.runs.folders import read_hits
 
     monkeypatch.setenv("COREB_CACHE", str(report_cache["root"]))  # build_report reads the cache the env names
     bm25 = report_cache["bm25"]

@@ -11,7 +11,7 @@ def test_recommend_and_published_units(app_cache, default_runs):
     from coreb_core.evaluation.schemes import V2
     from coreb_core.present.numbers import pct
     from coreb_core.present.selection import evidence_sentence, summary_markdown
-    from coreb_core.runs.run import read_hits
+    from coreb_core.runs.folders import read_hits
 
     runs = default_runs
     metas = {m["run_id"]: m for m in runs.values()}
@@ -50,7 +50,7 @@ def test_recommendation_lead_is_the_paired_test_of_the_top_two(app_cache, defaul
     from coreb_core.evaluation.evaluate import analyse_many
     from coreb_core.evaluation.schemes import V2
     from coreb_core.evaluation.significance import randomization_test
-    from coreb_core.runs.run import read_hits
+    from coreb_core.runs.folders import read_hits
 
     metas = {m["run_id"]: m for m in default_runs.values()}
     with Store("demo_v2603", app_cache) as s:

@@ -176,7 +176,7 @@ def test_margins_and_rank_gaps_by_hand(kinds_store):
 
 
 def _stored_run(store) -> str:
-    from coreb_core.runs.run import new_run_id, write_run
+    from coreb_core.runs.folders import new_run_id, write_run
 
     run_id = new_run_id("hand", "tiny")
     write_run(scored_hits(store, RUN_A, "a"), {"run_id": run_id, "release": "tiny", "model": "hand",

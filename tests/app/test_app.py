@@ -26,7 +26,7 @@ def test_first_launch_builds_coreb_mini_and_default_runs(first_launch, monkeypat
     """The first page waits only for CoREB-mini and the BM25 run; MiniLM is built after it, in a background
     thread, while the page says so. (The launch itself, a real one on an empty cache, is the session
     fixture ``first_launch``: its cache is every other test's CoREB-mini.)"""
-    from coreb_core.runs.run import list_runs
+    from coreb_core.runs.folders import list_runs
 
     cache, at = first_launch.cache, first_launch.app
     monkeypatch.setenv("COREB_CACHE", str(cache))
@@ -55,7 +55,7 @@ def test_later_default_runs_build_in_the_background_once(cache, mini_cache):
     import shutil
 
     from coreb_core.defaults import first_page_rendered, later_defaults, start_later_defaults
-    from coreb_core.runs.run import list_runs
+    from coreb_core.runs.folders import list_runs
 
     shutil.copytree(mini_cache / "coreb" / "demo_v2603", cache / "coreb" / "demo_v2603")
     builds = start_later_defaults(cache, models=("bm25",))

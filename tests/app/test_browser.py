@@ -38,7 +38,7 @@ def browser_cache(app_cache, tmp_path_factory) -> Path:
 def three_run_ids(browser_cache) -> list[str]:
     """The browser cache's three runs of the default release, oldest first."""
     from coreb_core.defaults import DEFAULT_RELEASE
-    from coreb_core.runs.run import list_runs
+    from coreb_core.runs.folders import list_runs
 
     runs = sorted(list_runs(DEFAULT_RELEASE, browser_cache), key=lambda m: m.created or "")
     assert len(runs) == 3

@@ -16,7 +16,7 @@ VIEWPORTS = ((1280, 800), (1600, 1000))
 
 @pytest.fixture(scope="module")
 def real_runs(real_cache) -> list[str]:
-    from coreb_core.runs.run import list_runs
+    from coreb_core.runs.folders import list_runs
 
     runs = {m.model: m.run_id for m in list_runs("release_v2603", real_cache)}
     return [runs["bm25"], runs["bm25s-mteb"]]

@@ -33,7 +33,8 @@ def evil_cache(tmp_path, cache):
     from coreb_core.data.ingest import import_release
     from coreb_core.data.sources import read_local
     from coreb_core.data.store import Store
-    from coreb_core.runs.run import hits_from_lists, new_run_id, write_run
+    from coreb_core.runs.folders import new_run_id, write_run
+    from coreb_core.runs.hits import hits_from_lists
 
     import_release(read_local(dump.write_parquet_folder(tmp_path / "evil", _evil_rows()))[2], "tiny", cache)
     with Store("tiny", cache) as store:

@@ -18,7 +18,7 @@ RELEASE = "demo_v2603"
 def expected(app_cache, default_run_ids):
     from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import evaluate
-    from coreb_core.runs.run import read_hits
+    from coreb_core.runs.folders import read_hits
 
     runs = default_run_ids
     with Store(RELEASE, app_cache) as store:

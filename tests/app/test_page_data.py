@@ -63,7 +63,7 @@ def test_data_page_console_is_a_section_at_the_top(app_cache):
 
 def test_data_page_sql_console_run_tables(app_cache, default_run_ids):
     from coreb_core.evaluation.evaluate import evaluate
-    from coreb_core.runs.run import read_hits
+    from coreb_core.runs.folders import read_hits
 
     runs = [default_run_ids["bm25"], default_run_ids["minilm"]]
     at = app_test("data.py", app_cache, {"release": "demo_v2603", "section": "sql", "runs": runs}).run()

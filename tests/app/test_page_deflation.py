@@ -18,7 +18,7 @@ def test_page_v1_at_least_v2_for_minilm_on_t2c(app_cache, default_run_ids):
     from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import evaluate
     from coreb_core.evaluation.schemes import V1, V2, Scheme
-    from coreb_core.runs.run import read_hits
+    from coreb_core.runs.folders import read_hits
 
     runs = default_run_ids
     minilm = runs["minilm"]
@@ -77,7 +77,7 @@ def test_page_v1_at_least_v2_for_minilm_on_t2c(app_cache, default_run_ids):
 def test_page_top_queries_and_subtasks(app_cache, default_run_ids):
     from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import trap_table
-    from coreb_core.runs.run import read_hits
+    from coreb_core.runs.folders import read_hits
 
     runs = default_run_ids
     minilm = runs["minilm"]

@@ -7,7 +7,7 @@ def test_grade_badges_match_qrels(app_cache, default_run_ids):
     from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import trap_table
     from coreb_core.present.display import GRADE_LABELS
-    from coreb_core.runs.run import read_hits
+    from coreb_core.runs.folders import read_hits
 
     runs = default_run_ids
     qid = "q_t2c_canonical_retro_any_0001"
@@ -43,7 +43,7 @@ def store_query(cache, qid):
 def test_url_restores_view(app_cache, default_run_ids):
     from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import trap_table
-    from coreb_core.runs.run import read_hits
+    from coreb_core.runs.folders import read_hits
 
     runs = default_run_ids
     with Store("demo_v2603", app_cache) as store:
@@ -71,7 +71,7 @@ def test_url_restores_view(app_cache, default_run_ids):
 def test_trap_filter_and_diff(app_cache, default_run_ids):
     from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import trap_table
-    from coreb_core.runs.run import read_hits
+    from coreb_core.runs.folders import read_hits
 
     runs = default_run_ids
     at = app_test("inspector.py", app_cache, {"task": "t2c", "runs": [runs["bm25"]]}).run()
@@ -98,7 +98,7 @@ def _outranking(app_cache, run_id, label_tail, qid):
     """The library's traps above a positive, for ``qid`` in one run (what the page's selector must offer)."""
     from coreb_core.analysis.inspection import judged_positions, outranking_traps, query_details, query_hits
     from coreb_core.data.store import Store
-    from coreb_core.runs.run import read_hits
+    from coreb_core.runs.folders import read_hits
 
     with Store("demo_v2603", app_cache) as store:
         q = query_details(store, qid)
@@ -109,7 +109,7 @@ def _outranking(app_cache, run_id, label_tail, qid):
 def test_pair_selector_follows_the_query(app_cache, default_run_ids):
     from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import trap_table
-    from coreb_core.runs.run import read_hits
+    from coreb_core.runs.folders import read_hits
 
     bm25 = default_run_ids["bm25"]
     with Store("demo_v2603", app_cache) as store:

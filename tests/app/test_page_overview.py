@@ -24,7 +24,7 @@ def _chart_rows(chart) -> list[dict]:
 def test_overview_shows_bm25_t2c_as_evaluate_and_both_published_c2t(app_cache, default_runs):
     from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import evaluate, summary
-    from coreb_core.runs.run import read_hits
+    from coreb_core.runs.folders import read_hits
 
     runs = default_runs
     bm25 = runs[BM25]["run_id"]
@@ -69,7 +69,7 @@ def test_overview_scheme_v1_changes_our_rows(app_cache, default_runs):
     from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import evaluate, summary
     from coreb_core.evaluation.schemes import V1
-    from coreb_core.runs.run import read_hits
+    from coreb_core.runs.folders import read_hits
 
     bm25 = default_runs[BM25]["run_id"]
     with Store("demo_v2603", app_cache) as s:

@@ -6,7 +6,7 @@ import pytest
 from coreb_core.data.store import Store, list_releases
 from coreb_core.evaluation.evaluate import evaluate, summary
 from coreb_core.present.format import plain
-from coreb_core.runs.run import read_hits, run_meta
+from coreb_core.runs.folders import read_hits, run_meta
 from tests import dump
 from tests.builders import app_test, bad_jsonl
 

@@ -3,7 +3,7 @@ tests/analysis/test_selection.py)."""
 import pandas as pd
 import pytest
 
-from coreb_core.runs.run import run_name
+from coreb_core.runs.meta import run_name
 from tests.builders import app_test
 from ui.widgets import run_label
 
@@ -17,7 +17,7 @@ def _slice_mean(cache, run_id, tasks, languages) -> float:
     """Independent: plain mean over tasks of the per-task mean nDCG@10 of the chosen queries."""
     from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import evaluate
-    from coreb_core.runs.run import read_hits
+    from coreb_core.runs.folders import read_hits
 
     with Store("demo_v2603", cache) as s:
         per = evaluate(s, read_hits(run_id, cache))

@@ -10,7 +10,7 @@ from tests.builders import app_test
 def test_page_share_matches_trap_table(app_cache, default_run_ids):
     from coreb_core.data.store import Store, with_query_facts
     from coreb_core.evaluation.evaluate import trap_table
-    from coreb_core.runs.run import read_hits
+    from coreb_core.runs.folders import read_hits
 
     runs = default_run_ids
     at = app_test("traps.py", app_cache, {"task": "t2c", "runs": [runs["bm25"], runs["minilm"]]}).run()
@@ -62,7 +62,7 @@ def test_page_share_matches_trap_table(app_cache, default_run_ids):
 def test_page_c2c_and_anchor(app_cache, default_run_ids):
     from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import trap_table
-    from coreb_core.runs.run import read_hits
+    from coreb_core.runs.folders import read_hits
 
     runs = default_run_ids
     at = app_test("traps.py", app_cache, {"task": "c2c", "anchor": "0", "runs": [runs["minilm"]]}).run()

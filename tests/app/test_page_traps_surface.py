@@ -9,7 +9,7 @@ def test_surface_sentences_and_map(app_cache, default_run_ids):
     from coreb_core.analysis.surface_bias import TRAP_WIN, surface_bias
     from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import trap_table
-    from coreb_core.runs.run import read_hits
+    from coreb_core.runs.folders import read_hits
 
     runs = default_run_ids
     at = app_test("traps.py", app_cache, {"task": "t2c", "runs": [runs["bm25"], runs["minilm"]]}).run()

@@ -9,7 +9,8 @@ import pytest
 from coreb_core.data.store import Store
 from coreb_core.evaluation.evaluate import evaluate, summary
 from coreb_core.evaluation.schemes import V1, V2
-from coreb_core.runs.run import concat_hits, hits_from_scores, new_run_id, write_run
+from coreb_core.runs.folders import new_run_id, write_run
+from coreb_core.runs.hits import concat_hits, hits_from_scores
 from tests.builders import run_cli
 
 

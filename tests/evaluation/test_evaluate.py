@@ -10,7 +10,7 @@ from coreb_core.data.store import Store
 from coreb_core.evaluation.evaluate import aggregate, evaluate, summary, trap_table
 from coreb_core.evaluation.official import official_c2c_without_anchor, official_evaluate
 from coreb_core.evaluation.schemes import TREC, V1, V2, Scheme
-from coreb_core.runs.run import hits_from_lists, hits_from_scores
+from coreb_core.runs.hits import hits_from_lists, hits_from_scores
 from tests.builders import Q1, Q2, QC, code, row, tiny_hits
 
 # Q1 qrels: code1, code2, code4 positive (rel 2); code3 trap (rel 1).
@@ -259,7 +259,7 @@ def test_row_order_of_a_run_does_not_change_any_number(app_cache, default_run_id
     give the same numbers, drops included (C2C anchors, own ids, v1 noise texts)."""
     from coreb_core.defaults import DEFAULT_RELEASE
     from coreb_core.evaluation.evaluate import analyse_many
-    from coreb_core.runs.run import read_hits
+    from coreb_core.runs.folders import read_hits
 
     hits = read_hits(default_run_ids["bm25"], app_cache)
     shuffled = hits.sample(frac=1.0, random_state=7).reset_index(drop=True)

@@ -70,7 +70,7 @@ def test_compare_runs_applies_holm_across_pairs():
 
 def test_compare_pair_takes_evaluate_output_directly(tiny_store):
     from coreb_core.evaluation.evaluate import evaluate
-    from coreb_core.runs.run import hits_from_lists
+    from coreb_core.runs.hits import hits_from_lists
 
     task_of = dict(tiny_store.sql("SELECT query_id, task FROM queries").fetchall())
     q1 = "q_t2c_canonical_retro_any_0001"

@@ -19,7 +19,7 @@ from coreb_core.data.store import Store
 from coreb_core.evaluation.evaluate import analyse_many, evaluate
 from coreb_core.evaluation.schemes import TRAPS_AS_HITS, V1, V2, Scheme
 from coreb_core.paths import release_dir
-from coreb_core.runs.run import hits_from_lists, hits_from_scores
+from coreb_core.runs.hits import hits_from_lists, hits_from_scores
 from tests.builders import Q2, QC, QM, QT, code, row, tiny_hits
 
 

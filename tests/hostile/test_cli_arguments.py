@@ -121,7 +121,8 @@ def test_model_folder_that_transformers_cannot_load(tmp_path, tiny_cache, monkey
 
 @pytest.fixture
 def run_id(tiny_cache) -> str:
-    from coreb_core.runs.run import hits_from_scores, write_run
+    from coreb_core.runs.folders import write_run
+    from coreb_core.runs.hits import hits_from_scores
 
     hits = hits_from_scores("t2c", ["q_t2c_canonical_retro_any_0001"], ["code_v202601_00001", "code_v202601_00002"],
                             np.array([[0.5, 0.9]]))

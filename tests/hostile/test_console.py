@@ -121,7 +121,8 @@ def test_cli_sql_json(own_cache, capsys):
 def test_cli_sql_run_tables(own_cache, capsys):
     """was: no sql command; --runs adds the runs' hits and per-query metrics as in the app"""
     from coreb_core.cli import main
-    from coreb_core.runs.run import hits_from_scores, write_run
+    from coreb_core.runs.folders import write_run
+    from coreb_core.runs.hits import hits_from_scores
 
     with Store("demo_v2603", own_cache) as store:
         query = store.sql("SELECT query_id FROM queries WHERE task = 't2c' ORDER BY query_id LIMIT 1").fetchone()[0]

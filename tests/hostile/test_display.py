@@ -50,7 +50,8 @@ def evil_runs(tiny_cache) -> Path:
     """The tiny release with one run whose id holds ``__`` (Markdown bold) and whose name holds every
     Markdown construct."""
     from coreb_core.data.store import Store
-    from coreb_core.runs.run import hits_from_lists, new_run_id, rename_run, write_run
+    from coreb_core.runs.folders import new_run_id, rename_run, write_run
+    from coreb_core.runs.hits import hits_from_lists
 
     cache = tiny_cache
     with Store("tiny", cache) as store:

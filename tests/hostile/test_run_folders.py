@@ -14,7 +14,8 @@ import pandas as pd
 import pytest
 
 from coreb_core.paths import runs_dir
-from coreb_core.runs.run import hits_from_scores, list_runs, write_run
+from coreb_core.runs.folders import list_runs, write_run
+from coreb_core.runs.hits import hits_from_scores
 from coreb_core.runs.uploads import import_uploaded_results
 from tests.builders import app_test
 from tests.hostile.conftest import refuses, unchanged
@@ -211,7 +212,7 @@ def _bad_folder_in_cache(own_cache: Path, tmp_path: Path, good: bool = True) -> 
 
 def test_listing_skips_a_bad_folder_and_says_why(own_cache, tmp_path):
     """was: list_runs raised for the whole cache (or the run-list sort raised TypeError)."""
-    from coreb_core.runs.run import run_listing
+    from coreb_core.runs.folders import run_listing
 
     _bad_folder_in_cache(own_cache, tmp_path)
     garbage = runs_dir(own_cache) / "garbage"

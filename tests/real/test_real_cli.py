@@ -6,7 +6,7 @@ from tests.builders import run_cli
 
 
 def _runs(root) -> dict[str, str]:
-    from coreb_core.runs.run import list_runs
+    from coreb_core.runs.folders import list_runs
 
     return {m.model: m.run_id for m in list_runs("release_v2603", root)}
 

@@ -11,7 +11,7 @@ from tests.conftest import REAL_DATA, real_release_folder
 def test_coreb_data_imports_every_real_release_and_runs_bm25_on_v2603(tmp_path, monkeypatch):
     from coreb_core.data.store import list_releases
     from coreb_core.defaults import FIRST_MODELS, default_release, ensure_defaults, needs_defaults
-    from coreb_core.runs.run import list_runs
+    from coreb_core.runs.folders import list_runs
 
     real_release_folder("release_v2603")
     root = tmp_path / "cache"

@@ -14,7 +14,7 @@ from tests.builders import app_test, run_cli
 
 @pytest.fixture(scope="module")
 def real_runs(real_cache) -> dict[str, str]:
-    from coreb_core.runs.run import list_runs
+    from coreb_core.runs.folders import list_runs
 
     return {m.model: m.run_id for m in list_runs("release_v2603", real_cache)}
 
@@ -55,7 +55,7 @@ def test_overview_shows_the_article_beside_our_runs(real_cache, real_runs):
 
 def test_a_background_run_on_the_real_release_is_listed_when_done(real_cache, tmp_path, monkeypatch):
     from coreb_core.retrieval.jobs import DONE, board
-    from coreb_core.runs.run import list_runs
+    from coreb_core.runs.folders import list_runs
 
     cache = tmp_path / "cache"
     shutil.copytree(real_cache, cache, symlinks=True)

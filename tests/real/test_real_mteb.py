@@ -19,7 +19,7 @@ def _published(task: str) -> dict:
 
 
 def test_bm25s_mteb_under_scheme_mteb_equals_mtebs_published_bm25s(real_cache):
-    from coreb_core.runs.run import list_runs
+    from coreb_core.runs.folders import list_runs
 
     [run] = [m.run_id for m in list_runs("release_v2603", real_cache) if m.model == "bm25s-mteb"]
     done = run_cli("eval", "--release", "release_v2603", "--run", run, "--scheme", "mteb", "--json",
@@ -39,7 +39,7 @@ def test_scheme_mteb_refuses_anchor_exclusion(real_cache):
     from coreb_core.errors import CorebError
     from coreb_core.evaluation.evaluate import evaluate
     from coreb_core.evaluation.schemes import MTEB
-    from coreb_core.runs.run import list_runs, read_hits
+    from coreb_core.runs.folders import list_runs, read_hits
 
     [run] = [m.run_id for m in list_runs("release_v2603", real_cache) if m.model == "bm25"]
     with Store("release_v2603", real_cache) as store, pytest.raises(CorebError, match="keeps the C2C anchor"):

@@ -12,7 +12,7 @@ PAGES = ["overview.py", "inspector.py", "traps.py", "deflation.py", "compare.py"
 
 @pytest.fixture(scope="module")
 def real_runs(real_cache) -> dict[str, str]:
-    from coreb_core.runs.run import list_runs
+    from coreb_core.runs.folders import list_runs
 
     return {m.model: m.run_id for m in list_runs("release_v2603", real_cache)}
 
@@ -46,7 +46,7 @@ def test_deflation_shows_the_seeds_ten_to_fifteen_points_on_bm25(real_cache, rea
     from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import analyse_many
     from coreb_core.evaluation.schemes import V1, V2
-    from coreb_core.runs.run import read_hits
+    from coreb_core.runs.folders import read_hits
 
     with Store("release_v2603", real_cache) as store:
         tables = analyse_many(store, {"bm25": read_hits(real_runs["bm25"], real_cache)}, (V2, V1), traps=True)
@@ -66,7 +66,7 @@ def test_deflation_shows_the_seeds_ten_to_fifteen_points_on_bm25(real_cache, rea
 def test_traps_on_real_data_name_their_kinds(real_cache, real_runs):
     from coreb_core.analysis.trap_wins import trap_wins
     from coreb_core.data.store import Store
-    from coreb_core.runs.run import read_hits
+    from coreb_core.runs.folders import read_hits
 
     with Store("release_v2603", real_cache) as store:
         wins = trap_wins(store, {"bm25": read_hits(real_runs["bm25"], real_cache)})
@@ -97,8 +97,8 @@ def test_v2602_model_names_reach_the_pages(real_cache):
 def test_overview_warns_about_a_run_file_that_leaves_queries_out(real_cache, real_runs, tmp_path):
     import shutil
 
+    from coreb_core.runs.folders import read_hits
     from coreb_core.runs.results import import_results
-    from coreb_core.runs.run import read_hits
 
     cache = tmp_path / "cache"
     shutil.copytree(real_cache, cache, symlinks=True)

@@ -8,7 +8,7 @@ import pytest
 
 from coreb_core.data.store import Store
 from coreb_core.evaluation.official import ANCHOR_K, official_c2c_without_anchor, official_evaluate
-from coreb_core.runs.run import list_runs, read_hits
+from coreb_core.runs.folders import list_runs, read_hits
 
 
 def _bm25(root):
@@ -50,7 +50,7 @@ def test_a_trec_file_scores_as_pytrec_eval_whatever_its_rank_column(real_cache, 
     """was: ranks that fit the scores' order were kept, so a file with gaps differed from pytrec_eval by up
     to 0.11 nDCG@10."""
     from coreb_core.evaluation.evaluate import evaluate, summary
-    from coreb_core.runs.run import read_trec_run
+    from coreb_core.runs.trec import read_trec_run
 
     hits = read_hits(_bm25(real_cache), real_cache)
     hits = hits[(hits["task"] == "t2c") & hits["doc_id"].notna()].sort_values(["query_id", "rank"])
@@ -74,7 +74,7 @@ def test_a_trec_file_scores_as_pytrec_eval_whatever_its_rank_column(real_cache, 
 
 def test_a_hit_on_its_own_query_id_is_dropped_even_when_no_document_has_that_id(real_cache):
     from coreb_core.evaluation.evaluate import evaluate
-    from coreb_core.runs.run import hits_from_lists
+    from coreb_core.runs.hits import hits_from_lists
 
     with Store("release_v2603", real_cache) as store:
         qrels = _task_data(store, "t2c")

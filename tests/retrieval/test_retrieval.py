@@ -16,7 +16,9 @@ from coreb_core.retrieval.embeddings import EmbeddingCache
 from coreb_core.retrieval.models import REGISTRY, ModelSpec, resolve
 from coreb_core.retrieval.profiles import encoder_identity, encoding_for
 from coreb_core.retrieval.search import dense_scores
-from coreb_core.runs.run import hits_from_scores, run_meta, run_name
+from coreb_core.runs.folders import run_meta
+from coreb_core.runs.hits import hits_from_scores
+from coreb_core.runs.meta import run_name
 from tests.builders import run_cli
 
 LEADERBOARD = {"GemEmb-2", "C2LLM-7B", "C2LLM-0.5B", "Jina-code-1.5B", "Jina-code-0.5B", "F2LLM-4B", "F2LLM-1.7B",
@@ -234,7 +236,7 @@ def test_second_identical_run_encodes_nothing_and_scores_the_same(minilm_runs, p
     mini_cache = private_cache
     from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import evaluate, score_run
-    from coreb_core.runs.run import read_hits
+    from coreb_core.runs.folders import read_hits
 
     cold, warm = minilm_runs
     assert cold.texts_encoded > 0 and warm.texts_encoded == 0
@@ -277,7 +279,7 @@ def test_card_profile_run_has_its_own_vectors_label_and_provenance(minilm_runs, 
 def test_run_keeps_every_judged_document_and_the_anchor(minilm_runs, private_cache):
     mini_cache = private_cache
     from coreb_core.data.store import Store
-    from coreb_core.runs.run import read_hits
+    from coreb_core.runs.folders import read_hits
 
     hits = read_hits(minilm_runs[0].run_id, mini_cache)
     hits = hits.astype({"task": str, "query_id": str, "doc_id": str})
@@ -322,7 +324,7 @@ def test_rerank_with_a_locally_built_cross_encoder(mini_cache, tmp_path):
 
     from coreb_core.data.store import Store
     from coreb_core.retrieval.pipeline import rerank_run, run_retrieval
-    from coreb_core.runs.run import read_hits
+    from coreb_core.runs.folders import read_hits
 
     model = _tiny_cross_encoder(tmp_path / "tiny-ce")
     first = run_retrieval("bm25", "demo_v2603", tasks=("c2t",), root=mini_cache)
@@ -353,7 +355,7 @@ def test_rerank_candidates_are_exactly_the_first_depth_documents_never_the_judge
     from coreb_core.data.store import Store
     from coreb_core.errors import CorebError
     from coreb_core.retrieval.pipeline import rerank_candidates, run_retrieval
-    from coreb_core.runs.run import read_hits
+    from coreb_core.runs.folders import read_hits
     from tests.builders import run_cli
 
     own = tmp_path / "cache"  # a copy: the session's default runs stay the newest of the mini cache

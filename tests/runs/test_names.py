@@ -6,18 +6,9 @@ import numpy as np
 import pytest
 
 from coreb_core.errors import CorebError
-from coreb_core.runs.run import (
-    NAME_MAX,
-    RunMeta,
-    hits_from_scores,
-    list_runs,
-    read_run_meta,
-    rename_run,
-    run_meta,
-    run_path,
-    tag_run,
-    write_run,
-)
+from coreb_core.runs.folders import list_runs, read_run_meta, rename_run, run_meta, run_path, tag_run, write_run
+from coreb_core.runs.hits import hits_from_scores
+from coreb_core.runs.meta import NAME_MAX, RunMeta
 from tests.builders import run_cli
 from ui.widgets import run_label, run_tooltip
 

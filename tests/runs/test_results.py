@@ -12,8 +12,8 @@ from coreb_core.data.store import Store
 from coreb_core.evaluation.evaluate import evaluate, summary
 from coreb_core.evaluation.export import export_run
 from coreb_core.evaluation.official import official_evaluate
+from coreb_core.runs.folders import read_hits
 from coreb_core.runs.results import all_rows, import_results
-from coreb_core.runs.run import read_hits
 from tests.builders import REPO, run_cli
 
 SHARED_MTEB = REPO.parent / "shared" / "mteb_results"
@@ -217,7 +217,7 @@ def test_scores_that_tie_in_float32_rank_as_pytrec_eval_ranks_them():
     0.27670 in pytrec_eval: q_t2c_search_ruby_0294, seed 115 of tests/evaluation/test_v1_rules.py)."""
     import pytrec_eval
 
-    from coreb_core.runs.run import hits_from_lists, hits_from_scores
+    from coreb_core.runs.hits import hits_from_lists, hits_from_scores
 
     a, b, c = 0.9829635217396717, 0.9829634865804816, 0.5  # a > b in float64, equal in float32
     lists = {"q1": [("d1", a), ("d2", b), ("d0", c)]}
