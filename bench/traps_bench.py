@@ -33,19 +33,10 @@ TARGET_S = 1.0
 def compute(store, hits: dict) -> dict:
     """Everything one page view of the trap-wins sections (or the CLI) computes."""
     from coreb_core.analysis.surface_bias import surface_bias
-    from coreb_core.analysis.trap_wins import (
-        bug_shares,
-        kind_shares,
-        margin_summary,
-        near_miss_curve,
-        rank_gap_histogram,
-        trap_wins,
-    )
+    from coreb_core.analysis.trap_wins import trap_wins, why_traps_win
 
     wins = trap_wins(store, hits)
-    return {"wins": wins, "kinds_task": kind_shares(wins, "task"), "kinds_subtask": kind_shares(wins, "subtask"),
-            "bugs": bug_shares(wins), "curve": near_miss_curve(wins), "margins": margin_summary(wins),
-            "gaps": rank_gap_histogram(wins), "surface": surface_bias(store, wins)}
+    return {"wins": wins, "why": why_traps_win(wins), "surface": surface_bias(store, wins)}
 
 
 def baseline(store, hits: dict) -> None:

@@ -393,14 +393,7 @@ def _records(frame) -> list[dict]:
 @command("traps")
 def _traps(args: argparse.Namespace) -> int:
     from coreb_core.analysis.surface_bias import surface_bias
-    from coreb_core.analysis.trap_wins import (
-        bug_shares,
-        kind_shares,
-        margin_summary,
-        near_miss_curve,
-        rank_gap_histogram,
-        trap_wins,
-    )
+    from coreb_core.analysis.trap_wins import trap_wins, why_traps_win
     from coreb_core.data.store import Store
     from coreb_core.runs.folders import read_hits, run_meta
 
@@ -416,9 +409,9 @@ def _traps(args: argparse.Namespace) -> int:
             hits[run_id] = read_hits(run_id)
         wins = trap_wins(store, hits, not args.no_anchor_exclusion, args.task)
         surface = surface_bias(store, wins)
-    kinds, bugs = kind_shares(wins, "subtask"), bug_shares(wins)
-    by_task = kind_shares(wins, "task")
-    curve, margins, gaps = near_miss_curve(wins), margin_summary(wins), rank_gap_histogram(wins)
+    why = why_traps_win(wins)
+    kinds, bugs, by_task = why.kinds_by_subtask, why.bugs, why.kinds_by_task
+    curve, margins, gaps = why.near_miss, why.margins, why.rank_gaps
     if args.json:
         report = {"release": args.release, "runs": list(args.run), "task": args.task,
                   "anchor_exclusion": not args.no_anchor_exclusion,

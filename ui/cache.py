@@ -39,15 +39,7 @@ from coreb_core.analysis.mteb_parity import MTEB_TWINS, mteb_parity
 from coreb_core.analysis.selection import Recommendation, recommend
 from coreb_core.analysis.surface_bias import SurfaceBias, surface_bias
 from coreb_core.analysis.trap_kinds import TrapReason, trap_reasons
-from coreb_core.analysis.trap_wins import (
-    TrapWins,
-    bug_shares,
-    kind_shares,
-    margin_summary,
-    near_miss_curve,
-    rank_gap_histogram,
-    trap_wins,
-)
+from coreb_core.analysis.trap_wins import TrapWins, trap_wins, why_traps_win
 from coreb_core.analysis.traps import trap_breakdown
 from coreb_core.data.schema import APP_GROUPINGS
 from coreb_core.data.sql_console import SqlConsole
@@ -224,15 +216,16 @@ def _trap_wins(release: str, version: str, run_ids: tuple[str, ...], anchor_excl
 
 
 class TrapPage(NamedTuple):
-    """The Trap analysis page's tables for one task and grouping, each from ``coreb_core.analysis``."""
+    """The Trap analysis page's tables for one task and grouping, each from ``coreb_core.analysis``: the
+    breakdown (``trap_breakdown``) and why traps win (``why_traps_win``'s fields)."""
 
-    breakdown: pd.DataFrame  # trap_breakdown
-    kinds_by_task: pd.DataFrame  # kind_shares(…, "task")
-    kinds_by_subtask: pd.DataFrame  # kind_shares(…, "subtask")
-    bugs: pd.DataFrame  # bug_shares
-    near_miss: pd.DataFrame  # near_miss_curve
-    margins: pd.DataFrame  # margin_summary
-    rank_gaps: pd.DataFrame  # rank_gap_histogram
+    breakdown: pd.DataFrame
+    kinds_by_task: pd.DataFrame
+    kinds_by_subtask: pd.DataFrame
+    bugs: pd.DataFrame
+    near_miss: pd.DataFrame
+    margins: pd.DataFrame
+    rank_gaps: pd.DataFrame
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -241,9 +234,7 @@ def _trap_page(release: str, version: str, run_ids: tuple[str, ...], scheme: str
     traps = tables(release, version, run_ids, scheme, anchor_exclusion).traps
     wins = _trap_wins(release, version, run_ids, anchor_exclusion)
     wins = wins._replace(traps=wins.traps[wins.traps["task"] == task], queries=wins.queries[wins.queries["task"] == task])
-    return TrapPage(trap_breakdown(store(release), traps, task, level), kind_shares(wins, "task"),
-                    kind_shares(wins, "subtask"), bug_shares(wins), near_miss_curve(wins), margin_summary(wins),
-                    rank_gap_histogram(wins))
+    return TrapPage(trap_breakdown(store(release), traps, task, level), *why_traps_win(wins))
 
 
 def run_trap_page(state: State, level: str) -> TrapPage:

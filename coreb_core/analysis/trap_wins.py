@@ -474,3 +474,26 @@ def rank_gap_histogram(wins: TrapWins, edges=RANK_GAP_EDGES) -> pd.DataFrame:
                          "gap_low": edges[b].astype(np.int64),
                          "gap_high": np.where(b + 1 < n_bins, edges[np.minimum(b + 1, n_bins - 1)], np.nan),
                          "queries": counts.astype(np.int64), "share": share})
+
+
+class WhyTrapsWin(NamedTuple):
+    """Everything the trap wins of some runs say about why traps win: the Trap analysis page, the CLI's ``traps``
+    and ``bench/traps_bench.py`` all read this one result (fractions and counts; ``present`` words them)."""
+
+    kinds_by_task: pd.DataFrame  # kind_shares(wins, "task")
+    kinds_by_subtask: pd.DataFrame  # kind_shares(wins, "subtask")
+    bugs: pd.DataFrame  # bug_shares
+    near_miss: pd.DataFrame  # near_miss_curve
+    margins: pd.DataFrame  # margin_summary
+    rank_gaps: pd.DataFrame  # rank_gap_histogram
+
+
+def why_traps_win(wins: TrapWins) -> WhyTrapsWin:
+    """The kinds, bug kinds, near-miss curve and margins of ``wins`` (see ``WhyTrapsWin``).
+
+    >>> why = why_traps_win(trap_wins(store, {"bm25": read_hits(bm25)}))   # doctest: +SKIP
+    >>> why.kinds_by_task.columns[:3].tolist()   # doctest: +SKIP
+    ['run', 'task', 'kind']
+    """
+    return WhyTrapsWin(kind_shares(wins, "task"), kind_shares(wins, "subtask"), bug_shares(wins),
+                       near_miss_curve(wins), margin_summary(wins), rank_gap_histogram(wins))
