@@ -80,11 +80,11 @@ def build(root: Path, scale: int, real: Path | None = None) -> tuple[str, list[s
     (1 BM25 + 10 synthetic); returns (release, run ids)."""
     from coreb_core.data.mini.build import build_release
     from coreb_core.data.store import Store
+    from coreb_core.results.uploads import import_dataset
     from coreb_core.retrieval.pipeline import load_task, run_retrieval
     from coreb_core.retrieval.search import bm25_scores
     from coreb_core.runs.folders import new_run_id, write_run
     from coreb_core.runs.hits import concat_hits, hits_from_scores
-    from coreb_core.runs.uploads import import_dataset
 
     t0 = time.perf_counter()
     if real is not None:

@@ -50,7 +50,7 @@ def _fetch(args: argparse.Namespace) -> int:
 @command("import-data")
 def _import_data(args: argparse.Namespace) -> int:
     from coreb_core.paths import release_dir
-    from coreb_core.runs.uploads import import_dataset
+    from coreb_core.results.uploads import import_dataset
 
     release, counts = import_dataset(check_input_path(args.directory), args.release, args.split)
     listed = ", ".join(f"{name}={n}" for name, n in counts.items())
@@ -214,7 +214,7 @@ def _run(args: argparse.Namespace) -> int:
 
 @command("import-results")
 def _import_results(args: argparse.Namespace) -> int:
-    from coreb_core.runs.results import import_results
+    from coreb_core.results.imported import import_results
 
     report = import_results(check_input_path(args.path), args.release, args.task, args.model)
     problems = [s for s in report.skipped if not s.startswith("(note)")]
@@ -235,7 +235,7 @@ def _import_results(args: argparse.Namespace) -> int:
 
 @command("results")
 def _results(args: argparse.Namespace) -> int:
-    from coreb_core.runs.results import all_rows, short_source
+    from coreb_core.results.imported import all_rows, short_source
 
     rows = all_rows(include_published=not args.no_published)
     if args.source_kind:

@@ -70,7 +70,7 @@ def first_data(progress: Progress = silent, root: Path | None = None) -> str:
     from coreb_core.data.mini.build import build_demo
     from coreb_core.data.sources import offline_flag, read_hub
     from coreb_core.errors import NetworkUnavailable
-    from coreb_core.runs.uploads import import_dataset
+    from coreb_core.results.uploads import import_dataset
 
     local = os.environ.get(DATA_ENV, "").strip()
     if local:

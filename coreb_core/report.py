@@ -34,14 +34,14 @@ from coreb_core.analysis.selection import (
 )
 from coreb_core.atomic import atomic_write_text, check_target
 from coreb_core.data.measures import metric_label
-from coreb_core.data.published import comparable_version, release_relation
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.errors import CorebError
 from coreb_core.evaluation.evaluate import Evaluation
 from coreb_core.evaluation.significance import DEFAULT_PERMUTATIONS
 from coreb_core.present.numbers import points
 from coreb_core.present.selection import evidence_sentence, recommendation_sentence
-from coreb_core.runs.results import all_rows
+from coreb_core.results.imported import all_rows
+from coreb_core.results.published import comparable_version, release_relation
 from coreb_core.text import p_text
 
 PUBLISHED_ROWS = 5  # published models shown: enough to place our runs, short enough for two pages

@@ -4,14 +4,14 @@ import pandas as pd
 import streamlit as st
 
 from coreb_core.analysis.leaderboard import PUBLISHED_TASK_SOURCES, published_sources_for
-from coreb_core.data.published import QUERY_WEIGHTED, TASK_MEAN, published_version
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.errors import CorebError
 from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE
 from coreb_core.present.charts import heatmap, labelled_scatter, line_chart
 from coreb_core.present.display import pct_columns, points
 from coreb_core.present.format import code, plain
-from coreb_core.runs.results import short_source
+from coreb_core.results.imported import short_source
+from coreb_core.results.published import QUERY_WEIGHTED, TASK_MEAN, published_version
 from ui.cache import article, language_gradient, language_pairs, mteb_side_by_side, overview_page, run_coverage, runs_of
 from ui.chart_specs import draw
 from ui.sidebar import sidebar

@@ -1,5 +1,5 @@
 """Run retrieval: re-run a model on a cached release, and import datasets and results. Widgets only;
-the work is coreb_core.retrieval.pipeline, coreb_core.runs.uploads, coreb_core.runs.results; texts come from
+the work is coreb_core.retrieval.pipeline, coreb_core.results.uploads, coreb_core.results.imported; texts come from
 coreb_core.present.format."""
 import altair as alt
 import pandas as pd
@@ -14,14 +14,14 @@ from coreb_core.present.display import points
 from coreb_core.present.format import error_lines, model_table, ndcg_frame, plain, prompt_table
 from coreb_core.present.labels import TASK_LABELS
 from coreb_core.present.numbers import duration_text
+from coreb_core.results.imported import import_results
+from coreb_core.results.uploads import import_dataset, import_uploaded_dataset, import_uploaded_results
 from coreb_core.retrieval.device import cuda_status
 from coreb_core.retrieval.jobs import DONE, FAILED, RunRequest, board
 from coreb_core.retrieval.profiles import DEFAULT_PROFILE, PROFILES
 from coreb_core.runs.folders import run_meta, update_run
 from coreb_core.runs.hits import DEFAULT_TOP_K
 from coreb_core.runs.meta import parse_tags
-from coreb_core.runs.results import import_results
-from coreb_core.runs.uploads import import_dataset, import_uploaded_dataset, import_uploaded_results
 from coreb_core.text import capped
 from ui.cache import runs_of
 from ui.chart_specs import draw

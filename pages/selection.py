@@ -4,7 +4,6 @@ import pandas as pd
 import streamlit as st
 
 from coreb_core.analysis.selection import PUBLISHED_ONLY, TASK_TABLES, parameter_text, recommend_published
-from coreb_core.data.published import comparable_version, release_relation
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.errors import CorebError
 from coreb_core.present.charts import interval_dots
@@ -20,6 +19,7 @@ from coreb_core.present.selection import (
     summary_markdown,
 )
 from coreb_core.report import build_report
+from coreb_core.results.published import comparable_version, release_relation
 from ui.cache import recommendation, result_rows, run_tables, runs_of
 from ui.chart_specs import draw
 from ui.sidebar import sidebar

@@ -33,8 +33,8 @@ def real_cache(tmp_path_factory) -> Path:
     """Both real releases imported once per session (from the folder of release folders, as a user would),
     two lexical runs on release_v2603 (bm25, bm25s-mteb; seconds each) and MTEB's published bm25s result
     files (shared/mteb_results): the real-data tests share them and add nothing to them."""
+    from coreb_core.results.uploads import import_dataset
     from coreb_core.retrieval.pipeline import run_retrieval
-    from coreb_core.runs.uploads import import_dataset
 
     real_release_folder("release_v2603")
     root = tmp_path_factory.mktemp("real-cache")
@@ -44,7 +44,7 @@ def real_cache(tmp_path_factory) -> Path:
         run_retrieval(model, "release_v2603", root=root)
     mteb = _REPO.parent / "shared" / "mteb_results" / "mteb__baseline-bm25s"
     if mteb.is_dir():
-        from coreb_core.runs.results import import_results
+        from coreb_core.results.imported import import_results
 
         import_results(mteb, root=root)
     return root

@@ -8,9 +8,9 @@ MODULES = ["coreb_core.data.measures", "coreb_core.evaluation.kernels", "coreb_c
            "coreb_core.evaluation.significance", "coreb_core.evaluation.official", "coreb_core.errors", "coreb_core.paths", "coreb_core.progress",
            "coreb_core.atomic", "coreb_core.runs.hits", "coreb_core.runs.meta", "coreb_core.runs.folders", "coreb_core.runs.trec",
            "coreb_core.retrieval.models", "coreb_core.retrieval.search",
-           "coreb_core.data.schema", "coreb_core.data.published", "coreb_core.data.mini.judge",
+           "coreb_core.data.schema", "coreb_core.results.published", "coreb_core.data.mini.judge",
            "coreb_core.retrieval.profiles", "coreb_core.retrieval.device", "coreb_core.retrieval.embeddings",
-           "coreb_core.retrieval.encode", "coreb_core.runs.results", "coreb_core.data.mini.check_problem", "coreb_core.cli",
+           "coreb_core.retrieval.encode", "coreb_core.results.imported", "coreb_core.data.mini.check_problem", "coreb_core.cli",
            "coreb_core.input_paths", "coreb_core.text", "coreb_core.analysis.proportions", "coreb_core.present.display", "coreb_core.present.format", "ui.widgets",
            "coreb_core.retrieval.jobs", "coreb_core.present.numbers", "coreb_core.present.selection",
            "coreb_core.analysis.article", "ui.jobs"]

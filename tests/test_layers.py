@@ -1,7 +1,7 @@
 """The tree shows the architecture: imports point down the layers, nobody imports another module's
 private names, and the library never imports Streamlit, ui/ or pages/.
 
-Layers, bottom up: foundation (errors, paths, input_paths, text, progress, atomic) -> data -> runs -> retrieval ->
+Layers, bottom up: foundation (errors, paths, input_paths, text, progress, atomic) -> data -> runs -> results -> retrieval ->
 evaluation -> analysis -> present (words, Streamlit-free) -> entry points (cli, defaults) -> ui -> pages / app.py."""
 import ast
 from pathlib import Path
@@ -10,7 +10,7 @@ import pytest
 
 from tests.builders import REPO
 
-RANK = {"errors": 0, "paths": 0, "input_paths": 0, "text": 0, "progress": 0, "atomic": 0, "data": 1, "runs": 2, "retrieval": 3,
+RANK = {"errors": 0, "paths": 0, "input_paths": 0, "text": 0, "progress": 0, "atomic": 0, "data": 1, "runs": 2, "results": 2.5, "retrieval": 3,
         "evaluation": 4, "analysis": 5, "present": 5.5, "cli": 6, "defaults": 6, "report": 6, "__main__": 7, "__init__": 0}
 
 

@@ -49,9 +49,9 @@ from coreb_core.evaluation.evaluate import Coverage, Evaluation, analyse_many, c
 from coreb_core.evaluation.schemes import V1, V2, Scheme
 from coreb_core.paths import release_dir, results_file
 from coreb_core.present.display import mark_anchor, text_preview, with_grades
+from coreb_core.results.imported import all_rows
 from coreb_core.runs.folders import BadRun, list_runs, read_hits, run_listing, run_meta, run_path
 from coreb_core.runs.meta import RunMeta, run_name
-from coreb_core.runs.results import all_rows
 from ui.inspection import cross_run_marker, trap_reason_short, trap_reason_text
 from ui.state import State
 
@@ -134,7 +134,7 @@ def _result_rows(version: str) -> list[dict]:
 
 
 def result_rows() -> list[dict]:
-    """``coreb_core.runs.results.all_rows`` (imported numbers and the bundled published figures), read once
+    """``coreb_core.results.imported.all_rows`` (imported numbers and the bundled published figures), read once
     per version of ``results.parquet``: an import shows at once, a shared link reads nothing."""
     return _result_rows(results_version())
 

@@ -16,9 +16,9 @@ from typing import Iterable, NamedTuple
 
 import pandas as pd
 
-from coreb_core.data.published import published_figures
 from coreb_core.data.schema import TASK_NAMES
 from coreb_core.data.store import Store, with_query_facts
+from coreb_core.results.published import published_figures
 
 TABLE4 = "published:paper_table4_v202603_t2c_subtask_ndcg10"
 NDCG1_EXCLUDED = "published:paper_c2c_ndcg1_anchor_excluded_v202603"

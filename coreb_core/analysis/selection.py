@@ -27,13 +27,13 @@ import pandas as pd
 from coreb_core.analysis.comparison import SIGNIFICANCE_LEVEL, PairVerdict
 from coreb_core.analysis.leaderboard import canonical_model, run_params, score
 from coreb_core.data.measures import SELECTION_METRICS
-from coreb_core.data.published import parameter_counts
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.data.store import Store
 from coreb_core.errors import CorebError
 from coreb_core.evaluation.evaluate import Evaluation, analyse_many
 from coreb_core.evaluation.schemes import V1, V2, Scheme
 from coreb_core.evaluation.significance import DEFAULT_PERMUTATIONS, bootstrap_ci, compare_pair, holm, intervals
+from coreb_core.results.published import parameter_counts
 from coreb_core.runs.folders import list_runs, read_hits, run_meta
 from coreb_core.runs.meta import RunMeta, run_name
 

@@ -17,9 +17,9 @@ import pandas as pd
 
 from coreb_core.analysis.selection import PUBLISHED_ONLY, Recommendation, Standing, parameter_text
 from coreb_core.data.measures import metric_label
-from coreb_core.data.published import release_relation
 from coreb_core.data.schema import LANGUAGE_SCOPES
 from coreb_core.present.numbers import points
+from coreb_core.results.published import release_relation
 from coreb_core.text import p_text
 
 AVERAGE_WORDS = {"tasks": "mean of task means", "queries": "query-weighted mean"}

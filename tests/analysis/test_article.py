@@ -11,7 +11,7 @@ from coreb_core.analysis.article import (
     table4,
     task_order,
 )
-from coreb_core.data.published import published_rows
+from coreb_core.results.published import published_rows
 
 
 def test_table4_is_the_papers():

@@ -35,9 +35,9 @@ def test_c2c_language_pairs_add_up_to_recall(app_cache, default_runs):
 
 def test_leaderboard_units_and_published_rows():
     from coreb_core.analysis.leaderboard import canonical_model, published_task_rows, source_label
-    from coreb_core.data.published import published_rows
     from coreb_core.present.display import pct_columns
     from coreb_core.present.numbers import pct
+    from coreb_core.results.published import published_rows
 
     assert pct(0.31974) == 32.0 and pct(0.7955) == 79.5 and np.isnan(pct(None))
     assert canonical_model("Jina-code-emb-1.5B") == canonical_model("jina-code-1.5b") == "jina-code-1.5b"
@@ -55,11 +55,11 @@ def test_leaderboard_units_and_published_rows():
 
 def test_parameter_efficiency_and_t2c_gradient(app_cache, default_runs):
     from coreb_core.analysis.leaderboard import leaderboard, parameter_efficiency, t2c_language_gradient
-    from coreb_core.data.published import published_rows
     from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import analyse_many
     from coreb_core.evaluation.schemes import V2
     from coreb_core.present.display import pct_columns
+    from coreb_core.results.published import published_rows
     from coreb_core.runs.folders import read_hits
 
     runs = default_runs

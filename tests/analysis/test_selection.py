@@ -5,12 +5,12 @@ import numpy as np
 
 def test_recommend_and_published_units(app_cache, default_runs):
     from coreb_core.analysis.selection import recommend, recommend_published
-    from coreb_core.data.published import published_rows
     from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import analyse_many
     from coreb_core.evaluation.schemes import V2
     from coreb_core.present.numbers import pct
     from coreb_core.present.selection import evidence_sentence, summary_markdown
+    from coreb_core.results.published import published_rows
     from coreb_core.runs.folders import read_hits
 
     runs = default_runs

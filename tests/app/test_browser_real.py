@@ -70,7 +70,7 @@ def test_imported_mteb_results_have_their_own_block_in_the_browser(real_cache, r
     """was: after importing shared/mteb_results, MTEB's 22 models sat in the leaderboard's v2 columns (Qwen3-0.6B's
     C2T 89.3 beside the paper's 61.7), and sorting by C2T put them on top."""
     from coreb_core.analysis.leaderboard import published_sources_for, published_task_rows
-    from coreb_core.runs.results import all_rows, import_results
+    from coreb_core.results.imported import all_rows, import_results
     from tests.builders import REPO
 
     cache = tmp_path / "cache"

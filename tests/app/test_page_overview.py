@@ -87,7 +87,7 @@ def test_overview_shows_an_import_at_once_though_its_tables_are_cached(app_cache
     results.parquet, which is part of the key, so the next visit lists the imported model."""
     import shutil
 
-    from coreb_core.runs.results import example_mteb_tree, import_results
+    from coreb_core.results.imported import example_mteb_tree, import_results
 
     cache = tmp_path / "cache"  # a copy: the import must not touch the session's cache
     shutil.copytree(app_cache, cache, symlinks=True, ignore=shutil.ignore_patterns("embeddings"))

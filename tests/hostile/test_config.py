@@ -25,7 +25,7 @@ def test_served_on_loopback_with_bounded_uploads_and_no_deploy_menu():
 def test_an_upload_batch_is_bounded_before_anything_is_written(tmp_path, files, message):
     """Was: any number of files, any total size, each written to disk."""
     from coreb_core.errors import CorebError
-    from coreb_core.runs.uploads import save_uploads
+    from coreb_core.results.uploads import save_uploads
 
     with pytest.raises(CorebError, match=message):
         save_uploads(files, tmp_path / "up")

@@ -6,8 +6,8 @@ from __future__ import annotations
 from coreb_core.data.store import Store, list_releases
 from coreb_core.evaluation.evaluate import evaluate, summary
 from coreb_core.paths import release_dir
+from coreb_core.results.uploads import import_dataset
 from coreb_core.runs.hits import hits_from_lists
-from coreb_core.runs.uploads import import_dataset
 
 
 def _scores(release: str, root) -> dict:

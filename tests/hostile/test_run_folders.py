@@ -14,9 +14,9 @@ import pandas as pd
 import pytest
 
 from coreb_core.paths import runs_dir
+from coreb_core.results.uploads import import_uploaded_results
 from coreb_core.runs.folders import list_runs, write_run
 from coreb_core.runs.hits import hits_from_scores
-from coreb_core.runs.uploads import import_uploaded_results
 from tests.builders import app_test
 from tests.hostile.conftest import refuses, unchanged
 

@@ -130,8 +130,8 @@ def test_trec_error_in_a_run_file_names_row_without_quoting_it(tiny, tmp_path, c
 def _confined_import(kind: str, path: Path, root: Path) -> None:
     """What the Run retrieval page's by-path imports call."""
     from coreb_core.input_paths import check_input_path
-    from coreb_core.runs.results import import_results
-    from coreb_core.runs.uploads import import_dataset
+    from coreb_core.results.imported import import_results
+    from coreb_core.results.uploads import import_dataset
 
     if kind == "data":
         import_dataset(check_input_path(path), "r", root=root)

@@ -3,12 +3,12 @@ side: the leaderboard's release cell, the default published tables, and the capt
 from __future__ import annotations
 
 from coreb_core.analysis.leaderboard import leaderboard, published_sources_for
-from coreb_core.data.published import release_relation
 from coreb_core.data.store import Store
 from coreb_core.evaluation.evaluate import analyse_many
 from coreb_core.evaluation.schemes import V2
+from coreb_core.results.imported import all_rows
+from coreb_core.results.published import release_relation
 from coreb_core.runs.folders import list_runs, read_hits
-from coreb_core.runs.results import all_rows
 
 
 def test_our_bm25_row_on_release_v2603_carries_the_published_version(real_cache):

@@ -97,8 +97,8 @@ def test_v2602_model_names_reach_the_pages(real_cache):
 def test_overview_warns_about_a_run_file_that_leaves_queries_out(real_cache, real_runs, tmp_path):
     import shutil
 
+    from coreb_core.results.imported import import_results
     from coreb_core.runs.folders import read_hits
-    from coreb_core.runs.results import import_results
 
     cache = tmp_path / "cache"
     shutil.copytree(real_cache, cache, symlinks=True)
@@ -123,7 +123,7 @@ def test_imported_mteb_results_stay_out_of_the_v2_columns(real_cache, real_runs,
     61.7 in the same column, and sorting by C2T put every MTEB row on top."""
     import shutil
 
-    from coreb_core.runs.results import import_results
+    from coreb_core.results.imported import import_results
     from tests.builders import REPO
 
     cache = tmp_path / "cache"

@@ -1,4 +1,4 @@
-"""Published CoREB figures, bundled as data (``coreb_core/data/published_figures.json``, copied from
+"""Published CoREB figures, bundled as data (``coreb_core/results/published_figures.json``, copied from
 the paper arXiv:2605.04615, the project page and the README), flattened into result rows.
 
 Paper Table 3 and the later project page/README disagree on C2T (about x0.964 for every model);

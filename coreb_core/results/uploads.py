@@ -1,6 +1,6 @@
 """Chores behind the import boxes of the Run retrieval page: uploaded files saved to a temporary
 folder, then imported as a release (``coreb_core.data.ingest``) or as results and runs
-(``coreb_core.runs.results``)."""
+(``coreb_core.results.imported``)."""
 from __future__ import annotations
 
 import re
@@ -91,7 +91,7 @@ def import_uploaded_dataset(files: Iterable[tuple[str, bytes]], release: str | N
 
 def import_uploaded_results(files: Iterable[tuple[str, bytes]], release: str | None = None, task: str | None = None,
                             model: str | None = None, root: Path | None = None):
-    """coreb_core.runs.results.import_results over uploaded files (a temporary folder, removed afterwards).
+    """coreb_core.results.imported.import_results over uploaded files (a temporary folder, removed afterwards).
 
     Example (CoREB-mini built into a cache folder ``root``; not doctested):
 
@@ -100,7 +100,7 @@ def import_uploaded_results(files: Iterable[tuple[str, bytes]], release: str | N
     >>> report.imported, report.rows, report.runs   # doctest: +ELLIPSIS
     (1, 0, ['bm25__demo_v2603__...'])
     """
-    from coreb_core.runs.results import import_results
+    from coreb_core.results.imported import import_results
 
     with tempfile.TemporaryDirectory(prefix="coreb-results-") as tmp:
         save_uploads(files, Path(tmp))

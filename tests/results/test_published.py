@@ -1,4 +1,4 @@
-"""coreb_core.data.published: the transcribed paper, README and project-page figures agree with themselves."""
+"""coreb_core.results.published: the transcribed paper, README and project-page figures agree with themselves."""
 import numpy as np
 import pytest
 
@@ -8,7 +8,7 @@ import pytest
                                             ("page_b312b5b_v202603_retrieval", "v202603")])
 def test_published_overall_is_query_weighted(table, release):
     """Table 3's (and Table 14's, the page's) Overall = per-task values weighted by the release's query counts."""
-    from coreb_core.data.published import OVERALL_QUERY_COUNTS, published_figures, query_weighted_overall
+    from coreb_core.results.published import OVERALL_QUERY_COUNTS, published_figures, query_weighted_overall
 
     counts = OVERALL_QUERY_COUNTS[release]
     for model, v in published_figures()[table].items():
@@ -23,14 +23,14 @@ def test_published_overall_is_query_weighted(table, release):
 
 
 def test_readme_avg_is_the_mean_of_tasks():
-    from coreb_core.data.published import published_figures
+    from coreb_core.results.published import published_figures
 
     for model, v in published_figures()["readme_v202603_ndcg10"].items():
         assert np.mean([v["t2c"], v["c2c"], v["c2t"]]) == pytest.approx(v["avg_simple_mean"], abs=0.001), model
 
 
 def test_undated_published_tables_carry_their_release():
-    from coreb_core.data.published import published_rows
+    from coreb_core.results.published import published_rows
 
     rows = published_rows()
     for source in ("published:page_1a0d779_parameter_efficiency",

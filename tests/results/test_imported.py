@@ -12,8 +12,8 @@ from coreb_core.data.store import Store
 from coreb_core.evaluation.evaluate import evaluate, summary
 from coreb_core.evaluation.export import export_run
 from coreb_core.evaluation.official import official_evaluate
+from coreb_core.results.imported import all_rows, import_results
 from coreb_core.runs.folders import read_hits
-from coreb_core.runs.results import all_rows, import_results
 from tests.builders import REPO, run_cli
 
 SHARED_MTEB = REPO.parent / "shared" / "mteb_results"

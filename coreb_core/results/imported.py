@@ -31,11 +31,11 @@ import pandas as pd
 
 from coreb_core.atomic import atomic_folder, atomic_path
 from coreb_core.data.measures import metric_label as canonical_label
-from coreb_core.data.published import published_rows
 from coreb_core.data.schema import TASKS
 from coreb_core.errors import CorebError, DataError
 from coreb_core.input_paths import allowed_roots, file_problem, readable_files
 from coreb_core.paths import results_file, runs_dir
+from coreb_core.results.published import published_rows
 
 # Each imported row says what changes its numbers against the official v2 scoring.
 MTEB_SCHEME = ("MTEB qrels: positives only, no anchor exclusion; C2T without the c2t_match label-0 pairs "

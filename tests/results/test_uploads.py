@@ -1,10 +1,10 @@
-"""coreb_core.runs.uploads: uploaded files saved safely; datasets validated before they reach the cache."""
+"""coreb_core.results.uploads: uploaded files saved safely; datasets validated before they reach the cache."""
 import pytest
 
 from coreb_core.data.store import list_releases
 from coreb_core.errors import DataError
 from coreb_core.present.format import error_lines
-from coreb_core.runs.uploads import import_dataset, save_uploads
+from coreb_core.results.uploads import import_dataset, save_uploads
 from tests import dump
 from tests.builders import bad_jsonl
 
