@@ -20,7 +20,8 @@ import pandas as pd
 from coreb_core.data.schema import LANGUAGE_SCOPES, POSITIVE, TASK_NAMES
 from coreb_core.data.store import Store, with_query_facts
 from coreb_core.errors import CorebError
-from coreb_core.evaluation.evaluate import aggregate, judged_ranks, release_index
+from coreb_core.evaluation.evaluate import aggregate
+from coreb_core.evaluation.join import judged_ranks, release_index
 from coreb_core.results.published import QUERY_WEIGHTED, TASK_MEAN, comparable_version, published_version
 from coreb_core.retrieval.models import REGISTRY
 from coreb_core.runs.meta import RunMeta, run_name

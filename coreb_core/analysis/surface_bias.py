@@ -44,7 +44,7 @@ from coreb_core.analysis.proportions import two_proportion_p, wilson_interval
 from coreb_core.analysis.trap_wins import TrapWins, trap_wins
 from coreb_core.data.store import Store
 from coreb_core.errors import CorebError
-from coreb_core.evaluation.evaluate import release_index
+from coreb_core.evaluation.join import release_index
 from coreb_core.retrieval.search import code_tokens
 
 TRAP_WIN, CORRECT = "trap_win", "correct"

@@ -38,7 +38,7 @@ from coreb_core.analysis.trap_kinds import FAILING_SOLUTION, TRAP_KINDS, classif
 from coreb_core.data.schema import POSITIVE, TRAP
 from coreb_core.data.store import Store
 from coreb_core.errors import CorebError
-from coreb_core.evaluation.evaluate import ReleaseIndex, judged_ranks, release_index
+from coreb_core.evaluation.join import ReleaseIndex, judged_ranks, release_index
 from coreb_core.evaluation.kernels import kernel_input
 
 GROSS, PARTIAL, NEAR_MISS = "gross", "partial", "near_miss"

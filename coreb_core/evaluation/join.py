@@ -1,0 +1,255 @@
+"""The release index and the run join: every id of a release coded once (``ReleaseIndex``), a run's hits joined
+to the judged pairs of the schemes' qrels views in one pass (``join_run``), and the ranks the official rule gives
+each judged document (``view_ranks``, ``judged_ranks``: own-id and C2C-anchor hits dropped above it). What
+``coreb_core.evaluation.evaluate`` scores, and what the analyses reuse without evaluating again.
+
+Example (CoREB-mini; not doctested):
+    >>> index = release_index(store)  # doctest: +SKIP
+    >>> judged_ranks(index, index.code_run(read_hits(bm25)))  # doctest: +SKIP
+"""
+from __future__ import annotations
+
+from functools import cached_property
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from coreb_core.data.schema import GROUPINGS
+from coreb_core.data.store import Store
+from coreb_core.errors import CorebError
+from coreb_core.evaluation.judged_pairs import JudgedPairs
+from coreb_core.evaluation.kernels import ideal_gains
+from coreb_core.evaluation.schemes import Scheme
+
+
+class Judged(NamedTuple):
+    """Qrels of one view as sorted integer keys (query code * n_docs + doc code)."""
+
+    keys: np.ndarray
+    qcode: np.ndarray
+    grade: np.ndarray
+    has_qrels: np.ndarray  # per query code
+
+
+class CodedRun(NamedTuple):
+    """A run's rows as small local codes plus their mapping to release codes (``query_map[q_local]``
+    is the release's query code, -1 for a query not in the release; likewise documents, -1 also for
+    the empty-list marker): the scan maps them per row, so no per-row code array is materialised."""
+
+    q_local: np.ndarray  # per row; -1 for a missing value
+    query_map: np.ndarray  # per local code
+    d_local: np.ndarray
+    doc_map: np.ndarray
+    rank: np.ndarray  # per row, float (inf for the empty-list marker)
+    in_run: np.ndarray  # per query code
+
+
+class ReleaseIndex:
+    """Integer codes for one release's queries, documents and qrels (built lazily, cached).
+
+    Queries come from the Store (``Store.query_facts``: their facts, and their order is their code);
+    documents, qrel views and scheme-specific ideal gains are coded here, as only evaluation needs them.
+
+    >>> index = release_index(store)  # demo_v2603
+    >>> index.queries is store.query_facts, index.query_pos is store.query_ids, index.judged("qrels").keys.size
+    (True, True, 6728)
+    """
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.queries = store.query_facts
+        self.query_pos = store.query_ids
+        self.task_array = self.queries["task"].to_numpy(dtype=object)
+        self.query_array = self.queries["query_id"].to_numpy(dtype=object)
+        self.docs = pd.Index(store.sql("SELECT DISTINCT doc_id FROM documents ORDER BY 1").df()["doc_id"])
+        self.n_queries, self.n_docs = len(self.queries), len(self.docs)
+        self.anchor = self._doc_codes(self.queries["anchor_code_id"].where(self.queries["task"] == "c2c"))
+        self.self_doc = self._doc_codes(self.queries["query_id"])  # a query id that is also a doc id
+        self.has_self_doc = bool((self.self_doc >= 0).any())
+        self.c2t_query = (self.queries["task"] == "c2t").to_numpy()
+        noise = store.sql("SELECT doc_id FROM documents WHERE is_noise").df()["doc_id"]
+        self.noise_doc = np.zeros(self.n_docs, dtype=bool)
+        self.noise_doc[self.docs.get_indexer(noise)] = True
+        self._judged: dict[str, Judged] = {}
+        self.memo: dict[str, dict] = {}  # derived structures, e.g. joint judged pairs per set of views
+        self._ideal: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+
+    def _doc_codes(self, ids: pd.Series) -> np.ndarray:
+        return self.docs.get_indexer(ids.fillna("\0missing"))
+
+    def judged(self, view: str) -> Judged:
+        if view not in self._judged:
+            q = self.store.sql(f"SELECT query_id, doc_id, relevance FROM {view}").df()
+            qc = self.query_pos.get_indexer(q["query_id"])
+            dc = self.docs.get_indexer(q["doc_id"])
+            keys = qc.astype(np.int64) * self.n_docs + dc
+            order = np.argsort(keys, kind="stable")
+            has = np.zeros(self.n_queries, dtype=bool)
+            has[qc] = True
+            keys = keys[order]
+            self._judged[view] = Judged(keys, qc[order], q["relevance"].to_numpy()[order].astype(np.int64), has)
+        return self._judged[view]
+
+    def ideal(self, view: str, scheme: Scheme, ks) -> tuple[np.ndarray, np.ndarray]:
+        """Relevant counts and IDCG@k per query code: properties of the qrels, computed once."""
+        key = (view, str(scheme), tuple(ks))
+        if key not in self._ideal:
+            j = self.judged(view)
+            self._ideal[key] = ideal_gains(j.qcode, j.grade, self.n_queries, scheme, ks)
+        return self._ideal[key]
+
+    @cached_property
+    def group_codes(self) -> dict[str, tuple[np.ndarray, pd.Index]]:
+        out = {}
+        for by, column in GROUPINGS.items():
+            codes, values = pd.factorize(self.queries[column].fillna("none"), sort=True)
+            out[by] = (codes, np.asarray(values, dtype=object))
+        codes, values = pd.factorize(self.queries["task"], sort=True)
+        out["task"] = (codes, np.asarray(values, dtype=object))
+        return out
+
+    def code_run(self, hits: pd.DataFrame) -> CodedRun:
+        q_local, query_map = local_codes(hits["query_id"], self.query_pos)
+        d_local, doc_map = local_codes(hits["doc_id"], self.docs)
+        ranks = hits["rank"]
+        # Integer ranks convert directly (stored runs are nullable Int32: the empty-list marker is NA);
+        # anything else goes through to_numeric.
+        if ranks.dtype.kind not in "iu":
+            ranks = pd.to_numeric(ranks)
+        plain_int = isinstance(ranks.dtype, np.dtype) and ranks.dtype.kind in "iu"  # cannot hold a missing value
+        rank = ranks.to_numpy(dtype=np.float64) if plain_int else ranks.to_numpy(dtype=np.float64, na_value=np.inf)
+        listed = np.bincount(q_local + 1, minlength=len(query_map) + 1)[1:] > 0  # local codes with a row
+        in_run = np.zeros(self.n_queries, dtype=bool)
+        in_run[query_map[listed & (query_map >= 0)]] = True
+        return CodedRun(q_local, query_map, d_local, doc_map, rank, in_run)
+
+
+def local_codes(column: pd.Series, index: pd.Index) -> tuple[np.ndarray, np.ndarray]:
+    """A column's local codes (int64, -1 for a missing value) and each local code's position in
+    ``index`` (-1 when absent). Categorical columns look up only their categories; others hash
+    their strings once and look up only the distinct ones."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        codes, uniques = column.cat.codes.to_numpy(), column.cat.categories
+    else:
+        codes, uniques = pd.factorize(column)
+    return codes.astype(np.int64, copy=False), index.get_indexer(uniques).astype(np.int64, copy=False)
+
+
+def codes_in(column: pd.Series, index: pd.Index) -> np.ndarray:
+    """Global integer codes of a column (-1 for a value not in ``index``)."""
+    codes, mapping = local_codes(column, index)
+    if len(codes) and codes.min() >= 0:  # no missing value: one gather, no mask
+        return mapping[codes]
+    return np.where(codes >= 0, mapping[codes], -1)
+
+
+def release_index(store: Store) -> ReleaseIndex:
+    """The Store's index, built once and kept in the Store's per-version memo (``Store.cache``), so a
+    Store that re-opens a newer version builds a new one.
+
+    >>> index = release_index(store)  # demo_v2603
+    >>> index.n_queries, index.n_docs, release_index(store) is index
+    (1200, 427, True)
+    """
+    if "release_index" not in store.cache:
+        store.cache["release_index"] = ReleaseIndex(store)
+    return store.cache["release_index"]
+
+
+def qrels_view(store: Store, scheme: Scheme) -> str:
+    """The Store view of ``scheme``'s judgments; a loud error when a stored qrels file is missing.
+
+    >>> qrels_view(store, V2), qrels_view(store, V1)  # demo_v2603
+    ('qrels', 'qrels_v1_rules')
+    """
+    if scheme.name == "file" and scheme.qrels_file not in store.extra_qrels:
+        raise CorebError(f"release {store.release} has no stored qrels '{scheme.qrels_file}' "
+                         f"(available: {', '.join(store.extra_qrels) or 'none'})")
+    return scheme.qrels_view
+
+
+class RunJoin(NamedTuple):
+    """One run matched once against every judged pair of the views being scored (their union).
+
+    The pass over the run's rows happens here, once per run; each view then reads its pairs' values
+    and applies the drops on its judged pairs only."""
+
+    run: CodedRun
+    joint: "JointJudged"
+    rank: np.ndarray  # per joint pair: the stored rank, inf when the run does not list it
+    excluded_above: np.ndarray  # per joint pair: own-id / C2C-anchor hits above it (the official rank rule)
+    noise_above: np.ndarray | None  # per joint pair: C2T noise hits above it, for views that drop noise texts
+    excluded: list[np.ndarray]  # per query code, a document that always leaves its list (own id, C2C anchor)
+
+
+class JointJudged(NamedTuple):
+    """The union of several views' judged pairs, and where each view's pairs sit in it."""
+
+    pairs: JudgedPairs  # sorted, unique keys, split per query
+    where: dict[str, np.ndarray]  # view -> position in ``keys`` of each of its (sorted) pairs
+
+
+def joint_judged(index: ReleaseIndex, views: tuple[str, ...]) -> JointJudged:
+    """The union of ``views``' judged pairs (memoised per index and set of views)."""
+    memo = index.memo.setdefault("joint", {})
+    if views not in memo:
+        parts = [index.judged(v).keys for v in views]
+        keys = np.unique(np.concatenate(parts)) if len(parts) > 1 else parts[0]
+        memo[views] = JointJudged(JudgedPairs.build(keys, index.n_queries, index.n_docs),
+                                  {v: np.searchsorted(keys, k) for v, k in zip(views, parts)})
+    return memo[views]
+
+
+def join_run(index: ReleaseIndex, run: CodedRun, joint: JointJudged, anchor_exclusion: bool = True,
+             noise: bool = False) -> RunJoin:
+    """Read a coded run against the joint judged pairs (``JudgedPairs.scan``): one pass over its rows."""
+    excluded = ([index.self_doc] if index.has_self_doc else []) + ([index.anchor] if anchor_exclusion else [])
+    no_doc = np.full(index.n_queries, -1, dtype=np.int64)
+    scan = joint.pairs.scan(run.q_local, run.query_map, run.d_local, run.doc_map, run.rank, index.self_doc,
+                            index.anchor if anchor_exclusion else no_doc, index.noise_doc,
+                            index.c2t_query if noise else np.zeros(index.n_queries, dtype=bool))
+    return RunJoin(run, joint, scan.rank, scan.excluded_above, scan.noise_above if noise else None, excluded)
+
+
+def view_ranks(index: ReleaseIndex, joined: RunJoin, view: str = "qrels", drop_noise: bool = False
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Evaluated query codes and, per judged pair of those queries, (query position, rank or inf, grade).
+
+    Ranks are the evaluator's: the query's own id, the C2C anchor (when the join excluded it) and, with
+    ``drop_noise``, every noise description in a C2T list leave the list, and hits below move up.
+    Only the pairs of the run's evaluated queries are touched (a view's pairs are sorted by query)."""
+    j = index.judged(view)
+    scored = np.flatnonzero(joined.run.in_run & j.has_qrels)
+    # The pairs of the scored queries: contiguous ranges of the query-sorted pairs.
+    bounds = np.searchsorted(j.qcode, np.stack([scored, scored + 1]))
+    lengths = bounds[1] - bounds[0]
+    pairs = np.repeat(bounds[0] - np.r_[0, np.cumsum(lengths)[:-1]], lengths) + np.arange(lengths.sum())
+    jq = j.qcode[pairs]
+    jd = j.keys[pairs] - jq.astype(np.int64) * index.n_docs
+    where = joined.joint.where[view][pairs]
+    # The official rule (``judged_pairs.dropped_above``): dropped hits leave the list and every hit
+    # below moves up by the number of dropped hits above it.
+    rank = joined.rank[where] - joined.excluded_above[where]
+    if drop_noise:
+        assert joined.noise_above is not None  # joined with noise whenever a view drops it
+        rank = rank - joined.noise_above[where]
+    for doc_of_query in joined.excluded:
+        rank = np.where(doc_of_query[jq] == jd, np.inf, rank)
+    if drop_noise:
+        rank = np.where(index.noise_doc[jd] & index.c2t_query[jq], np.inf, rank)
+    return scored, np.repeat(np.arange(len(scored)), lengths), rank, j.grade[pairs]
+
+
+def judged_ranks(index: ReleaseIndex, run: CodedRun, view: str = "qrels", anchor_exclusion: bool = True,
+                 drop_noise: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One run against one view: the evaluated query codes and, per judged pair of those queries,
+    (query position, rank or inf, grade) (``join_run`` + ``view_ranks``).
+
+    >>> index = release_index(store)  # demo_v2603, a BM25 run
+    >>> scored, qpos, rank, grade = judged_ranks(index, index.code_run(read_hits(bm25)))
+    >>> len(scored), len(qpos), int(grade.max())
+    (1200, 6728, 2)
+    """
+    joint = joint_judged(index, (view,))
+    return view_ranks(index, join_run(index, run, joint, anchor_exclusion, drop_noise), view, drop_noise)
