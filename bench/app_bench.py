@@ -130,11 +130,11 @@ def reuse(root: Path, scale: int) -> tuple[str, list[str]] | None:
     release = f"demo_v2603_x{scale}"
     if release not in list_releases(root):
         return None
-    runs = sorted(list_runs(release, root), key=lambda m: m.get("created", ""))
+    runs = sorted(list_runs(release, root), key=lambda m: m.created or "")
     if len(runs) < N_SYNTHETIC + 1:
         return None
     print(f"{release}: reusing the cache in {root} and its newest {N_SYNTHETIC + 1} runs")
-    return release, [m["run_id"] for m in runs[-(N_SYNTHETIC + 1):]]
+    return release, [m.run_id for m in runs[-(N_SYNTHETIC + 1):]]
 
 
 def _errors(at) -> list[str]:

@@ -37,7 +37,7 @@ def main() -> int:
                 result = run_retrieval("minilm", "demo_v2603", device=device, batch_size=128, root=root,
                                        profile=profile)
                 meta = run_meta(result.run_id, root)
-                seconds = meta["timings_s"]["encode"] - meta["timings_s"]["model_load"]
+                seconds = meta.timings_s["encode"] - meta.timings_s["model_load"]
                 rate = result.texts_encoded / max(seconds, 1e-9)
                 results[device] = result.ndcg_at_10
                 print(f"{profile:>8} {device:>4} ({meta['precision']}): {result.texts_encoded} texts in {seconds:.2f} s "

@@ -145,7 +145,7 @@ def minilm_cold_and_warm(first_launch, tmp_path_factory):
     shutil.copytree(first_launch.cache / "embeddings", root / "embeddings")
     shutil.copytree(runs_dir(first_launch.cache) / build.run_id, runs_dir(root) / build.run_id)
     meta = run_meta(build.run_id, root)
-    cold = RetrievalResult(build.run_id, meta["release"], meta["texts_encoded"], build.finished - build.started)
+    cold = RetrievalResult(build.run_id, meta.release, meta.texts_encoded, build.finished - build.started)
     warm = run_retrieval("minilm", "demo_v2603", root=root)
     return root, cold, warm
 

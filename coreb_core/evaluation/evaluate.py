@@ -388,7 +388,7 @@ def score_run(run_id: str, root: Path | None = None) -> dict[str, float]:
     """
     from coreb_core.runs.folders import run_meta
 
-    with Store(run_meta(run_id, root)["release"], root) as store:
+    with Store(run_meta(run_id, root).made_on(), root) as store:
         result = summary(evaluate(store, read_hits(run_id, root)))
     return {t: m["ndcg_at_10"] for t, m in result["tasks"].items()}
 

@@ -35,7 +35,6 @@ from coreb_core.evaluation.evaluate import evaluate, summary
 from coreb_core.evaluation.official import ANCHOR_K, OFFICIAL_K
 from coreb_core.evaluation.schemes import V2
 from coreb_core.runs.folders import read_hits, run_meta
-from coreb_core.runs.meta import RunMeta
 
 FORMATS = ("trec", "coreb", "mteb")
 
@@ -69,18 +68,11 @@ def _official_metrics(per_query: pd.DataFrame) -> dict:
                         for family in families}}
 
 
-def _release_of(meta: RunMeta) -> str:
-    """The release a run was made on; a one-line CorebError for a run file that records none."""
-    if meta.release is None:
-        raise CorebError(f"run {meta.run_id} records no release, so it cannot be scored for export")
-    return meta.release
-
-
 def _export_coreb(run_id: str, out: Path, root: Path | None = None) -> Path:
     meta = run_meta(run_id, root)
     hits = _ranked(run_id, root)
     stored = read_hits(run_id, root)
-    with Store(_release_of(meta), root) as store:
+    with Store(meta.made_on(), root) as store:
         for task, group in hits.groupby("task"):
             long = TASKS[task].long_name
             predictions = {q: [{"corpus_id": d, "score": float(s), "rank": int(r)}
@@ -107,7 +99,7 @@ def _export_mteb(run_id: str, out: Path, root: Path | None = None) -> Path:
     revision = spec.get("revision") or "no_revision_available"
     folder = out / name.replace("/", "__") / revision
     hits = read_hits(run_id, root)
-    with Store(_release_of(meta), root) as store:
+    with Store(meta.made_on(), root) as store:
         per_query = evaluate(store, hits, V2)
     for task, values in summary(per_query)["tasks"].items():
         entry = {k: v for k, v in values.items() if k != "queries" and not k.startswith(("dcg", "idcg"))}

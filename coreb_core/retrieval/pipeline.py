@@ -363,9 +363,8 @@ def rerank_run(first_stage: str, model: str, depth: int = 128, batch_size: int =
     depth, batch_size = check_count(depth, "depth"), check_count(batch_size, "batch_size")
     check_device(device)
     meta0 = run_meta(first_stage, root)
-    if meta0.release is None:
-        raise CorebError(f"run {first_stage} records no release, so its candidates cannot be read")
-    store = Store(meta0.release, root)
+    release = meta0.made_on()
+    store = Store(release, root)
     hits = read_hits(first_stage, root)
     hits["task"], hits["query_id"], hits["doc_id"] = (hits[c].astype(str) for c in ("task", "query_id", "doc_id"))
     texts = dict(store.sql("SELECT query_id, query FROM queries").fetchall())
@@ -394,7 +393,7 @@ def rerank_run(first_stage: str, model: str, depth: int = 128, batch_size: int =
     out = pd.concat([top.drop(columns="ce"), rest], ignore_index=True)
     out["in_top_k"] = out["in_top_k"].astype(bool)
     profile = meta0.profile  # the first stage's encoding, kept in the reranked run's label
-    run_id = new_run_id(f"{meta0.model}+rerank" + (f"-{profile}" if profile else ""), meta0.release)
+    run_id = new_run_id(f"{meta0.model}+rerank" + (f"-{profile}" if profile else ""), release)
     meta = RunMeta(run_id=run_id, release=meta0.release, tasks=meta0.tasks, corpus_fingerprint=meta0.corpus_fingerprint,
                    kind="rerank", model=f"{meta0.model}+rerank", profile=profile, first_stage=first_stage,
                    reranker=model, rerank_depth=depth, device=used_device, packages=package_versions(),
@@ -402,4 +401,4 @@ def rerank_run(first_stage: str, model: str, depth: int = 128, batch_size: int =
                    timings_s={"total": round(time.perf_counter() - start, 3)})
     meta = replace(meta, label=run_name(meta))
     write_run(out, meta, root)
-    return RetrievalResult(run_id, meta0.release, 0, time.perf_counter() - start)
+    return RetrievalResult(run_id, release, 0, time.perf_counter() - start)

@@ -27,8 +27,8 @@ class RunMeta:
     they were, so a ``run.json`` from an older or newer version round-trips unchanged.
 
     >>> meta = RunMeta.from_json({"run_id": "r1", "model": "bm25", "tasks": ["t2c"], "note": "kept"})
-    >>> meta.model, meta.tasks, meta.get("note"), meta.get("device", "cpu")
-    ('bm25', ('t2c',), 'kept', 'cpu')
+    >>> meta.model, meta.tasks, meta.extra["note"], meta.device
+    ('bm25', ('t2c',), 'kept', None)
     >>> meta.to_json()
     {'note': 'kept', 'run_id': 'r1', 'model': 'bm25', 'tasks': ['t2c']}
     """
@@ -60,20 +60,18 @@ class RunMeta:
     timings_s: dict[str, Any] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
-    def get(self, key: str, default: Any = None) -> Any:
-        """Dict-style read (``meta.get("created", "")``), for readers written against the old dicts.
+    def made_on(self) -> str:
+        """The release the run was made on; a one-line CorebError for a run file that records none.
 
-        >>> meta = RunMeta("r1", model="bm25", extra={"note": "kept"})
-        >>> meta.get("model"), meta.get("created", ""), meta.get("note")
-        ('bm25', '', 'kept')
+        >>> RunMeta("r1", release="demo_v2603").made_on()
+        'demo_v2603'
+        >>> RunMeta("r1").made_on()
+        Traceback (most recent call last):
+        coreb_core.errors.CorebError: run r1 records no release
         """
-        value = getattr(self, key) if key in META_FIELDS else self.extra.get(key)
-        return default if value is None else value
-
-    def __getitem__(self, key: str) -> Any:
-        if key in META_FIELDS:
-            return getattr(self, key)
-        return self.extra[key]
+        if self.release is None:
+            raise CorebError(f"run {self.run_id} records no release")
+        return self.release
 
     def to_json(self) -> dict[str, Any]:
         """The ``run.json`` object: recorded fields (None ones left out) and the unknown keys as read.

@@ -12,7 +12,7 @@ def test_c2c_language_pairs_add_up_to_recall(app_cache, default_runs):
     from coreb_core.evaluation.evaluate import evaluate
     from coreb_core.runs.folders import read_hits
 
-    bm25 = default_runs[BM25]["run_id"]
+    bm25 = default_runs[BM25].run_id
     hits = read_hits(bm25, app_cache)
     with Store("demo_v2603", app_cache) as s:
         per = c2c_language_hits(s, hits)
@@ -63,7 +63,7 @@ def test_parameter_efficiency_and_t2c_gradient(app_cache, default_runs):
     from coreb_core.runs.folders import read_hits
 
     runs = default_runs
-    metas = {m["run_id"]: m for m in runs.values()}
+    metas = {m.run_id: m for m in runs.values()}
     with Store("demo_v2603", app_cache) as s:
         tables = analyse_many(s, {r: read_hits(r, app_cache) for r in metas}, (V2,), groupings=("task",))
         board = leaderboard(tables.groups("v2", "task"), metas, "v2", "demo_v2603", published_rows())
@@ -79,7 +79,7 @@ def test_parameter_efficiency_and_t2c_gradient(app_cache, default_runs):
     assert ours.loc["minilm · official · demo_v2603", "params_b"] == 0.0227
     pub = grad[grad["kind"] == "published"].set_index("language")["value"]
     assert pub.to_dict() == {"any": 71.4, "python": 64.9, "java": 51.4, "cpp": 46.5}
-    bm25 = runs[BM25]["run_id"]
+    bm25 = runs[BM25].run_id
     m = per.merge(facts, on="query_id")
     m = m[(m["run"] == bm25) & ~m["subtask"].str.startswith("t2c_search") & (m["lang"] == "java")]
     got = grad[(grad["series"] == bm25) & (grad["language"] == "java")].iloc[0]

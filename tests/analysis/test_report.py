@@ -196,7 +196,7 @@ def test_report_helpers_examples():
 def test_selection_page_offers_the_report(app_cache, default_runs):
     from tests.builders import app_test
 
-    ids = [m["run_id"] for m in default_runs.values()]
+    ids = [m.run_id for m in default_runs.values()]
     at = app_test("selection.py", app_cache, {"release": RELEASE, "runs": ids}).run()
     assert not at.exception
     labels = [b.label for b in at.get("download_button")]

@@ -14,11 +14,11 @@ def test_recommend_and_published_units(app_cache, default_runs):
     from coreb_core.runs.folders import read_hits
 
     runs = default_runs
-    metas = {m["run_id"]: m for m in runs.values()}
+    metas = {m.run_id: m for m in runs.values()}
     with Store("demo_v2603", app_cache) as s:
         tables = analyse_many(s, {r: read_hits(r, app_cache) for r in metas}, (V2,), traps=True)
         rec = recommend(s, tables.per_query("v2"), tables.traps, metas, ("t2c",), ("any",), None, "queries")
-    bm25 = runs["bm25"]["run_id"]
+    bm25 = runs["bm25"].run_id
     row = rec.ranked.set_index("run").loc[bm25]
     per = tables.per_query("v2").query("task == 't2c'")
     traps = tables.traps.query("task == 't2c'")
@@ -52,7 +52,7 @@ def test_recommendation_lead_is_the_paired_test_of_the_top_two(app_cache, defaul
     from coreb_core.evaluation.significance import randomization_test
     from coreb_core.runs.folders import read_hits
 
-    metas = {m["run_id"]: m for m in default_runs.values()}
+    metas = {m.run_id: m for m in default_runs.values()}
     with Store("demo_v2603", app_cache) as s:
         tables = analyse_many(s, {r: read_hits(r, app_cache) for r in metas}, (V2,), traps=True)
         rec = recommend(s, tables.per_query("v2"), tables.traps, metas, ("t2c",), ("any",), None, "queries")

@@ -27,10 +27,10 @@ def test_overview_shows_bm25_t2c_as_evaluate_and_both_published_c2t(app_cache, d
     from coreb_core.runs.folders import read_hits
 
     runs = default_runs
-    bm25 = runs[BM25]["run_id"]
+    bm25 = runs[BM25].run_id
     with Store("demo_v2603", app_cache) as s:
         ours = summary(evaluate(s, read_hits(bm25, app_cache)))["tasks"]
-    at = app_test("overview.py", app_cache, {"release": "demo_v2603", "runs": [m["run_id"] for m in runs.values()]})
+    at = app_test("overview.py", app_cache, {"release": "demo_v2603", "runs": [m.run_id for m in runs.values()]})
     at.run()
     assert not at.exception and not at.error
     board = _board(at)
@@ -71,7 +71,7 @@ def test_overview_scheme_v1_changes_our_rows(app_cache, default_runs):
     from coreb_core.evaluation.schemes import V1
     from coreb_core.runs.folders import read_hits
 
-    bm25 = default_runs[BM25]["run_id"]
+    bm25 = default_runs[BM25].run_id
     with Store("demo_v2603", app_cache) as s:
         v1 = summary(evaluate(s, read_hits(bm25, app_cache), V1))["tasks"]["t2c"]["ndcg_at_10"]
     at = app_test("overview.py", app_cache, {"release": "demo_v2603", "runs": [bm25], "scheme": "v1"}).run()
@@ -91,7 +91,7 @@ def test_overview_shows_an_import_at_once_though_its_tables_are_cached(app_cache
 
     cache = tmp_path / "cache"  # a copy: the import must not touch the session's cache
     shutil.copytree(app_cache, cache, symlinks=True, ignore=shutil.ignore_patterns("embeddings"))
-    params = {"release": "demo_v2603", "runs": [default_runs[BM25]["run_id"]]}
+    params = {"release": "demo_v2603", "runs": [default_runs[BM25].run_id]}
     before = app_test("overview.py", cache, params).run()
     assert not before.exception and not _board(before)["model"].str.startswith("org/model").any()
     import_results(example_mteb_tree(tmp_path), root=cache)

@@ -47,8 +47,8 @@ def test_run_page_runs_bm25(private_cache):
     new = set(after) - before
     assert len(new) == 1
     run_id = new.pop()
-    assert after[run_id]["model"] == "bm25" and run_id.startswith("bm25__demo_v2603__")
-    assert after[run_id]["profile"] is None  # BM25 has no encoder, so no profile in its label
+    assert after[run_id].model == "bm25" and run_id.startswith("bm25__demo_v2603__")
+    assert after[run_id].profile is None  # BM25 has no encoder, so no profile in its label
     # shown by its name, the id only in the tooltip; no Cancel left once the run has finished
     name = run_meta(run_id, private_cache).name
     assert name.startswith("bm25 · demo_v2603") and after[run_id].name == name
@@ -93,8 +93,8 @@ def test_run_page_profile_selector_reaches_the_run(private_cache, minilm_cold_an
     after = runs_of("demo_v2603")
     (run_id,) = set(after) - before
     meta = after[run_id]
-    assert meta["profile"] == "card" and meta["encoding"]["backend"] == "sentence-transformers"
-    assert meta["texts_encoded"] == 0  # every vector from the session's card run
+    assert meta.profile == "card" and meta.encoding["backend"] == "sentence-transformers"
+    assert meta.texts_encoded == 0  # every vector from the session's card run
     assert run_id.startswith("minilm-card__demo_v2603__") and run_label(meta).startswith("minilm · card · demo_v2603")
     assert any("encoding profile `card`" in c.value for c in at.caption)
     other = app_test("traps.py", private_cache, {"release": "demo_v2603", "task": "c2c", "runs": run_id}).run()
@@ -228,5 +228,5 @@ def test_run_page_imports_good_dataset_and_trec_results(private_cache, tmp_path)
     assert [e.value for e in at.error] == [plain(f"{tmp_path / 'res' / 'junk.txt'}: not a recognised result file "
                                                  "(MTEB task JSON, runner output, TREC run, exported run)")]
     from ui.cache import runs_of
-    assert any(m["run_id"].startswith("mine__tiny__") for m in runs_of("tiny").values())
+    assert any(m.run_id.startswith("mine__tiny__") for m in runs_of("tiny").values())
     assert next(d.value for d in at.dataframe if list(d.value.columns) == ["name"])["name"].tolist() == ["mine · tiny"]

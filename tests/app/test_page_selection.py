@@ -36,7 +36,7 @@ def _ranked(at) -> pd.DataFrame:
                                              (("c2c",), ("python", "ruby")), (("t2c", "c2t"), ("java",))])
 def test_selection_ranks_by_slice_mean(app_cache, tasks, languages, default_runs):
     runs = default_runs
-    ids = [m["run_id"] for m in runs.values()]
+    ids = [m.run_id for m in runs.values()]
     at = app_test("selection.py", app_cache, {"release": "demo_v2603", "runs": ids, "sel_tasks": ",".join(tasks),
                                               "sel_langs": ",".join(languages)}).run()
     assert not at.exception and not at.error
@@ -46,13 +46,13 @@ def test_selection_ranks_by_slice_mean(app_cache, tasks, languages, default_runs
     assert ranked["run"].tolist() == order and ranked["rank"].tolist() == [1, 2]
     assert ranked["mean"].tolist() == [round(expected[r] * 100, 1) for r in order]
     assert (ranked["ci_low"] <= ranked["mean"]).all() and (ranked["mean"] <= ranked["ci_high"]).all()
-    runs_by_id = {m["run_id"]: run_name(m) for m in runs.values()}  # one name per run: the sidebar's
-    assert runs_by_id == {m["run_id"]: run_label(m) for m in runs.values()}
+    runs_by_id = {m.run_id: run_name(m) for m in runs.values()}  # one name per run: the sidebar's
+    assert runs_by_id == {m.run_id: run_label(m) for m in runs.values()}
     evidence = at.text[0].value
     assert evidence.startswith(f"{runs_by_id[order[0]]} ranks first with mean nDCG@10 "
                                f"{round(expected[order[0]] * 100, 1):.1f}")
     # issue 12: the recommendation in one sentence, with the runs' names and the lead's significance in words
-    labels = {m["run_id"]: run_label(m) for m in runs.values()}
+    labels = {m.run_id: run_label(m) for m in runs.values()}
     first, second = (round(expected[r] * 100, 1) for r in order)
     words = _recommendation(at).replace("\\", "")  # the page escapes Markdown characters of names
     assert words.startswith((f"Choose {labels[order[0]]}: best nDCG@10 on", f"No clear winner: {labels[order[0]]} leads"))
@@ -63,7 +63,7 @@ def test_selection_ranks_by_slice_mean(app_cache, tasks, languages, default_runs
 
 def test_selection_respects_parameter_budget(app_cache, default_runs):
     runs = default_runs
-    ids = [m["run_id"] for m in runs.values()]
+    ids = [m.run_id for m in runs.values()]
     at = app_test("selection.py", app_cache, {"release": "demo_v2603", "runs": ids, "budget": "0.01"}).run()
     assert not at.exception
     ranked = _ranked(at)
@@ -86,7 +86,7 @@ def test_selection_respects_parameter_budget(app_cache, default_runs):
 
 def test_printable_view_hides_widgets_and_offers_summary(app_cache, default_runs):
     runs = default_runs
-    at = app_test("selection.py", app_cache, {"release": "demo_v2603", "runs": [m["run_id"] for m in runs.values()],
+    at = app_test("selection.py", app_cache, {"release": "demo_v2603", "runs": [m.run_id for m in runs.values()],
                                               "print": "1", "sel_tasks": "c2t", "budget": "1"}).run()
     assert not at.exception
     assert len(at.multiselect) == 1  # only the sidebar's run picker

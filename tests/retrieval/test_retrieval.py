@@ -246,17 +246,17 @@ def test_second_identical_run_encodes_nothing_and_scores_the_same(minilm_runs, p
         b = evaluate(store, read_hits(warm.run_id, mini_cache))
     assert a.drop(columns=[]).equals(b)
     meta = run_meta(cold.run_id, mini_cache)
-    assert meta["model_spec"]["id"] == "minilm" and meta["device"] == "cpu" and meta["precision"] == "float32"
-    assert set(meta["prompts"]) == {"t2c", "c2c", "c2t"} and meta["corpus_fingerprint"]
-    assert meta["texts_encoded"] == cold.texts_encoded and "transformers" in meta["packages"]
+    assert meta.model_spec["id"] == "minilm" and meta.device == "cpu" and meta.precision == "float32"
+    assert set(meta.prompts) == {"t2c", "c2c", "c2t"} and meta.corpus_fingerprint
+    assert meta.texts_encoded == cold.texts_encoded and "transformers" in meta.packages
     # the profile is in the provenance, the label and the run id
-    assert meta["profile"] == "official" and meta["label"] == "minilm · official · demo_v2603"
-    assert run_name(meta) == meta.name and meta.name.startswith(meta["label"])  # one name, numbered when repeated
+    assert meta.profile == "official" and meta.label == "minilm · official · demo_v2603"
+    assert run_name(meta) == meta.name and meta.name.startswith(meta.label)  # one name, numbered when repeated
     assert cold.run_id.startswith("minilm-official__demo_v2603__")
-    encoding = meta["encoding"]
+    encoding = meta.encoding
     assert (encoding["backend"], encoding["max_length"], encoding["pooling_seen"]) == ("transformers", 512, ["mean"])
-    assert all(p["query"] == p["document"] == "" for p in meta["prompts"].values())
-    assert run_meta(warm.run_id, mini_cache)["encoding"]["pooling_seen"] is None  # nothing encoded, no model loaded
+    assert all(p["query"] == p["document"] == "" for p in meta.prompts.values())
+    assert run_meta(warm.run_id, mini_cache).encoding["pooling_seen"] is None  # nothing encoded, no model loaded
     # MiniLM is a weak code model but far from random on CoREB-mini
     ndcg = score_run(cold.run_id, mini_cache)
     assert 0.1 < ndcg["t2c"] < 0.9 and 0.1 < ndcg["c2t"] < 0.9
@@ -269,9 +269,9 @@ def test_card_profile_run_has_its_own_vectors_label_and_provenance(minilm_runs, 
     card = minilm_card_c2c
     assert card.texts_encoded > 0  # the official run's cached vectors are not served to the card profile
     meta = run_meta(card.run_id, private_cache)
-    assert card.run_id.startswith("minilm-card__demo_v2603__") and meta["label"] == "minilm · card · demo_v2603"
-    assert meta["profile"] == "card" and meta["encoding"]["backend"] == "sentence-transformers"
-    assert meta["encoding"]["max_length"] == 256 and meta["prompts"]["c2c"]["source"]
+    assert card.run_id.startswith("minilm-card__demo_v2603__") and meta.label == "minilm · card · demo_v2603"
+    assert meta.profile == "card" and meta.encoding["backend"] == "sentence-transformers"
+    assert meta.encoding["max_length"] == 256 and meta.prompts["c2c"]["source"]
     again = run_retrieval("minilm", "demo_v2603", tasks=("c2c",), root=private_cache, profile="card")
     assert again.texts_encoded == 0 and score_run(again.run_id, private_cache) == score_run(card.run_id, private_cache)
 
@@ -296,7 +296,7 @@ def test_bm25_run_from_the_cli(mini_cache):
     assert done.returncode == 0, done.stderr
     run_id = done.stdout.split()[1].rstrip(":")
     meta = run_meta(run_id, mini_cache)
-    assert run_id.startswith("bm25__") and meta["profile"] is None and run_name(meta).startswith("bm25 · demo_v2603")  # no encoder, no profile
+    assert run_id.startswith("bm25__") and meta.profile is None and run_name(meta).startswith("bm25 · demo_v2603")  # no encoder, no profile
     assert "%|" in done.stderr  # the progress bar
     values = {line.split()[0]: float(line.split()[-1]) for line in done.stdout.splitlines() if "nDCG@10" in line}
     assert set(values) == {"t2c", "c2c", "c2t"} and all(0.05 < v < 0.95 for v in values.values())
@@ -330,7 +330,7 @@ def test_rerank_with_a_locally_built_cross_encoder(mini_cache, tmp_path):
     first = run_retrieval("bm25", "demo_v2603", tasks=("c2t",), root=mini_cache)
     reranked = rerank_run(first.run_id, str(model), depth=10, root=mini_cache)
     meta = run_meta(reranked.run_id, mini_cache)
-    assert meta["first_stage"] == first.run_id and meta["rerank_depth"] == 10 and meta["kind"] == "rerank"
+    assert meta.first_stage == first.run_id and meta.rerank_depth == 10 and meta.kind == "rerank"
     a = read_hits(first.run_id, mini_cache).astype({"query_id": str, "doc_id": str})
     b = read_hits(reranked.run_id, mini_cache).astype({"query_id": str, "doc_id": str})
     qid = a["query_id"].iloc[0]
