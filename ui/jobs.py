@@ -59,6 +59,7 @@ def start_job(request: RunRequest) -> str:
     """Start a run in the background for this session (``CorebError`` when one is already running)."""
     job_id = board().submit(request)
     st.session_state.setdefault(MINE_KEY, set()).add(job_id)
+    st.session_state.pop(OUTCOME_KEY, None)  # the last run's ending is old news once another starts
     return job_id
 
 

@@ -40,14 +40,15 @@ def sidebar(multi_run: bool = True) -> State:
         wanted = url_param("release", default_release(releases))
         ss.release = wanted if wanted in releases else default_release(releases)
     release = st.sidebar.selectbox("Release", releases, key=kept("release"))
+    note_ended_jobs()  # a background run that ended since the last look: listed below, and chosen if ours
+    runs = runs_of(release)
+    show_jobs({r: run_label(m) for r, m in runs.items()})  # near the top: a running job is seen without scrolling
     schemes = [*SIDEBAR_SCHEMES, *(f"file:{n}" for n in store(release).extra_qrels)]
     if "scheme" not in ss or ss.scheme not in schemes:
         wanted = url_param("scheme", "v2")
         ss.scheme = wanted if wanted in schemes else "v2"
     help_text = "\n\n".join(f"**{s}**: {DESCRIPTIONS[Scheme.parse(s).name]}" for s in schemes)
     scheme = st.sidebar.radio("Scheme", schemes, key=kept("scheme"), help=help_text, horizontal=True)
-    note_ended_jobs()  # a background run that ended since the last look: listed below, and chosen if ours
-    runs = runs_of(release)
     skipped = skipped_runs()  # a bad folder is left out, never fatal: every page (Run retrieval too) still works
     for bad in skipped[:SKIPPED_SHOWN]:
         st.sidebar.warning(plain(f"Skipped run folder {bad.folder}: {bad.reason}"))
@@ -69,7 +70,6 @@ def sidebar(multi_run: bool = True) -> State:
                                help="As the official runner: drop each C2C query's anchor from its ranked list "
                                     "(MTEB keeps it). Documents below it move up one rank.")
     st.sidebar.caption(C2T_LABEL0_NOTE)
-    show_jobs({r: run_label(m) for r, m in runs.items()})
     write_url({"release": release, "scheme": scheme, "task": task, "anchor": "1" if anchor else "0",
                "runs": list(run_ids)})
     return State(release, Scheme.parse(scheme), list(run_ids), task, anchor)
