@@ -33,50 +33,39 @@ ALIASES = [st.Page(_open_default_page, title=spec.title, url_path=spec.url_path)
 page = st.navigation(PAGES + ALIASES, position="hidden")
 menu = st.sidebar.container()  # filled after the page has run: its links carry the page's final URL state
 
-from coreb_core.data.store import list_releases  # noqa: E402
 from coreb_core.defaults import (  # noqa: E402
     FIRST_MODELS,
-    default_release,
     ensure_defaults,
     first_page_rendered,
-    later_defaults,
+    later_default,
     needs_defaults,
-    start_later_defaults,
+    start_later_default,
 )
 from coreb_core.errors import CorebError  # noqa: E402
+from coreb_core.retrieval.jobs import FAILED, board  # noqa: E402
 
 if needs_defaults():
     # First launch on a fresh clone: the data (COREB_DATA's copy of the real CoREB, the hub, or CoREB-mini) and
-    # the BM25 run (seconds), then the page; the MiniLM run is built after, in a background thread
-    # (start_later_defaults), and the page says so meanwhile.
+    # the BM25 run (seconds), then the page; the MiniLM run is then a background job (start_later_default),
+    # shown with its progress and Cancel in the sidebar like any run a user starts.
     bar = st.progress(0.0, text="First launch: caching the benchmark and the BM25 default run…")
     try:
         ensure_defaults(progress=lambda msg, frac: bar.progress(min(max(frac, 0.0), 1.0), text=f"First launch — {msg}"),
                         models=FIRST_MODELS)
-        start_later_defaults()
+        start_later_default()
     except CorebError as exc:
         st.error(f"Could not prepare the bundled benchmark: {plain(exc)}")
     bar.empty()
 
-
-@st.fragment(run_every=2.0)
-def _later_defaults_status() -> None:
-    """While a default run is built in the background: say so with a ticking elapsed time; once none is
-    left, rerun the whole app so the new run is listed under Runs."""
-    building = [b for b in later_defaults() if not b.done]
-    if not building:
-        st.rerun(scope="app")
-    for b in building:
-        st.info(f"The {b.model} default run is being built ({b.elapsed():.0f} s elapsed: {plain(b.message)}); "
-                f"it appears under Runs in the sidebar (release {default_release(list_releases())}) when done.",
-                icon=":material/hourglass_top:")
-
-
-if any(not b.done for b in later_defaults()):
-    _later_defaults_status()
-for failed in [b for b in later_defaults() if b.error]:
-    st.warning(f"The {failed.model} default run could not be built: {plain(failed.error)}. "
-               "Build it from the Run retrieval page.")
+if (job := later_default()) is not None:
+    default_job = board().state(job)
+    if not default_job.finished:
+        st.info(f"The {default_job.request.model} default run is being built in the background (progress and Cancel "
+                f"in the sidebar); it appears under Runs in the sidebar (release {default_job.request.release}) "
+                "when done.", icon=":material/hourglass_top:")
+    elif default_job.status == FAILED:
+        st.warning(f"The {default_job.request.model} default run could not be built: {plain(default_job.error)}. "
+                   "Build it from the Run retrieval page.")
 
 buffer_url()  # the page's URL parameters are written once, at the end of its run: one history entry a visit
 try:

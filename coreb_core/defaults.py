@@ -1,42 +1,42 @@
 """What a fresh clone needs: a benchmark and two default runs. The benchmark is the real CoREB when it can be
 had (``COREB_DATA=DIR``: a local copy, imported; else the hub, fetched with progress when it answers) and
 CoREB-mini otherwise (offline, bundled). The first page waits only for the fast part (the data and the BM25
-run, seconds); the MiniLM run (minutes on a CPU) is built after it, in a background thread the app starts
-once per process and whose state it shows.
+run, seconds); the MiniLM run (minutes on a CPU) is then a background job on the job board
+(``coreb_core.retrieval.jobs``), shown and cancellable in every page's sidebar like a user's run.
 
-Example (an empty cache folder ``root``; builds demo_v2602/demo_v2603 and runs bm25 and minilm on
-demo_v2603, which takes minutes, so not doctested):
+Example (an empty cache folder ``root``; the MiniLM job takes minutes, so those lines are skipped):
+
     >>> needs_defaults(root)
     True
     >>> ensure_defaults(root=root, models=FIRST_MODELS)          # what the first page waits for
-    ['bm25__demo_v2603__20261201T063510-68929c']
-    >>> [b.model for b in start_later_defaults(root)]            # the rest, in a background thread
-    ['minilm']
-    >>> [b.wait().run_id for b in later_defaults(root)]
-    ['minilm-official__demo_v2603__20261201T063729-08715e']
-    >>> needs_defaults(root), ensure_defaults(root=root)
+    ['bm25__demo_v2603__...']
+    >>> job = start_later_default(root)                          # the rest: a background job
+    >>> board(root).wait(job).run_id                             # doctest: +SKIP
+    'minilm-official__demo_v2603__...'
+    >>> board(root).cancel(job); first_page_rendered(); board(root).wait(job).status
+    'cancelled'
+    >>> needs_defaults(root), ensure_defaults(root=root, models=FIRST_MODELS)
     (False, [])
 """
 from __future__ import annotations
 
 import os
 import threading
-import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from coreb_core.data.schema import HUB_RELEASES
 from coreb_core.data.store import list_releases
 from coreb_core.paths import cache_root, runs_dir
 from coreb_core.progress import Progress, part_of, silent
+from coreb_core.retrieval.jobs import DEFAULT, RunRequest, board
 from coreb_core.runs.folders import list_runs
 
 DEFAULT_RELEASE = "demo_v2603"  # CoREB-mini's test release: the offline default
 REAL_RELEASE = "release_v2603"  # the real test release, the default whenever it is cached
 DATA_ENV = "COREB_DATA"  # a local copy of the real CoREB for the first launch (a release folder or their parent)
-DEFAULT_MODELS = ("bm25", "minilm")
 FIRST_MODELS = ("bm25",)  # seconds: the first page waits for these
-LATER_MODELS = ("minilm",)  # minutes on a CPU: built after the first page renders
+LATER_MODEL = "minilm"  # minutes on a CPU: a background job once the first page has rendered
+DEFAULT_MODELS = (*FIRST_MODELS, LATER_MODEL)
 
 
 def default_release(releases: list[str]) -> str | None:
@@ -147,52 +147,15 @@ def ensure_defaults(progress: Progress = silent, root: Path | None = None,
     return created
 
 
-@dataclass
-class BackgroundRun:
-    """One default run built in a background thread: what it is doing, and its run id or error when done.
-    The app reads these fields to say so; ``wait`` blocks until the build ends.
-
-    >>> build = BackgroundRun("minilm", started=time.monotonic() - 12.4)
-    >>> build.done, round(build.elapsed()), build.message
-    (False, 12, 'waiting for the first page to render')
-    """
-    model: str
-    started: float = field(default_factory=time.monotonic)
-    message: str = "waiting for the first page to render"
-    fraction: float = 0.0
-    run_id: str | None = None  # set when the run is stored
-    error: str | None = None  # one line, set when the build failed
-    finished: float | None = None
-    thread: threading.Thread | None = field(default=None, repr=False)
-
-    @property
-    def done(self) -> bool:
-        return self.finished is not None
-
-    def elapsed(self) -> float:
-        """Seconds since the build started (until it finished, once done)."""
-        return (self.finished or time.monotonic()) - self.started
-
-    def wait(self, timeout: float | None = None) -> BackgroundRun:
-        """Block until the build ends (or ``timeout`` seconds pass); returns itself."""
-        if self.thread is not None:
-            self.thread.join(timeout)
-        return self
-
-    def report(self, message: str, fraction: float) -> None:
-        """The ``Progress`` the build reports to (called from the build thread)."""
-        self.message, self.fraction = message, fraction
-
-
-_BUILDS: dict[str, list[BackgroundRun]] = {}  # per cache folder: this process's background builds
-_LOCK = threading.Lock()
-_FIRST_PAGE = threading.Event()  # set by first_page_rendered: the background builds may start
+_FIRST_PAGE = threading.Event()  # set by first_page_rendered: the default job may start loading
 FIRST_PAGE_WAIT_S = 30.0  # start anyway after this long (a first page that stopped early never says so)
+_STARTED: dict[str, str | None] = {}  # per cache folder: the default job this process submitted (None: none needed)
+_LOCK = threading.Lock()
 
 
 def first_page_rendered() -> None:
-    """Let the background builds start: the app calls this once its first page has rendered, so that
-    loading a model (seconds of CPU and the GIL) does not slow that page down.
+    """Let the default job start: the app calls this once its first page has rendered, so that loading a
+    model (seconds of CPU and the GIL) does not slow that page down.
 
     >>> first_page_rendered(); _FIRST_PAGE.is_set()
     True
@@ -200,65 +163,36 @@ def first_page_rendered() -> None:
     _FIRST_PAGE.set()
 
 
-def build_default_run(build: BackgroundRun, root: Path | None = None) -> BackgroundRun:
-    """Build one default run on the default release, recording progress, run id or error in ``build``.
-    Runs in the calling thread; ``start_later_defaults`` calls it from a background thread.
+def start_later_default(root: Path | None = None, model: str = LATER_MODEL) -> str | None:
+    """Submit the default run of ``model`` on the default release, when that release lacks one, to the job
+    board (``coreb_core.retrieval.jobs``: its progress and Cancel show in every page's sidebar), at most
+    once per process and cache folder; the job id, or None when nothing was needed. The job waits for
+    ``first_page_rendered`` (at most ``FIRST_PAGE_WAIT_S``) before it loads anything.
 
-    Example (CoREB-mini in a cache folder ``root``; takes minutes for minilm, so not doctested):
+    Example (CoREB-mini and its BM25 run in the cache folder ``root``; a real MiniLM run, minutes):
 
-    >>> build_default_run(BackgroundRun("bm25"), root).run_id
-    'bm25__demo_v2603__20261201T063510-68929c'
+    >>> job = start_later_default(root)
+    >>> board(root).state(job).origin, start_later_default(root) == job == later_default(root)
+    ('default', True)
+    >>> board(root).cancel(job); first_page_rendered(); board(root).wait(job).status
+    'cancelled'
     """
-    from coreb_core.retrieval.pipeline import run_retrieval
-
-    try:
-        build.run_id = run_retrieval(build.model, _default_release(root), root=root, progress=build.report).run_id
-        build.report("done", 1.0)
-    except Exception as exc:  # noqa: BLE001 (a background thread has nobody to raise to: the app shows it)
-        build.error = " ".join(str(exc).split()) or type(exc).__name__
-    finally:
-        build.finished = time.monotonic()
-    return build
-
-
-def start_later_defaults(root: Path | None = None, models: tuple[str, ...] = LATER_MODELS) -> list[BackgroundRun]:
-    """Start building the default runs of ``models`` the default release lacks, in one background thread, at
-    most once per process and cache folder (a second call returns the first call's builds). The thread
-    waits for ``first_page_rendered`` (at most ``FIRST_PAGE_WAIT_S``) before it loads anything.
-
-    Example (CoREB-mini and its BM25 run in a cache folder ``root``; takes minutes, so not doctested):
-
-    >>> [(b.model, b.done) for b in start_later_defaults(root)]
-    [('minilm', False)]
-    >>> start_later_defaults(root) == later_defaults(root)
-    True
-    """
-    root = root or cache_root()  # pinned now: the thread must not follow a later change of COREB_CACHE
+    root = root or cache_root()  # pinned now: the job must not follow a later change of COREB_CACHE
     key = str(runs_dir(root).resolve())
     with _LOCK:
-        if key in _BUILDS:
-            return _BUILDS[key]
-        have = {m.model for m in list_runs(_default_release(root), root)}
-        builds = [BackgroundRun(model) for model in models if model not in have]
-        _BUILDS[key] = builds
-    if builds:
-        def work() -> None:
-            _FIRST_PAGE.wait(FIRST_PAGE_WAIT_S)
-            for build in builds:  # one after another: two encoders at once would share the same cores
-                build.started = time.monotonic()
-                build_default_run(build, root)
-
-        thread = threading.Thread(target=work, name="coreb-default-runs", daemon=True)
-        for build in builds:
-            build.thread = thread
-        thread.start()
-    return builds
+        if key not in _STARTED:
+            release = _default_release(root)
+            needed = model not in {m.model for m in list_runs(release, root)}
+            _STARTED[key] = (board(root).submit(RunRequest(model, release), root=root, origin=DEFAULT,
+                                                after=_FIRST_PAGE, after_timeout_s=FIRST_PAGE_WAIT_S)
+                             if needed else None)
+        return _STARTED[key]
 
 
-def later_defaults(root: Path | None = None) -> list[BackgroundRun]:
-    """The background builds ``start_later_defaults`` started in this process for this cache (none: []).
+def later_default(root: Path | None = None) -> str | None:
+    """The default job ``start_later_default`` submitted in this process for this cache (none: None).
 
-    >>> later_defaults(Path("/nonexistent-cache"))
-    []
+    >>> later_default(Path("/nonexistent-cache")) is None
+    True
     """
-    return _BUILDS.get(str(runs_dir(root).resolve()), [])
+    return _STARTED.get(str(runs_dir(root).resolve()))

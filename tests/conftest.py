@@ -63,12 +63,12 @@ def cache(tmp_path, monkeypatch) -> Path:
 class FirstLaunch:
     """What the app's real first launch on an empty cache did: ``app`` is its first session after its first
     run (the Overview, drawn before MiniLM was built), ``models_at_first_page`` the runs stored by then, and
-    ``builds`` the default runs built after that page, in the background, each waited for (and
+    ``default_job`` the MiniLM default run built after that page as a background job, waited for (and
     ``models_after_builds`` the runs stored then)."""
     cache: Path
     app: object  # streamlit.testing.v1.AppTest
     models_at_first_page: list[str]
-    builds: list
+    default_job: object  # coreb_core.retrieval.jobs.JobState, once ended
     models_after_builds: list[str]
 
 
@@ -80,7 +80,8 @@ def first_launch(tmp_path_factory) -> FirstLaunch:
     the suite a minute and a half. tests/app/test_app.py asserts on what it did."""
     from streamlit.testing.v1 import AppTest
 
-    from coreb_core.defaults import DEFAULT_RELEASE, later_defaults
+    from coreb_core.defaults import DEFAULT_RELEASE, later_default
+    from coreb_core.retrieval.jobs import board
     from coreb_core.runs.folders import list_runs
 
     root = tmp_path_factory.mktemp("first-launch")
@@ -88,11 +89,11 @@ def first_launch(tmp_path_factory) -> FirstLaunch:
         env.setenv("COREB_CACHE", str(root))
         app = AppTest.from_file(str(_REPO / "app.py"), default_timeout=600).run()
         models = [m.model for m in list_runs(DEFAULT_RELEASE, root)]
-        builds = later_defaults(root)
-        for build in builds:  # MiniLM: its thread reads the cache folder it was started with
-            build.wait(900)
+        job = later_default(root)
+        assert job is not None, "the first launch submitted no MiniLM default job"
+        default_job = board(root).wait(job, 900)  # its thread reads the cache folder it was started with
         after = sorted(m.model for m in list_runs(DEFAULT_RELEASE, root))
-    return FirstLaunch(root, app, models, builds, after)
+    return FirstLaunch(root, app, models, default_job, after)
 
 
 @pytest.fixture(scope="session")
@@ -138,14 +139,14 @@ def minilm_cold_and_warm(first_launch, tmp_path_factory):
     from coreb_core.retrieval.pipeline import RetrievalResult, run_retrieval
     from coreb_core.runs.folders import run_meta
 
-    [build] = [b for b in first_launch.builds if b.model == "minilm"]
-    assert build.done and build.error is None, f"the first launch's MiniLM run failed: {build.error}"
+    build = first_launch.default_job
+    assert build.request.model == "minilm" and build.status == "done", f"the first launch's MiniLM run: {build}"
     root = tmp_path_factory.mktemp("retrieval-cache")
     shutil.copytree(first_launch.cache / "coreb", root / "coreb", symlinks=True)
     shutil.copytree(first_launch.cache / "embeddings", root / "embeddings")
     shutil.copytree(runs_dir(first_launch.cache) / build.run_id, runs_dir(root) / build.run_id)
     meta = run_meta(build.run_id, root)
-    cold = RetrievalResult(build.run_id, meta.release, meta.texts_encoded, build.finished - build.started)
+    cold = RetrievalResult(build.run_id, meta.release, meta.texts_encoded, build.elapsed_s)
     warm = run_retrieval("minilm", "demo_v2603", root=root)
     return root, cold, warm
 

@@ -1,6 +1,19 @@
-"""The docstring examples of the data-free modules (any layer) run as written and print what they show."""
+"""Every docstring example in coreb_core runs as written and prints what it shows.
+
+Data-free modules run as they are. Modules whose examples need data (``DATA_MODULES``) run each docstring
+in a fresh copy of a small cache, with three names every such example may use without defining
+(``docs/architecture.md`` says so too):
+
+- ``root``: a cache folder with both CoREB-mini releases and one BM25 run on demo_v2603 (also
+  ``COREB_CACHE``, so functions that default to the configured cache read it);
+- ``store``: ``Store("demo_v2603", root)``;
+- ``bm25``: that BM25 run's id.
+
+An example that takes minutes (a MiniLM encode, the real release) is marked ``# doctest: +SKIP`` and still
+defines or imports every name it uses."""
 import doctest
 import importlib
+import shutil
 
 import pytest
 
@@ -12,8 +25,20 @@ MODULES = ["coreb_core.data.measures", "coreb_core.evaluation.kernels", "coreb_c
            "coreb_core.retrieval.profiles", "coreb_core.retrieval.device", "coreb_core.retrieval.embeddings",
            "coreb_core.retrieval.encode", "coreb_core.results.imported", "coreb_core.data.mini.check_problem", "coreb_core.cli",
            "coreb_core.input_paths", "coreb_core.text", "coreb_core.analysis.proportions", "coreb_core.present.display", "coreb_core.present.format", "ui.widgets",
-           "coreb_core.retrieval.jobs", "coreb_core.present.numbers", "coreb_core.present.selection",
+           "coreb_core.present.numbers", "coreb_core.present.selection",
            "coreb_core.analysis.article", "ui.jobs"]
+
+DATA_MODULES = ["coreb_core", "coreb_core.defaults", "coreb_core.report", "coreb_core.retrieval.jobs",
+                "coreb_core.retrieval.pipeline", "coreb_core.retrieval.runner_encoder", "coreb_core.evaluation.compile",
+                "coreb_core.evaluation.export", "coreb_core.evaluation.evaluate", "coreb_core.evaluation.join",
+                "coreb_core.data.statistics", "coreb_core.data.store", "coreb_core.data.ingest", "coreb_core.data.sources",
+                "coreb_core.data.mini.build", "coreb_core.data.sql_console", "coreb_core.results.uploads",
+                "coreb_core.analysis.trap_kinds", "coreb_core.analysis.traps", "coreb_core.analysis.leaderboard",
+                "coreb_core.analysis.selection", "coreb_core.analysis.console_tables", "coreb_core.analysis.embedding_map",
+                "coreb_core.analysis.inspection", "coreb_core.analysis.deflation", "coreb_core.analysis.surface_bias",
+                "coreb_core.analysis.trap_wins", "coreb_core.analysis.comparison", "coreb_core.analysis.mteb_parity"]
+
+FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
 
 
 @pytest.mark.parametrize("name", MODULES)
@@ -21,3 +46,43 @@ def test_docstring_examples_run(name):
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0, f"{name} has no runnable example"
     assert result.failed == 0
+
+
+@pytest.fixture(scope="session")
+def doctest_cache(mini_data, tmp_path_factory):
+    """``root`` of the data modules' examples: CoREB-mini and one BM25 run on demo_v2603 (seconds)."""
+    from coreb_core.retrieval.pipeline import run_retrieval
+
+    root = tmp_path_factory.mktemp("doctest") / "cache"
+    shutil.copytree(mini_data, root)
+    run_retrieval("bm25", "demo_v2603", root=root)
+    return root
+
+
+def test_every_module_with_examples_is_doctested():
+    """A new module's examples are run too: each coreb_core module with an example is in one of the lists."""
+    import pathlib
+
+    package = pathlib.Path(importlib.import_module("coreb_core").__file__).parent
+    with_examples = {".".join(("coreb_core", *p.relative_to(package).with_suffix("").parts)).removesuffix(".__init__")
+                     for p in package.rglob("*.py") if ">>>" in p.read_text()}
+    covered = set(MODULES) | set(DATA_MODULES) | {"coreb_core.present.charts"}  # charts: tests/ui/test_charts.py
+    assert with_examples - covered == set()
+
+
+@pytest.mark.parametrize("name", DATA_MODULES)
+def test_data_examples_run(name, doctest_cache, tmp_path, monkeypatch):
+    from coreb_core.data.store import Store
+    from coreb_core.runs.folders import list_runs
+
+    module = importlib.import_module(name)
+    runner = doctest.DocTestRunner(optionflags=FLAGS)
+    failures = []
+    for i, test in enumerate(t for t in doctest.DocTestFinder().find(module) if t.examples):
+        root = shutil.copytree(doctest_cache, tmp_path / str(i))  # each docstring its own cache: no order
+        monkeypatch.setenv("COREB_CACHE", str(root))
+        test.globs.update(root=root, store=Store("demo_v2603", root), bm25=list_runs("demo_v2603", root)[0].run_id)
+        runner.run(test, out=failures.append)
+    result = runner.summarize(verbose=False)
+    assert result.attempted > 0, f"{name} has no runnable example"
+    assert result.failed == 0, "".join(failures)

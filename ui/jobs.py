@@ -7,7 +7,7 @@ import streamlit as st
 
 from coreb_core.present.format import plain
 from coreb_core.present.numbers import duration_text
-from coreb_core.retrieval.jobs import CANCELLED, DONE, FAILED, JobState, RunRequest, board
+from coreb_core.retrieval.jobs import CANCELLED, DEFAULT, DONE, FAILED, JobState, RunRequest, board
 
 SEEN_KEY = "jobs_seen"  # job ids whose end this session has already acted on
 MINE_KEY = "jobs_mine"  # job ids this session started (their finished run is chosen under Runs)
@@ -65,8 +65,9 @@ def start_job(request: RunRequest) -> str:
 
 def note_ended_jobs() -> None:
     """Before the sidebar draws its runs: for each job that ended since this session last looked, remember
-    its outcome, and choose its run under Runs when this session started it. A new session takes the
-    jobs that ended before it as seen."""
+    its outcome, and choose its run under Runs when this session started it (or it is the first launch's
+    default run, which every open session waited for). A new session takes the jobs that ended before it
+    as seen."""
     ss = st.session_state
     ended = [s for s in board().states() if s.finished]
     if SEEN_KEY not in ss:
@@ -76,7 +77,7 @@ def note_ended_jobs() -> None:
         if s.job_id in ss[SEEN_KEY]:
             continue
         ss[SEEN_KEY].add(s.job_id)
-        if s.job_id in ss.get(MINE_KEY, set()):
+        if s.job_id in ss.get(MINE_KEY, set()) or s.origin == DEFAULT:
             ss[OUTCOME_KEY] = s
             if s.status == DONE and ss.get("release") == s.request.release and isinstance(ss.get("runs"), list) \
                     and s.run_id not in ss["runs"]:

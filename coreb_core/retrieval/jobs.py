@@ -7,6 +7,10 @@ that the job's progress callback turns into ``RunCancelled`` at the next report 
 every second of a model load), and ``write_run`` stores a run only when it is complete, so a cancelled
 run leaves nothing behind. One job runs at a time: two encoders would share the same cores.
 
+The first launch's default MiniLM run is a job like any other (``origin`` "default", submitted by
+``coreb_core.defaults``): it waits for the first page before it loads anything, shows its progress in the
+same place and can be cancelled the same way.
+
 Example (CoREB-mini in a cache folder ``root``; not doctested):
     >>> job = board(root).submit(RunRequest("bm25", "demo_v2603"), root=root)   # doctest: +SKIP
     >>> board(root).wait(job).status, board(root).state(job).run_id   # doctest: +SKIP
@@ -28,6 +32,7 @@ from coreb_core.retrieval.profiles import DEFAULT_PROFILE, load_encoder
 from coreb_core.runs.hits import DEFAULT_TOP_K
 
 RUNNING, DONE, FAILED, CANCELLED = "running", "done", "failed", "cancelled"
+USER, DEFAULT = "user", "default"  # who asked for a job: a user, or the first launch's default runs
 ETA_WINDOW_S = 60.0  # the time left is extrapolated from the progress made over the last minute
 ETA_MIN_SPAN_S = 3.0  # and only once the work has moved for this long (a model load does not count)
 ETA_MIN_FRACTION = 0.01  # and by this much
@@ -62,6 +67,7 @@ class JobState(NamedTuple):
     eta_s: float | None
     run_id: str | None  # set when DONE
     error: str | None  # one line, set when FAILED
+    origin: str = USER  # USER or DEFAULT
 
     @property
     def finished(self) -> bool:
@@ -109,6 +115,7 @@ class _Job:
     finished: float | None = None
     cancel: threading.Event = field(default_factory=threading.Event)
     thread: threading.Thread | None = None
+    origin: str = USER
 
     def report(self, message: str, fraction: float) -> None:
         """The job's ``Progress``: records the step, and stops the run here when it was cancelled."""
@@ -126,7 +133,7 @@ class _Job:
         elapsed = (self.finished or time.monotonic()) - self.started
         eta = None if self.status != RUNNING else eta_from(self.samples, elapsed)
         return JobState(self.job_id, self.request, self.status, self.message, self.fraction, elapsed, eta,
-                        self.run_id, self.error)
+                        self.run_id, self.error, self.origin)
 
 
 Loader = Callable  # (spec, encoding, device) -> encoder
@@ -140,18 +147,23 @@ class JobBoard:
         self._lock = threading.Lock()
         self._encoders: dict[str, object] = {}
 
-    def submit(self, request: RunRequest, root: Path | None = None, loader: Loader | None = None) -> str:
+    def submit(self, request: RunRequest, root: Path | None = None, loader: Loader | None = None,
+               origin: str = USER, after: threading.Event | None = None, after_timeout_s: float = 30.0) -> str:
         """Start ``request`` in a background thread; its job id. A one-line ``CorebError`` when a job is
-        still running (one at a time: they would share the same cores)."""
+        still running (one at a time: they would share the same cores). With ``after``, the thread waits for
+        that event (at most ``after_timeout_s``) before it loads anything; it counts as running meanwhile."""
         root = root or cache_root()  # pinned now: the thread must not follow a later change of COREB_CACHE
         with self._lock:
             busy = [j for j in self._jobs.values() if j.status == RUNNING]
             if busy:
                 r = busy[0].request
                 raise CorebError(f"a run of {r.model} on {r.release} is still in progress; wait for it or cancel it")
-            job = _Job(uuid.uuid4().hex[:12], request)
+            job = _Job(uuid.uuid4().hex[:12], request, origin=origin)
+            if after is not None:
+                job.message = "waiting for the first page to render"
             self._jobs[job.job_id] = job
-        job.thread = threading.Thread(target=self._work, args=(job, root, loader or self._shared_loader),
+        job.thread = threading.Thread(target=self._work, args=(job, root, loader or self._shared_loader,
+                                                               after, after_timeout_s),
                                       name=f"coreb-run-{job.job_id}", daemon=True)
         job.thread.start()
         return job.job_id
@@ -165,11 +177,16 @@ class JobBoard:
             self._encoders[key] = load_encoder(spec, encoding, device)
         return self._encoders[key]
 
-    def _work(self, job: _Job, root: Path | None, loader: Loader) -> None:
+    def _work(self, job: _Job, root: Path | None, loader: Loader, after: threading.Event | None,
+              after_timeout_s: float) -> None:
         from coreb_core.retrieval.pipeline import run_retrieval
 
         r = job.request
         try:
+            if after is not None:
+                after.wait(after_timeout_s)
+                job.started = time.monotonic()  # its time counts from its start, not from the wait
+                job.report("starting", 0.0)  # a cancel during the wait stops it here
             result = run_retrieval(r.model, r.release, r.tasks, r.device, r.batch_size, r.top_k, progress=job.report,
                                    root=root, model_loader=loader, profile=r.profile)
         except RunCancelled:

@@ -23,8 +23,8 @@ def test_data_page_lists_cached_release(tmp_path, cache):
 
 
 def test_first_launch_builds_coreb_mini_and_default_runs(first_launch, monkeypatch):
-    """The first page waits only for CoREB-mini and the BM25 run; MiniLM is built after it, in a background
-    thread, while the page says so. (The launch itself, a real one on an empty cache, is the session
+    """The first page waits only for CoREB-mini and the BM25 run; MiniLM is built after it, as a background
+    job on the job board, while the page says so. (The launch itself, a real one on an empty cache, is the session
     fixture ``first_launch``: its cache is every other test's CoREB-mini.)"""
     from coreb_core.runs.folders import list_runs
 
@@ -35,13 +35,16 @@ def test_first_launch_builds_coreb_mini_and_default_runs(first_launch, monkeypat
     assert first_launch.models_at_first_page == ["bm25"]
     assert [t.value for t in at.title][:1] == ["Overview"]  # the page rendered before MiniLM was built
     assert any("minilm default run is being built" in i.value and "appears under Runs" in i.value for i in at.info)
-    [build] = first_launch.builds
-    assert build.model == "minilm" and build.done and build.error is None
+    assert [b.label for b in at.sidebar.button] == ["Cancel this run"]  # the job board's, as for a user's run
+    build = first_launch.default_job
+    assert build.request.model == "minilm" and build.origin == "default" and build.status == "done"
     assert first_launch.models_after_builds == ["bm25", "minilm"]
     runs = list_runs("demo_v2603", cache)
     assert build.run_id in {m.run_id for m in runs}
     at.run()
     assert not at.exception and not any("being built" in i.value for i in at.info)
+    assert at.multiselect(key="runs").value == [r.run_id for r in runs]  # the session now shows both
+    assert any("finished in" in s.value for s in at.sidebar.success)
     at.switch_page("pages/data.py").run()
     assert [s.value for s in at.subheader][:2] == [plain("demo_v2603"), plain("demo_v2602")]  # the sidebar's first
     # a later launch starts from the cache: nothing is rebuilt
@@ -49,23 +52,26 @@ def test_first_launch_builds_coreb_mini_and_default_runs(first_launch, monkeypat
     assert not again.exception and list_runs("demo_v2603", cache) == runs
 
 
-def test_later_default_runs_build_in_the_background_once(cache, mini_cache):
-    """start_later_defaults: one background build per process and cache, started once the first page
-    rendered, its state readable meanwhile and its run stored at the end (BM25 stands in for MiniLM)."""
+def test_the_later_default_run_is_one_background_job(cache, mini_cache):
+    """start_later_default: one job on the job board per process and cache, waiting for the first page,
+    its state readable meanwhile and its run stored at the end (BM25 stands in for MiniLM); a release that
+    has the run gets no job."""
     import shutil
 
-    from coreb_core.defaults import first_page_rendered, later_defaults, start_later_defaults
+    from coreb_core.defaults import first_page_rendered, later_default, start_later_default
+    from coreb_core.retrieval.jobs import DEFAULT, board
     from coreb_core.runs.folders import list_runs
 
     shutil.copytree(mini_cache / "coreb" / "demo_v2603", cache / "coreb" / "demo_v2603")
-    builds = start_later_defaults(cache, models=("bm25",))
-    assert [b.model for b in builds] == ["bm25"] and not builds[0].done
-    assert start_later_defaults(cache, models=("bm25",)) is builds is later_defaults(cache)  # once per process
+    job = start_later_default(cache, model="bm25")
+    state = board(cache).state(job)
+    assert (state.request.model, state.origin, state.finished) == ("bm25", DEFAULT, False)
+    assert start_later_default(cache, model="bm25") == job == later_default(cache)  # once per process
     first_page_rendered()
-    [build] = builds
-    assert build.wait(600).done and build.error is None and build.message == "done" and build.fraction == 1.0
-    assert [m.run_id for m in list_runs("demo_v2603", cache)] == [build.run_id]
-    assert build.elapsed() == build.finished - build.started > 0
+    done = board(cache).wait(job, 600)
+    assert (done.status, done.error, done.message, done.fraction) == ("done", None, "done", 1.0)
+    assert [m.run_id for m in list_runs("demo_v2603", cache)] == [done.run_id]
+    assert done.elapsed_s > 0
 
 
 def test_no_script_relies_on_streamlit_magic():
