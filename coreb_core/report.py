@@ -6,9 +6,11 @@ exclusion), states the recommendation with its evidence, ranks the runs with sig
 inline SVG (altair rendered by vl-convert: no script, no font or stylesheet fetched) and says
 where every number comes from. Print CSS keeps it to at most two A4 pages.
 
-Example (CoREB-mini and a BM25 run in the cache; not doctested):
+Example (CoREB-mini and a BM25 run in the cache folder ``root``):
+
     >>> html = build_report("demo_v2603", tasks=("t2c",), budget_b=1.0)
-    >>> write_report(Path("report.html"), html)
+    >>> write_report(root / "report.html", html).name
+    'report.html'
 """
 from __future__ import annotations
 
@@ -38,6 +40,7 @@ from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.errors import CorebError
 from coreb_core.evaluation.evaluate import Evaluation
 from coreb_core.evaluation.significance import DEFAULT_PERMUTATIONS
+from coreb_core.present import charts
 from coreb_core.present.numbers import points
 from coreb_core.present.selection import evidence_sentence, recommendation_sentence
 from coreb_core.results.imported import all_rows
@@ -60,41 +63,33 @@ def svg(chart: alt.TopLevelMixin) -> str:
     return re.sub(r'\s+xmlns(:\w+)?="[^"]*"', "", markup)
 
 
-def _task_chart(frames: dict[str, pd.DataFrame], board: Sequence[Standing], metric: str) -> alt.Chart:
+PRINT_WIDTH_PX = 170  # each chart's plot width: two fit side by side on an A4 page with their labels
+PRINT_ROW_PX = 18  # a row per run: the charts stay short enough for two pages
+
+
+def _task_chart(frames: dict[str, pd.DataFrame], board: Sequence[Standing], metric: str) -> alt.LayerChart:
     rows = [{"model": s.model, "task": t.upper(), "value": round(float(g.loc[g["task"] == t, metric].mean()) * 100, 1)}
             for s in board for t, g in [(t, frames[s.run]) for t in TASK_NAMES] if (g["task"] == t).any()]
-    data = pd.DataFrame(rows)
-    order = [s.model for s in board]
-    base = alt.Chart(data).encode(
-        y=alt.Y("model:N", sort=order, title=None, axis=alt.Axis(labelLimit=160)),
-        x=alt.X("value:Q", title=f"{metric_label(metric)} ×100"))
-    bars = base.mark_bar().encode(color=alt.Color("model:N", sort=order, legend=None))
-    text = base.mark_text(align="left", dx=2, fontSize=9).encode(text=alt.Text("value:Q", format=".1f"))
-    return (bars + text).properties(width=190, height=alt.Step(14)).facet(
-        column=alt.Column("task:N", title=None, sort=[t.upper() for t in TASK_NAMES])
-    ).properties(title=f"{metric_label(metric)} ×100 by task")
+    label = f"{metric_label(metric)} ×100"
+    return charts.heatmap(pd.DataFrame(rows), "task", "model", "value", x_title=None, y_title=None,
+                          legend_title=label, x_sort=[t.upper() for t in TASK_NAMES], y_sort=[s.model for s in board],
+                          title=f"{label} by task", cell_px=PRINT_ROW_PX, width=PRINT_WIDTH_PX,
+                          legend=False)  # its gradient would be an url(#…) reference; the cells carry values
 
 
-def _trap_chart(board: Sequence[Standing]) -> alt.Chart:
+def _trap_chart(board: Sequence[Standing]) -> alt.Chart | alt.LayerChart:
     data = pd.DataFrame({"model": [s.model for s in board], "share": [round(s.trap_share * 100, 1) for s in board]})
-    base = alt.Chart(data).encode(y=alt.Y("model:N", sort=list(data["model"]), title=None,
-                                          axis=alt.Axis(labelLimit=160)),
-                                  x=alt.X("share:Q", title="% of queries", scale=alt.Scale(domain=[0, 100])))
-    return (base.mark_bar(color="#d9822b") + base.mark_text(align="left", dx=2, fontSize=9).encode(
-        text=alt.Text("share:Q", format=".1f"))).properties(
-        width=220, height=alt.Step(14), title="Trap ranked above the first positive")
+    return charts.hbar(data, "model", "share", x_title="% of queries", y_sort=list(data["model"]),
+                       color_scale=None, title="Trap ranked above the first positive", bar_px=PRINT_ROW_PX,
+                       width=PRINT_WIDTH_PX)
 
 
-def _ci_chart(board: Sequence[Standing], metric: str) -> alt.Chart:
+def _ci_chart(board: Sequence[Standing], metric: str) -> alt.LayerChart:
     data = pd.DataFrame({"model": [s.model for s in board], "mean": [s.mean * 100 for s in board],
                          "low": [s.ci_low * 100 for s in board], "high": [s.ci_high * 100 for s in board]})
-    base = alt.Chart(data).encode(y=alt.Y("model:N", sort=list(data["model"]), title=None,
-                                          axis=alt.Axis(labelLimit=160)))
-    rule = base.mark_rule(strokeWidth=3).encode(x=alt.X("low:Q", scale=alt.Scale(zero=False),
-                                                        title=f"mean {metric_label(metric)} ×100 (95% CI)"),
-                                                x2=alt.X2("high"))
-    dot = base.mark_point(filled=True, size=50, color="black").encode(x=alt.X("mean:Q"))
-    return (rule + dot).properties(width=220, height=alt.Step(14), title="Slice score with 95% interval")
+    return charts.interval_dots(data, "model", "mean", "low", "high",
+                                x_title=f"mean {metric_label(metric)} ×100 (95% CI)", y_sort=list(data["model"]),
+                                title="Slice score with 95% interval", row_px=PRINT_ROW_PX, width=PRINT_WIDTH_PX)
 
 
 CSS = """
@@ -144,7 +139,9 @@ def build_report(release: str, run_ids: Sequence[str] | None = None, scheme: str
     (it is computed here when not given). Raises
     ``CorebError`` for an unknown release, run, scheme, task or metric, or a run of another release.
 
-    >>> html = build_report("demo_v2603", tasks=("t2c",), budget_b=1.0)   # not doctested
+    Example (CoREB-mini and a BM25 run in the cache folder ``root``):
+
+    >>> html = build_report("demo_v2603", tasks=("t2c",), budget_b=1.0)
     >>> "<script" in html, html.count("<svg")
     (False, 3)
     """

@@ -53,6 +53,12 @@ def rows_height(rows: int, per_row: int = CELL_PX, extra: int = 0) -> int:
     return max(MIN_HEIGHT, rows * per_row + extra)
 
 
+def _rows_px(rows: int, per_row: int, width: int | None) -> int:
+    """The plot height of a chart of ``rows`` rows: ``rows_height`` on screen; in print (a fixed ``width``)
+    exactly the rows, since paper is short and the charts carry few rows."""
+    return rows_height(rows, per_row) if width is None else rows * per_row
+
+
 def tips(fields: Iterable[str | alt.Tooltip]) -> list[alt.Tooltip]:
     """Tooltip channels from field names (or ``alt.Tooltip`` objects, kept as they are).
 
@@ -72,9 +78,12 @@ def _wrapped_label_limit(labels: Iterable[object]) -> int:
     return label_limit(part for label in labels for part in str(label).split(WRAP_ON))
 
 
-def _fit_width(chart, height: int):
+def _fit_width(chart, height: int, width: int | None = None):
     """``height`` for the plot itself and the width of the container: autosize "fit-x" (Streamlit's default
-    "fit" squeezes titles and axis labels into the height, shrinking heatmap cells below 16 px)."""
+    "fit" squeezes titles and axis labels into the height, shrinking heatmap cells below 16 px). A fixed
+    ``width`` in pixels (the plot's, labels excluded) is for output with no container: a printed report."""
+    if width is not None:
+        return chart.properties(height=height, width=width)
     return chart.properties(height=height, width="container",
                             autosize=alt.AutoSizeParams(type="fit-x", contains="padding"))
 
@@ -93,17 +102,19 @@ def _sort(values: pd.Series, order: Sequence[str] | str | None) -> list[str] | s
     return first + sorted(v for v in present if v not in first)
 
 
-def heatmap(frame: pd.DataFrame, x: str, y: str, value: str, *, x_title: str, y_title: str, legend_title: str,
+def heatmap(frame: pd.DataFrame, x: str, y: str, value: str, *, x_title: str | None, y_title: str | None, legend_title: str,
             value_format: str = ".1f", x_sort: Sequence[str] | str | None = None,
             y_sort: Sequence[str] | str | None = None, tooltip: Sequence[str | alt.Tooltip] = (),
-            scheme: str = "viridis", title: str | None = None, cell_px: int = CELL_PX) -> alt.LayerChart:
+            scheme: str = "viridis", title: str | None = None, cell_px: int = CELL_PX,
+            width: int | None = None, legend: bool = True) -> alt.LayerChart:
     """A heatmap of ``value`` with ``y`` as rows and ``x`` as columns, every value written in its cell.
 
     The height is ``rows_height(rows, cell_px)``; both axes are sorted (``x_sort``/``y_sort`` first, then
     ascending); every row label shows in full (no label dropped for overlap, limit from the longest);
     column labels wrap at " · " and stay horizontal while they fit in ``HORIZONTAL_LABELS_PX``, else
     they are angled.
-    Text is white on the dark end of ``scheme`` and black on the light end.
+    Text is white on the dark end of ``scheme`` and black on the light end. ``width``: see ``_fit_width``;
+    without ``legend`` the colour scale is not drawn (the values are written in the cells anyway).
 
     >>> frame = pd.DataFrame({"run": ["bm25", "minilm"], "cell": ["t2c · python"] * 2, "value": [30.0, 41.5]})
     >>> spec = heatmap(frame, "run", "cell", "value", x_title="Run", y_title="Cell", legend_title="x").to_dict()
@@ -126,7 +137,7 @@ def heatmap(frame: pd.DataFrame, x: str, y: str, value: str, *, x_title: str, y_
     rect = base.mark_rect(stroke="white", strokeWidth=1).encode(
         color=alt.Color(f"{value}:Q", title=legend_title, scale=alt.Scale(scheme=scheme),  # type: ignore[arg-type]  # a Vega scheme name
                         legend=alt.Legend(format=value_format, orient="top", direction="horizontal",  # takes no width
-                                          titleLimit=label_limit([legend_title], minimum=120))),
+                                          titleLimit=label_limit([legend_title], minimum=120)) if legend else None),
         tooltip=tips(tooltip or [x, y, alt.Tooltip(value, format=value_format)]))
     low, high = pd.to_numeric(frame[value], errors="coerce").agg(["min", "max"]).tolist()
     middle = 0.0 if pd.isna(low) else (low + high) / 2
@@ -136,7 +147,7 @@ def heatmap(frame: pd.DataFrame, x: str, y: str, value: str, *, x_title: str, y_
         color=alt.condition(alt.datum[value] > middle, alt.value("black" if dark_low else "white"),
                             alt.value("white" if dark_low else "black")),
         tooltip=tips(tooltip or [x, y, alt.Tooltip(value, format=value_format)]))
-    chart = _fit_width(rect + text, rows_height(rows, cell_px))
+    chart = _fit_width(rect + text, _rows_px(rows, cell_px, width), width)
     return chart.properties(title=title) if title else chart
 
 
@@ -144,13 +155,13 @@ def hbar(frame: pd.DataFrame, y: str, x: str, *, x_title: str, y_title: str | No
          color: str | None = None, color_title: str | None = None, value_format: str = ".1f",
          y_sort: Sequence[str] | str | None = "-x", stack: bool = False, tooltip: Sequence[str | alt.Tooltip] = (),
          color_scale: alt.Scale | None = None, title: str | None = None, bar_px: int = BAR_PX,
-         with_values: bool = True) -> alt.Chart | alt.LayerChart:
+         with_values: bool = True, width: int | None = None) -> alt.Chart | alt.LayerChart:
     """Horizontal bars of ``x`` per ``y`` category, for long category names: full labels on the y axis.
 
     With ``color`` the bars of one category sit side by side (one row each) unless ``stack``; the
     legend sits below the chart so long series names do not squeeze the bars. ``y_sort`` is "-x"
     (longest bar first), a list of categories, "ascending" or None (the frame's order). Unstacked bars
-    carry their value as text at the end of the bar (``with_values``).
+    carry their value as text at the end of the bar (``with_values``). ``width``: see ``_fit_width``.
 
     >>> frame = pd.DataFrame({"subtask": ["t2c_canonical_retrieval", "t2c_search"], "drop": [3.1, 0.4]})
     >>> spec = hbar(frame, "subtask", "drop", x_title="drop").to_dict()
@@ -180,8 +191,7 @@ def hbar(frame: pd.DataFrame, y: str, x: str, *, x_title: str, y_title: str | No
     if with_values and not stack:
         chart = chart + base.mark_text(align="left", dx=3, fontSize=10, color="black").encode(
             text=alt.Text(f"{x}:Q", format=value_format))
-    height = rows_height(categories * groups, bar_px)
-    chart = _fit_width(chart, height)
+    chart = _fit_width(chart, _rows_px(categories * groups, bar_px, width), width)
     return chart.properties(title=title) if title else chart
 
 
@@ -426,9 +436,10 @@ def map_scatter(frame: pd.DataFrame, x: str, y: str, *, color: str, color_title:
 
 def interval_dots(frame: pd.DataFrame, y: str, mean: str, low: str, high: str, *, x_title: str,
                   y_sort: Sequence[str] | None = None, tooltip: Sequence[str | alt.Tooltip] = (),
-                  title: str | None = None, row_px: int = 36) -> alt.LayerChart:
+                  title: str | None = None, row_px: int = 36, width: int | None = None) -> alt.LayerChart:
     """One row per ``y``: a rule from ``low`` to ``high`` (a confidence interval) and a dot at ``mean``.
     Rows keep ``y_sort`` (e.g. the ranking) or the frame's order; the x axis does not start at zero.
+    ``width``: see ``_fit_width``.
 
     >>> frame = pd.DataFrame({"run": ["minilm", "bm25"], "mean": [41.0, 35.5], "lo": [38.0, 33.0], "hi": [44.0, 38.1]})
     >>> spec = interval_dots(frame, "run", "mean", "lo", "hi", x_title="nDCG@10 ×100").to_dict()
@@ -443,7 +454,7 @@ def interval_dots(frame: pd.DataFrame, y: str, mean: str, low: str, high: str, *
         x=alt.X(f"{low}:Q", title=x_title, scale=alt.Scale(zero=False), axis=alt.Axis(tickCount=8)),
         x2=alt.X2(high))
     dot = base.mark_point(size=80, filled=True).encode(x=alt.X(f"{mean}:Q"))
-    chart = _fit_width(rule + dot, rows_height(frame[y].nunique(), row_px))
+    chart = _fit_width(rule + dot, _rows_px(frame[y].nunique(), row_px, width), width)
     return chart.properties(title=title) if title else chart
 
 
