@@ -4,7 +4,7 @@ The small public API: the verbs a notebook or a script needs, loaded on first us
 ``python -m coreb_core --help`` stay instant and this module imports no layer above the foundation). Everything
 else is reachable by its module path (``coreb_core.analysis.trap_wins`` …); docs/architecture.md maps them.
 
-Example (CoREB-mini in the cache; not doctested):
+Example (CoREB-mini in the configured cache ``COREB_CACHE``):
     >>> import coreb_core as cc
     >>> store = cc.Store("demo_v2603")
     >>> run = cc.run_retrieval("bm25", "demo_v2603")

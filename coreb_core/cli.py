@@ -392,10 +392,14 @@ def _records(frame) -> list[dict]:
 
 @command("traps")
 def _traps(args: argparse.Namespace) -> int:
+    from coreb_core.analysis.agreement import trap_agreement
+    from coreb_core.analysis.slices import length_slices
     from coreb_core.analysis.surface_bias import surface_bias
     from coreb_core.analysis.trap_wins import trap_wins, why_traps_win
     from coreb_core.data.store import Store
+    from coreb_core.evaluation.evaluate import analyse_many
     from coreb_core.runs.folders import read_hits, run_meta
+    from coreb_core.runs.meta import run_name
 
     repeated = sorted({r for r in args.run if args.run.count(r) > 1})
     if repeated:
@@ -409,6 +413,9 @@ def _traps(args: argparse.Namespace) -> int:
             hits[run_id] = read_hits(run_id)
         wins = trap_wins(store, hits, not args.no_anchor_exclusion, args.task)
         surface = surface_bias(store, wins)
+        per_query = analyse_many(store, hits, anchor_exclusion=not args.no_anchor_exclusion).per_query("v2")
+        slices = length_slices(store, wins, per_query)
+    agreement = trap_agreement(wins)
     why = why_traps_win(wins)
     kinds, bugs, by_task = why.kinds_by_subtask, why.bugs, why.kinds_by_task
     curve, margins, gaps = why.near_miss, why.margins, why.rank_gaps
@@ -418,7 +425,14 @@ def _traps(args: argparse.Namespace) -> int:
                   "kinds": {"by_task": _records(by_task), "by_subtask": _records(kinds), "bugs": _records(bugs)},
                   "near_miss": _records(curve),
                   "margins": {"quantiles": _records(margins), "rank_gap_histogram": _records(gaps)},
-                  "surface_bias": surface.to_json()}
+                  "surface_bias": surface.to_json(),
+                  "agreement": {"counts": _records(agreement.counts), "pairs": _records(agreement.pairs),
+                                "traps_beating_all": _records(agreement.traps[
+                                    (agreement.traps["beats"] == agreement.traps["of"]) & (agreement.traps["beats"] > 0)])},
+                  "slices": {"metric": slices.metric, "quantiles": slices.quantiles,
+                             "by_query_length": _records(slices.by_query_length),
+                             "by_document_length": _records(slices.by_document_length),
+                             "duels": _records(slices.duels)}}
         print(json.dumps(report, indent=1))
         return 0
     anchor = "C2C anchor excluded" if not args.no_anchor_exclusion else "C2C anchor kept"
@@ -446,6 +460,59 @@ def _traps(args: argparse.Namespace) -> int:
                 print(f"  {f.task} surface bias: the trap shares more words with the query in {f.wins_trap_higher} of "
                       f"{f.trap_wins} trap wins, against {f.correct_trap_higher} of {f.correct} correct orderings "
                       f"({p_text(f.p_value)})")
+        for r in slices.duels[slices.duels["run"] == run_id].itertuples():
+            print(f"  {r.task} length duels: the higher-ranked of best trap and best positive is the longer text in "
+                  f"{r.longer_first:.0%} of {r.decided} queries (95% CI {r.longer_low:.0%}–{r.longer_high:.0%})")
+    n = len(agreement.runs)
+    for task, rows in agreement.counts.groupby("task", sort=True):
+        beating_all = int(rows.loc[(rows["beats"] == rows["of"]) & (rows["beats"] > 0), "traps"].sum())
+        print(f"{task}: {beating_all} traps beat all {n} runs" if n > 1 else
+              f"{task}: {int(rows.loc[rows['beats'] > 0, 'traps'].sum())} traps beat the run")
+    names = {run_id: terminal_safe(run_name(run_meta(run_id))) for run_id in args.run}
+    for r in agreement.pairs.itertuples():
+        print(f"{r.task}: {names[r.run_a]} and {names[r.run_b]} both lose {r.both} of the {r.either} queries either "
+              f"loses to a trap (Jaccard {r.jaccard:.2f})")
+    return 0
+
+
+@command("stability")
+def _stability(args: argparse.Namespace) -> int:
+    from coreb_core.analysis.stability import STABILITY_LEVELS, release_stability
+    from coreb_core.analysis.trap_wins import trap_wins
+    from coreb_core.data.store import Store
+    from coreb_core.runs.folders import read_hits, run_meta
+    from coreb_core.runs.meta import run_name
+
+    if args.run == args.against:
+        raise CorebError("--run and --against name the same run: stability compares one model on two releases")
+    wins = []
+    for run_id in (args.run, args.against):
+        release = run_meta(run_id).made_on()
+        with Store(release) as store:
+            wins.append(trap_wins(store, {run_id: read_hits(run_id)}, not args.no_anchor_exclusion, args.task))
+    shift = release_stability(*wins)
+    if args.json:
+        print(json.dumps({"run_a": shift.run_a, "release_a": shift.release_a, "run_b": shift.run_b,
+                          "release_b": shift.release_b, "anchor_exclusion": not args.no_anchor_exclusion,
+                          **{f"by_{level}": _records(shift.level(level)) for level in STABILITY_LEVELS}}, indent=1))
+        return 0
+    names = [terminal_safe(run_name(run_meta(r))) for r in (shift.run_a, shift.run_b)]
+    print(f"trap-win rates (a trap ranked above the query's best positive, per judged trap of queries with a "
+          f"positive): {names[0]} (a) against {names[1]} (b); b − a with Newcombe's 95% interval")
+    for level in STABILITY_LEVELS:
+        frame = shift.level(level)
+        if frame.empty:
+            print(f"by {level}: neither release records one")
+            continue
+        print(f"by {level}:")
+        for r in frame.itertuples():
+            head = f"  {r.task} {terminal_safe(getattr(r, level))}: a {r.wins_a}/{r.traps_a}, b {r.wins_b}/{r.traps_b}"
+            if not (r.traps_a and r.traps_b):
+                print(f"{head} (only in {shift.release_b if r.traps_b else shift.release_a}: no change to measure)")
+                continue
+            moved = "  (moved)" if r.low > 0 or r.high < 0 else ""
+            print(f"{head}, b − a {r.difference * 100:+.1f} points (95% CI {r.low * 100:+.1f} to {r.high * 100:+.1f})"
+                  f"{moved}")
     return 0
 
 
@@ -629,7 +696,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--task", choices=TASK_NAMES, default=None)
     p.add_argument("--no-anchor-exclusion", action="store_true", help="keep the C2C anchor in ranked lists (as MTEB)")
     p.add_argument("--json", action="store_true",
-                   help="one object: kinds, near_miss, margins, surface_bias (fractions 0..1, ranks as scored)")
+                   help="one object: kinds, near_miss, margins, surface_bias, agreement, slices (fractions 0..1, "
+                        "ranks as scored)")
+
+    p = sub.add_parser("stability", help="one model on two releases: trap-win rates by kind, bug kind and subtask, "
+                                         "with Newcombe 95% intervals of the change")
+    p.add_argument("--run", required=True, help="a stored run on one release")
+    p.add_argument("--against", required=True, help="a stored run of the same model on the other release")
+    p.add_argument("--task", choices=TASK_NAMES, default=None)
+    p.add_argument("--no-anchor-exclusion", action="store_true", help="keep the C2C anchor in ranked lists (as MTEB)")
+    p.add_argument("--json", action="store_true", help="one object: by_kind, by_bug, by_subtask (fractions 0..1)")
 
     p = sub.add_parser("info", help="releases in the cache, row counts, positives and traps per task")
     p.add_argument("--json", action="store_true")

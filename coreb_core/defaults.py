@@ -4,18 +4,20 @@ CoREB-mini otherwise (offline, bundled). The first page waits only for the fast 
 run, seconds); the MiniLM run (minutes on a CPU) is then a background job on the job board
 (``coreb_core.retrieval.jobs``), shown and cancellable in every page's sidebar like a user's run.
 
-Example (an empty cache folder ``root``; the MiniLM job takes minutes, so those lines are skipped):
+Example (a fresh cache folder beside ``root``; the MiniLM job is cancelled before it loads anything):
 
-    >>> needs_defaults(root)
+    >>> import tempfile
+    >>> fresh = Path(tempfile.mkdtemp(dir=root.parent))
+    >>> needs_defaults(fresh)
     True
-    >>> ensure_defaults(root=root, models=FIRST_MODELS)          # what the first page waits for
+    >>> ensure_defaults(root=fresh, models=FIRST_MODELS)         # what the first page waits for (seconds)
     ['bm25__demo_v2603__...']
-    >>> job = start_later_default(root)                          # the rest: a background job
-    >>> board(root).wait(job).run_id                             # doctest: +SKIP
+    >>> job = start_later_default(fresh)                         # the rest: a background job
+    >>> board(fresh).wait(job).run_id                            # minutes on a CPU   # doctest: +SKIP
     'minilm-official__demo_v2603__...'
-    >>> board(root).cancel(job); first_page_rendered(); board(root).wait(job).status
+    >>> board(fresh).cancel(job); first_page_rendered(); board(fresh).wait(job).status
     'cancelled'
-    >>> needs_defaults(root), ensure_defaults(root=root, models=FIRST_MODELS)
+    >>> needs_defaults(fresh), ensure_defaults(root=fresh, models=FIRST_MODELS)
     (False, [])
 """
 from __future__ import annotations
@@ -61,10 +63,13 @@ def first_data(progress: Progress = silent, root: Path | None = None) -> str:
     names), else the hub (both releases, when it answers and no offline variable is set), else CoREB-mini.
     A bad ``COREB_DATA`` is an error (the user asked for it); an unreachable hub falls back quietly.
 
-    Example (an empty cache folder ``root``; not doctested):
+    Example (fresh cache folders beside ``root``, offline; importing the real copy takes minutes, so is skipped):
 
-    >>> os.environ["COREB_DATA"] = "../shared/coreb_real"
-    >>> first_data(root=root)
+    >>> import tempfile
+    >>> first_data(root=Path(tempfile.mkdtemp(dir=root.parent)))
+    'built CoREB-mini'
+    >>> os.environ["COREB_DATA"] = "../shared/coreb_real"                   # doctest: +SKIP
+    >>> first_data(root=Path(tempfile.mkdtemp(dir=root.parent)))            # doctest: +SKIP
     'imported release_v2602, release_v2603 from ../shared/coreb_real'
     """
     from coreb_core.data.mini.build import build_demo
@@ -104,12 +109,16 @@ def first_data(progress: Progress = silent, root: Path | None = None) -> str:
 def needs_defaults(root: Path | None = None) -> bool:
     """Whether ``ensure_defaults`` has work to do: no release cached, or the default release has no run.
 
-    Example (a cache folder ``root``; not doctested):
+    Example (CoREB-mini and a BM25 run in ``root``; then a fresh cache folder):
 
-    >>> needs_defaults(root)        # empty
-    True
-    >>> _ = ensure_defaults(root=root)
     >>> needs_defaults(root)
+    False
+    >>> import tempfile
+    >>> fresh = Path(tempfile.mkdtemp(dir=root.parent))
+    >>> needs_defaults(fresh)        # empty
+    True
+    >>> _ = ensure_defaults(root=fresh, models=FIRST_MODELS)
+    >>> needs_defaults(fresh)
     False
     """
     releases = list_releases(root)
@@ -122,12 +131,16 @@ def ensure_defaults(progress: Progress = silent, root: Path | None = None,
     """Cache a benchmark when none is (``first_data``), and runs of ``models`` when the default release has
     none. Returns the run ids created.
 
-    Example (an empty cache folder ``root``; takes minutes, so not doctested):
+    Example (a fresh cache folder beside ``root``; the default models' MiniLM run takes minutes, so is skipped):
 
-    >>> ensure_defaults(root=root)
-    ['bm25__demo_v2603__20261201T063510-68929c', 'minilm-official__demo_v2603__20261201T063729-08715e']
-    >>> ensure_defaults(root=root)   # nothing left to do
+    >>> import tempfile
+    >>> fresh = Path(tempfile.mkdtemp(dir=root.parent))
+    >>> ensure_defaults(root=fresh, models=FIRST_MODELS)
+    ['bm25__demo_v2603__...']
+    >>> ensure_defaults(root=fresh)   # nothing left to do: the default release has a run
     []
+    >>> ensure_defaults(root=Path(tempfile.mkdtemp(dir=root.parent)))       # doctest: +SKIP
+    ['bm25__demo_v2603__...', 'minilm-official__demo_v2603__...']
     """
     from coreb_core.retrieval.pipeline import run_retrieval
 
@@ -169,7 +182,7 @@ def start_later_default(root: Path | None = None, model: str = LATER_MODEL) -> s
     once per process and cache folder; the job id, or None when nothing was needed. The job waits for
     ``first_page_rendered`` (at most ``FIRST_PAGE_WAIT_S``) before it loads anything.
 
-    Example (CoREB-mini and its BM25 run in the cache folder ``root``; a real MiniLM run, minutes):
+    Example (CoREB-mini and a BM25 run in ``root``; the MiniLM job is cancelled before it loads anything):
 
     >>> job = start_later_default(root)
     >>> board(root).state(job).origin, start_later_default(root) == job == later_default(root)

@@ -26,7 +26,7 @@ MODULES = ["coreb_core.data.measures", "coreb_core.evaluation.kernels", "coreb_c
            "coreb_core.retrieval.encode", "coreb_core.results.imported", "coreb_core.data.mini.check_problem", "coreb_core.cli",
            "coreb_core.input_paths", "coreb_core.text", "coreb_core.analysis.proportions", "coreb_core.present.display", "coreb_core.present.format", "ui.widgets",
            "coreb_core.present.numbers", "coreb_core.present.selection",
-           "coreb_core.analysis.article", "ui.jobs"]
+           "coreb_core.analysis.article", "ui.jobs", "ui.state", "ui.navigation", "ui.warmup"]
 
 DATA_MODULES = ["coreb_core", "coreb_core.defaults", "coreb_core.report", "coreb_core.retrieval.jobs",
                 "coreb_core.retrieval.pipeline", "coreb_core.retrieval.runner_encoder", "coreb_core.evaluation.compile",
@@ -36,7 +36,9 @@ DATA_MODULES = ["coreb_core", "coreb_core.defaults", "coreb_core.report", "coreb
                 "coreb_core.analysis.trap_kinds", "coreb_core.analysis.traps", "coreb_core.analysis.leaderboard",
                 "coreb_core.analysis.selection", "coreb_core.analysis.console_tables", "coreb_core.analysis.embedding_map",
                 "coreb_core.analysis.inspection", "coreb_core.analysis.deflation", "coreb_core.analysis.surface_bias",
-                "coreb_core.analysis.trap_wins", "coreb_core.analysis.comparison", "coreb_core.analysis.mteb_parity"]
+                "coreb_core.analysis.trap_wins", "coreb_core.analysis.comparison", "coreb_core.analysis.mteb_parity",
+                "coreb_core.analysis.difficulty", "coreb_core.analysis.agreement", "coreb_core.analysis.stability",
+                "coreb_core.analysis.slices"]
 
 FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
 

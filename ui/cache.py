@@ -59,10 +59,10 @@ from ui.state import State
 def release_version(release: str) -> str:
     """Cache key of a release's current contents: a re-import swaps the folder the name resolves to.
 
-    Example (CoREB-mini and a BM25 run in the cache ``COREB_CACHE`` points at; not doctested):
+    Example (skipped: it reads CoREB-mini and a BM25 run from the cache ``COREB_CACHE`` points at, as a page does):
 
-    >>> release_version("demo_v2603")   # doctest: +ELLIPSIS
-    '.../coreb/.versions/demo_v2603-20261201T063347-45ed5d4a'
+    >>> release_version("demo_v2603")   # doctest: +SKIP
+    '.../coreb/.versions/demo_v2603-...'
     """
     return str(release_dir(release).resolve())
 
@@ -75,9 +75,9 @@ def _store(release: str, version: str) -> Store:
 def store(release: str) -> Store:
     """One Store per release version (a re-import swaps the version and so the cache entry).
 
-    Example (CoREB-mini and a BM25 run in the cache ``COREB_CACHE`` points at; not doctested):
+    Example (skipped: it reads CoREB-mini and a BM25 run from the cache ``COREB_CACHE`` points at, as a page does):
 
-    >>> store("demo_v2603") is store("demo_v2603")
+    >>> store("demo_v2603") is store("demo_v2603")   # doctest: +SKIP
     True
     """
     return _store(release, release_version(release))
@@ -92,9 +92,11 @@ def _view(state: State) -> tuple[str, str, tuple[str, ...], str, bool]:
 def runs_of(release: str) -> dict[str, RunMeta]:
     """run_id -> provenance, newest last. Read fresh on every render: new runs appear at once.
 
-    Example (CoREB-mini and a BM25 run in the cache ``COREB_CACHE`` points at; not doctested):
+    Example (skipped: it reads CoREB-mini and a BM25 run from the cache ``COREB_CACHE`` points at, as a page does):
 
-    >>> runs_of("demo_v2603")["bm25__demo_v2603__20261201T062218-f8c8b6"].model
+    >>> from coreb_core.runs.folders import list_runs
+    >>> bm25_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "bm25")   # doctest: +SKIP
+    >>> runs_of("demo_v2603")[bm25_id].model   # doctest: +SKIP
     'bm25'
     """
     return {m.run_id: m for m in sorted(list_runs(release), key=lambda m: m.created or "")}
@@ -104,9 +106,20 @@ def skipped_runs() -> list[BadRun]:
     """Entries of the runs folder that are not runs (an older version's, edited by hand), with the reason;
     every page leaves them out (``runs_of``) and the sidebar says so. Read fresh on every render.
 
-    Example (a cache with a hand-edited run folder ``edited`` whose ``created`` is a number; not doctested):
+    Example (skipped: it reads the cache ``COREB_CACHE`` points at, as a page does; there a copy of the BM25 run is
+    edited by hand, its ``created`` made a number):
 
-    >>> [(bad.folder, bad.reason.endswith("field 'created' is int, expected str")) for bad in skipped_runs()]
+    >>> import json
+    >>> import shutil
+    >>> from coreb_core.paths import runs_dir
+    >>> from coreb_core.runs.folders import list_runs
+    >>> bm25_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "bm25")   # doctest: +SKIP
+    >>> edited = runs_dir() / "edited"
+    >>> _ = shutil.copytree(runs_dir() / bm25_id, edited)   # doctest: +SKIP
+    >>> meta = {**json.loads((edited / "run.json").read_text()), "created": 5}   # doctest: +SKIP
+    >>> _ = (edited / "run.json").write_text(json.dumps(meta))   # doctest: +SKIP
+    >>> skipped = skipped_runs()   # doctest: +SKIP
+    >>> [(b.folder, b.reason.endswith("field 'created' is int, expected str")) for b in skipped]   # doctest: +SKIP
     [('edited', True)]
     """
     return run_listing().skipped
@@ -116,7 +129,7 @@ def results_version() -> str:
     """Cache key of the imported results: ``results.parquet`` is replaced (a new file renamed over the old)
     on every import, so its inode, time and size change.
 
-    Example (not doctested: the cache ``COREB_CACHE`` points at decides):
+    Example (skipped: the cache ``COREB_CACHE`` points at decides, as on a page; ``"none"`` before any import):
 
     >>> results_version()   # doctest: +SKIP
     '1835021-1764633120123456789-48213'
@@ -147,10 +160,12 @@ def _hits(run_id: str, folder: str) -> pd.DataFrame:
 def hits(run_id: str) -> pd.DataFrame:
     """A run's stored hits, read once per server and shared read-only (runs are written once, atomically).
 
-    Example (CoREB-mini and a BM25 run in the cache ``COREB_CACHE`` points at; not doctested):
+    Example (skipped: it reads CoREB-mini and a BM25 run from the cache ``COREB_CACHE`` points at, as a page does):
 
-    >>> frame = hits("bm25__demo_v2603__20261201T062218-f8c8b6")
-    >>> len(frame), frame is hits("bm25__demo_v2603__20261201T062218-f8c8b6")
+    >>> from coreb_core.runs.folders import list_runs
+    >>> bm25_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "bm25")   # doctest: +SKIP
+    >>> frame = hits(bm25_id)   # doctest: +SKIP
+    >>> len(frame), frame is hits(bm25_id)   # doctest: +SKIP
     (128804, True)
     """
     return _hits(run_id, str(run_path(run_id)))
@@ -161,13 +176,15 @@ def tables(release: str, version: str, run_ids: tuple[str, ...], scheme: str, an
            ) -> Evaluation:
     """analyse_many for the chosen runs: per-query metrics under the scheme and v1/v2, traps, groupings.
 
-    Example (CoREB-mini and a BM25 run in the cache ``COREB_CACHE`` points at; not doctested):
+    Example (skipped: it reads CoREB-mini and a BM25 run from the cache ``COREB_CACHE`` points at, as a page does):
 
     >>> from coreb_core.evaluation.schemes import V2
-    >>> ev = tables("demo_v2603", release_version("demo_v2603"), ("bm25__demo_v2603__20261201T062218-f8c8b6",), "v2", True)
-    >>> ev.schemes
+    >>> from coreb_core.runs.folders import list_runs
+    >>> bm25_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "bm25")   # doctest: +SKIP
+    >>> ev = tables("demo_v2603", release_version("demo_v2603"), (bm25_id,), "v2", True)   # doctest: +SKIP
+    >>> ev.schemes   # doctest: +SKIP
     ('v2', 'v1')
-    >>> ev.groups(V2, "task")[["task", "queries", "ndcg_at_10"]]
+    >>> ev.groups(V2, "task")[["task", "queries", "ndcg_at_10"]]   # doctest: +SKIP
       task  queries  ndcg_at_10
     0  c2c      144    0.463078
     1  c2t      336    0.385968
@@ -190,9 +207,13 @@ def run_coverage(state: State) -> dict[str, dict[str, Coverage]]:
     """Per sidebar run and task, what its means average over (``coreb_core.evaluation.evaluate.coverage``):
     a run file that leaves judged queries out is warned about where its numbers are shown.
 
-    Example (CoREB-mini and a BM25 run in the cache ``COREB_CACHE`` points at; not doctested):
+    Example (skipped: it reads CoREB-mini and a BM25 run from the cache ``COREB_CACHE`` points at, as a page does):
 
-    >>> run_coverage(State("demo_v2603", V2, [bm25_id], "t2c", True))[bm25_id]["c2t"].missing
+    >>> from coreb_core.evaluation.schemes import V2
+    >>> from ui.state import State
+    >>> from coreb_core.runs.folders import list_runs
+    >>> bm25_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "bm25")   # doctest: +SKIP
+    >>> run_coverage(State("demo_v2603", V2, [bm25_id], "t2c", True))[bm25_id]["c2t"].missing   # doctest: +SKIP
     0
     """
     return _coverage(*_view(state))
@@ -201,10 +222,14 @@ def run_coverage(state: State) -> dict[str, dict[str, Coverage]]:
 def run_tables(state: State) -> Evaluation:
     """``tables`` for what the sidebar chose.
 
-    Example (CoREB-mini and a BM25 run in the cache ``COREB_CACHE`` points at; not doctested):
+    Example (skipped: it reads CoREB-mini and a BM25 run from the cache ``COREB_CACHE`` points at, as a page does):
 
-    >>> state = State("demo_v2603", V2, ["bm25__demo_v2603__20261201T062218-f8c8b6"], "t2c", anchor_exclusion=True)
-    >>> run_tables(state).groups(V2, "task")["ndcg_at_10"].round(4).tolist()
+    >>> from coreb_core.evaluation.schemes import V2
+    >>> from ui.state import State
+    >>> from coreb_core.runs.folders import list_runs
+    >>> bm25_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "bm25")   # doctest: +SKIP
+    >>> state = State("demo_v2603", V2, [bm25_id], "t2c", anchor_exclusion=True)   # doctest: +SKIP
+    >>> run_tables(state).groups(V2, "task")["ndcg_at_10"].round(4).tolist()   # doctest: +SKIP
     [0.4631, 0.386, 0.2998]
     """
     return tables(*_view(state))
@@ -241,10 +266,14 @@ def run_trap_page(state: State, level: str) -> TrapPage:
     """The Trap analysis page's tables for the sidebar's runs and task, grouped by ``level``; cached per
     server, so a second visit (a shared link, a move back to the page) recomputes nothing.
 
-    Example (CoREB-mini and a BM25 run in the cache ``COREB_CACHE`` points at; not doctested):
+    Example (skipped: it reads CoREB-mini and a BM25 run from the cache ``COREB_CACHE`` points at, as a page does):
 
-    >>> state = State("demo_v2603", V2, ["bm25__demo_v2603__20261201T062218-f8c8b6"], "c2c", anchor_exclusion=True)
-    >>> run_trap_page(state, "subtask").breakdown[["subtask", "queries"]].head(1)
+    >>> from coreb_core.evaluation.schemes import V2
+    >>> from ui.state import State
+    >>> from coreb_core.runs.folders import list_runs
+    >>> bm25_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "bm25")   # doctest: +SKIP
+    >>> state = State("demo_v2603", V2, [bm25_id], "c2c", anchor_exclusion=True)   # doctest: +SKIP
+    >>> run_trap_page(state, "subtask").breakdown[["subtask", "queries"]].head(1)   # doctest: +SKIP
               subtask  queries
     0  c2c_cross_lang       96
     """
@@ -282,11 +311,15 @@ def overview_page(state: State, labels: dict[str, str], sources: list[str], with
     per server and per version of the imported results (an import shows at once). ``metas``: the release's
     runs (``runs_of``) when the page has read them already.
 
-    Example (CoREB-mini and a BM25 run ``bm25_id`` in the cache ``COREB_CACHE`` points at; not doctested):
+    Example (skipped: it reads CoREB-mini and a BM25 run from the cache ``COREB_CACHE`` points at, as a page does):
 
-    >>> state = State("demo_v2603", V2, [bm25_id], "t2c", anchor_exclusion=True)
-    >>> page = overview_page(state, {bm25_id: "bm25"}, ["paper_table3"], True)
-    >>> page.board.loc[page.board["run"] == bm25_id, "t2c"].round(4).tolist()
+    >>> from coreb_core.evaluation.schemes import V2
+    >>> from ui.state import State
+    >>> from coreb_core.runs.folders import list_runs
+    >>> bm25_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "bm25")   # doctest: +SKIP
+    >>> state = State("demo_v2603", V2, [bm25_id], "t2c", anchor_exclusion=True)   # doctest: +SKIP
+    >>> page = overview_page(state, {bm25_id: "bm25"}, ["paper_table3"], True)   # doctest: +SKIP
+    >>> page.board.loc[page.board["run"] == bm25_id, "t2c"].round(4).tolist()   # doctest: +SKIP
     [0.2998]
     """
     return _overview_page(*_view(state), tuple(labels.items()), tuple(sources), with_imported,
@@ -304,9 +337,15 @@ def mteb_side_by_side(state: State) -> pd.DataFrame:
     """``coreb_core.analysis.mteb_parity.mteb_parity`` for the sidebar's runs that follow an MTEB model's recipe,
     cached per server and per version of the imported results.
 
-    Example (the real release_v2603, a bm25s-mteb run and MTEB's bm25s results imported; not doctested):
+    Example (skipped: it reads the cache ``COREB_CACHE`` points at, as a page does; there the real release_v2603,
+    a bm25s-mteb run and MTEB's bm25s results imported, minutes to set up):
 
-    >>> mteb_side_by_side(State("release_v2603", V2, [bm25s_mteb_id], "t2c", True))["difference"].abs().max()
+    >>> from coreb_core.evaluation.schemes import V2
+    >>> from ui.state import State
+    >>> from coreb_core.runs.folders import list_runs
+    >>> mteb_id = next(m.run_id for m in list_runs("release_v2603") if m.model == "bm25s-mteb")   # doctest: +SKIP
+    >>> parity = mteb_side_by_side(State("release_v2603", V2, [mteb_id], "t2c", True))   # doctest: +SKIP
+    >>> parity["difference"].abs().max()   # doctest: +SKIP
     0.0
     """
     return _mteb_parity(state.release, release_version(state.release), tuple(state.run_ids), results_version())
@@ -330,9 +369,14 @@ def _article(release: str, version: str, run_ids: tuple[str, ...], scheme: str, 
 def article(state: State, labels: dict[str, str]) -> ArticleFigures:
     """``coreb_core.analysis.article.article_figures`` for the sidebar's runs, cached per server.
 
-    Example (CoREB-mini and a BM25 run ``bm25_id`` in the cache ``COREB_CACHE`` points at; not doctested):
+    Example (skipped: it reads CoREB-mini and a BM25 run from the cache ``COREB_CACHE`` points at, as a page does):
 
-    >>> article(State("demo_v2603", V2, [bm25_id], "t2c", anchor_exclusion=True), {bm25_id: "BM25"}).order.holding
+    >>> from coreb_core.evaluation.schemes import V2
+    >>> from ui.state import State
+    >>> from coreb_core.runs.folders import list_runs
+    >>> bm25_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "bm25")   # doctest: +SKIP
+    >>> state = State("demo_v2603", V2, [bm25_id], "t2c", anchor_exclusion=True)   # doctest: +SKIP
+    >>> article(state, {bm25_id: "BM25"}).order.holding   # doctest: +SKIP
     8
     """
     return _article(*_view(state), tuple(labels.items()), results_version())
@@ -342,10 +386,14 @@ def language_gradient(state: State, labels: dict[str, str], exclude_search: bool
     """``coreb_core.analysis.leaderboard.t2c_language_gradient`` for the sidebar's runs beside the published
     average, cached per server and per version of the imported results.
 
-    Example (CoREB-mini and a BM25 run ``bm25_id`` in the cache ``COREB_CACHE`` points at; not doctested):
+    Example (skipped: it reads CoREB-mini and a BM25 run from the cache ``COREB_CACHE`` points at, as a page does):
 
-    >>> state = State("demo_v2603", V2, [bm25_id], "t2c", anchor_exclusion=True)
-    >>> language_gradient(state, {bm25_id: "BM25"}, True)["series"].iloc[0]
+    >>> from coreb_core.evaluation.schemes import V2
+    >>> from ui.state import State
+    >>> from coreb_core.runs.folders import list_runs
+    >>> bm25_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "bm25")   # doctest: +SKIP
+    >>> state = State("demo_v2603", V2, [bm25_id], "t2c", anchor_exclusion=True)   # doctest: +SKIP
+    >>> language_gradient(state, {bm25_id: "BM25"}, True)["series"].iloc[0]   # doctest: +SKIP
     'BM25'
     """
     return _language_gradient(*_view(state), tuple(labels.items()), exclude_search, results_version())
@@ -359,11 +407,15 @@ def _language_pairs(release: str, version: str, run_id: str, anchor_exclusion: b
 def language_pairs(state: State, run_id: str, k: int) -> pd.DataFrame:
     """``coreb_core.analysis.leaderboard.c2c_language_pairs`` of one run at cutoff ``k``, cached per server.
 
-    Example (CoREB-mini and a BM25 run ``bm25_id`` in the cache ``COREB_CACHE`` points at; not doctested):
+    Example (skipped: it reads CoREB-mini and a BM25 run from the cache ``COREB_CACHE`` points at, as a page does):
 
-    >>> state = State("demo_v2603", V2, [bm25_id], "c2c", anchor_exclusion=True)
-    >>> language_pairs(state, bm25_id, 10)[["anchor_language", "target_language"]].iloc[0].tolist()
-    ['python', 'python']
+    >>> from coreb_core.evaluation.schemes import V2
+    >>> from ui.state import State
+    >>> from coreb_core.runs.folders import list_runs
+    >>> bm25_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "bm25")   # doctest: +SKIP
+    >>> state = State("demo_v2603", V2, [bm25_id], "c2c", anchor_exclusion=True)   # doctest: +SKIP
+    >>> language_pairs(state, bm25_id, 10)[["anchor_language", "target_language"]].iloc[0].tolist()   # doctest: +SKIP
+    ['cpp', 'go']
     """
     return _language_pairs(state.release, release_version(state.release), run_id, state.anchor_exclusion, k)
 
@@ -390,10 +442,14 @@ def deflation_page(state: State, labels: dict[str, str], per_run: int) -> Deflat
     """The Qrel deflation page's tables for the sidebar's runs and task (``state.scheme`` names the v1 view:
     ``file:v1`` where the release stores v1 qrel files), cached per server.
 
-    Example (CoREB-mini and a BM25 run ``bm25_id`` in the cache ``COREB_CACHE`` points at; not doctested):
+    Example (skipped: it reads CoREB-mini and a BM25 run from the cache ``COREB_CACHE`` points at, as a page does):
 
-    >>> state = State("demo_v2603", Scheme.parse("file:v1"), [bm25_id], "t2c", anchor_exclusion=True)
-    >>> sorted(deflation_page(state, {bm25_id: "bm25"}, 10).by_task["task"].unique())
+    >>> from coreb_core.evaluation.schemes import Scheme
+    >>> from ui.state import State
+    >>> from coreb_core.runs.folders import list_runs
+    >>> bm25_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "bm25")   # doctest: +SKIP
+    >>> state = State("demo_v2603", Scheme.parse("file:v1"), [bm25_id], "t2c", anchor_exclusion=True)   # doctest: +SKIP
+    >>> sorted(deflation_page(state, {bm25_id: "bm25"}, 10).by_task["task"].unique())   # doctest: +SKIP
     ['c2c', 'c2t', 't2c']
     """
     return _deflation_page(*_view(state), state.task, tuple(labels.items()), per_run)
@@ -411,10 +467,16 @@ def run_pair_deltas(state: State, a: str, b: str, metric: str) -> pd.DataFrame:
     """``coreb_core.analysis.comparison.pair_deltas`` of runs ``a`` and ``b`` on the sidebar's task, among the
     runs ``state.run_ids`` (Compare's picked runs), cached per server.
 
-    Example (CoREB-mini with the two default runs ``bm25_id`` and ``minilm_id``; not doctested):
+    Example (skipped: it reads CoREB-mini and the two default runs, BM25 and MiniLM (minutes to build), from the
+    cache ``COREB_CACHE`` points at, as a page does):
 
-    >>> state = State("demo_v2603", V2, [bm25_id, minilm_id], "t2c", anchor_exclusion=True)
-    >>> len(run_pair_deltas(state, minilm_id, bm25_id, "ndcg_at_10"))
+    >>> from coreb_core.evaluation.schemes import V2
+    >>> from ui.state import State
+    >>> from coreb_core.runs.folders import list_runs
+    >>> bm25_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "bm25")   # doctest: +SKIP
+    >>> minilm_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "minilm")   # doctest: +SKIP
+    >>> state = State("demo_v2603", V2, [bm25_id, minilm_id], "t2c", anchor_exclusion=True)   # doctest: +SKIP
+    >>> len(run_pair_deltas(state, minilm_id, bm25_id, "ndcg_at_10"))   # doctest: +SKIP
     720
     """
     return _pair_deltas(*_view(state), state.task, a, b, metric)
@@ -442,10 +504,15 @@ def query_finder(state: State, text: str, subtask: str | None, language: str | N
                  delta_runs: tuple[str, str] | None = None) -> QueryFinder:
     """The sidebar's task's queries matching the inspector's search and filters, cached per server.
 
-    Example (CoREB-mini and a BM25 run ``bm25_id`` in the cache ``COREB_CACHE`` points at; not doctested):
+    Example (skipped: it reads CoREB-mini and a BM25 run from the cache ``COREB_CACHE`` points at, as a page does):
 
-    >>> state = State("demo_v2603", V2, [bm25_id], "c2c", anchor_exclusion=True)
-    >>> query_finder(state, "", None, None, trap_run=bm25_id).found["traps_above_first_positive"].iloc[0]
+    >>> from coreb_core.evaluation.schemes import V2
+    >>> from ui.state import State
+    >>> from coreb_core.runs.folders import list_runs
+    >>> bm25_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "bm25")   # doctest: +SKIP
+    >>> state = State("demo_v2603", V2, [bm25_id], "c2c", anchor_exclusion=True)   # doctest: +SKIP
+    >>> found = query_finder(state, "", None, None, trap_run=bm25_id).found   # doctest: +SKIP
+    >>> int(found["traps_above_first_positive"].iloc[0])   # doctest: +SKIP
     3
     """
     return _query_finder(*_view(state), state.task, text, subtask, language, trap_run, delta_runs)
@@ -490,11 +557,13 @@ def query_lists(release: str, query_id: str, shown: list[str], labels: dict[str,
     """The inspector's ranked lists of ``shown`` runs for one query, their cross-run markers and the judged
     documents' positions, cached per server (a shared link or a move back recomputes nothing).
 
-    Example (CoREB-mini and a BM25 run ``bm25_id`` in the cache ``COREB_CACHE`` points at; not doctested):
+    Example (skipped: it reads CoREB-mini and a BM25 run from the cache ``COREB_CACHE`` points at, as a page does):
 
+    >>> from coreb_core.runs.folders import list_runs
+    >>> bm25_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "bm25")   # doctest: +SKIP
     >>> views = query_lists("demo_v2603", "q_t2c_canonical_retro_cpp_0020", [bm25_id], {bm25_id: "bm25"},
-    ...                     {bm25_id: "A"}, True, 10)
-    >>> len(views.listings[bm25_id]), list(views.ranks.columns)
+    ...                     {bm25_id: "A"}, True, 10)   # doctest: +SKIP
+    >>> len(views.listings[bm25_id]), list(views.ranks.columns)   # doctest: +SKIP
     (10, ['bm25'])
     """
     return _query_lists(release, release_version(release), query_id, tuple(shown), tuple(labels[r] for r in shown),
@@ -506,10 +575,12 @@ def surface_tables(release: str, version: str, run_ids: tuple[str, ...], anchor_
     """``surface_bias`` of the chosen runs' trap wins (``_trap_wins``' cached result: the best trap and
     positive come from the one definition; token overlaps are memoised on the Store, once per version).
 
-    Example (CoREB-mini and a BM25 run in the cache ``COREB_CACHE`` points at; not doctested):
+    Example (skipped: it reads CoREB-mini and a BM25 run from the cache ``COREB_CACHE`` points at, as a page does):
 
-    >>> surface_tables("demo_v2603", release_version("demo_v2603"), ("bm25__demo_v2603__20261201T062218-f8c8b6",), True
-    ...                ).summary["task"].tolist()
+    >>> from coreb_core.runs.folders import list_runs
+    >>> bm25_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "bm25")   # doctest: +SKIP
+    >>> bias = surface_tables("demo_v2603", release_version("demo_v2603"), (bm25_id,), True)   # doctest: +SKIP
+    >>> bias.summary["task"].tolist()   # doctest: +SKIP
     ['c2c', 'c2t', 't2c']
     """
     return surface_bias(store(release), _trap_wins(release, version, run_ids, anchor_exclusion))
@@ -525,11 +596,14 @@ def embedding_points(release: str, version: str, run_id: str, query_id: str, nei
                      anchor_exclusion: bool) -> EmbeddingMap:
     """``embedding_map`` of one query under one dense run, from the embedding cache (nothing re-encoded).
 
-    Example (CoREB-mini and a MiniLM run in the cache ``COREB_CACHE`` points at; not doctested):
+    Example (skipped: it reads CoREB-mini and a MiniLM run (minutes to build) from the cache ``COREB_CACHE``
+    points at, as a page does):
 
-    >>> m = embedding_points("demo_v2603", release_version("demo_v2603"), minilm_run_id,
-    ...                      "q_t2c_canonical_retro_any_0001", 10, True)
-    >>> m.points["role"].iloc[0], m.method
+    >>> from coreb_core.runs.folders import list_runs
+    >>> minilm_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "minilm")   # doctest: +SKIP
+    >>> m = embedding_points("demo_v2603", release_version("demo_v2603"), minilm_id,
+    ...                      "q_t2c_canonical_retro_any_0001", 10, True)   # doctest: +SKIP
+    >>> m.points["role"].iloc[0], m.method   # doctest: +SKIP
     ('query', 'PCA')
     """
     return embedding_map(store(release), run_meta(run_id), query_id, neighbours, anchor_exclusion, hits=hits(run_id))
@@ -558,10 +632,18 @@ def compare_tests(state: State, run_ids: list[str], metric: str, labels: dict[st
     """Paired tests, verdicts and intervals of ``run_ids`` on the sidebar's task: the page's slow part
     (10,000 resamples each), computed once per view and server.
 
-    Example (CoREB-mini with a BM25 and a MiniLM run in the cache ``COREB_CACHE`` points at; not doctested):
+    Example (skipped: it reads CoREB-mini and the two default runs, BM25 and MiniLM (minutes to build), from the
+    cache ``COREB_CACHE`` points at, as a page does):
 
-    >>> t = compare_tests(state, [bm25_id, minilm_id], "ndcg_at_10", {bm25_id: "bm25", minilm_id: "minilm"})
-    >>> len(t.verdicts), t.headline is t.verdicts[0]
+    >>> from coreb_core.evaluation.schemes import V2
+    >>> from ui.state import State
+    >>> from coreb_core.runs.folders import list_runs
+    >>> bm25_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "bm25")   # doctest: +SKIP
+    >>> minilm_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "minilm")   # doctest: +SKIP
+    >>> state = State("demo_v2603", V2, [bm25_id, minilm_id], "t2c", anchor_exclusion=True)   # doctest: +SKIP
+    >>> labels = {bm25_id: "bm25", minilm_id: "minilm"}   # doctest: +SKIP
+    >>> t = compare_tests(state, [bm25_id, minilm_id], "ndcg_at_10", labels)   # doctest: +SKIP
+    >>> len(t.verdicts), t.headline is t.verdicts[0]   # doctest: +SKIP
     (1, True)
     """
     return _compare_tests(state.release, release_version(state.release), tuple(run_ids), str(state.scheme),
@@ -582,10 +664,15 @@ def recommendation(state: State, tasks: list[str], languages: list[str], budget_
     """Model selection's ranking of the sidebar's runs on the chosen slices (its bootstrap is the page's
     slow part): computed once per choice and server.
 
-    Example (CoREB-mini and a BM25 run in the cache ``COREB_CACHE`` points at; not doctested):
+    Example (skipped: it reads CoREB-mini and a BM25 run from the cache ``COREB_CACHE`` points at, as a page does):
 
-    >>> recommendation(state, ["t2c"], ["any"], None, "tasks").ranked["run"].tolist()
-    ['bm25__demo_v2603__20261201T062218-f8c8b6']
+    >>> from coreb_core.evaluation.schemes import V2
+    >>> from ui.state import State
+    >>> from coreb_core.runs.folders import list_runs
+    >>> bm25_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "bm25")   # doctest: +SKIP
+    >>> state = State("demo_v2603", V2, [bm25_id], "t2c", anchor_exclusion=True)   # doctest: +SKIP
+    >>> recommendation(state, ["t2c"], ["any"], None, "tasks").ranked["run"].tolist()   # doctest: +SKIP
+    ['bm25__demo_v2603__...']
     """
     return _recommendation(*_view(state), tuple(tasks), tuple(languages), budget_b, average)
 

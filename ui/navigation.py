@@ -65,9 +65,10 @@ def open_inspector(state: State, query_id: str, origin: str | None = None) -> No
     page's own URL parameters, plus ``from`` = ``origin`` (default: the url_path of the page script
     calling this), so the inspector's "Back" button returns there as it was.
 
-    It needs a running page (outside one Streamlit raises NoSessionContext), so the example shows only
-    the call:
+    It needs a running page (outside one Streamlit raises NoSessionContext), so the call is skipped:
 
+    >>> from coreb_core.evaluation.schemes import V2
+    >>> state = State("demo_v2603", V2, [], "t2c", anchor_exclusion=True)
     >>> open_inspector(state, "q_t2c_canonical_retro_any_0001")   # doctest: +SKIP
     """
     if origin is None:

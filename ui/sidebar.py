@@ -20,14 +20,14 @@ SKIPPED_SHOWN = 5  # bad run folders named in the sidebar; the rest are counted
 def sidebar(multi_run: bool = True) -> State:
     """Release, scheme, runs, task and anchor exclusion, restored from and written to the URL.
 
-    Example (a page run by Streamlit's test harness, with CoREB-mini and three BM25 runs in the cache
-    ``COREB_CACHE`` points at; not doctested):
+    Example (skipped: a page run by Streamlit's test harness, which reads CoREB-mini and a BM25 run from the
+    cache ``COREB_CACHE`` points at, as every page does):
 
     >>> from streamlit.testing.v1 import AppTest
     >>> at = AppTest.from_string("from ui.sidebar import sidebar\\nimport streamlit as st\\n"
     ...                          "state = sidebar()\\nst.write(state.release, str(state.scheme), state.task)")
     >>> at.query_params["release"], at.query_params["task"] = "demo_v2603", "c2t"
-    >>> [m.value for m in at.run().markdown], at.sidebar.toggle[0].value, at.query_params["anchor"]
+    >>> [m.value for m in at.run().markdown], at.sidebar.toggle[0].value, at.query_params["anchor"]   # doctest: +SKIP
     (['demo_v2603 v2 c2t'], True, '1')
     """
     ensure_navigation()

@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # app.py imports this module before st.navigation: keep it li
 class State(NamedTuple):
     """What the sidebar chose: release, scoring scheme, runs, task and whether the C2C anchor is dropped.
 
+    >>> from coreb_core.evaluation.schemes import Scheme
     >>> State("demo_v2603", Scheme.parse("v2"), ["r1"], "t2c", anchor_exclusion=True).scheme.name
     'v2'
     """
@@ -38,9 +39,13 @@ _KEPT = "_kept_widget_keys"
 def kept(key: str) -> str:
     """Register a widget key whose value must survive page changes; returns the key, for ``key=kept(…)``.
 
-    Example (outside a page; not doctested):
+    Example (outside a page Streamlit keeps Session State in memory but draws no widget, so the widget line is
+    skipped):
 
-    >>> st.selectbox("Metric", ["ndcg", "recall"], key=kept("compare_metric"))
+    >>> kept("compare_metric"), "compare_metric" in st.session_state[_KEPT]
+    ('compare_metric', True)
+    >>> st.selectbox("Metric", ["ndcg", "recall"], key=kept("compare_metric"))   # doctest: +SKIP
+    'ndcg'
     """
     st.session_state.setdefault(_KEPT, set()).add(key)
     return key
@@ -50,9 +55,9 @@ def keep_widget_state() -> None:
     """Write every ``kept`` key's value back into Session State. app.py calls this at the top of every
     run, before the page: a page change then finds the values the user chose on every page.
 
-    Example (outside a page; not doctested):
+    Example (outside a page, Streamlit keeps Session State in memory):
 
-    >>> st.session_state["compare_metric"] = "recall"; kept("compare_metric"); keep_widget_state()
+    >>> st.session_state["compare_metric"] = "recall"; _ = kept("compare_metric"); keep_widget_state()
     >>> st.session_state["compare_metric"]
     'recall'
     """
@@ -71,10 +76,14 @@ def remembered(key: str, url_name: str, parse: Callable[[list[str]], Any], defau
     a kept value that is no longer among them (e.g. after the release changed) is dropped and seeded
     again. The page then ``write_url``s the value.
 
-    Example (outside a page; not doctested):
+    Example (outside a page Streamlit keeps Session State and the parameters in memory but draws no widget,
+    so the widget line is skipped):
 
     >>> st.query_params["metric"] = "recall"
-    >>> st.selectbox("Metric", ["ndcg", "recall"], key=remembered("compare_metric", "metric", one_of(["ndcg", "recall"])))
+    >>> key = remembered("remembered_metric", "metric", one_of(["ndcg", "recall"]))
+    >>> key, st.session_state[key]
+    ('remembered_metric', 'recall')
+    >>> st.selectbox("Metric", ["ndcg", "recall"], key=key)   # doctest: +SKIP
     'recall'
     """
     ss = st.session_state
@@ -125,7 +134,7 @@ def flag(raw: list[str]) -> bool | None:
 def url_param(name: str, default: str | None = None) -> str | None:
     """A URL parameter's (last) value, or ``default`` when absent.
 
-    Example (outside a page, Streamlit keeps the parameters in memory; not doctested):
+    Example (outside a page, Streamlit keeps the parameters in memory):
 
     >>> st.query_params["runs"] = ["a", "b"]
     >>> url_param("runs"), url_param("task", "t2c")
@@ -138,7 +147,7 @@ def url_param(name: str, default: str | None = None) -> str | None:
 def url_values(name: str) -> list[str]:
     """Every value of a repeated URL parameter (``runs=a&runs=b``).
 
-    Example (outside a page; not doctested):
+    Example (outside a page, Streamlit keeps the parameters in memory):
 
     >>> st.query_params["runs"] = ["a", "b"]
     >>> url_values("runs")
@@ -151,7 +160,7 @@ def url_values(name: str) -> list[str]:
 def url_list(name: str, allowed: Sequence[str]) -> list[str]:
     """A comma-separated URL parameter restricted to ``allowed``; every allowed value when it names none.
 
-    Example (outside a page; not doctested):
+    Example (outside a page, Streamlit keeps the parameters in memory):
 
     >>> st.query_params["tasks"] = "t2c,zzz,c2t"
     >>> url_list("tasks", ["t2c", "c2c", "c2t"]), url_list("absent", ["t2c", "c2c"])
@@ -164,7 +173,7 @@ def url_list(name: str, allowed: Sequence[str]) -> list[str]:
 def url_float(name: str) -> float | None:
     """A non-negative number from the URL, or None (absent, not a number, or negative).
 
-    Example (outside a page; not doctested):
+    Example (outside a page, Streamlit keeps the parameters in memory):
 
     >>> st.query_params["k"] = "2.5"
     >>> url_float("k"), url_float("absent")
@@ -186,7 +195,7 @@ def write_url(params: Mapping[str, str | list[str] | None], owned: Iterable[str]
     """Put ``params`` in the URL (a list gives a repeated key; None or "" leaves the key out), drop the
     ``owned`` keys it does not set, and keep every other page's keys as they are.
 
-    Example (outside a page; not doctested):
+    Example (outside a page, Streamlit keeps the parameters in memory):
 
     >>> st.query_params.from_dict({"runs": ["a", "b"], "k": "2.5"})
     >>> write_url({"release": "demo_v2603", "scheme": None}, owned=["k"])
@@ -208,7 +217,7 @@ def write_url(params: Mapping[str, str | list[str] | None], owned: Iterable[str]
 def url_params() -> dict[str, list[str]]:
     """The URL's parameters as this run has set them so far (key -> values).
 
-    Example (outside a page; not doctested):
+    Example (outside a page, Streamlit keeps the parameters in memory):
 
     >>> st.query_params.from_dict({"runs": ["a", "b"]}); url_params()
     {'runs': ['a', 'b']}

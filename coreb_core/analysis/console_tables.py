@@ -3,14 +3,19 @@ under each evaluated scheme (``metrics``), as plain frames the console copies in
 (``coreb_core.data.sql_console.SqlConsole``'s ``extra_tables``). The metrics are the evaluator's own
 per-query rows, not recomputed.
 
-Example (CoREB-mini and a BM25 run ``bm25`` in a cache folder ``root``; not doctested):
-    >>> ev = analyse_many(store, {bm25: read_hits(bm25, root)}, (V2, V1))
-    >>> tables = console_tables({bm25: read_hits(bm25, root)}, {bm25: "bm25 · official · demo_v2603"}, ev)
-    >>> list(tables.hits.columns)
-    ['run_id', 'run_name', 'task', 'query_id', 'doc_id', 'rank', 'score']
-    >>> tables.metrics[["run_id", "scheme", "task", "query_id", "ndcg_at_10"]].head(1)
-                                   run_id scheme task               query_id  ndcg_at_10
-    0  bm25__demo_v2603__20261201T062218-f8c8b6     v2  c2c  q_c2c_cross_lang_0025     0.76064
+Example (CoREB-mini and a BM25 run ``bm25`` in a cache folder ``root``):
+    >>> from coreb_core.evaluation.evaluate import analyse_many
+    >>> from coreb_core.evaluation.schemes import V1, V2
+    >>> from coreb_core.runs.folders import read_hits
+    >>> runs = {bm25: read_hits(bm25, root)}
+    >>> tables = console_tables(runs, {bm25: "BM25"}, analyse_many(store, runs, (V2, V1)))
+    >>> list(tables.hits.columns), len(tables.hits)
+    (['run_id', 'run_name', 'task', 'query_id', 'doc_id', 'rank', 'score'], 128804)
+    >>> tables.metrics[["run_name", "scheme", "task", "query_id", "ndcg_at_10"]].head(1)
+      run_name scheme task               query_id  ndcg_at_10
+    0     BM25     v2  c2c  q_c2c_cross_lang_0025     0.76064
+    >>> tables.metrics["scheme"].value_counts().to_dict()  # every evaluated query under each scheme
+    {'v2': 1200, 'v1': 1200}
 """
 from __future__ import annotations
 
@@ -28,10 +33,12 @@ class ConsoleTables(NamedTuple):
 
     >>> empty = console_tables({}, {}, None)
     >>> list(empty.hits.columns), list(empty.metrics.columns)
-    (['run_id', 'run_name', 'task', 'query_id', 'doc_id', 'rank', 'score'], ['run_id', 'run_name', 'scheme', 'task', 'query_id'])
+    (['run_id', 'run_name', 'task', 'query_id', 'doc_id', 'rank', 'score'],
+     ['run_id', 'run_name', 'scheme', 'task', 'query_id'])
     """
     hits: pd.DataFrame  # one row per stored hit: run_id, run_name, task, query_id, doc_id, rank, score
-    metrics: pd.DataFrame  # one row per run, scheme and evaluated query: run_id, run_name, scheme, task, query_id, metrics
+    # one row per run, scheme and evaluated query: run_id, run_name, scheme, task, query_id, metrics
+    metrics: pd.DataFrame
 
     def as_dict(self) -> dict[str, pd.DataFrame]:
         """Table name -> frame, as ``SqlConsole(extra_tables=…)`` takes them."""

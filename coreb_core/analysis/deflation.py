@@ -10,10 +10,23 @@ v1 to v2 for nearly every model" is this quantity measured on the real release.
 Everything here reads the per-query tables of ``coreb_core.evaluation.evaluate.analyse_many``; no metric is
 recomputed, only averaged over the queries both schemes score.
 
-Example:
-    >>> tables = analyse_many(store, {"bm25": hits}, (V2, V1, Scheme.parse("file:v1")), traps=True)
-    >>> deflation_table(store, tables, "task")[["run", "task", "v1_source", "queries", "v1", "v2", "drop"]]
-    >>> top_drop_queries(tables.traps, "t2c", per_run=5)
+Example (CoREB-mini and a BM25 run in ``root``):
+    >>> from coreb_core.evaluation.evaluate import analyse_many
+    >>> from coreb_core.evaluation.schemes import V1, V2, Scheme
+    >>> from coreb_core.runs.folders import read_hits
+    >>> tables = analyse_many(store, {"bm25": read_hits(bm25)}, (V2, V1, Scheme.parse("file:v1")), traps=True)
+    >>> deflation_table(store, tables, "task")[["task", "v1_source", "queries", "v1", "v2"]]
+      task                               v1_source  queries        v1        v2
+    0  c2c  v1 rules (rebuilt from the v2 release)      144  0.463078  0.463078
+    1  c2c               v1 (stored v1 qrel files)      144  0.463078  0.463078
+    2  c2t  v1 rules (rebuilt from the v2 release)      336  0.533067  0.385968
+    3  c2t               v1 (stored v1 qrel files)      312  0.574072  0.415658
+    4  t2c  v1 rules (rebuilt from the v2 release)      720  0.310204  0.299759
+    5  t2c               v1 (stored v1 qrel files)      720  0.310204  0.299759
+    >>> top_drop_queries(tables.traps, "t2c", per_run=2)[["query_id", "v1_minus_v2_ndcg_at_10", "share_of_drop"]]
+                             query_id  v1_minus_v2_ndcg_at_10  share_of_drop
+    0       q_t2c_full_retro_cpp_0230                0.378508       0.050327
+    1  q_t2c_canonical_retro_cpp_0002                0.224148       0.029803
 """
 from __future__ import annotations
 
@@ -73,8 +86,16 @@ def deflation_table(store: Store, tables: Evaluation, by: str = "task", task: st
     ``queries_v2`` is every query v2 scores in the group. drop = v1 - v2, relative_drop = drop / v1
     (NaN when v1 is 0). ``task`` keeps one task.
 
+    >>> from coreb_core.evaluation.evaluate import analyse_many
+    >>> from coreb_core.evaluation.schemes import V1, V2
+    >>> from coreb_core.runs.folders import read_hits
+    >>> tables = analyse_many(store, {"bm25": read_hits(bm25)}, (V2, V1))  # demo_v2603
     >>> t = deflation_table(store, tables, "task")
-    >>> t.loc[t.v1_source == COMPUTED, "drop"]  # v1 - v2 per run and task
+    >>> t.loc[t.v1_source == COMPUTED, ["run", "task", "v1", "v2", "drop"]]  # drop = v1 - v2
+        run task        v1        v2      drop
+    0  bm25  c2c  0.463078  0.463078  0.000000
+    1  bm25  c2t  0.533067  0.385968  0.147099
+    2  bm25  t2c  0.310204  0.299759  0.010446
     """
     if not tables.has("v2"):
         raise KeyError("tables lack 'v2': call analyse_many with scheme v2")
@@ -114,7 +135,12 @@ def _plain(per_query: pd.DataFrame, metric: str) -> pd.DataFrame:
 def headline(deflation: pd.DataFrame) -> list[Deflation]:
     """The page's answer, from a per-task ``deflation_table``: v1 rules against v2 per run and task.
 
-    >>> [d.overstatement for d in headline(deflation_table(store, tables))]
+    >>> from coreb_core.evaluation.evaluate import analyse_many
+    >>> from coreb_core.evaluation.schemes import V1, V2
+    >>> from coreb_core.runs.folders import read_hits
+    >>> tables = analyse_many(store, {"bm25": read_hits(bm25)}, (V2, V1))  # demo_v2603
+    >>> [(d.task, round(d.overstatement, 3)) for d in headline(deflation_table(store, tables))]
+    [('t2c', 0.01), ('c2c', 0.0), ('c2t', 0.147)]
     """
     rows = deflation[deflation["v1_source"] == COMPUTED]
     found = [Deflation(str(r.run), str(r.task), float(r.v1), float(r.v2), int(r.queries)) for r in rows.itertuples()]
@@ -127,7 +153,14 @@ def slope_data(deflation: pd.DataFrame) -> pd.DataFrame:
     v1 source, from its v1 point (``scheme`` "v1") to its v2 point (``scheme`` "v2"), both on the
     queries that v1 source and v2 share.
 
-    >>> slope_data(deflation_table(tables))[["run", "task", "v1_source", "scheme", "ndcg_at_10"]]
+    >>> from coreb_core.evaluation.evaluate import analyse_many
+    >>> from coreb_core.evaluation.schemes import V1, V2
+    >>> from coreb_core.runs.folders import read_hits
+    >>> tables = analyse_many(store, {"bm25": read_hits(bm25)}, (V2, V1))  # demo_v2603
+    >>> slope_data(deflation_table(store, tables))[["run", "task", "scheme", "ndcg_at_10"]].tail(2)
+        run task scheme  ndcg_at_10
+    4  bm25  t2c     v1    0.310204
+    5  bm25  t2c     v2    0.299759
     """
     keep = [c for c in ("run", "label", "task", "v1_source") if c in deflation]
     v1 = deflation[keep + ["v1", "queries"]].rename(columns={"v1": METRIC})
@@ -150,6 +183,10 @@ def top_drop_queries(traps: pd.DataFrame, task: str, per_run: int = 10, store: S
     the task's queries) and ``cumulative_share`` the running total in this order. With a ``store``
     the query's subtask and text are added. Queries whose v1 is not above v2 are left out.
 
+    >>> from coreb_core.evaluation.evaluate import analyse_many
+    >>> from coreb_core.evaluation.schemes import V2
+    >>> from coreb_core.runs.folders import read_hits
+    >>> hits = read_hits(bm25)
     >>> tables = analyse_many(store, {"bm25": hits, "no_top1": hits[hits["rank"] != 1]}, (V2,), traps=True)
     >>> top_drop_queries(tables.traps, "t2c", per_run=1)[["run", "query_id", "v1_minus_v2_ndcg_at_10"]]
            run                       query_id  v1_minus_v2_ndcg_at_10

@@ -15,14 +15,23 @@ show (``explained_variance``) and keeps distances along them, which UMAP does no
 judged ones aside (they are all shown), and without the query's own id and (with anchor exclusion)
 the C2C anchor, as the evaluator drops them.
 
-Example (CoREB-mini demo_v2603, a MiniLM run):
-    >>> m = embedding_map(store, run_meta(minilm), "q_t2c_canonical_retro_any_0001", neighbours=5)
-    >>> m.points[["role", "grade", "kind"]].head(2)
+Example (CoREB-mini in ``root``; the MiniLM run takes minutes to encode, so those lines are skipped here):
+    >>> from coreb_core.retrieval.pipeline import run_retrieval
+    >>> from coreb_core.runs.folders import run_meta
+    >>> minilm = run_retrieval("minilm", "demo_v2603", tasks=("t2c",), root=root).run_id  # doctest: +SKIP
+    >>> m = embedding_map(store, run_meta(minilm), "q_t2c_canonical_retro_any_0001", neighbours=5)  # doctest: +SKIP
+    >>> m.points[["role", "grade", "kind"]].head(2)  # doctest: +SKIP
            role  grade      kind
     0     query   <NA>     query
     1  positive      2  positive
-    >>> m.method, [round(v, 3) for v in m.explained_variance]
+    >>> m.method, [round(v, 3) for v in m.explained_variance]  # doctest: +SKIP
     ('PCA', [0.293, 0.149])
+
+A BM25 run has no vectors to map:
+
+    >>> embedding_map(store, run_meta(bm25), "q_t2c_canonical_retro_any_0001")
+    Traceback (most recent call last):
+    coreb_core.errors.CorebError: run bm25__... has no encoder (model bm25): the embedding map needs a dense run
 """
 from __future__ import annotations
 

@@ -5,13 +5,22 @@ semantics of ``coreb_core.evaluation.evaluate``: the query's own id is always dr
 is dropped when ``anchor_exclusion`` is on, and documents below a dropped hit move up one rank, so the
 ranks shown here are the ranks the metrics were computed on.
 
-Example:
-    >>> store = Store("demo_v2603")
+Example (CoREB-mini and a BM25 run in ``root``):
+    >>> from coreb_core.runs.folders import read_hits
+    >>> store = Store("demo_v2603", root)
     >>> found = find_queries(store, task="t2c", text="circular")
     >>> q = query_details(store, found["query_id"][0])
-    >>> hits = query_hits(read_hits(run_id), q.query_id)
-    >>> ranked_list(store, q, hits, anchor_exclusion=True, top=10)[["rank", "doc_id", "relevance"]]
-    >>> judged_positions(store, q, {"bm25": hits}, anchor_exclusion=True)
+    >>> hits = query_hits(read_hits(bm25, root), q.query_id)
+    >>> ranked_list(store, q, hits, anchor_exclusion=True, top=3)[["rank", "doc_id", "relevance"]]
+       rank              doc_id  relevance
+    0     1  code_v202603_00024        2.0
+    1     2  code_v202603_00090        1.0
+    2     3  code_v202603_00253        2.0
+    >>> positions = judged_positions(store, q, {"bm25": hits}, anchor_exclusion=True)
+    >>> positions[["doc_id", "relevance", "rank · bm25"]].tail(2)
+                    doc_id  relevance  rank · bm25
+    11  code_v202603_00066          1        274.0
+    12  code_v202603_00090          1          2.0
 """
 from __future__ import annotations
 
@@ -168,6 +177,8 @@ def candidates(store: Store, task: str | None = None, text: str = "", subtask: s
     only queries both runs scored, ordered by the largest |Δ ``metric``| (adds ``<metric> a``,
     ``<metric> b`` and ``delta`` = a − b).
 
+    >>> from coreb_core.evaluation.evaluate import analyse_many
+    >>> from coreb_core.runs.folders import read_hits
     >>> traps = analyse_many(store, {"bm25": read_hits(bm25)}, (), traps=True).traps  # demo_v2603
     >>> candidates(store, task="c2c", traps=traps, trap_run="bm25")[["query_id", "traps_above_first_positive"]].head(2)
                      query_id  traps_above_first_positive
@@ -221,6 +232,7 @@ def query_details(store: Store, query_id: str) -> QueryDetails:
 def query_hits(hits: pd.DataFrame, query_id: str) -> pd.DataFrame:
     """The stored rows of one query in a run's hits (rank order; NULL-doc empty-list markers removed).
 
+    >>> from coreb_core.runs.folders import read_hits
     >>> query_hits(read_hits(bm25), "q_t2c_canonical_retro_any_0001").head(2)  # demo_v2603, a BM25 run
                    doc_id  rank      score
     0  code_v202603_00024     1  51.202869
@@ -236,6 +248,7 @@ def official_ranks(details: QueryDetails, rows: pd.DataFrame, anchor_exclusion: 
     """The evaluator's ranks for one query's rows (``coreb_core.evaluation.evaluate.official_ranks``).
     Adds ``stored_rank`` (the rank in the file).
 
+    >>> from coreb_core.runs.folders import read_hits
     >>> q = query_details(store, "q_t2c_canonical_retro_any_0001")  # demo_v2603, a BM25 run
     >>> official_ranks(q, query_hits(read_hits(bm25), q.query_id)).head(2)
        rank              doc_id  stored_rank      score
@@ -274,8 +287,10 @@ def ranked_list(store: Store, details: QueryDetails, rows: pd.DataFrame, anchor_
     pass_fail ("pass"/"fail"/""), tests ("passed/total"), same_problem, text (first 160 characters),
     relevance (2/1/0 or NaN), stored_rank.
 
+    >>> from coreb_core.runs.folders import read_hits
     >>> q = query_details(store, "q_t2c_canonical_retro_any_0001")  # demo_v2603, a BM25 run
-    >>> ranked_list(store, q, query_hits(read_hits(bm25), q.query_id), top=3)[["rank", "doc_id", "language", "relevance"]]
+    >>> rows = query_hits(read_hits(bm25), q.query_id)
+    >>> ranked_list(store, q, rows, top=3)[["rank", "doc_id", "language", "relevance"]]
        rank              doc_id language  relevance
     0     1  code_v202603_00024     ruby        2.0
     1     2  code_v202603_00090      cpp        1.0
@@ -305,8 +320,10 @@ def judged_positions(store: Store, details: QueryDetails, rows_by_run: dict[str,
     Columns: doc_id, relevance, language, model, pass_fail, tests, then one ``rank · <run>``
     column per run (NaN when the run did not store it, or it was dropped as the anchor).
 
+    >>> from coreb_core.runs.folders import read_hits
     >>> q = query_details(store, "q_t2c_canonical_retro_any_0001")  # demo_v2603, a BM25 run
-    >>> judged_positions(store, q, {"bm25": query_hits(read_hits(bm25), q.query_id)})[["doc_id", "relevance", "rank · bm25"]].head(2)
+    >>> positions = judged_positions(store, q, {"bm25": query_hits(read_hits(bm25), q.query_id)})
+    >>> positions[["doc_id", "relevance", "rank · bm25"]].head(2)
                    doc_id  relevance  rank · bm25
     0  code_v202603_00018          2        286.0
     1  code_v202603_00024          2          1.0
@@ -331,6 +348,7 @@ def outranking_pairs(positions: pd.DataFrame, run: str) -> pd.DataFrame:
     not store. Columns: trap, trap_rank, positive, positive_rank (NaN = not stored); ordered by trap
     rank, then positive rank.
 
+    >>> from coreb_core.runs.folders import read_hits
     >>> q = query_details(store, "q_t2c_canonical_retro_any_0001")  # demo_v2603, a BM25 run
     >>> positions = judged_positions(store, q, {"bm25": query_hits(read_hits(bm25), q.query_id)})
     >>> outranking_pairs(positions, "bm25").head(2)
@@ -390,10 +408,16 @@ def run_ranks(details: QueryDetails, rows_by_run: dict[str, pd.DataFrame], ancho
 
     Columns: doc_id, then one column per run (named as the key of ``rows_by_run``).
 
-    >>> q = query_details(store, "q_t2c_canonical_retro_any_0001")  # demo_v2603, two runs
-    >>> run_ranks(q, {"bm25": query_hits(read_hits(bm25), q.query_id),
-    ...               "minilm": query_hits(read_hits(minilm), q.query_id)}).columns.tolist()
-    ['doc_id', 'bm25', 'minilm']
+    A second BM25 run that keeps only the top 5 (plus the judged documents every run stores) beside ``bm25``:
+
+    >>> from coreb_core.retrieval.pipeline import run_retrieval
+    >>> from coreb_core.runs.folders import read_hits
+    >>> top5 = run_retrieval("bm25", "demo_v2603", tasks=("t2c",), top_k=5, root=root).run_id
+    >>> q = query_details(store, "q_t2c_canonical_retro_any_0001")  # demo_v2603
+    >>> ranks = run_ranks(q, {"bm25": query_hits(read_hits(bm25), q.query_id),
+    ...                       "top 5": query_hits(read_hits(top5), q.query_id)})
+    >>> ranks.columns.tolist(), ranks[["bm25", "top 5"]].count().tolist()
+    (['doc_id', 'bm25', 'top 5'], [107, 13])
     """
     table = pd.DataFrame({"doc_id": pd.Series([], dtype=object)})
     for run, rows in rows_by_run.items():

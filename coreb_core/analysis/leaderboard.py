@@ -4,10 +4,16 @@ frames behind the overview's heatmaps and charts. No Streamlit here; pages only 
 Every score this module returns is a fraction (0..1) and every row carries the source and scheme it
 comes from; ``coreb_core.present.display`` prints scores x100 with one decimal (the paper's convention).
 
-Example:
-    >>> tables = analyse_many(store, {rid: read_hits(rid)}, (V2,), groupings=("task",))
-    >>> board = leaderboard(tables.groups("v2", "task"), {rid: run_meta(rid)}, "v2", "demo_v2603", all_rows())
+Example (CoREB-mini and a BM25 run ``bm25`` in ``root``):
+    >>> from coreb_core.evaluation.evaluate import analyse_many
+    >>> from coreb_core.evaluation.schemes import V2
+    >>> from coreb_core.results.imported import all_rows
+    >>> from coreb_core.runs.folders import read_hits, run_meta
+    >>> tables = analyse_many(store, {bm25: read_hits(bm25)}, (V2,), groupings=("task",))
+    >>> board = leaderboard(tables.groups("v2", "task"), {bm25: run_meta(bm25)}, "v2", "demo_v2603", all_rows())
     >>> board.loc[board["kind"] == "our run", ["model", *TASK_NAMES, "overall_query_weighted"]]
+                   model       t2c       c2c       c2t  overall_query_weighted
+    0  bm25 · demo_v2603  0.299759  0.463078  0.385968                0.343496
 """
 from __future__ import annotations
 
@@ -90,6 +96,7 @@ def canonical_model(name: str) -> str:
 def run_params(meta: RunMeta | None) -> float | None:
     """Parameters (billions) recorded in a run's model spec, or None (also for an unknown run).
 
+    >>> from coreb_core.runs.folders import run_meta
     >>> run_params(run_meta(bm25)), run_params(None)  # a BM25 run records 0 parameters
     (0.0, None)
     """
@@ -141,7 +148,13 @@ def mteb_board(rows: Iterable[dict]) -> pd.DataFrame:
     retrieval tasks, ``test`` split, ``default`` subset), their plain mean, and the name the paper gives the
     model where it lists it. Fractions; never mixed into ``leaderboard``'s v2 columns.
 
-    >>> mteb_board(all_rows())   # after import-results of shared/mteb_results   # doctest: +SKIP
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from coreb_core.results.imported import all_rows, example_mteb_tree, import_results
+    >>> _ = import_results(example_mteb_tree(Path(tempfile.mkdtemp())))  # org/model: T2C nDCG@10 0.41 only
+    >>> mteb_board(all_rows())[["model", "published_name", "t2c", "c2c", "c2t", "overall_task_mean", "revision"]]
+           model published_name   t2c  c2c  c2t  overall_task_mean revision
+    0  org/model           None  0.41  NaN  NaN                NaN   abc123
     """
     # One row per model and revision, however many times its files were imported (the first source is named).
     frame = _imported_frame(rows, ("mteb",)).drop_duplicates(["model", "revision", "task_short"])
@@ -198,6 +211,7 @@ def published_task_rows(rows: Iterable[dict], sources: Iterable[str] = DEFAULT_P
     source; each source's own overall sits in the column of its kind (Table 3/14 and the project page
     are query-weighted, the README's Avg a mean of tasks).
 
+    >>> from coreb_core.results.imported import all_rows
     >>> published_task_rows(all_rows())[["model", "t2c", "c2c", "c2t", "overall_query_weighted"]].head(2)
             model    t2c    c2c    c2t  overall_query_weighted
     0  C2LLM-0.5B  0.430  0.656  0.753                   0.603
@@ -224,6 +238,10 @@ def leaderboard(task_means: pd.DataFrame, metas: Mapping[str, RunMeta], scheme: 
                 include_imported: bool = True) -> pd.DataFrame:
     """Our runs, then imported results, then published figures: nDCG@10 per task (fractions).
 
+    >>> from coreb_core.evaluation.evaluate import analyse_many
+    >>> from coreb_core.evaluation.schemes import V2
+    >>> from coreb_core.results.imported import all_rows
+    >>> from coreb_core.runs.folders import read_hits, run_meta
     >>> tables = analyse_many(store, {bm25: read_hits(bm25)}, (V2,), groupings=("task",))  # demo_v2603
     >>> board = leaderboard(tables.groups("v2", "task"), {bm25: run_meta(bm25)}, "v2", "demo_v2603", all_rows())
     >>> board["kind"].value_counts().to_dict()
@@ -243,6 +261,9 @@ def group_heatmap(group_means: pd.DataFrame, by: str, labels: dict[str, str],
     """Long frame for a heatmap from a ``"<scheme>:<by>"`` table: run label, task, group, queries and
     ``metric`` (a fraction). ``cell`` is "task · group" (subtask names already carry the task).
 
+    >>> from coreb_core.evaluation.evaluate import analyse_many
+    >>> from coreb_core.evaluation.schemes import V2
+    >>> from coreb_core.runs.folders import read_hits
     >>> tables = analyse_many(store, {"bm25": read_hits(bm25)}, (V2,), groupings=("language",))  # demo_v2603
     >>> group_heatmap(tables.groups("v2", "language"), "language", {"bm25": "BM25"}).head(2)
         run run_label task language  queries  ndcg_at_10       cell
@@ -264,6 +285,7 @@ def c2c_language_hits(store: Store, hits: pd.DataFrame, anchor_exclusion: bool =
     self hits dropped, lower hits moved up). Columns: query_id, anchor_language, target_language,
     positives, found.
 
+    >>> from coreb_core.runs.folders import read_hits
     >>> c2c_language_hits(store, read_hits(bm25)).head(3)  # demo_v2603
                     query_id anchor_language target_language  positives  found
     0  q_c2c_cross_lang_0025            ruby             cpp          1      1
@@ -298,8 +320,12 @@ def c2c_language_pairs(store: Store, hits: pd.DataFrame, anchor_exclusion: bool 
     that query's positives in the target language found in the top ``k`` (recall@k restricted to
     the language), with the number of queries and positives.
 
-    Example:
-        >>> c2c_language_pairs(store, read_hits(run_id))[["anchor_language", "target_language", "recall_at_k"]]
+    >>> from coreb_core.runs.folders import read_hits
+    >>> pairs = c2c_language_pairs(store, read_hits(bm25))  # demo_v2603
+    >>> pairs[["anchor_language", "target_language", "queries", "recall_at_k"]].head(2)
+      anchor_language target_language  queries  recall_at_k
+    0             cpp              go       16          1.0
+    1             cpp            java       11          1.0
     """
     per = c2c_language_hits(store, hits, anchor_exclusion, k)
     per = per.assign(share=per["found"] / per["positives"])
@@ -314,13 +340,17 @@ def parameter_efficiency(result_rows: Iterable[dict], board: pd.DataFrame, metas
     """Published parameter-efficiency points (project page 1a0d779: params, Table 3's query-weighted
     overall nDCG@10) and our runs whose model spec records ``params_b``, with the same kind of overall.
 
+    >>> from coreb_core.evaluation.evaluate import analyse_many
+    >>> from coreb_core.evaluation.schemes import V2
+    >>> from coreb_core.results.imported import all_rows
+    >>> from coreb_core.runs.folders import read_hits, run_meta
     >>> tables = analyse_many(store, {bm25: read_hits(bm25)}, (V2,), groupings=("task",))  # demo_v2603
     >>> metas = {bm25: run_meta(bm25)}
     >>> board = leaderboard(tables.groups("v2", "task"), metas, "v2", "demo_v2603", all_rows())
-    >>> parameter_efficiency(all_rows(), board, metas)[["model", "params_b", "overall"]].head(2)
-                    model  params_b  overall
-    0          C2LLM-0.5B       0.5    0.603
-    1  Jina-code-emb-0.5b       0.5    0.588
+    >>> parameter_efficiency(all_rows(), board, metas)[["model", "kind", "params_b", "overall"]].tail(2)
+                    model       kind  params_b   overall
+    9        Qwen3-Emb-8B  published       8.0  0.481000
+    10  bm25 · demo_v2603    our run       0.0  0.343496
     """
     rows = [r for r in result_rows if r.get("source") == EFFICIENCY_SOURCE]
     points: dict[str, dict] = {}
@@ -346,8 +376,12 @@ def t2c_language_gradient(store: Store, per_query: pd.DataFrame, result_rows: It
     """T2C nDCG@10 (``value``, a fraction) by target language: the paper's average over models (search subtask
     excluded) and each of our runs (search excluded too when ``exclude_search``, to match).
 
+    >>> from coreb_core.evaluation.evaluate import analyse_many
+    >>> from coreb_core.evaluation.schemes import V2
+    >>> from coreb_core.runs.folders import read_hits
     >>> per_query = analyse_many(store, {"bm25": read_hits(bm25)}, (V2,)).per_query(V2)  # demo_v2603
-    >>> t2c_language_gradient(store, per_query, [], {"bm25": "BM25"})[["series", "language", "value", "queries"]].head(3)
+    >>> gradient = t2c_language_gradient(store, per_query, [], {"bm25": "BM25"})  # no published rows given
+    >>> gradient[["series", "language", "value", "queries"]].head(3)
       series language     value  queries
     0   BM25      any  0.435459       48
     1   BM25   python  0.265118       48

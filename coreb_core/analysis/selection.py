@@ -8,10 +8,23 @@ means (``average="tasks"``, the paper's convention) or query-weighted (``average
 95% interval is ``coreb_core.evaluation.significance.intervals`` (percentile bootstrap over queries) of per-query
 values weighted so that their plain mean equals that score.
 
-Example:
+Example (CoREB-mini and a BM25 run ``bm25`` in ``root``, and a run of MTEB's BM25 recipe made here):
+    >>> from coreb_core.evaluation.evaluate import analyse_many
+    >>> from coreb_core.evaluation.schemes import V2
+    >>> from coreb_core.retrieval.pipeline import run_retrieval
+    >>> from coreb_core.runs.folders import read_hits, run_meta
+    >>> mteb = run_retrieval("bm25s-mteb", "demo_v2603", root=root).run_id  # seconds
+    >>> metas = {r: run_meta(r) for r in (bm25, mteb)}
+    >>> tables = analyse_many(store, {r: read_hits(r) for r in metas}, (V2,), traps=True)
     >>> rec = recommend(store, tables.per_query("v2"), tables.traps, metas, tasks=("t2c",), languages=("python",),
     ...                 budget_b=1.0)
-    >>> rec.ranked[["rank", "model", "mean", "ci_low", "ci_high", "trap_share", "params_b"]]
+    >>> rec.ranked[["rank", "model", "mean", "ci_low", "ci_high", "trap_share", "params_b"]].round(4)
+       rank                    model    mean  ci_low  ci_high  trap_share  params_b
+    0     1        bm25 · demo_v2603  0.2514  0.2168   0.2859      0.4583       0.0
+    1     2  bm25s-mteb · demo_v2603  0.2194  0.1838   0.2546      0.5083       0.0
+    >>> lead = rec.lead  # the first run against the second: ahead, but not significantly
+    >>> lead.a == bm25, lead.shared, round(lead.delta, 4), round(lead.p_holm, 3), lead.significant
+    (True, 120, 0.032, 0.058, False)
 
 Scores, interval bounds and trap shares are fractions (0..1); ``coreb_core.present.selection`` prints them
 x100 and words the recommendation for the page, the report and the CLI alike.
@@ -100,8 +113,8 @@ def query_languages(store: Store) -> pd.DataFrame:
 def selected_queries(store: Store, tasks: Iterable[str], languages: Iterable[str]) -> set[str]:
     """Ids of the release's queries in the chosen tasks and languages.
 
-    >>> len(selected_queries(store, ["t2c"], LANGUAGE_SCOPES))   # demo_v2603, not doctested
-    720
+    >>> len(selected_queries(store, ["t2c"], LANGUAGE_SCOPES)), len(selected_queries(store, ["t2c"], ["python"]))
+    (720, 120)
     """
     ql = query_languages(store)
     return set(ql.loc[ql["task"].isin(list(tasks)) & ql["language"].isin(list(languages)), "query_id"])
@@ -112,8 +125,12 @@ def slice_scores(per_query: pd.DataFrame, chosen: set[str], average: str = "task
     """Per run: its chosen queries with ``score``, the per-query value weighted so that the plain
     mean of ``score`` is the selection mean (mean of task means, or the query-weighted mean).
 
-    >>> frames = slice_scores(per_query, selected_queries(store, ["t2c"], LANGUAGE_SCOPES))  # not doctested
-    >>> round(frames["bm25"]["score"].mean(), 4)   # demo_v2603: BM25's T2C nDCG@10
+    >>> from coreb_core.evaluation.evaluate import analyse_many
+    >>> from coreb_core.evaluation.schemes import V2
+    >>> from coreb_core.runs.folders import read_hits
+    >>> per_query = analyse_many(store, {"bm25": read_hits(bm25)}, (V2,)).per_query("v2")
+    >>> frames = slice_scores(per_query, selected_queries(store, ["t2c"], LANGUAGE_SCOPES))
+    >>> round(float(frames["bm25"]["score"].mean()), 4)   # demo_v2603: BM25's T2C nDCG@10
     0.2998
     """
     rows = per_query[per_query["query_id"].astype(str).isin(chosen)]
@@ -168,12 +185,15 @@ def recommend(store: Store, per_query: pd.DataFrame, traps: pd.DataFrame, metas:
     (``coreb_core.present.selection``). Runs over the budget, or with an unknown parameter count while a
     budget is set, go to ``excluded``.
 
-    >>> tables = analyse_many(store, {"bm25": read_hits(bm25)}, (V2,), traps=True)  # demo_v2603, not doctested
+    >>> from coreb_core.evaluation.evaluate import analyse_many
+    >>> from coreb_core.evaluation.schemes import V2
+    >>> from coreb_core.runs.folders import read_hits, run_meta
+    >>> tables = analyse_many(store, {"bm25": read_hits(bm25)}, (V2,), traps=True)  # demo_v2603
     >>> rec = recommend(store, tables.per_query("v2"), tables.traps, {"bm25": run_meta(bm25)}, tasks=("t2c",),
     ...                 languages=("python",))
     >>> rec.ranked[["rank", "model", "queries", "mean", "ci_low", "ci_high", "trap_share"]].round(4)
-       rank model  queries    mean  ci_low  ci_high  trap_share
-    0     1  bm25      120  0.2514  0.2168   0.2859      0.4583
+       rank              model  queries    mean  ci_low  ci_high  trap_share
+    0     1  bm25 · demo_v2603      120  0.2514  0.2168   0.2859      0.4583
     """
     tasks, languages = tuple(tasks), tuple(languages)
     chosen = selected_queries(store, tasks, languages)
@@ -269,6 +289,7 @@ def recommend_published(result_rows: Iterable[dict], tasks: Iterable[str] = TASK
     python, java, cpp, go); other tasks exclude the model.
     Parameters come from the project page's efficiency table. Returns (ranked, excluded).
 
+    >>> from coreb_core.results.imported import all_rows
     >>> ranked, excluded = recommend_published(all_rows(), tasks=("t2c",), budget_b=1.0)
     >>> ranked[["rank", "model", "params_b", "mean"]].head(2)
        rank               model  params_b  mean
@@ -356,9 +377,9 @@ def recommend_stored(release: str, run_ids: Sequence[str] | None = None, scheme:
     that every place states the page's verdict. A one-line ``CorebError`` for an unknown scheme, metric
     or task, a release without runs, or a run of another release.
 
-    >>> chosen = recommend_stored("demo_v2603", tasks=("t2c",), budget_b=1.0)   # not doctested
-    >>> chosen.recommendation.standings[0].run
-    'bm25__demo_v2603__20261201T062218-f8c8b6'
+    >>> chosen = recommend_stored("demo_v2603", tasks=("t2c",), budget_b=1.0)  # the cache's runs: bm25 alone
+    >>> chosen.recommendation.standings[0].run == bm25, str(chosen.scheme), chosen.evaluation.schemes
+    (True, 'v2', ('v2', 'v1'))
     """
     try:
         parsed = Scheme.parse(scheme)

@@ -35,6 +35,7 @@ import pandas as pd
 from coreb_core.analysis.proportions import difference_interval, two_proportion_p
 from coreb_core.analysis.trap_wins import TrapWins
 from coreb_core.errors import CorebError
+from coreb_core.runs.meta import RunMeta
 
 STABILITY_LEVELS = ("kind", "bug", "subtask")
 COLUMNS = ["traps_a", "wins_a", "rate_a", "traps_b", "wins_b", "rate_b", "difference", "low", "high", "p_value"]
@@ -62,6 +63,24 @@ class ReleaseStability(NamedTuple):
         if name not in STABILITY_LEVELS:
             raise CorebError(f"unknown level {name!r}: choose one of {', '.join(STABILITY_LEVELS)}")
         return {"kind": self.by_kind, "bug": self.by_bug, "subtask": self.by_subtask}[name]
+
+
+def counterpart(meta: RunMeta, others: list[RunMeta]) -> RunMeta | None:
+    """The run of ``others`` (another release's) to set beside ``meta``: the newest of the same model,
+    profile and kind, or None.
+
+    >>> a = RunMeta(run_id="bm25__release_v2603__x", model="bm25", release="release_v2603", kind="retrieval")
+    >>> old = [RunMeta(run_id="bm25__release_v2602__1", model="bm25", release="release_v2602", kind="retrieval",
+    ...                created="2026-12-01T00:00:00"),
+    ...        RunMeta(run_id="bm25__release_v2602__2", model="bm25", release="release_v2602", kind="retrieval",
+    ...                created="2026-12-02T00:00:00"),
+    ...        RunMeta(run_id="minilm__release_v2602__1", model="minilm", release="release_v2602", kind="retrieval")]
+    >>> counterpart(a, old).run_id, counterpart(RunMeta(run_id="j", model="jina", kind="retrieval"), old)
+    ('bm25__release_v2602__2', None)
+    """
+    same = [m for m in others if (m.model, m.profile, m.kind) == (meta.model, meta.profile, meta.kind)
+            and m.release != meta.release]
+    return max(same, key=lambda m: m.created or "") if same else None
 
 
 def _counts(wins: TrapWins, level: str) -> pd.DataFrame:

@@ -21,16 +21,14 @@ strictly higher overlap, against the same share among correct orderings, each wi
 interval, and a two-sided two-proportion z-test of the difference. If surface similarity drove the
 trap wins, the first share would stand well above the second.
 
-Example (CoREB-mini demo_v2603, a BM25 and a MiniLM run):
-    >>> bias = surface_bias(store, {"bm25": read_hits(bm25), "minilm": read_hits(minilm)})
-    >>> bias.summary[["run", "task", "trap_wins", "share_wins_trap_higher", "correct", "share_correct_trap_higher"]].round(3)
-          run task  trap_wins  share_wins_trap_higher  correct  share_correct_trap_higher
-    0    bm25  c2c         85                   0.894       59                      0.305
-    1    bm25  c2t        104                   0.913      184                      0.674
-    2    bm25  t2c        328                   0.735      320                      0.203
-    3  minilm  c2c         91                   0.802       53                      0.302
-    4  minilm  c2t         41                   0.829      247                      0.619
-    5  minilm  t2c        322                   0.547      326                      0.304
+Example (CoREB-mini and a BM25 run in ``root``):
+    >>> from coreb_core.runs.folders import read_hits
+    >>> bias = surface_bias(store, {"bm25": read_hits(bm25)})
+    >>> bias.summary[["task", "trap_wins", "share_wins_trap_higher", "correct", "share_correct_trap_higher"]].round(3)
+      task  trap_wins  share_wins_trap_higher  correct  share_correct_trap_higher
+    0  c2c         85                   0.894       59                      0.305
+    1  c2t        104                   0.913      184                      0.674
+    2  t2c        328                   0.735      320                      0.203
 """
 from __future__ import annotations
 
@@ -146,7 +144,9 @@ def overlap_pairs(store: Store, wins: TrapWins) -> pd.DataFrame:
     """The ``pairs`` frame of ``SurfaceBias``: the decided queries of ``wins`` (``trap_wins``' best trap
     and best positive per query) with their overlaps.
 
-    >>> overlap_pairs(store, trap_wins(store, {"bm25": read_hits(bm25)}))[["query_id", "outcome", "trap_overlap"]].head(1)  # demo_v2603
+    >>> from coreb_core.runs.folders import read_hits
+    >>> pairs = overlap_pairs(store, trap_wins(store, {"bm25": read_hits(bm25)}))  # demo_v2603
+    >>> pairs[["query_id", "outcome", "trap_overlap"]].head(1)
                     query_id   outcome  trap_overlap
     0  q_c2c_cross_lang_0025  trap_win      0.192771
     """
@@ -224,6 +224,7 @@ def surface_bias(store: Store, runs: dict[str, pd.DataFrame] | TrapWins, anchor_
     summary (see the module docstring). ``runs``: run name -> hits, or their ``trap_wins`` already built
     (then ``anchor_exclusion`` is the one they were built with).
 
+    >>> from coreb_core.runs.folders import read_hits
     >>> surface_bias(store, {"bm25": read_hits(bm25)}).findings("t2c")[0].trap_wins  # demo_v2603
     328
     """

@@ -82,11 +82,13 @@ def classify_traps(frame: pd.DataFrame) -> pd.DataFrame:
     >>> frame = pd.DataFrame({"task": ["t2c", "t2c", "c2c", "c2t"],
     ...                       "subtask": ["t2c_search_python", "t2c_search_python", "c2c_cross_lang", "c2t_match"],
     ...                       "target_language": ["python", "python", "any", None],
-    ...                       "anchor_language": [None, None, "python", "go"], "language": ["cpp", "python", "python", None],
+    ...                       "anchor_language": [None, None, "python", "go"],
+    ...                       "language": ["cpp", "python", "python", None],
     ...                       "model": ["m", "m", "m", None], "passed": [True, False, False, None],
     ...                       "is_noise": [False, False, False, False]})
     >>> classify_traps(frame).values.tolist()
-    [['wrong_language', True, 'python', None], ['failing_solution', False, None, None], ['failing_solution', True, None, 'python'], ['judged_non_match', False, None, None]]
+    [['wrong_language', True, 'python', None], ['failing_solution', False, None, None],
+     ['failing_solution', True, None, 'python'], ['judged_non_match', False, None, None]]
     """
     task = frame["task"].astype(object)
     language = frame["language"].astype(object)
@@ -130,6 +132,7 @@ def trap_reasons(store: Store, details: QueryDetails) -> dict[str, TrapReason]:
     """Doc id -> why it is a trap of the query, for every trap (rel=1) the release judges for it
     (the kinds of ``classify_traps``).
 
+    >>> from coreb_core.analysis.inspection import query_details
     >>> q = query_details(store, "q_t2c_canonical_retro_any_0001")  # demo_v2603
     >>> trap_reasons(store, q)["code_v202603_00090"].kind
     'failing_solution'

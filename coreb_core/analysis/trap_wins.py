@@ -13,7 +13,8 @@ Verbs, all over one ``TrapWins`` (built once per set of runs, vectorised over ev
 with Wilson 95% intervals), ``margin_summary`` and ``rank_gap_histogram`` (how far the best trap is
 ahead: best trap score − best positive score, and best positive rank − best trap rank).
 
-Example (CoREB-mini demo_v2603, a BM25 run):
+Example (CoREB-mini and a BM25 run in ``root``):
+    >>> from coreb_core.runs.folders import read_hits
     >>> wins = trap_wins(store, {"bm25": read_hits(bm25)})
     >>> kind_shares(wins, level="task")[["run", "task", "kind", "trap_wins", "share_of_wins"]].head(2)
         run task              kind  trap_wins  share_of_wins
@@ -267,9 +268,14 @@ def trap_wins(store: Store, runs: dict[str, pd.DataFrame], anchor_exclusion: boo
               task: str | None = None) -> TrapWins:
     """Every judged trap and scored query of ``runs`` (name -> hits), with kinds, ranks and margins.
 
-    >>> wins = trap_wins(store, {"bm25": read_hits(bm25)}, task="t2c")  # demo_v2603
-    >>> int(wins.traps["wins"].sum()) == int(trap_table(store, read_hits(bm25)).query("task == 't2c'")["traps_above_first_positive"].sum())
-    True
+    >>> from coreb_core.evaluation.evaluate import trap_table
+    >>> from coreb_core.runs.folders import read_hits
+    >>> hits = read_hits(bm25)
+    >>> wins = trap_wins(store, {"bm25": hits}, task="t2c")  # demo_v2603
+    >>> int(wins.traps["wins"].sum())
+    432
+    >>> int(trap_table(store, hits).query("task == 't2c'")["traps_above_first_positive"].sum())  # the same count
+    432
     """
     if not runs:
         raise CorebError("no run to analyse")
@@ -331,6 +337,7 @@ def kind_shares(wins: TrapWins, level: str = "subtask") -> pd.DataFrame:
     queries), queries (scored queries of the group), queries_with_win. Kinds with neither a win nor
     a top-k trap are left out.
 
+    >>> from coreb_core.runs.folders import read_hits
     >>> kind_shares(trap_wins(store, {"bm25": read_hits(bm25)}), "task").columns.tolist()[:6]  # demo_v2603
     ['run', 'task', 'kind', 'trap_wins', 'share_of_wins', 'traps_in_top_k']
     """
@@ -369,6 +376,7 @@ def bug_shares(wins: TrapWins) -> pd.DataFrame:
     trap_wins, share_of_wins (of the failing-solution wins with a recorded bug), judged, win_rate
     (trap_wins / judged). Empty where the corpus records no bug kind (the real CoREB).
 
+    >>> from coreb_core.runs.folders import read_hits
     >>> bug_shares(trap_wins(store, {"bm25": read_hits(bm25)}))["bug"].unique().tolist()[:2]  # demo_v2603
     ['edgecase', 'offbyone']
     """
@@ -392,6 +400,7 @@ def near_miss_curve(wins: TrapWins, edges=CURVE_EDGES) -> pd.DataFrame:
     failing (judged failing solutions in the bin), outranking, probability, low, high (Wilson 95%).
     Bins without any failing solution are left out.
 
+    >>> from coreb_core.runs.folders import read_hits
     >>> near_miss_curve(trap_wins(store, {"bm25": read_hits(bm25)})).columns.tolist()[:5]  # demo_v2603
     ['run', 'bin_low', 'bin_high', 'pass_bin', 'failing']
     """
@@ -421,6 +430,7 @@ def margin_summary(wins: TrapWins, over: str = "wins") -> pd.DataFrame:
     Columns: run, task, measure (score_margin / rank_gap), queries (with a value), unmeasured, mean,
     q10, q25, median, q75, q90. Scores are each run's own: compare score margins within a run.
 
+    >>> from coreb_core.runs.folders import read_hits
     >>> margin_summary(trap_wins(store, {"bm25": read_hits(bm25)}))["measure"].unique().tolist()  # demo_v2603
     ['score_margin', 'rank_gap']
     """
@@ -450,6 +460,7 @@ def rank_gap_histogram(wins: TrapWins, edges=RANK_GAP_EDGES) -> pd.DataFrame:
     best trap. Columns: run, task, gap_low, gap_high (exclusive; NaN for the open last bin), queries,
     share (of the run × task's trap-win queries with a rank gap). Empty bins are kept (zero).
 
+    >>> from coreb_core.runs.folders import read_hits
     >>> rank_gap_histogram(trap_wins(store, {"bm25": read_hits(bm25)}))["gap_low"].unique().tolist()  # demo_v2603
     [1, 2, 3, 6, 11, 21, 51]
     """
@@ -491,8 +502,9 @@ class WhyTrapsWin(NamedTuple):
 def why_traps_win(wins: TrapWins) -> WhyTrapsWin:
     """The kinds, bug kinds, near-miss curve and margins of ``wins`` (see ``WhyTrapsWin``).
 
-    >>> why = why_traps_win(trap_wins(store, {"bm25": read_hits(bm25)}))   # doctest: +SKIP
-    >>> why.kinds_by_task.columns[:3].tolist()   # doctest: +SKIP
+    >>> from coreb_core.runs.folders import read_hits
+    >>> why = why_traps_win(trap_wins(store, {"bm25": read_hits(bm25)}))  # demo_v2603
+    >>> why.kinds_by_task.columns[:3].tolist()
     ['run', 'task', 'kind']
     """
     return WhyTrapsWin(kind_shares(wins, "task"), kind_shares(wins, "subtask"), bug_shares(wins),

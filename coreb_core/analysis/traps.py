@@ -7,8 +7,10 @@ Built on the per-query trap table of ``coreb_core.evaluation.evaluate`` (``trap_
 Shares are over the evaluated queries of a group (as ``bench/mini_difficulty.py`` reports them): a query
 without any positive (a ``c2t_match`` label-0 pair) counts as having no trap above a positive.
 
-Example (CoREB-mini demo_v2603, a BM25 run):
-    >>> traps = analyse_many(store, {"bm25": read_hits(run_id)}, (), traps=True).traps
+Example (CoREB-mini and a BM25 run in ``root``):
+    >>> from coreb_core.evaluation.evaluate import analyse_many
+    >>> from coreb_core.runs.folders import read_hits
+    >>> traps = analyse_many(store, {"bm25": read_hits(bm25)}, (), traps=True).traps
     >>> table = trap_breakdown(store, traps, task="t2c", level="subtask")
     >>> table[["run", "subtask", "queries", "share_trap_above_positive"]].head(3)
         run                  subtask  queries  share_trap_above_positive
@@ -58,6 +60,8 @@ def trap_breakdown(store: Store, traps: pd.DataFrame, task: str | None = None,
     traps_in_top_10_per_query, share_trap_at_1, queries_trap_above_positive, ndcg_at_10 (v2 mean).
     Rows ordered by run (as given), task, group.
 
+    >>> from coreb_core.evaluation.evaluate import analyse_many
+    >>> from coreb_core.runs.folders import read_hits
     >>> traps = analyse_many(store, {"bm25": read_hits(bm25)}, (), traps=True).traps  # demo_v2603
     >>> trap_breakdown(store, traps, task="c2c", level="subtask")[["subtask", "queries", "share_trap_at_1"]].head(2)
                subtask  queries  share_trap_at_1
@@ -93,8 +97,11 @@ def worst_queries(store: Store, traps: pd.DataFrame, task: str | None = None, ru
     Columns: run, task, query_id, subtask, target_language, problem_id, traps_above_first_positive,
     first_positive_rank, first_trap_rank, traps_in_top_10, trap_at_1, ndcg_at_10.
 
+    >>> from coreb_core.evaluation.evaluate import analyse_many
+    >>> from coreb_core.runs.folders import read_hits
     >>> traps = analyse_many(store, {"bm25": read_hits(bm25)}, (), traps=True).traps  # demo_v2603
-    >>> worst_queries(store, traps, task="c2c", limit=2)[["query_id", "traps_above_first_positive", "first_positive_rank"]]
+    >>> worst = worst_queries(store, traps, task="c2c", limit=2)
+    >>> worst[["query_id", "traps_above_first_positive", "first_positive_rank"]]
                      query_id  traps_above_first_positive  first_positive_rank
     0  q_c2c_cross_model_0130                           3                 14.0
     1  q_c2c_cross_model_0136                           3                 73.0

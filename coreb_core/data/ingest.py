@@ -4,7 +4,7 @@
 builder. It writes every config to a fresh folder and swaps it in only when all checks pass, so a
 failed import leaves the cache exactly as it was and readers never see a half-written release.
 
-Example (CoREB-mini built into a cache folder ``root``; not doctested; its release folder is a ``<config>.parquet`` folder):
+Example (CoREB-mini in ``root``; its release folder is a ``<config>.parquet`` folder, so it reads back in):
     >>> from coreb_core.data.sources import read_local
     >>> from coreb_core.paths import release_dir
     >>> layout, split, raw = read_local(release_dir("demo_v2603", root))
@@ -137,6 +137,7 @@ def _with_query_text(config: Config, row: dict[str, Any]) -> dict[str, Any]:
     """A query row whose ``query`` is empty takes its text from ``code`` or ``text``, as the official
     loader does (``query or code or text``); other rows are returned as they are.
 
+    >>> from coreb_core.data.schema import C2T_QUERIES
     >>> _with_query_text(C2T_QUERIES, {"query_id": "q", "query": None, "code": "x = 1"})["query"]
     'x = 1'
     """
@@ -231,7 +232,7 @@ def validate(tables: dict[str, pa.Table], files: dict[str, str]) -> list[DataPro
     """Rules that span rows and configs: unique ids, qrels resolve, known subtasks and languages,
     C2C anchors present in the code corpus.
 
-    Example (CoREB-mini built into a cache folder ``root``; not doctested):
+    Example (CoREB-mini in ``root``):
 
     >>> from coreb_core.paths import release_dir
     >>> folder = release_dir("demo_v2603", root)
@@ -356,7 +357,7 @@ def import_release(raw: dict[str, RawTable], release: str, root: Path | None = N
                    extra_files: dict[str, pa.Table] | None = None) -> Path:
     """Normalise and validate every config; write only when nothing is wrong.
 
-    Example (CoREB-mini built into a cache folder ``root``; not doctested):
+    Example (CoREB-mini in ``root``):
 
     >>> from coreb_core.data.sources import read_local
     >>> from coreb_core.paths import release_dir

@@ -139,10 +139,12 @@ def detect_layout(directory: Path) -> str:
     folders, each in one of those layouts: a copy of the hub repository, or ``coreb_real/``).
 
     >>> import tempfile
-    >>> folder = Path(tempfile.mkdtemp())
+    >>> base = Path(tempfile.mkdtemp())
+    >>> folder = base / "release_v2603"
+    >>> folder.mkdir()
     >>> _ = (folder / "text2code_queries.jsonl").write_text("")
-    >>> detect_layout(folder), detect_layout(folder.parent) == "releases" or "no"
-    ('jsonl', 'no')
+    >>> detect_layout(folder), detect_layout(base)
+    ('jsonl', 'releases')
     >>> (folder / "empty").mkdir()
     >>> detect_layout(folder / "empty")   # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -224,7 +226,7 @@ def _pick_release(directory: Path, folders: dict[str, Path], split: str | None) 
 def read_local(directory: Path, split: str | None = None) -> tuple[str, str | None, dict[str, RawTable]]:
     """Read any local layout. Returns (layout, release name found in the layout or None, tables).
 
-    Example (CoREB-mini built into a cache folder ``root``; not doctested):
+    Example (CoREB-mini in ``root``):
 
     >>> from coreb_core.paths import release_dir
     >>> layout, release, tables = read_local(release_dir("demo_v2603", root))
@@ -253,8 +255,13 @@ HUB_PROBE_TIMEOUT_S = 3.0
 def offline_flag() -> str | None:
     """The Hugging Face offline variable that is set (``HF_HUB_OFFLINE`` or ``HF_DATASETS_OFFLINE``), or None.
 
-    >>> offline_flag()   # with HF_HUB_OFFLINE=1   # doctest: +SKIP
+    >>> from unittest import mock
+    >>> with mock.patch.dict(os.environ, {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": ""}):
+    ...     offline_flag()
     'HF_HUB_OFFLINE'
+    >>> with mock.patch.dict(os.environ, {"HF_HUB_OFFLINE": "0", "HF_DATASETS_OFFLINE": "0"}):
+    ...     offline_flag() is None
+    True
     """
     for var in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE"):
         if os.environ.get(var, "").strip().lower() in {"1", "true", "yes", "on"}:
@@ -264,6 +271,8 @@ def offline_flag() -> str | None:
 
 def hub_reachable(timeout: float = HUB_PROBE_TIMEOUT_S) -> bool:
     """One TCP connect to the hub endpoint; DNS runs in a thread so it cannot hang past the timeout.
+
+    Example (its answer depends on the network, so it is skipped):
 
     >>> hub_reachable(timeout=1.0)   # on a machine without network   # doctest: +SKIP
     False
@@ -298,9 +307,14 @@ def read_hub(release: str, revision: str | None = None,
              progress: Callable[[str, float], None] | None = None) -> dict[str, RawTable]:
     """Load all eight configs of one release with ``datasets.load_dataset``.
 
-    >>> read_hub("release_v2603")   # with HF_HUB_OFFLINE=1   # doctest: +SKIP
+    >>> from unittest import mock
+    >>> with mock.patch.dict(os.environ, {"HF_HUB_OFFLINE": "1"}):
+    ...     read_hub("release_v2603")
     Traceback (most recent call last):
-    coreb_core.errors.NetworkUnavailable: HF_HUB_OFFLINE is set; cannot reach the Hugging Face hub to fetch hq-bench/coreb release_v2603. Import a local copy instead: python -m coreb_core import-data DIR --release release_v2603 (DIR = a copy of the hub repository, a folder of <config>.parquet files, or the official runner's JSONL files)
+    coreb_core.errors.NetworkUnavailable: HF_HUB_OFFLINE is set; cannot reach the Hugging Face hub to fetch
+    hq-bench/coreb release_v2603. Import a local copy instead: python -m coreb_core import-data DIR --release
+    release_v2603 (DIR = a copy of the hub repository, a folder of <config>.parquet files, or the official
+    runner's JSONL files)
     """
     flag = offline_flag()
     if flag:
@@ -319,7 +333,16 @@ def dataset_tables(load: Callable[[str], Any], source: Callable[[str], str],
     columns and all), named ``source(config)`` in error lines. ``fetch`` reads the hub through it; tests
     pass ``datasets.load_dataset("json", ...)`` over a local export of the same rows.
 
-    >>> import datasets   # not doctested: reads the real export
+    Example (CoREB-mini in ``root``, each config as a ``datasets.Dataset``; then the real export, which takes
+    minutes to load, so those lines are skipped):
+
+    >>> import datasets
+    >>> import pyarrow.parquet as pq
+    >>> from coreb_core.paths import release_dir
+    >>> mini = release_dir("demo_v2603", root)
+    >>> tables = dataset_tables(lambda c: datasets.Dataset(pq.read_table(mini / f"{c}.parquet")), str)
+    >>> len(tables), tables["code_corpus"].file, len(tables["code_corpus"].rows)
+    (8, 'code_corpus', 307)
     >>> folder = Path("../shared/coreb_real/release_v2603")
     >>> tables = dataset_tables(lambda c: datasets.load_dataset("json", data_files=str(folder / f"{c}.jsonl"),
     ...                                                         split="train"), str)  # doctest: +SKIP

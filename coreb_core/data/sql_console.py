@@ -15,7 +15,7 @@ What comes back is bounded, so that no query can exhaust the server that holds a
 characters (cut inside DuckDB, before the value is copied out; types of unbounded size such as lists,
 structs and blobs come back as their text). The time limit covers running, reading and converting.
 
-Example (CoREB-mini built into a cache folder ``root``; not doctested):
+Example (CoREB-mini in ``root``):
     >>> from coreb_core.data.store import Store
     >>> console = SqlConsole(Store("demo_v2603", root))
     >>> console.query("SELECT count(*) AS n FROM queries WHERE task = 't2c'").frame["n"].tolist()
@@ -101,7 +101,7 @@ class QueryResult(NamedTuple):
     """The rows of one console query (within the caps), whether more existed, the time it took, and what
     was cut.
 
-    Example (CoREB-mini built into a cache folder ``root``; not doctested):
+    Example (CoREB-mini in ``root``):
 
     >>> result = SqlConsole(Store("demo_v2603", root)).query("SELECT query_id FROM queries ORDER BY query_id", max_rows=2)
     >>> result.frame["query_id"].tolist(), result.truncated, result.notes()
@@ -169,7 +169,7 @@ def check_select(sql: str) -> None:
 class SqlConsole:
     """Read-only SQL over a private in-memory copy of one release (see the module docstring).
 
-    Example (CoREB-mini built into a cache folder ``root``; not doctested):
+    Example (CoREB-mini in ``root``):
 
     >>> console = SqlConsole(Store("demo_v2603", root))
     >>> console.query("SELECT task, count(*) AS queries FROM queries GROUP BY task ORDER BY task").frame
@@ -216,7 +216,7 @@ class SqlConsole:
         """Run one SELECT (``check_select``) on a fresh cursor, within the caps (see the module docstring): at most
         ``max_rows`` rows come back.
 
-        Example (CoREB-mini built into a cache folder ``root``; not doctested):
+        Example (CoREB-mini in ``root``):
 
         >>> console = SqlConsole(Store("demo_v2603", root))
         >>> console.query("SELECT count(*) AS n FROM queries WHERE task = 't2c'").frame["n"].tolist()
@@ -287,7 +287,7 @@ class SqlConsole:
     def schema(self) -> pd.DataFrame:
         """table, kind (table or view), column, type: what the console can query.
 
-        Example (CoREB-mini built into a cache folder ``root``; not doctested):
+        Example (CoREB-mini in ``root``):
 
         >>> SqlConsole(Store("demo_v2603", root)).schema().head(3)
                  table   kind    column     type
@@ -310,7 +310,7 @@ class SqlConsole:
     def close(self) -> None:
         """Drop the private in-memory database.
 
-        Example (CoREB-mini built into a cache folder ``root``; not doctested):
+        Example (CoREB-mini in ``root``):
 
         >>> console = SqlConsole(Store("demo_v2603", root))
         >>> console.close()

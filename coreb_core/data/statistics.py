@@ -1,6 +1,6 @@
 """Counts describing one cached release (the Data page's statistics).
 
-Example (CoREB-mini built into a cache folder ``root``; not doctested):
+Example (CoREB-mini in ``root``):
     >>> from coreb_core.data.store import Store
     >>> release_statistics(Store("demo_v2603", root))["judgments"].set_index("task").loc["t2c", "traps"]
     np.int64(1934)
@@ -20,7 +20,7 @@ def release_statistics(store: Store) -> dict[str, pd.DataFrame]:
     negatives = rel 0; Store.judgment_counts), ``subtasks`` (task, subtask, queries), ``code``
     (language, verdict pass/fail/unknown, documents) and ``text`` (kind description/noise, documents).
 
-    Example (CoREB-mini built into a cache folder ``root``; not doctested):
+    Example (CoREB-mini in ``root``):
 
     >>> stats = release_statistics(Store("demo_v2603", root))
     >>> stats["judgments"]

@@ -36,8 +36,8 @@ QUERY_FACTS = ("subtask", "target_language", "anchor_language", "problem_id")
 def list_releases(root: Path | None = None) -> list[str]:
     """Releases present in the cache (folders or links holding every config).
 
-    >>> list_releases(root)  # a cache holding CoREB-mini demo_v2603
-    ['demo_v2603']
+    >>> list_releases(root)  # a cache holding both CoREB-mini releases
+    ['demo_v2602', 'demo_v2603']
     """
     base = datasets_dir(root)
     if not base.is_dir():
@@ -272,6 +272,8 @@ def with_query_facts(store: Store, per_query: pd.DataFrame, columns: Sequence[st
     appended: any of ``query_facts``'s columns, or ``query`` for the query text. Rows keep their
     order; the index is reset; an id not in the release gets missing values.
 
+    >>> from coreb_core.evaluation.evaluate import evaluate
+    >>> from coreb_core.runs.folders import read_hits
     >>> per_query = evaluate(store, read_hits(bm25))[["task", "query_id", "ndcg_at_10"]].head(2)  # demo_v2603
     >>> with_query_facts(store, per_query, ("subtask", "anchor_language"))
       task               query_id  ndcg_at_10         subtask anchor_language

@@ -23,8 +23,8 @@ Official semantics reproduced (``coreb_runner`` EvaluateRetrieval.evaluate + the
 - schemes that rebuild CoREB v1 (``v1``, ``file:v1``) also drop every noise description from C2T
   lists (the v1 text corpus had none); documents below move up, as for the anchor.
 
-Example (CoREB-mini demo_v2603, a BM25 run):
-    >>> per_query = evaluate(store, read_hits(run_id), V2)
+Example (CoREB-mini and a BM25 run in ``root``; ``store`` is demo_v2603):
+    >>> per_query = evaluate(store, read_hits(bm25, root), V2)
     >>> round(summary(per_query)["tasks"]["t2c"]["ndcg_at_10"], 4)
     0.2998
 """
@@ -138,6 +138,7 @@ class Evaluation:
     def per_query(self, scheme: Scheme | str) -> pd.DataFrame:
         """One row per run and evaluated query: run, task, query_id and every metric.
 
+        >>> ev = analyse_many(store, {"bm25": read_hits(bm25)}, (V2,), traps=True, groupings=("task",))
         >>> ev.per_query(V2)[["run", "task", "query_id", "ndcg_at_10"]].head(2)
             run task               query_id  ndcg_at_10
         0  bm25  c2c  q_c2c_cross_lang_0025    0.760640
@@ -150,6 +151,7 @@ class Evaluation:
     def groups(self, scheme: Scheme | str, by: str) -> pd.DataFrame:
         """Metric means per run, task and ``by`` group (one of GROUPINGS, or "task"), with ``queries``.
 
+        >>> ev = analyse_many(store, {"bm25": read_hits(bm25)}, (V2,), traps=True, groupings=("task",))
         >>> ev.groups("v2", "task")[["run", "task", "ndcg_at_10"]]
             run task  ndcg_at_10
         0  bm25  c2c    0.463078
@@ -164,6 +166,7 @@ class Evaluation:
     def traps(self) -> pd.DataFrame:
         """Per run and query: trap statistics (see ``trap_table``).
 
+        >>> ev = analyse_many(store, {"bm25": read_hits(bm25)}, (V2,), traps=True, groupings=("task",))
         >>> ev.traps[["run", "query_id", "first_positive_rank", "traps_above_first_positive"]].head(2)
             run               query_id  first_positive_rank  traps_above_first_positive
         0  bm25  q_c2c_cross_lang_0025                  2.0                           1
@@ -435,8 +438,8 @@ class Coverage(NamedTuple):
 def coverage(store: Store, per_query: pd.DataFrame, scheme: Scheme = V2) -> dict[str, Coverage]:
     """Per task, what ``per_query`` (one run's rows from ``evaluate``) averages over (``Coverage``).
 
-    >>> coverage(store, evaluate(store, read_hits(bm25)))["c2t"]  # demo_v2603
-    Coverage(task='c2t', judged=336, scored=336, without_relevant=48)
+    >>> coverage(store, evaluate(store, read_hits(bm25)))["c2t"]  # demo_v2603: 24 c2t_match label-0 queries
+    Coverage(task='c2t', judged=336, scored=336, without_relevant=24)
     """
     view = qrels_view(store, scheme)
     rows = store.sql(f"SELECT task, query_id, max(relevance) AS top FROM {view} GROUP BY ALL").df()

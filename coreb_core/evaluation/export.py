@@ -16,8 +16,18 @@
 - ``mteb``: ``<model>/<revision>/Coreb{T2C,C2C,C2T}Retrieval.json`` and ``model_meta.json`` in MTEB's
   layout, with our v2 numbers (marked with ``coreb_scheme``; MTEB's own qrels differ).
 
-Example:
-    >>> export_run(run_id, "trec", Path("run.trec"))
+Example (CoREB-mini and a BM25 run in ``root``; written to a scratch folder beside it):
+    >>> import tempfile
+    >>> out = Path(tempfile.mkdtemp(dir=root.parent))
+    >>> export_run(bm25, "trec", out / "bm25.trec", root).name
+    'bm25.trec'
+    >>> sorted(p.name for p in export_run(bm25, "coreb", out / "coreb", root).iterdir())
+    ['code2code.json', 'code2code_predictions.json', 'code2text.json', 'code2text_predictions.json',
+     'text2code.json', 'text2code_predictions.json']
+    >>> folder = export_run(bm25, "mteb", out / "mteb", root)
+    >>> folder.relative_to(out).as_posix(), sorted(p.name for p in folder.iterdir())
+    ('mteb/bm25s/no_revision_available',
+     ['CorebC2CRetrieval.json', 'CorebC2TRetrieval.json', 'CorebT2CRetrieval.json', 'model_meta.json'])
 """
 from __future__ import annotations
 
@@ -117,7 +127,10 @@ def _export_mteb(run_id: str, out: Path, root: Path | None = None) -> Path:
 def export_run(run_id: str, fmt: str, out: Path, root: Path | None = None) -> Path:
     """Write a stored run in ``fmt`` (one of FORMATS) at ``out``; returns the file or folder written.
 
-    >>> path = export_run(bm25, "trec", tmp / "bm25.trec", root)  # demo_v2603, a BM25 run
+    Example (CoREB-mini and a BM25 run in ``root``; written to a scratch folder beside it):
+
+    >>> import tempfile
+    >>> path = export_run(bm25, "trec", Path(tempfile.mkdtemp(dir=root.parent)) / "bm25.trec", root)
     >>> path.read_text().splitlines()[0].rsplit(" ", 1)[0]
     'q_c2c_cross_lang_0025 Q0 code_v202603_00024 1 160.12664794921875'
     """

@@ -3,9 +3,12 @@ to the judged pairs of the schemes' qrels views in one pass (``join_run``), and 
 each judged document (``view_ranks``, ``judged_ranks``: own-id and C2C-anchor hits dropped above it). What
 ``coreb_core.evaluation.evaluate`` scores, and what the analyses reuse without evaluating again.
 
-Example (CoREB-mini; not doctested):
-    >>> index = release_index(store)  # doctest: +SKIP
-    >>> judged_ranks(index, index.code_run(read_hits(bm25)))  # doctest: +SKIP
+Example (CoREB-mini and a BM25 run in ``root``; ``store`` is demo_v2603):
+    >>> from coreb_core.runs.folders import read_hits
+    >>> index = release_index(store)
+    >>> scored, qpos, rank, grade = judged_ranks(index, index.code_run(read_hits(bm25, root)))
+    >>> len(scored), int((rank <= 10).sum())   # queries scored, judged pairs the run ranks in a top 10
+    (1200, 2623)
 """
 from __future__ import annotations
 
@@ -160,6 +163,7 @@ def release_index(store: Store) -> ReleaseIndex:
 def qrels_view(store: Store, scheme: Scheme) -> str:
     """The Store view of ``scheme``'s judgments; a loud error when a stored qrels file is missing.
 
+    >>> from coreb_core.evaluation.schemes import V1, V2
     >>> qrels_view(store, V2), qrels_view(store, V1)  # demo_v2603
     ('qrels', 'qrels_v1_rules')
     """
@@ -246,6 +250,7 @@ def judged_ranks(index: ReleaseIndex, run: CodedRun, view: str = "qrels", anchor
     """One run against one view: the evaluated query codes and, per judged pair of those queries,
     (query position, rank or inf, grade) (``join_run`` + ``view_ranks``).
 
+    >>> from coreb_core.runs.folders import read_hits
     >>> index = release_index(store)  # demo_v2603, a BM25 run
     >>> scored, qpos, rank, grade = judged_ranks(index, index.code_run(read_hits(bm25)))
     >>> len(scored), len(qpos), int(grade.max())

@@ -55,7 +55,7 @@ def import_dataset(directory: Path, release: str | None = None, split: str | Non
 
     Returns (release, rows per config). Raises DataError (one DataProblem per line) or CorebError.
 
-    Example (CoREB-mini built into a cache folder ``root``; not doctested; its release folder is itself a ``<config>.parquet`` folder):
+    Example (CoREB-mini in ``root``; its release folder is itself a ``<config>.parquet`` folder):
 
     >>> from coreb_core.paths import release_dir
     >>> import_dataset(release_dir("demo_v2603", root), "demo_copy", root=root)
@@ -77,7 +77,7 @@ def import_uploaded_dataset(files: Iterable[tuple[str, bytes]], release: str | N
                             split: str | None = None, root: Path | None = None) -> tuple[str, dict[str, int]]:
     """import_dataset over uploaded files, written to a temporary folder removed afterwards.
 
-    Example (CoREB-mini built into a cache folder ``root``; not doctested):
+    Example (CoREB-mini in ``root``):
 
     >>> from coreb_core.paths import release_dir
     >>> files = [(p.name, p.read_bytes()) for p in sorted(release_dir("demo_v2603", root).glob("*.parquet"))]
@@ -93,7 +93,7 @@ def import_uploaded_results(files: Iterable[tuple[str, bytes]], release: str | N
                             model: str | None = None, root: Path | None = None):
     """coreb_core.results.imported.import_results over uploaded files (a temporary folder, removed afterwards).
 
-    Example (CoREB-mini built into a cache folder ``root``; not doctested):
+    Example (CoREB-mini in ``root``):
 
     >>> trec = b"q_t2c_canonical_retro_any_0001 Q0 code_v202603_00018 1 12.5 bm25\\n"
     >>> report = import_uploaded_results([("bm25.trec", trec)], "demo_v2603", root=root)

@@ -11,9 +11,9 @@ The first launch's default MiniLM run is a job like any other (``origin`` "defau
 ``coreb_core.defaults``): it waits for the first page before it loads anything, shows its progress in the
 same place and can be cancelled the same way.
 
-Example (CoREB-mini in a cache folder ``root``; not doctested):
-    >>> job = board(root).submit(RunRequest("bm25", "demo_v2603"), root=root)   # doctest: +SKIP
-    >>> board(root).wait(job).status, board(root).state(job).run_id   # doctest: +SKIP
+Example (CoREB-mini and a BM25 run in ``root``; a second BM25 run, seconds):
+    >>> job = board(root).submit(RunRequest("bm25", "demo_v2603"), root=root)
+    >>> board(root).wait(job).status, board(root).state(job).run_id
     ('done', 'bm25__demo_v2603__...')
 """
 from __future__ import annotations

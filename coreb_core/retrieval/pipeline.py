@@ -4,7 +4,7 @@
 The encoding profile (``coreb_core.retrieval.profiles``) says how texts become vectors: ``official`` as the
 CoREB runner made the published numbers, ``card`` as the model's own card says.
 
-Example (CoREB-mini built into a cache folder ``root``; not doctested):
+Example (CoREB-mini in ``root``):
     >>> result = run_retrieval("bm25", "demo_v2603", root=root)
     >>> result.release, result.texts_encoded, result.run_id   # doctest: +ELLIPSIS
     ('demo_v2603', 0, 'bm25__demo_v2603__...')
@@ -47,10 +47,10 @@ class RetrievalResult(NamedTuple):
     """What ``run_retrieval`` and ``rerank_run`` return: the stored run's id, its release, the texts
     encoded (0 when every vector came from the cache, and for BM25) and the wall time.
 
-    Example (CoREB-mini built into a cache folder ``root``; not doctested):
+    Example (CoREB-mini in ``root``):
 
     >>> run_retrieval("bm25", "demo_v2603", root=root)
-    RetrievalResult(run_id='bm25__demo_v2603__20261201T062218-f8c8b6', release='demo_v2603', texts_encoded=0, seconds=5.725604843999463)
+    RetrievalResult(run_id='bm25__demo_v2603__...', release='demo_v2603', texts_encoded=0, seconds=...)
     """
     run_id: str
     release: str
@@ -62,7 +62,7 @@ class TaskData(NamedTuple):
     """One task of a release as retrieval needs it: queries and documents in id order, the documents
     to store per query wherever they rank, and which documents count toward top-k.
 
-    Example (CoREB-mini built into a cache folder ``root``; not doctested):
+    Example (CoREB-mini in ``root``):
 
     >>> task = load_task(Store("demo_v2603", root), "c2t")
     >>> len(task.query_ids), len(task.doc_ids), int(task.counted.sum())   # C2T: 96 noise texts do not count
@@ -79,7 +79,7 @@ class TaskData(NamedTuple):
 def load_task(store: Store, task: str) -> TaskData:
     """The queries, documents, judged documents and anchors of one task (see ``TaskData``).
 
-    Example (CoREB-mini built into a cache folder ``root``; not doctested):
+    Example (CoREB-mini in ``root``):
 
     >>> task = load_task(Store("demo_v2603", root), "t2c")
     >>> len(task.query_ids), len(task.doc_ids), task.counted, task.query_ids[0], len(task.keep[task.query_ids[0]])
@@ -103,7 +103,7 @@ def load_task(store: Store, task: str) -> TaskData:
 def corpus_fingerprint(store: Store) -> str:
     """A short hash of every document id and text of a release (stored in each run's provenance).
 
-    Example (CoREB-mini built into a cache folder ``root``; not doctested):
+    Example (CoREB-mini in ``root``):
 
     >>> corpus_fingerprint(Store("demo_v2603", root))
     '879c0891d40d7aaf'
@@ -255,7 +255,7 @@ def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = tuple(TASKS
     encoder when something must be encoded (the app passes a cached one, so a model is loaded once
     per server).
 
-    Example (CoREB-mini built into a cache folder ``root``; not doctested):
+    Example (CoREB-mini in ``root``):
 
     >>> result = run_retrieval("bm25", "demo_v2603", root=root)
     >>> result.release, result.texts_encoded, result.run_id   # doctest: +ELLIPSIS
@@ -281,8 +281,8 @@ def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = tuple(TASKS
     loaded = [load_task(store, task) for task in tasks]
     plan = progress_plan(loaded, [encoding.prompt(t)[:2] for t in tasks] if encoding else None, cache)
     for n, (task, data) in enumerate(zip(tasks, loaded)):
-        start, (docs_w, queries_w, search_w) = plan.starts[n], plan.weights[n]
-        step = part_of(progress, f"{task}: ", start, 1.0)  # fractions of the whole run, from the task's start
+        task_start, (docs_w, queries_w, search_w) = plan.starts[n], plan.weights[n]
+        step = part_of(progress, f"{task}: ", task_start, 1.0)  # fractions of the whole run, from the task's start
         t0 = time.perf_counter()
         if encoding is None:
             scores = LEXICAL[spec.id](data.queries, data.docs)
@@ -330,10 +330,15 @@ def rerank_candidates(hits: pd.DataFrame, depth: int, store: Store) -> pd.DataFr
     (an oracle: only the relevant and the traps would reach the reranker). A first stage that stored
     fewer than that for some query is refused: run it with ``--top-k`` of at least the depth.
 
-    >>> hits = read_hits(bm25_top_k_100)   # a BM25 run stored with top-k 100 (not doctested)
-    >>> rerank_candidates(hits, 128, store)   # doctest: +SKIP
+    Example (CoREB-mini and a BM25 run in ``root``, stored with the default top-k 100):
+
+    >>> hits = read_hits(bm25, root)
+    >>> len(rerank_candidates(hits, 20, store))   # 1,200 queries, 20 candidates each
+    24000
+    >>> rerank_candidates(hits, 128, store)
     Traceback (most recent call last):
-    coreb_core.errors.CorebError: the first stage stored only its top 100 for 2601 queries; reranking the top 128 needs a first stage run with --top-k 128 or more
+    coreb_core.errors.CorebError: the first stage stored only its top 100 for 1200 queries; reranking the top 128
+    needs a first stage run with --top-k 128 or more
     """
     corpus = dict(store.sql("SELECT corpus, count(*) FROM documents GROUP BY ALL").fetchall())
     prefix = hits[hits["in_top_k"].astype(bool) & hits["doc_id"].notna()]
@@ -354,10 +359,11 @@ def rerank_run(first_stage: str, model: str, depth: int = 128, batch_size: int =
     documents come first (by cross-encoder score), then the rest of the first-stage list in its order.
     Stored as its own run, linked to the first stage.
 
-    Example (needs a sentence-transformers CrossEncoder in the local Hugging Face cache, so it is not
-    run here and no output is shown):
+    Example (CoREB-mini and a BM25 run in ``root``; needs a sentence-transformers CrossEncoder in the local
+    Hugging Face cache and minutes on a CPU, so it is skipped):
 
-    >>> rerank_run(first_stage_run_id, "cross-encoder/ms-marco-MiniLM-L-6-v2", depth=20, root=root)  # doctest: +SKIP
+    >>> rerank_run(bm25, "cross-encoder/ms-marco-MiniLM-L-6-v2", depth=20, root=root).run_id  # doctest: +SKIP
+    'bm25-rerank__demo_v2603__...'
     """
     start = time.perf_counter()
     depth, batch_size = check_count(depth, "depth"), check_count(batch_size, "batch_size")

@@ -19,7 +19,7 @@ package does not ship). We load float32: that is what ``from_pretrained`` gives 
 transformers 4.x (transformers 5 loads the checkpoint's dtype instead), and it is the exact
 computation; see README "Encoding profiles".
 
-Example (loading takes seconds, so doctest skips it):
+Example (loads MiniLM from the local Hugging Face cache and encodes with it, so it is skipped):
     >>> from coreb_core.retrieval.models import resolve
     >>> encoder = RunnerEncoder.load(resolve("minilm").name, device="cpu")   # doctest: +SKIP
     >>> encoder.encode(["def f(): pass"], batch_size=8).shape   # doctest: +SKIP

@@ -153,3 +153,66 @@ def test_agreement_refuses_no_run():
     empty = pd.DataFrame({"run": pd.Categorical([])})
     with pytest.raises(CorebError, match="at least one scored run"):
         trap_agreement(TrapWins(empty, empty, "tiny", True))
+
+
+def _store_run(store, lists: dict, name: str) -> str:
+    from coreb_core.runs.folders import new_run_id, write_run
+
+    run_id = new_run_id(name, store.release)
+    write_run(tiny_hits(store, lists), {"run_id": run_id, "release": store.release, "model": name,
+                                        "kind": "synthetic"}, store.root)
+    return run_id
+
+
+def test_cli_traps_reports_agreement_and_slices(tiny_store):
+    import json
+
+    from tests.builders import run_cli
+
+    a, b = _store_run(tiny_store, A, "a"), _store_run(tiny_store, B, "b")
+    env = {"COREB_CACHE": str(tiny_store.root)}
+    done = run_cli("traps", "--release", "tiny", "--run", a, b, "--json", env=env)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert [(r["task"], r["beats"], r["traps"]) for r in report["agreement"]["counts"]] == \
+        [("c2c", 1, 1), ("t2c", 1, 2), ("t2c", 2, 1)]
+    assert [(r["query_id"], r["doc_id"]) for r in report["agreement"]["traps_beating_all"]] == [(Q1, code(3))]
+    jaccard = {r["task"]: r["jaccard"] for r in report["agreement"]["pairs"]}
+    assert jaccard == {"c2c": 0.0, "t2c": 0.5}
+    duels = {(r["run"], r["task"]): (r["decided"], r["longer_first"]) for r in report["slices"]["duels"]}
+    assert duels[(b, "t2c")] == (2, 0.5)
+    text = run_cli("traps", "--release", "tiny", "--run", a, b, env=env)
+    assert text.returncode == 0, text.stderr
+    assert "t2c: 1 traps beat all 2 runs" in text.stdout
+    assert "both lose 1 of the 2 queries either loses to a trap (Jaccard 0.50)" in text.stdout
+
+
+def test_cli_stability_and_its_errors(tmp_path):
+    import json
+
+    from coreb_core.data.ingest import import_release
+    from coreb_core.data.sources import read_local
+    from coreb_core.data.store import Store
+    from tests import dump
+    from tests.builders import run_cli
+
+    root = tmp_path / "cache"
+    source = read_local(dump.write_parquet_folder(tmp_path / "tiny", dump.rows()))[2]
+    for release in ("release_a", "release_b"):
+        import_release(source, release, root)
+    with Store("release_a", root) as first, Store("release_b", root) as second:
+        a, b = _store_run(first, A, "hand"), _store_run(second, B, "hand")
+    env = {"COREB_CACHE": str(root)}
+    done = run_cli("stability", "--run", a, "--against", b, "--json", env=env)
+    assert done.returncode == 0, done.stderr
+    kinds = {(r["task"], r["kind"]): (r["wins_a"], r["traps_a"], r["wins_b"], r["traps_b"])
+             for r in json.loads(done.stdout)["by_kind"]}
+    assert kinds[("t2c", "failing_solution")] == (1, 2, 2, 2) and kinds[("c2c", "failing_solution")] == (1, 1, 0, 1)
+    text = run_cli("stability", "--run", a, "--against", b, "--task", "t2c", env=env)
+    assert "t2c failing_solution: a 1/2, b 2/2, b − a +50.0 points (95% CI -27.3 to +90.5)" in text.stdout
+    assert "by bug: neither release records one" in text.stdout
+    for args, message in ((("--run", a, "--against", a), "name the same run"),
+                          (("--run", "../../etc", "--against", b), "not a run id"),
+                          (("--run", a), "--against")):
+        bad = run_cli("stability", *args, env=env)
+        assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and message in bad.stderr, bad.stderr

@@ -43,3 +43,19 @@ def test_everything_cached_falls_back_to_the_tasks_sizes(tmp_path):
     plan = progress_plan([Task(["a", "b"], ["q"]), Task(["a"], ["q"])], [("", "")] * 2, cache)
     assert plan.weights[0] == pytest.approx((0.98 * 2 / 5, 0.98 / 5, 0.02 * 3 / 5))
     assert plan.starts == pytest.approx([0.0, 0.6])
+
+
+def test_a_runs_time_is_its_wall_time(mini_data, tmp_path):
+    """The task loop's progress start once overwrote the run's timer: a BM25 run of seconds reported 20,929 s."""
+    import shutil
+    import time
+
+    from coreb_core.retrieval.pipeline import run_retrieval
+    from coreb_core.runs.folders import run_meta
+
+    root = shutil.copytree(mini_data, tmp_path / "cache")
+    began = time.perf_counter()
+    result = run_retrieval("bm25", "demo_v2603", root=root)
+    wall = time.perf_counter() - began
+    assert 0 < result.seconds <= wall
+    assert 0 < run_meta(result.run_id, root).timings_s["total"] <= wall

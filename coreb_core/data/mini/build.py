@@ -468,7 +468,7 @@ def build_release(release: str, root: Path | None = None, scale: int = 1, run_to
     ``execute_python=False`` takes the Python verdicts recorded in verdicts.json too (the app's first
     launch: seconds instead of running 144 solutions' tests per release).
 
-    Example (a cache folder ``root``; takes seconds, so not doctested):
+    Example (a cache folder ``root``, here already holding CoREB-mini; seconds):
 
     >>> release, folder = build_release("demo_v2603", root)
     >>> release, folder.relative_to(root)
@@ -498,7 +498,7 @@ def build_demo(root: Path | None = None, scale: int = 1, run_toolchains: bool = 
     """Build both CoREB-mini releases (``demo`` command and, with ``execute_python=False``, the app's
     first launch).
 
-    Example (a cache folder ``root``; takes seconds, so not doctested):
+    Example (a cache folder ``root``, here already holding CoREB-mini; seconds):
 
     >>> build_demo(root=root)
     ['demo_v2602', 'demo_v2603']
