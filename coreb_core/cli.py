@@ -398,6 +398,7 @@ def _traps(args: argparse.Namespace) -> int:
     from coreb_core.analysis.trap_wins import trap_wins, why_traps_win
     from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import analyse_many
+    from coreb_core.present.trap_patterns import agreement_sentence, duel_sentence, jaccard_sentence
     from coreb_core.runs.folders import read_hits, run_meta
     from coreb_core.runs.meta import run_name
 
@@ -461,17 +462,12 @@ def _traps(args: argparse.Namespace) -> int:
                       f"{f.trap_wins} trap wins, against {f.correct_trap_higher} of {f.correct} correct orderings "
                       f"({p_text(f.p_value)})")
         for r in slices.duels[slices.duels["run"] == run_id].itertuples():
-            print(f"  {r.task} length duels: the higher-ranked of best trap and best positive is the longer text in "
-                  f"{r.longer_first:.0%} of {r.decided} queries (95% CI {r.longer_low:.0%}–{r.longer_high:.0%})")
-    n = len(agreement.runs)
-    for task, rows in agreement.counts.groupby("task", sort=True):
-        beating_all = int(rows.loc[(rows["beats"] == rows["of"]) & (rows["beats"] > 0), "traps"].sum())
-        print(f"{task}: {beating_all} traps beat all {n} runs" if n > 1 else
-              f"{task}: {int(rows.loc[rows['beats'] > 0, 'traps'].sum())} traps beat the run")
+            print("  " + duel_sentence(r.task, "length duels", r.decided, r.longer_first, r.longer_low, r.longer_high))
     names = {run_id: terminal_safe(run_name(run_meta(run_id))) for run_id in args.run}
+    for task in sorted(agreement.counts["task"].unique()):
+        print(agreement_sentence(task, *agreement.beating_all(task), len(agreement.runs)))
     for r in agreement.pairs.itertuples():
-        print(f"{r.task}: {names[r.run_a]} and {names[r.run_b]} both lose {r.both} of the {r.either} queries either "
-              f"loses to a trap (Jaccard {r.jaccard:.2f})")
+        print(jaccard_sentence(r.task, names[r.run_a], names[r.run_b], r.both, r.either, r.jaccard))
     return 0
 
 
@@ -480,6 +476,7 @@ def _stability(args: argparse.Namespace) -> int:
     from coreb_core.analysis.stability import STABILITY_LEVELS, release_stability
     from coreb_core.analysis.trap_wins import trap_wins
     from coreb_core.data.store import Store
+    from coreb_core.present.trap_patterns import shift_text
     from coreb_core.runs.folders import read_hits, run_meta
     from coreb_core.runs.meta import run_name
 
@@ -506,13 +503,8 @@ def _stability(args: argparse.Namespace) -> int:
             continue
         print(f"by {level}:")
         for r in frame.itertuples():
-            head = f"  {r.task} {terminal_safe(getattr(r, level))}: a {r.wins_a}/{r.traps_a}, b {r.wins_b}/{r.traps_b}"
-            if not (r.traps_a and r.traps_b):
-                print(f"{head} (only in {shift.release_b if r.traps_b else shift.release_a}: no change to measure)")
-                continue
-            moved = "  (moved)" if r.low > 0 or r.high < 0 else ""
-            print(f"{head}, b − a {r.difference * 100:+.1f} points (95% CI {r.low * 100:+.1f} to {r.high * 100:+.1f})"
-                  f"{moved}")
+            print(f"  {r.task} {terminal_safe(getattr(r, level))}: a {r.wins_a}/{r.traps_a}, b {r.wins_b}/{r.traps_b}, "
+                  f"b − a {shift_text(r.difference, r.low, r.high)}")
     return 0
 
 

@@ -14,7 +14,7 @@ from coreb_core.analysis.inspection import (
 from coreb_core.errors import CorebError
 from coreb_core.present.display import UNJUDGED_BADGE, pct_columns
 from coreb_core.present.labels import TASK_LABELS
-from ui.cache import query_finder, query_lists, runs_of, store
+from ui.cache import query_finder, query_lists, run_agreement, runs_of, store
 from ui.inspection import back_params, back_target, row_colours, trap_reason_text
 from ui.sidebar import sidebar
 from ui.state import (
@@ -80,7 +80,8 @@ with st.expander("Find a query", expanded=url_query is None):
     language = c3.selectbox("Target language", [None] + facets["target_language"],
                             format_func=lambda v: "all" if v is None else v,
                             key=remembered("insp_lang", "lang", one_of(facets["target_language"])))
-    modes = ["no run filter", "trap above positive in a run", "largest Δ nDCG@10 between two runs"]
+    modes = ["no run filter", "trap above positive in a run", "largest Δ nDCG@10 between two runs",
+             "lost to a trap by several runs"]
     mode = st.radio("Run filter", modes, horizontal=True, key=remembered("insp_mode", "filter", one_of(modes)))
     write_url({"find": text, "subtask": subtask, "lang": language, "filter": mode if mode != modes[0] else None})
     trap_run = delta_runs = None
@@ -94,9 +95,24 @@ with st.expander("Find a query", expanded=url_query is None):
             a = d1.selectbox("Run a", state.run_ids, format_func=labels.get, key="insp_run_a")
             b = d2.selectbox("Run b", [r for r in state.run_ids if r != a], format_func=labels.get, key="insp_run_b")
             delta_runs = (a, b)
+    lost_by = None
+    if mode == modes[3] and state.run_ids:
+        lost_by = int(st.number_input(f"Lost by at least (of {len(state.run_ids)} chosen runs)", min_value=1,
+                                      max_value=len(state.run_ids), step=1,
+                                      key=remembered("insp_lost_by", "lost_by",
+                                                     one_of(list(range(1, len(state.run_ids) + 1))),
+                                                     len(state.run_ids))))
+        write_url({"lost_by": str(lost_by)})
     try:
         finder = query_finder(state, text, subtask, language, trap_run, delta_runs)
         found = finder.found
+        if lost_by is not None:  # queries that many chosen runs lose to a trap (Trap analysis: agreement)
+            agreement = run_agreement(state)
+            keep = found["query_id"].isin(agreement.queries_lost_by(lost_by)).to_numpy()
+            lost = agreement.queries.set_index("query_id")["runs_lost"]
+            found = found[keep].assign(runs_lost=found.loc[keep, "query_id"].map(lost).astype(int)).reset_index(drop=True)
+            finder = finder._replace(found=found, shown=finder.shown[keep].assign(
+                runs_lost=found["runs_lost"].to_numpy()).reset_index(drop=True))
     except CorebError as exc:
         show_error(exc)
         stop_page()
@@ -106,7 +122,7 @@ with st.expander("Find a query", expanded=url_query is None):
     # The query and the deciding numbers (Δ, traps) first; task and problem id only in the CSV. Pixel widths
     # that fit the expander at 1600 px.
     deciding = [c for c in found.columns if c not in FINDER_FACTS and c != "query_id"]
-    fractions = [c for c in deciding if c != "traps_above_first_positive"]  # Δ and nDCG: x100, one decimal
+    fractions = [c for c in deciding if c not in ("traps_above_first_positive", "runs_lost")]  # Δ, nDCG: x100
     picked = st.dataframe(pct_columns(finder.shown, fractions), hide_index=True, placeholder="—",
                           width="stretch", on_select="rerun", selection_mode="single-row", height=260,
                           column_order=["query_id", *deciding, *FINDER_FACTS[2:]],
@@ -115,6 +131,9 @@ with st.expander("Find a query", expanded=url_query is None):
                                             for c in fractions},
                                          "traps_above_first_positive": st.column_config.NumberColumn(
                                              "Traps above 1st positive", width=95),
+                                         "runs_lost": st.column_config.NumberColumn("Runs lost", width=80,
+                                                                                    help="chosen runs that rank a "
+                                                                                    "trap above every positive"),
                                          "subtask": st.column_config.TextColumn("Subtask", width=190),
                                          "target_language": st.column_config.TextColumn("Target", width=75),
                                          "anchor_language": st.column_config.TextColumn("Anchor", width=75),
@@ -250,15 +269,23 @@ st.caption(provenance(state, "rank in each run, also beyond the top 100 (runs st
 rank_columns = {f"rank · {labels[r]}": r for r in shown}
 # The reason gets what the other columns leave of the main area at 1600 px (1,140 px; 30 for row selection).
 fixed_px = {"grade": 85, "doc_id": 175, "language": 70, "pass_fail": 60, "tests": 60, "model": 105}
+fixed_px = {**fixed_px, "beats": 62}
 why_px = 1130 - 30 - sum(fixed_px.values()) - RANK_PX * len(rank_columns)
-st.dataframe(positions, hide_index=True, placeholder="—", width="stretch", on_select="rerun", selection_mode="single-row",
-             key=f"insp_pos_{q.query_id}",
-             column_order=["grade", "doc_id", *rank_columns, "why", "language", "pass_fail", "tests", "model"],
+# "beats k of n": how many of the chosen runs each trap beats (Trap analysis: agreement across runs).
+beats = run_agreement(state).beats_of(q.query_id)
+positions_shown = positions.assign(beats=[f"{beats[d][0]} of {beats[d][1]}" if d in beats else None
+                                          for d in positions["doc_id"]])
+st.dataframe(positions_shown, hide_index=True, placeholder="—", width="stretch", on_select="rerun",
+             selection_mode="single-row", key=f"insp_pos_{q.query_id}",
+             column_order=["grade", "doc_id", *rank_columns, "beats", "why", "language", "pass_fail", "tests", "model"],
              column_config={"grade": st.column_config.TextColumn("Grade", width=fixed_px["grade"]),
                             "doc_id": st.column_config.TextColumn("Document", width=fixed_px["doc_id"]),
                             **{c: st.column_config.NumberColumn(f"rank {letters[r]}", format="%d", width=RANK_PX,
                                                                 help=f"{letters[r]} · {labels[r]}")
                                for c, r in rank_columns.items()},
+                            "beats": st.column_config.TextColumn("Beats", width=fixed_px["beats"],
+                                                                 help="a trap: how many of the chosen runs rank it "
+                                                                      "above every positive"),
                             "why": st.column_config.TextColumn("Why a trap", width=why_px),
                             "language": st.column_config.TextColumn("Language", width=fixed_px["language"]),
                             "pass_fail": st.column_config.TextColumn("Tests", width=fixed_px["pass_fail"]),

@@ -25,8 +25,9 @@ MODULES = ["coreb_core.data.measures", "coreb_core.evaluation.kernels", "coreb_c
            "coreb_core.retrieval.profiles", "coreb_core.retrieval.device", "coreb_core.retrieval.embeddings",
            "coreb_core.retrieval.encode", "coreb_core.results.imported", "coreb_core.data.mini.check_problem", "coreb_core.cli",
            "coreb_core.input_paths", "coreb_core.text", "coreb_core.analysis.proportions", "coreb_core.present.display", "coreb_core.present.format", "ui.widgets",
-           "coreb_core.present.numbers", "coreb_core.present.selection",
-           "coreb_core.analysis.article", "ui.jobs", "ui.state", "ui.navigation", "ui.warmup"]
+           "coreb_core.present.numbers", "coreb_core.present.selection", "coreb_core.analysis.rank_contrast",
+           "coreb_core.analysis.article", "ui.jobs", "ui.state", "ui.navigation", "ui.warmup",
+           "coreb_core.present.trap_patterns"]
 
 DATA_MODULES = ["coreb_core", "coreb_core.defaults", "coreb_core.report", "coreb_core.retrieval.jobs",
                 "coreb_core.retrieval.pipeline", "coreb_core.retrieval.runner_encoder", "coreb_core.evaluation.compile",

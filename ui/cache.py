@@ -6,6 +6,7 @@ from typing import NamedTuple
 import pandas as pd
 import streamlit as st
 
+from coreb_core.analysis.agreement import TrapAgreement, trap_agreement
 from coreb_core.analysis.article import ArticleFigures, article_figures
 from coreb_core.analysis.comparison import (
     PairVerdict,
@@ -37,6 +38,8 @@ from coreb_core.analysis.leaderboard import (
 )
 from coreb_core.analysis.mteb_parity import MTEB_TWINS, mteb_parity
 from coreb_core.analysis.selection import Recommendation, recommend
+from coreb_core.analysis.slices import LengthSlices, length_slices
+from coreb_core.analysis.stability import ReleaseStability, counterpart, release_stability
 from coreb_core.analysis.surface_bias import SurfaceBias, surface_bias
 from coreb_core.analysis.trap_kinds import TrapReason, trap_reasons
 from coreb_core.analysis.trap_wins import TrapWins, trap_wins, why_traps_win
@@ -700,3 +703,51 @@ def sql_console(state: State) -> SqlConsole:
     """The Data page's read-only console over the sidebar's release and its runs' hits and per-query metrics,
     one per choice and server (building it copies the release into DuckDB)."""
     return _sql_console(*_view(state))
+
+
+# ------------------------------------------------------------------ trap wins across runs, releases and lengths
+@st.cache_data(show_spinner=False, max_entries=32)
+def _agreement(release: str, version: str, run_ids: tuple[str, ...], anchor_exclusion: bool) -> TrapAgreement:
+    return trap_agreement(_trap_wins(release, version, run_ids, anchor_exclusion))
+
+
+def run_agreement(state: State) -> TrapAgreement:
+    """``trap_agreement`` of the sidebar's runs (from the cached trap wins), cached per server."""
+    return _agreement(state.release, release_version(state.release), tuple(state.run_ids), state.anchor_exclusion)
+
+
+@st.cache_data(show_spinner="Slicing by text length…", max_entries=32)
+def _slices(release: str, version: str, run_ids: tuple[str, ...], scheme: str, anchor_exclusion: bool,
+            quantiles: int) -> LengthSlices:
+    per_query = tables(release, version, run_ids, scheme, anchor_exclusion).per_query(V2)
+    return length_slices(store(release), _trap_wins(release, version, run_ids, anchor_exclusion), per_query,
+                         quantiles=quantiles)
+
+
+def run_slices(state: State, quantiles: int) -> LengthSlices:
+    """``length_slices`` of the sidebar's runs (nDCG@10 under v2, the official scheme), cached per server."""
+    return _slices(*_view(state), quantiles)
+
+
+def counterparts(state: State) -> dict[str, RunMeta]:
+    """Each chosen run's counterpart on another cached release (``stability.counterpart``): run id -> its meta."""
+    from coreb_core.data.store import list_releases
+
+    others = [m for r in list_releases() if r != state.release for m in runs_of(r).values()]
+    mine = runs_of(state.release)
+    found = {rid: counterpart(mine[rid], others) for rid in state.run_ids if rid in mine}
+    return {rid: meta for rid, meta in found.items() if meta is not None}
+
+
+@st.cache_data(show_spinner="Comparing releases…", max_entries=32)
+def _stability(release_a: str, version_a: str, run_a: str, release_b: str, version_b: str, run_b: str,
+               anchor_exclusion: bool) -> ReleaseStability:
+    return release_stability(_trap_wins(release_a, version_a, (run_a,), anchor_exclusion),
+                             _trap_wins(release_b, version_b, (run_b,), anchor_exclusion))
+
+
+def run_stability(first: RunMeta, second: RunMeta, anchor_exclusion: bool) -> ReleaseStability:
+    """``release_stability`` of one model's runs on two releases (older release first), cached per server."""
+    a, b = sorted((first, second), key=lambda m: m.made_on())
+    return _stability(a.made_on(), release_version(a.made_on()), a.run_id, b.made_on(), release_version(b.made_on()),
+                      b.run_id, anchor_exclusion)

@@ -69,6 +69,20 @@ class TrapAgreement(NamedTuple):
         """
         return self.queries.loc[self.queries["runs_lost"] >= at_least, "query_id"].astype(str).tolist()
 
+    def beating_all(self, task: str) -> tuple[int, int]:
+        """(traps of ``task`` that beat every run that scored their query, queries of ``task`` every such run
+        loses to a trap).
+
+        >>> traps = pd.DataFrame({"task": ["t2c", "t2c"], "beats": [2, 1], "of": [2, 2]})
+        >>> queries = pd.DataFrame({"task": ["t2c", "t2c"], "runs_lost": [2, 1], "of": [2, 2]})
+        >>> TrapAgreement(("a", "b"), traps, queries, pd.DataFrame(), pd.DataFrame()).beating_all("t2c")
+        (1, 1)
+        """
+        traps = self.traps[self.traps["task"] == task]
+        queries = self.queries[self.queries["task"] == task]
+        return (int(((traps["beats"] == traps["of"]) & (traps["beats"] > 0)).sum()),
+                int(((queries["runs_lost"] == queries["of"]) & (queries["runs_lost"] > 0)).sum()))
+
     def beats_of(self, query_id: str) -> dict[str, tuple[int, int]]:
         """Doc id -> (beats, of) for the traps of one query (the inspector's "beats k of n" badge).
 

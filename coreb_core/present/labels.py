@@ -6,4 +6,5 @@ TASK_LABELS = {"t2c": "Text → code (T2C)", "c2c": "Code → code (C2C)", "c2t"
 TRAP_KIND_LABELS = {"failing_solution": "failing solution", "wrong_language": "correct, wrong language",
                     "other_model": "correct, other model", "noise_description": "noise description",
                     "judged_non_match": "judged non-match", "not_a_positive": "correct, not a positive"}
+SLICE_LABELS = {"query_length": "query length", "document_length": "positive length"}
 PASS_BIN_LABELS = {"gross": "gross (< 20% of tests)", "partial": "partial", "near_miss": "near-miss (≥ 80% of tests)"}

@@ -222,4 +222,6 @@ def test_page_shows_why_traps_win(kinds_store):
     assert set(kinds["kind_label"]) == {"failing solution", "correct, wrong language"}
     specs = [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]
     assert all(s.get("height", 160) >= 160 for s in specs)
-    assert len(specs) == 7  # trap measure, kinds, near-miss, two margin boxes, rank-gap heatmap, surface bias
+    # trap measure, kinds, near-miss, two margin boxes, rank-gap heatmap, the agreement counts (issue 26), the two
+    # length charts (issue 26; no other release has a run here, so no stability chart), surface bias
+    assert len(specs) == 10

@@ -54,9 +54,10 @@ def test_page_share_matches_trap_table(app_cache, default_run_ids):
     assert len(worst) == 25
     assert list(at.dataframe[1].proto.column_order)[:3] == ["run_label", "query_id", "traps_above_first_positive"]
     # The trap measure, then the trap-wins sections: kinds, near-miss curve, two margin boxes, rank-gap heatmap,
+    # the agreement counts and the two length charts (issue 26; demo_v2602 has no run, so no stability chart),
     # then surface bias and the embedding map (tests/app/test_page_traps_surface.py checks those two).
-    assert len(at.get("vega_lite_chart")) == 8
-    assert len([b for b in at.get("download_button")]) == 5
+    assert len(at.get("vega_lite_chart")) == 11
+    assert len([b for b in at.get("download_button")]) == 6  # and the traps beating every run (issue 26)
 
 
 def test_page_c2c_and_anchor(app_cache, default_run_ids):
