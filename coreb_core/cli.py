@@ -471,6 +471,45 @@ def _traps(args: argparse.Namespace) -> int:
     return 0
 
 
+@command("difficulty")
+def _difficulty(args: argparse.Namespace) -> int:
+    from coreb_core.analysis.difficulty import hardest_problems, problem_difficulty
+    from coreb_core.data.store import Store
+    from coreb_core.evaluation.evaluate import analyse_many
+    from coreb_core.runs.folders import read_hits, run_meta
+    from coreb_core.runs.meta import run_name
+
+    repeated = sorted({r for r in args.run if args.run.count(r) > 1})
+    if repeated:
+        raise CorebError(f"--run names {terminal_safe(repeated[0])} more than once")
+    names = {}
+    for run_id in args.run:
+        meta = run_meta(run_id)
+        if meta.made_on() != args.release:
+            raise CorebError(f"run {run_id} was made on release {meta.made_on()}, not {args.release}")
+        names[run_id] = run_name(meta)
+    with Store(args.release) as store:
+        per_query = analyse_many(store, {r: read_hits(r) for r in args.run},
+                                 anchor_exclusion=not args.no_anchor_exclusion).per_query("v2")
+        hard = problem_difficulty(store, per_query, args.metric, task=args.task)
+    if args.json:
+        print(json.dumps({"release": args.release, "runs": list(args.run), "metric": hard.metric, "task": hard.task,
+                          "problems": _records(hard.problems), "per_run": _records(hard.per_run),
+                          "correlations": _records(hard.correlations)}, indent=1))
+        return 0
+    print(f"per-problem difficulty on {args.release} ({hard.metric} under v2, a problem's mean = the mean of the "
+          f"runs' means over its queries on a task; hardest first)")
+    for r in hardest_problems(hard, n=args.limit).itertuples():
+        who = f", hardest for {terminal_safe(names.get(r.hardest_run, r.hardest_run))}" \
+            if isinstance(r.hardest_run, str) else ""
+        print(f"  {r.task} {r.problem_id}: mean {r.mean * 100:.1f} over {r.queries} queries, spread "
+              f"{r.spread * 100:.1f} points{who}; worst query {r.worst_query}")
+    for r in hard.correlations.itertuples():
+        print(f"{r.task}: Spearman's rho of {terminal_safe(names[r.a])} and {terminal_safe(names[r.b])} over "
+              f"{r.problems} problems: {r.spearman:.2f}")
+    return 0
+
+
 @command("stability")
 def _stability(args: argparse.Namespace) -> int:
     from coreb_core.analysis.stability import STABILITY_LEVELS, release_stability
@@ -690,6 +729,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true",
                    help="one object: kinds, near_miss, margins, surface_bias, agreement, slices (fractions 0..1, "
                         "ranks as scored)")
+
+    p = sub.add_parser("difficulty", help="per-problem difficulty across stored runs, and how alike the runs rank the "
+                                          "problems (Spearman)")
+    p.add_argument("--release", required=True)
+    p.add_argument("--run", nargs="+", required=True, help="one or more stored run ids of the release")
+    p.add_argument("--task", choices=TASK_NAMES, default=None)
+    p.add_argument("--metric", default="ndcg_at_10", help="a per-query metric column, e.g. ndcg_at_10, recall_at_100")
+    p.add_argument("--limit", type=COUNT, default=10, help="the hardest problems shown")
+    p.add_argument("--no-anchor-exclusion", action="store_true", help="keep the C2C anchor in ranked lists (as MTEB)")
+    p.add_argument("--json", action="store_true", help="one object: problems, per_run, correlations (fractions 0..1)")
 
     p = sub.add_parser("stability", help="one model on two releases: trap-win rates by kind, bug kind and subtask, "
                                          "with Newcombe 95% intervals of the change")
