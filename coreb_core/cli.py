@@ -510,6 +510,30 @@ def _difficulty(args: argparse.Namespace) -> int:
     return 0
 
 
+@command("rerank-errors")
+def _rerank_errors(args: argparse.Namespace) -> int:
+    from coreb_core.analysis.rerank_errors import rerank_errors_of
+    from coreb_core.runs.folders import run_meta
+    from coreb_core.runs.meta import run_name
+
+    errors = rerank_errors_of(args.run, anchor_exclusion=not args.no_anchor_exclusion)
+    if args.json:
+        print(json.dumps({"reranked": errors.reranked, "first_stage": errors.first_stage, "release": errors.release,
+                          "depth": errors.depth, "anchor_exclusion": errors.anchor_exclusion,
+                          "summary": _records(errors.summary), "by_kind": _records(errors.by_kind)}, indent=1))
+        return 0
+    first, reranked = (terminal_safe(run_name(run_meta(r))) for r in (errors.first_stage or "", errors.reranked or ""))
+    print(f"{reranked} against its first stage {first} (top {errors.depth} reranked; right = no trap above the "
+          "best positive; broken = right before, a trap above it after; rescued = the opposite)")
+    for r in errors.summary.itertuples():
+        print(f"  {r.task}: a positive within the top {errors.depth} for {r.ceiling} of {r.with_positive} queries "
+              f"({r.ceiling_share * 100:.1f}%); broken {r.broken}, rescued {r.rescued}, net {r.net:+d}")
+        for k in errors.by_kind[(errors.by_kind["task"] == r.task)
+                                & ((errors.by_kind["broken"] > 0) | (errors.by_kind["rescued"] > 0))].itertuples():
+            print(f"    {k.kind}: broken {k.broken}, rescued {k.rescued}")
+    return 0
+
+
 @command("stability")
 def _stability(args: argparse.Namespace) -> int:
     from coreb_core.analysis.stability import STABILITY_LEVELS, release_stability
@@ -739,6 +763,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=COUNT, default=10, help="the hardest problems shown")
     p.add_argument("--no-anchor-exclusion", action="store_true", help="keep the C2C anchor in ranked lists (as MTEB)")
     p.add_argument("--json", action="store_true", help="one object: problems, per_run, correlations (fractions 0..1)")
+
+    p = sub.add_parser("rerank-errors", help="what a reranked run did to its first stage: the ceiling, queries "
+                                             "broken and rescued, by trap kind")
+    p.add_argument("--run", required=True, help="a stored reranked run (run --rerank)")
+    p.add_argument("--no-anchor-exclusion", action="store_true", help="keep the C2C anchor in ranked lists (as MTEB)")
+    p.add_argument("--json", action="store_true", help="one object: summary, by_kind (fractions 0..1)")
 
     p = sub.add_parser("stability", help="one model on two releases: trap-win rates by kind, bug kind and subtask, "
                                          "with Newcombe 95% intervals of the change")

@@ -184,3 +184,27 @@ def test_a_real_cross_encoder_reranks_a_bm25_first_stage(mini_data, tmp_path):
     assert s["net"] == s["rescued"] - s["broken"] == s["right_reranked"] - s["right_first"]
     assert errors.by_kind.groupby("task")[["broken", "rescued"]].sum().iloc[0].tolist() == [s["broken"], s["rescued"]]
     assert q.loc[q["broken"] | q["rescued"], "trap_kind"].notna().all()
+
+
+def test_cli_rerank_errors(tiny_store):
+    import json
+
+    from coreb_core.runs.folders import write_run
+    from tests.builders import run_cli
+
+    root = tiny_store.root
+    write_run(tiny_hits(tiny_store, FIRST), {"run_id": "first", "release": "tiny", "kind": "retrieval"}, root)
+    write_run(tiny_hits(tiny_store, RERANKED), {"run_id": "second", "release": "tiny", "kind": "rerank",
+                                                "first_stage": "first", "rerank_depth": DEPTH}, root)
+    env = {"COREB_CACHE": str(root)}
+    done = run_cli("rerank-errors", "--run", "second", "--json", env=env)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    expected = _errors(tiny_store).summary
+    assert [(r["task"], r["broken"], r["rescued"], r["ceiling"]) for r in report["summary"]] == \
+        list(zip(expected["task"], expected["broken"], expected["rescued"], expected["ceiling"]))
+    text = run_cli("rerank-errors", "--run", "second", env=env)
+    assert text.returncode == 0 and f"(top {DEPTH} reranked;" in text.stdout
+    for run_id, message in (("first", "is not a reranked run"), ("../x", "not a run id"), ("nope", "not found")):
+        bad = run_cli("rerank-errors", "--run", run_id, env=env)
+        assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and message in bad.stderr, bad.stderr
