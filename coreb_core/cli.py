@@ -28,7 +28,8 @@ def command(name: str):
     """Register the decorated function as the handler of CLI command ``name`` (in ``COMMANDS``).
 
     >>> sorted(COMMANDS)
-    ['demo', 'eval', 'export', 'fetch', 'import-data', 'import-results', 'info', 'models', 'report', 'results', 'run', 'runs', 'select', 'sql', 'traps']
+    ['compare', 'contrast', 'demo', 'difficulty', 'eval', 'export', 'fetch', 'import-data', 'import-results', 'info',
+     'models', 'report', 'rerank-errors', 'results', 'run', 'runs', 'select', 'sql', 'stability', 'traps']
     """
     def register(fn: Callable[[argparse.Namespace], int]):
         COMMANDS[name] = fn
@@ -534,6 +535,89 @@ def _rerank_errors(args: argparse.Namespace) -> int:
     return 0
 
 
+def _stored_runs(release: str, run_ids: list[str]) -> dict[str, str]:
+    """Run id -> name of stored runs made on ``release``; one-line errors for a repeat or another release."""
+    from coreb_core.runs.folders import run_meta
+    from coreb_core.runs.meta import run_name
+
+    repeated = sorted({r for r in run_ids if run_ids.count(r) > 1})
+    if repeated:
+        raise CorebError(f"--run names {terminal_safe(repeated[0])} more than once")
+    names = {}
+    for run_id in run_ids:
+        meta = run_meta(run_id)
+        if meta.made_on() != release:
+            raise CorebError(f"run {run_id} was made on release {meta.made_on()}, not {release}")
+        names[run_id] = run_name(meta)
+    return names
+
+
+@command("compare")
+def _compare(args: argparse.Namespace) -> int:
+    from coreb_core.analysis.comparison import pair_table, pair_verdicts, split_runs
+    from coreb_core.data.store import Store
+    from coreb_core.evaluation.evaluate import analyse_many
+    from coreb_core.evaluation.significance import Correction
+    from coreb_core.present.display import verdict_sentence
+    from coreb_core.runs.folders import read_hits
+
+    names = _stored_runs(args.release, args.run)
+    if len(names) < 2:
+        raise CorebError("compare needs two or more runs")
+    if args.baseline is not None and args.baseline not in names:
+        raise CorebError(f"--baseline {terminal_safe(args.baseline)} is not one of the --run ids")
+    correction = Correction.parse(args.correction)
+    with Store(args.release) as store:
+        per_query = analyse_many(store, {r: read_hits(r) for r in names},
+                                 anchor_exclusion=not args.no_anchor_exclusion).per_query("v2")
+    runs = split_runs(per_query, args.task, list(names))
+    pairs = pair_table(runs, args.metric, labels=names, baseline=args.baseline, correction=correction)
+    verdicts = pair_verdicts(runs, pairs, args.task, correction=correction, baseline=args.baseline)
+    if args.json:
+        print(json.dumps({"release": args.release, "task": args.task, "metric": args.metric,
+                          "baseline": args.baseline, "correction": str(correction),
+                          "verdicts": [{**v._asdict(), "correction": str(v.correction)} for v in verdicts]},
+                         indent=1, default=float))
+        return 0
+    for v in verdicts:
+        print(terminal_safe(verdict_sentence(v, names)) + f" Paired t-test: p = {v.p_ttest:.3g}.")
+    return 0
+
+
+@command("contrast")
+def _contrast(args: argparse.Namespace) -> int:
+    from coreb_core.analysis.comparison import pair_deltas, split_runs
+    from coreb_core.analysis.rank_contrast import anchor_exclusions, contrasting_queries
+    from coreb_core.data.store import Store
+    from coreb_core.evaluation.evaluate import analyse_many
+    from coreb_core.runs.folders import read_hits
+
+    names = _stored_runs(args.release, args.run)
+    if len(names) != 2:
+        raise CorebError("contrast compares exactly two runs: --run A B")
+    a, b = list(names)
+    hits = {r: read_hits(r) for r in names}
+    with Store(args.release) as store:
+        per_query = analyse_many(store, hits, anchor_exclusion=not args.no_anchor_exclusion).per_query("v2")
+        exclude = {} if args.no_anchor_exclusion else anchor_exclusions(store)
+    deltas = pair_deltas(split_runs(per_query, args.task, [a, b]), a, b, args.metric)
+    found = contrasting_queries(hits[a], hits[b], args.k, args.measure, args.limit, per_query=deltas,
+                                task=args.task, exclude=exclude)
+    if args.json:
+        print(json.dumps({"release": args.release, "task": args.task, "a": a, "b": b, "k": found.k,
+                          "measure": found.measure.name, "queries": found.queries, "mean": found.mean,
+                          "rows": _records(found.rows)}, indent=1))
+        return 0
+    print(f"{terminal_safe(names[a])} against {terminal_safe(names[b])} on {args.task}, top {found.k}: mean "
+          f"{found.measure.name} {found.mean:.3f} over {found.queries} queries; the {len(found.rows)} that agree least "
+          f"(Δ = {args.metric} of a − b under v2):")
+    for r in found.rows.itertuples():
+        delta = getattr(r, "delta", float("nan"))
+        print(f"  {r.query_id}: tau-AP {r.tau_ap:+.3f}, weighted tau {r.weighted_tau:+.3f}, "
+              f"{r.overlap} of the top {found.k} shared, Δ {delta * 100:+.1f} points")
+    return 0
+
+
 @command("stability")
 def _stability(args: argparse.Namespace) -> int:
     from coreb_core.analysis.stability import STABILITY_LEVELS, release_stability
@@ -769,6 +853,29 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--run", required=True, help="a stored reranked run (run --rerank)")
     p.add_argument("--no-anchor-exclusion", action="store_true", help="keep the C2C anchor in ranked lists (as MTEB)")
     p.add_argument("--json", action="store_true", help="one object: summary, by_kind (fractions 0..1)")
+
+    p = sub.add_parser("compare", help="paired tests of stored runs: every pair or each against a --baseline, with "
+                                       "Holm, Bonferroni or BH correction and the t-test beside randomization")
+    p.add_argument("--release", required=True)
+    p.add_argument("--run", nargs="+", required=True, help="two or more stored run ids of the release")
+    p.add_argument("--task", choices=TASK_NAMES, required=True)
+    p.add_argument("--metric", default="ndcg_at_10")
+    p.add_argument("--baseline", default=None, help="compare each other run against this one (PyTerrier's baseline=)")
+    p.add_argument("--correction", default="holm", help="holm (default), bonferroni or bh (Benjamini-Hochberg)")
+    p.add_argument("--no-anchor-exclusion", action="store_true", help="keep the C2C anchor in ranked lists (as MTEB)")
+    p.add_argument("--json", action="store_true", help="the verdicts as objects (fractions 0..1)")
+
+    p = sub.add_parser("contrast", help="the queries whose two rankings differ most (tau-AP or weighted tau of the "
+                                        "top k), with each query's metric difference")
+    p.add_argument("--release", required=True)
+    p.add_argument("--run", nargs=2, required=True, metavar=("A", "B"), help="two stored run ids of the release")
+    p.add_argument("--task", choices=TASK_NAMES, required=True)
+    p.add_argument("--measure", default="tau_ap", help="tau_ap (default) or weighted_tau")
+    p.add_argument("--k", type=COUNT, default=10, help="the depth of each list compared")
+    p.add_argument("--limit", type=COUNT, default=20)
+    p.add_argument("--metric", default="ndcg_at_10", help="the per-query metric whose difference is shown")
+    p.add_argument("--no-anchor-exclusion", action="store_true", help="keep the C2C anchor in ranked lists (as MTEB)")
+    p.add_argument("--json", action="store_true", help="one object: mean and the contrasting rows")
 
     p = sub.add_parser("stability", help="one model on two releases: trap-win rates by kind, bug kind and subtask, "
                                          "with Newcombe 95% intervals of the change")

@@ -1,4 +1,5 @@
-"""Compare runs: paired tests with Holm correction, win/tie/loss, bootstrap intervals, per-query Δ."""
+"""Compare runs: paired tests (every pair or against a baseline; Holm, Bonferroni or BH), win/tie/loss, bootstrap
+intervals, per-query Δ, and the queries whose two rankings differ most (tau-AP, weighted tau)."""
 from itertools import combinations
 
 import altair as alt
@@ -9,7 +10,10 @@ from coreb_core.data.measures import metric_label
 from coreb_core.errors import CorebError
 from coreb_core.present.charts import interval_dots, outcome_histogram
 from coreb_core.present.display import (
-    VERDICT_COLUMNS,
+    CONTRAST_LABELS,
+    CORRECTION_NAMES,
+    CORRECTION_SHORT,
+    VERDICT_SHOWN,
     pct_columns,
     text_preview,
     verdict_sentence,
@@ -17,7 +21,7 @@ from coreb_core.present.display import (
 )
 from coreb_core.present.format import plain
 from coreb_core.present.labels import TASK_LABELS
-from ui.cache import compare_tests, run_pair_deltas, run_tables, runs_of
+from ui.cache import compare_tests, run_contrasts, run_pair_deltas, run_tables, runs_of
 from ui.chart_specs import draw
 from ui.navigation import open_inspector
 from ui.sidebar import sidebar
@@ -54,7 +58,22 @@ metric = right.selectbox("Metric", metrics, key=remembered("compare_metric", "me
                                                           allowed=metrics))
 per_query = split_runs(per_query_all, state.task, picked)
 
-pairs, ci, verdicts, headline = compare_tests(state, picked, metric, labels)
+# PyTerrier's baseline=: each other run against it, or every pair; the correction across those comparisons.
+NO_BASELINE = ""
+base_col, correction_col = st.columns([1, 1])
+baselines = [NO_BASELINE, *picked]
+baseline = base_col.selectbox("Baseline", baselines, format_func=lambda r: labels.get(r, "none (every pair)"),
+                              key=remembered("compare_baseline", "baseline", one_of(baselines), NO_BASELINE,
+                                             allowed=baselines),
+                              help="With a baseline, each other run is compared against it only (as PyTerrier's "
+                                   "baseline=); without one, every pair of runs.")
+corrections = list(CORRECTION_NAMES)
+correction = correction_col.radio("Correction", corrections, format_func=CORRECTION_SHORT.get, horizontal=True,
+                                  key=remembered("compare_correction", "correction", one_of(corrections), "holm",
+                                                 allowed=corrections),
+                                  help="For the many comparisons: Holm and Bonferroni bound the chance of any false "
+                                       "positive; BH (Benjamini–Hochberg) bounds their expected share.")
+pairs, ci, verdicts, headline = compare_tests(state, picked, metric, labels, baseline or None, correction)
 # The result first, in words: the two best runs' verdict (every pair's verdict is in the table below).
 with st.container(border=True):
     st.markdown(plain(verdict_sentence(headline, labels)) if headline else "No pair to compare.")
@@ -64,16 +83,21 @@ source = provenance(state, f"{TASK_LABELS[state.task]} · `{metric}`")
 st.caption(f"{cover['shared']} queries are in every picked run and {cover['dropped']} of {cover['any']} were "
            "dropped (not shared by all). Each pair below is compared on the queries both of its runs share.")
 
-st.subheader("Every pair: Δ of the better run, 95% CI, p after Holm correction, wins / ties / losses")
+which = f"Each run against {labels[baseline]}" if baseline else "Every pair"
+named, short = CORRECTION_NAMES[correction], CORRECTION_SHORT[correction]
+st.subheader(f"{which}: Δ of the better run, 95% CI, p after {named} correction, wins / ties / losses")
 st.caption(source + f" · Δ = mean {metric_label(metric)} ×100 of the better run minus the other on their shared "
            "queries; 95% CI: percentile bootstrap of the paired differences (10,000 resamples, seed 0); p: two-sided "
-           f"paired randomization test (10,000 sign flips, seed 0), Holm-corrected across the {len(pairs)} pair(s). "
-           "The CSV also has run ids, both means and the paired t-test.")
+           f"paired randomization test (10,000 sign flips, seed 0), {named}-corrected across the {len(pairs)} "
+           "pair(s); beside it the paired t-test's p, corrected the same way. The CSV also has run ids, both means, "
+           "the uncorrected and the Holm-corrected p-values.")
 table = verdict_table(pairs, verdicts, labels)
-st.dataframe(table, hide_index=True, placeholder="—", column_order=[*VERDICT_COLUMNS, "shared"], column_config={
+st.dataframe(table, hide_index=True, placeholder="—", column_order=[*VERDICT_SHOWN, "shared"], column_config={
     "better": st.column_config.TextColumn("better run"), "other": st.column_config.TextColumn("vs"),
     "delta_points": st.column_config.NumberColumn("Δ (points)", format="%.1f"),
-    "delta_ci": st.column_config.TextColumn("95% CI of Δ"), "p_holm_text": st.column_config.TextColumn("p (Holm)"),
+    "delta_ci": st.column_config.TextColumn("95% CI of Δ"),
+    "p_text": st.column_config.TextColumn(f"p ({short})"),
+    "p_ttest_text": st.column_config.TextColumn(f"t-test p ({short})"),
     "verdict": st.column_config.TextColumn("verdict"), "record": st.column_config.TextColumn("wins / ties / losses"),
     "shared": st.column_config.NumberColumn("shared queries")}, key="compare_pairs")
 csv_download(table, f"compare_pairs_{state.release}_{state.task}_{metric}")
@@ -96,15 +120,19 @@ if len(ci):
 
 st.subheader("Per-query Δ for one pair")
 # Each pair oriented better − other, as the headline and the table above tell it; the headline's pair first.
+# A pair without a verdict (a baseline was chosen) goes by the runs' means, so that choosing one keeps the pairs.
 oriented = {frozenset((v.a, v.b)): (v.a, v.b) for v in verdicts}
-pair_options = [oriented.get(frozenset(p), p) for p in combinations(picked, 2)]
+means = dict(zip(ci["run"], ci["mean"])) if len(ci) else {}
+pair_options = [oriented.get(frozenset(p), tuple(sorted(p, key=lambda r: -means.get(r, 0.0))))
+                for p in combinations(picked, 2)]
 if headline:
     pair_options.sort(key=lambda p: p != (headline.a, headline.b))
 pair_by_text = {",".join(p): p for p in pair_options}
 a, b = st.selectbox("Pair (a − b)", pair_options, format_func=lambda p: f"{labels[p[0]]}  −  {labels[p[1]]}",
                     key=remembered("compare_pair", "pair", lambda raw: pair_by_text.get(raw[-1]), pair_options[0],
                                    allowed=pair_options))
-write_url({"compare": list(picked), "metric": metric, "pair": f"{a},{b}"})
+write_url({"compare": list(picked), "metric": metric, "pair": f"{a},{b}", "baseline": baseline or None,
+           "correction": correction})
 deltas = run_pair_deltas(state._replace(run_ids=list(picked)), a, b, metric)
 st.caption(source + f" · {len(deltas)} queries shared by the pair")
 shown_deltas = pct_columns(deltas, ["delta", f"{metric} (a)", f"{metric} (b)"])  # points, as above
@@ -126,5 +154,47 @@ chosen = st.dataframe(shown_deltas.assign(query=text_preview(deltas["query"])), 
                                      "query": st.column_config.TextColumn("Query text", width=340)})
 csv_download(deltas, f"compare_deltas_{state.release}_{state.task}_{metric}")
 rows = chosen.selection.rows if chosen is not None else []
+
+st.subheader("Contrasting queries: where the two rankings differ most")
+pick_col, measure_col, k_col = st.columns([3, 2, 1])
+ca, cb = pick_col.selectbox("Runs to contrast", pair_options,
+                            format_func=lambda p: f"{labels[p[0]]}  vs  {labels[p[1]]}",
+                            key=remembered("compare_contrast", "contrast", lambda raw: pair_by_text.get(raw[-1]),
+                                           pair_options[0], allowed=pair_options))
+measures = list(CONTRAST_LABELS)
+measure = measure_col.radio("Rank correlation", measures, format_func=CONTRAST_LABELS.get, horizontal=True,
+                            key=remembered("compare_contrast_by", "contrast_by", one_of(measures), measures[0],
+                                           allowed=measures))
+depths = [5, 10, 20, 50, 100]
+k = k_col.selectbox("Top k", depths, key=remembered("compare_contrast_k", "contrast_k", one_of(depths), 10,
+                                                    allowed=depths))
+write_url({"contrast": f"{ca},{cb}", "contrast_by": measure, "contrast_k": str(k)})
+contrasts = run_contrasts(state._replace(run_ids=list(picked)), ca, cb, metric, k, measure, 20)
+st.caption(source + f" · {CONTRAST_LABELS[measure]} of each query's two top-{k} lists over their union (1 = the same "
+           "order, −1 = reversed; a difference near the top costs more). A document missing from one run's top k is "
+           "placed below that run's list, in the other run's order and in its reverse: the value is the mean of both. "
+           f"{contrasts.queries} queries compared, mean {contrasts.mean:.3f}; the {len(contrasts.rows)} lowest are "
+           f"listed. a = {labels[ca]}, b = {labels[cb]}; shared = documents in both top {k}; Δ {metric_label(metric)} "
+           "×100 = a − b. Select a row to open it in the inspector.")
+shown_contrasts = pct_columns(contrasts.rows.drop(columns=["outcome"], errors="ignore"),
+                              ["delta", f"{metric} (a)", f"{metric} (b)"])
+picked_contrast = st.dataframe(
+    shown_contrasts.assign(query=text_preview(contrasts.rows["query"]) if "query" in contrasts.rows else ""),
+    hide_index=True, placeholder="—",
+    on_select="rerun", selection_mode="single-row", key="compare_contrasts", width="stretch",
+    column_order=["query_id", measure, "overlap", "delta", f"{metric} (a)", f"{metric} (b)", "subtask", "query"],
+    column_config={"query_id": st.column_config.TextColumn("Query", width=230),
+                   measure: st.column_config.NumberColumn(CONTRAST_LABELS[measure], format="%.3f", width=90),
+                   "overlap": st.column_config.NumberColumn("shared", width=60),
+                   "delta": st.column_config.NumberColumn("Δ ×100 (a − b)", format="%.1f", width=100),
+                   f"{metric} (a)": st.column_config.NumberColumn("a ×100", format="%.1f", width=70),
+                   f"{metric} (b)": st.column_config.NumberColumn("b ×100", format="%.1f", width=70),
+                   "subtask": st.column_config.TextColumn("Subtask", width=190),
+                   "query": st.column_config.TextColumn("Query text", width=270)})
+contrast_rows = picked_contrast.selection.rows if picked_contrast is not None else []
+
+# Last: opening the inspector leaves this page, so every choice above is in the URL first.
 if rows:
     open_inspector(state._replace(run_ids=list(picked)), str(deltas.iloc[rows[0]]["query_id"]))
+if contrast_rows:
+    open_inspector(state._replace(run_ids=[ca, cb]), str(contrasts.rows.iloc[contrast_rows[0]]["query_id"]))

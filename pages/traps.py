@@ -266,128 +266,127 @@ else:
 
 # ================================================================ Across runs, releases and text lengths
 st.divider()
-st.subheader("Across runs, releases and text lengths")
-agree_tab, release_tab, length_tab = st.tabs(["Agreement across runs", "Across releases", "By text length"])
-with agree_tab:
-    st.caption(provenance(state, f"{WIN}; per trap, the chosen runs it beats (of those that scored its query); per "
-                                 "pair of runs, the Jaccard index of the queries each loses to a trap"))
-    agreement = run_agreement(state)
-    beating_all, lost_by_all = agreement.beating_all(state.task)
-    st.markdown(agreement_sentence(state.task, beating_all, lost_by_all, len(agreement.runs)))
-    counts = agreement.counts[agreement.counts["task"] == state.task]
-    if counts.empty:
-        st.info("No trap of this task is judged in a query the chosen runs scored.")
-    else:
-        counted = counts.assign(beats_label=[f"beats {b} of {n}" for b, n in zip(counts["beats"], counts["of"])])
-        draw(hbar, counted, "beats_label", "traps", x_title="traps", y_title=None, value_format=",.0f",
-             y_sort=list(counted["beats_label"]), tooltip=["beats_label", "traps"],
-             title=f"Traps by how many chosen runs they beat · {state.release} · {state.task}")
-    pairs = agreement.pairs[agreement.pairs["task"] == state.task]
-    for r in pairs.itertuples():
-        st.markdown(jaccard_sentence(state.task, labels.get(r.run_a, r.run_a), labels.get(r.run_b, r.run_b), r.both,
-                                     r.either, r.jaccard))
-    if len(agreement.runs) < 2:
-        st.info("Choose two or more runs in the sidebar to see which traps beat every one of them.")
-    every = agreement.traps[(agreement.traps["task"] == state.task) & (agreement.traps["beats"] == agreement.traps["of"])
-                            & (agreement.traps["beats"] > 0)]
-    every = every.assign(kind_label=every["kind"].map(TRAP_KIND_LABELS).fillna(every["kind"]))
-    st.caption(f"Traps that beat every chosen run ({len(every)}; the first 200 shown). Select a row to open its "
-               "query in the inspector, where the filter \"lost by at least k runs\" finds the rest.")
-    picked = st.dataframe(every.head(200), hide_index=True, width="stretch", on_select="rerun",
-                          selection_mode="single-row", key="trap_agree_table",
-                          column_order=["query_id", "doc_id", "kind_label", "subtask", "beats", "of"],
-                          column_config={"query_id": st.column_config.TextColumn("Query", width=220),
-                                         "doc_id": st.column_config.TextColumn("Trap", width=200),
-                                         "kind_label": st.column_config.TextColumn("Kind", width="medium"),
-                                         "subtask": st.column_config.TextColumn("Subtask", width="medium"),
-                                         "beats": st.column_config.NumberColumn("Beats", width="small"),
-                                         "of": st.column_config.NumberColumn("Of runs", width="small")})
-    csv_download(every, f"trap_agreement_{state.release}_{state.task}")
-    if picked.selection.rows:
-        open_inspector(state, str(every["query_id"].iloc[picked.selection.rows[0]]))
+# One after the other, not in tabs: a chart in a closed tab is drawn 0 px tall until the tab is opened.
+st.subheader("Agreement across runs")
+st.caption(provenance(state, f"{WIN}; per trap, the chosen runs it beats (of those that scored its query); per "
+                             "pair of runs, the Jaccard index of the queries each loses to a trap"))
+agreement = run_agreement(state)
+beating_all, lost_by_all = agreement.beating_all(state.task)
+st.markdown(agreement_sentence(state.task, beating_all, lost_by_all, len(agreement.runs)))
+counts = agreement.counts[agreement.counts["task"] == state.task]
+if counts.empty:
+    st.info("No trap of this task is judged in a query the chosen runs scored.")
+else:
+    counted = counts.assign(beats_label=[f"beats {b} of {n}" for b, n in zip(counts["beats"], counts["of"])])
+    draw(hbar, counted, "beats_label", "traps", x_title="traps", y_title=None, value_format=",.0f",
+         y_sort=list(counted["beats_label"]), tooltip=["beats_label", "traps"],
+         title=f"Traps by how many chosen runs they beat · {state.release} · {state.task}")
+pairs = agreement.pairs[agreement.pairs["task"] == state.task]
+for r in pairs.itertuples():
+    st.markdown(jaccard_sentence(state.task, labels.get(r.run_a, r.run_a), labels.get(r.run_b, r.run_b), r.both,
+                                 r.either, r.jaccard))
+if len(agreement.runs) < 2:
+    st.info("Choose two or more runs in the sidebar to see which traps beat every one of them.")
+every = agreement.traps[(agreement.traps["task"] == state.task) & (agreement.traps["beats"] == agreement.traps["of"])
+                        & (agreement.traps["beats"] > 0)]
+every = every.assign(kind_label=every["kind"].map(TRAP_KIND_LABELS).fillna(every["kind"]))
+st.caption(f"Traps that beat every chosen run ({len(every)}; the first 200 shown). Select a row to open its "
+           "query in the inspector, where the filter \"lost by at least k runs\" finds the rest.")
+picked = st.dataframe(every.head(200), hide_index=True, width="stretch", on_select="rerun",
+                      selection_mode="single-row", key="trap_agree_table",
+                      column_order=["query_id", "doc_id", "kind_label", "subtask", "beats", "of"],
+                      column_config={"query_id": st.column_config.TextColumn("Query", width=220),
+                                     "doc_id": st.column_config.TextColumn("Trap", width=200),
+                                     "kind_label": st.column_config.TextColumn("Kind", width="medium"),
+                                     "subtask": st.column_config.TextColumn("Subtask", width="medium"),
+                                     "beats": st.column_config.NumberColumn("Beats", width="small"),
+                                     "of": st.column_config.NumberColumn("Of runs", width="small")})
+csv_download(every, f"trap_agreement_{state.release}_{state.task}")
+if picked.selection.rows:
+    open_inspector(state, str(every["query_id"].iloc[picked.selection.rows[0]]))
 
-with release_tab:
-    pairs_across = counterparts(state)
-    if not pairs_across:
-        st.info("None of the chosen runs has a run of the same model and profile on another cached release. "
-                "Make one on Run retrieval (choose the other release there), then come back.")
+st.subheader("Across releases")
+pairs_across = counterparts(state)
+if not pairs_across:
+    st.info("None of the chosen runs has a run of the same model and profile on another cached release. "
+            "Make one on Run retrieval (choose the other release there), then come back.")
+else:
+    left, right = st.columns([3, 2])
+    across = list(pairs_across)
+    run_id = left.selectbox("Run", across, format_func=lambda r: f"{labels[r]} ↔ {run_name(pairs_across[r])}",
+                            key=remembered("trap_across_run", "across_run", one_of(across), allowed=across))
+    stability_level = right.radio("By", list(STABILITY_LEVELS), horizontal=True,
+                                  key=remembered("trap_across_level", "across_by", one_of(list(STABILITY_LEVELS))))
+    write_url({"across_run": run_id, "across_by": stability_level})
+    shift = run_stability(runs[run_id], pairs_across[run_id], state.anchor_exclusion)
+    rows = shift.level(stability_level)
+    rows = rows[rows["task"] == state.task]
+    st.caption(f"Trap-win rate = share of judged traps (in queries with a positive) ranked above the best "
+               f"positive. a = {shift.release_a}, b = {shift.release_b}: the releases share no problem, so they "
+               "are compared by kind, not by document. Bars: b − a with Newcombe's 95% interval; an interval "
+               "that misses 0 moved more than sampling explains (two-proportion z-test p in the table).")
+    if rows.empty:
+        st.info(f"Neither release records a {stability_level} for this task's traps.")
     else:
-        left, right = st.columns([3, 2])
-        across = list(pairs_across)
-        run_id = left.selectbox("Run", across, format_func=lambda r: f"{labels[r]} ↔ {run_name(pairs_across[r])}",
-                                key=remembered("trap_across_run", "across_run", one_of(across), allowed=across))
-        stability_level = right.radio("By", list(STABILITY_LEVELS), horizontal=True,
-                                      key=remembered("trap_across_level", "across_by", one_of(list(STABILITY_LEVELS))))
-        write_url({"across_run": run_id, "across_by": stability_level})
-        shift = run_stability(runs[run_id], pairs_across[run_id], state.anchor_exclusion)
-        rows = shift.level(stability_level)
-        rows = rows[rows["task"] == state.task]
-        st.caption(f"Trap-win rate = share of judged traps (in queries with a positive) ranked above the best "
-                   f"positive. a = {shift.release_a}, b = {shift.release_b}: the releases share no problem, so they "
-                   "are compared by kind, not by document. Bars: b − a with Newcombe's 95% interval; an interval "
-                   "that misses 0 moved more than sampling explains (two-proportion z-test p in the table).")
-        if rows.empty:
-            st.info(f"Neither release records a {stability_level} for this task's traps.")
-        else:
-            group_labels = (rows[stability_level].map(TRAP_KIND_LABELS).fillna(rows[stability_level])
-                            if stability_level == "kind" else rows[stability_level])
-            shown = rows.assign(group=group_labels.astype(str), diff_pts=rows["difference"] * 100,
-                                low_pts=rows["low"] * 100, high_pts=rows["high"] * 100,
-                                rate_a_pts=rows["rate_a"] * 100, rate_b_pts=rows["rate_b"] * 100,
-                                change=[shift_text(d, lo, hi) for d, lo, hi in
-                                        zip(rows["difference"], rows["low"], rows["high"])])
-            measurable = shown.dropna(subset=["diff_pts"])
-            if not measurable.empty:
-                draw(interval_dots, measurable, "group", "diff_pts", "low_pts", "high_pts",
-                     x_title=f"trap-win rate, {shift.release_b} − {shift.release_a} (points)",
-                     tooltip=["group", "wins_a", "traps_a", "wins_b", "traps_b", "change"],
-                     title=f"{labels[run_id]}: change by {stability_level} · {state.task}")
-            st.dataframe(shown, hide_index=True, width="stretch", key="trap_across_table",
-                         column_order=["group", "rate_a_pts", "wins_a", "traps_a", "rate_b_pts", "wins_b", "traps_b",
-                                       "change", "p_value"],
-                         column_config={
-                             "group": st.column_config.TextColumn(stability_level.capitalize(), width="medium"),
-                             "rate_a_pts": st.column_config.NumberColumn(f"Rate {shift.release_a} ×100", format="%.1f"),
-                             "wins_a": st.column_config.NumberColumn("Wins a", width="small"),
-                             "traps_a": st.column_config.NumberColumn("Traps a", width="small"),
-                             "rate_b_pts": st.column_config.NumberColumn(f"Rate {shift.release_b} ×100", format="%.1f"),
-                             "wins_b": st.column_config.NumberColumn("Wins b", width="small"),
-                             "traps_b": st.column_config.NumberColumn("Traps b", width="small"),
-                             "change": st.column_config.TextColumn("b − a", width="large"),
-                             "p_value": st.column_config.NumberColumn("p", format="%.3g", width="small")})
-            csv_download(rows, f"trap_stability_{shift.release_a}_{shift.release_b}_{state.task}_{stability_level}")
+        group_labels = (rows[stability_level].map(TRAP_KIND_LABELS).fillna(rows[stability_level])
+                        if stability_level == "kind" else rows[stability_level])
+        shown = rows.assign(group=group_labels.astype(str), diff_pts=rows["difference"] * 100,
+                            low_pts=rows["low"] * 100, high_pts=rows["high"] * 100,
+                            rate_a_pts=rows["rate_a"] * 100, rate_b_pts=rows["rate_b"] * 100,
+                            change=[shift_text(d, lo, hi) for d, lo, hi in
+                                    zip(rows["difference"], rows["low"], rows["high"])])
+        measurable = shown.dropna(subset=["diff_pts"])
+        if not measurable.empty:
+            draw(interval_dots, measurable, "group", "diff_pts", "low_pts", "high_pts",
+                 x_title=f"trap-win rate, {shift.release_b} − {shift.release_a} (points)",
+                 tooltip=["group", "wins_a", "traps_a", "wins_b", "traps_b", "change"],
+                 title=f"{labels[run_id]}: change by {stability_level} · {state.task}")
+        st.dataframe(shown, hide_index=True, width="stretch", key="trap_across_table",
+                     column_order=["group", "rate_a_pts", "wins_a", "traps_a", "rate_b_pts", "wins_b", "traps_b",
+                                   "change", "p_value"],
+                     column_config={
+                         "group": st.column_config.TextColumn(stability_level.capitalize(), width="medium"),
+                         "rate_a_pts": st.column_config.NumberColumn(f"Rate {shift.release_a} ×100", format="%.1f"),
+                         "wins_a": st.column_config.NumberColumn("Wins a", width="small"),
+                         "traps_a": st.column_config.NumberColumn("Traps a", width="small"),
+                         "rate_b_pts": st.column_config.NumberColumn(f"Rate {shift.release_b} ×100", format="%.1f"),
+                         "wins_b": st.column_config.NumberColumn("Wins b", width="small"),
+                         "traps_b": st.column_config.NumberColumn("Traps b", width="small"),
+                         "change": st.column_config.TextColumn("b − a", width="large"),
+                         "p_value": st.column_config.NumberColumn("p", format="%.3g", width="small")})
+        csv_download(rows, f"trap_stability_{shift.release_a}_{shift.release_b}_{state.task}_{stability_level}")
 
-with length_tab:
-    left, right = st.columns([2, 1])
-    slice_by = left.radio("Slice by", list(SLICE_BYS), horizontal=True, format_func=SLICE_LABELS.get,
-                          key=remembered("trap_slice_by", "slice_by", one_of(list(SLICE_BYS))))
-    quantiles = int(right.number_input("Bins", min_value=2, max_value=10, step=1,
-                                       key=remembered("trap_slice_bins", "bins", one_of(list(range(2, 11))), 4)))
-    write_url({"slice_by": slice_by, "bins": str(quantiles)})
-    cut = run_slices(state, quantiles)
-    sliced = cut.by(slice_by)
-    sliced = sliced[sliced["task"] == state.task]
-    st.caption(provenance(state, f"{SLICE_LABELS[slice_by]} in characters, {quantiles} equal-count bins of this "
-                                 "task's queries with a positive (the same bins for every run); nDCG@10 under v2; "
-                                 "trap-win rate = share of the bin's queries lost to a trap, Wilson 95% intervals"))
-    if sliced.empty:
-        st.info("The chosen runs score no query of this task.")
-    else:
-        plotted = sliced.assign(run_label=sliced["run"].map(labels).fillna(sliced["run"]),
-                                range_text=[f"{int(lo):,}–{int(hi):,} chars" for lo, hi in
-                                            zip(sliced["low"], sliced["high"])],
-                                rate_pts=sliced["trap_win_rate"] * 100, low_pts=sliced["rate_low"] * 100,
-                                high_pts=sliced["rate_high"] * 100, ndcg_pts=sliced["mean"] * 100)
-        draw(interval_lines, plotted, "bin", "rate_pts", "low_pts", "high_pts", "run_label",
-             x_title=f"{SLICE_LABELS[slice_by]} bin (1 = shortest)", y_title="queries lost to a trap (%)",
-             series_title="Run", tooltip=["run_label", "bin", "range_text", "queries", "trap_wins",
-                                          alt.Tooltip("rate_pts", format=".1f"), alt.Tooltip("ndcg_pts", format=".1f")])
-        draw(line_chart, plotted.assign(bin_text=plotted["bin"].astype(str)), "bin_text", "ndcg_pts", "run_label",
-             x_title=f"{SLICE_LABELS[slice_by]} bin (1 = shortest)", y_title="nDCG@10 ×100 (v2)", series_title="Run",
-             tooltip=["run_label", "bin_text", "range_text", "queries", alt.Tooltip("ndcg_pts", format=".1f")])
-    for r in cut.duels[cut.duels["task"] == state.task].itertuples():
-        st.markdown(duel_sentence(state.task, labels.get(r.run, r.run), r.decided, r.longer_first, r.longer_low,
-                                  r.longer_high))
+st.subheader("By text length")
+left, right = st.columns([2, 1])
+slice_by = left.radio("Slice by", list(SLICE_BYS), horizontal=True, format_func=SLICE_LABELS.get,
+                      key=remembered("trap_slice_by", "slice_by", one_of(list(SLICE_BYS))))
+quantiles = int(right.number_input("Bins", min_value=2, max_value=10, step=1,
+                                   key=remembered("trap_slice_bins", "bins", one_of(list(range(2, 11))), 4)))
+write_url({"slice_by": slice_by, "bins": str(quantiles)})
+cut = run_slices(state, quantiles)
+sliced = cut.by(slice_by)
+sliced = sliced[sliced["task"] == state.task]
+st.caption(provenance(state, f"{SLICE_LABELS[slice_by]} in characters, {quantiles} equal-count bins of this "
+                             "task's queries with a positive (the same bins for every run); nDCG@10 under v2; "
+                             "trap-win rate = share of the bin's queries lost to a trap, Wilson 95% intervals"))
+if sliced.empty:
+    st.info("The chosen runs score no query of this task.")
+else:
+    plotted = sliced.assign(run_label=sliced["run"].map(labels).fillna(sliced["run"]),
+                            range_text=[f"{int(lo):,}–{int(hi):,} chars" for lo, hi in
+                                        zip(sliced["low"], sliced["high"])],
+                            rate_pts=sliced["trap_win_rate"] * 100, low_pts=sliced["rate_low"] * 100,
+                            high_pts=sliced["rate_high"] * 100, ndcg_pts=sliced["mean"] * 100)
+    draw(interval_lines, plotted, "bin", "rate_pts", "low_pts", "high_pts", "run_label",
+         x_title=f"{SLICE_LABELS[slice_by]} bin (1 = shortest)", y_title="queries lost to a trap (%)",
+         series_title="Run", tooltip=["run_label", "bin", "range_text", "queries", "trap_wins",
+                                      alt.Tooltip("rate_pts", format=".1f"), alt.Tooltip("ndcg_pts", format=".1f")])
+    draw(line_chart, plotted.assign(bin_text=plotted["bin"].astype(str)), "bin_text", "ndcg_pts", "run_label",
+         x_title=f"{SLICE_LABELS[slice_by]} bin (1 = shortest)", y_title="nDCG@10 ×100 (v2)", series_title="Run",
+         tooltip=["run_label", "bin_text", "range_text", "queries", alt.Tooltip("ndcg_pts", format=".1f")])
+for r in cut.duels[cut.duels["task"] == state.task].itertuples():
+    st.markdown(duel_sentence(state.task, labels.get(r.run, r.run), r.decided, r.longer_first, r.longer_low,
+                              r.longer_high))
 
 # ================================================================ Why traps win: surface bias, embedding map
 st.divider()

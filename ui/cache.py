@@ -14,6 +14,7 @@ from coreb_core.analysis.comparison import (
     pair_deltas,
     pair_table,
     pair_verdicts,
+    recorrect,
     run_intervals,
     split_runs,
 )
@@ -37,6 +38,7 @@ from coreb_core.analysis.leaderboard import (
     t2c_language_gradient,
 )
 from coreb_core.analysis.mteb_parity import MTEB_TWINS, mteb_parity
+from coreb_core.analysis.rank_contrast import Contrasts, anchor_exclusions, contrasting_queries
 from coreb_core.analysis.selection import Recommendation, recommend
 from coreb_core.analysis.slices import LengthSlices, length_slices
 from coreb_core.analysis.stability import ReleaseStability, counterpart, release_stability
@@ -50,6 +52,7 @@ from coreb_core.data.statistics import release_statistics
 from coreb_core.data.store import Store
 from coreb_core.evaluation.evaluate import Coverage, Evaluation, analyse_many, coverage
 from coreb_core.evaluation.schemes import V1, V2, Scheme
+from coreb_core.evaluation.significance import with_correction
 from coreb_core.paths import release_dir, results_file
 from coreb_core.present.display import mark_anchor, text_preview, with_grades
 from coreb_core.results.imported import all_rows
@@ -622,18 +625,22 @@ class CompareTests(NamedTuple):
 
 @st.cache_data(show_spinner="Running paired tests and bootstrap…", max_entries=64)
 def _compare_tests(release: str, version: str, run_ids: tuple[str, ...], scheme: str, anchor_exclusion: bool,
-                   task: str, metric: str, labels: tuple[tuple[str, str], ...]) -> CompareTests:
+                   task: str, metric: str, labels: tuple[tuple[str, str], ...],
+                   baseline: str | None = None) -> CompareTests:
     per_query = split_runs(tables(release, version, run_ids, scheme, anchor_exclusion).per_query(scheme), task,
                            list(run_ids))
     names = dict(labels)
-    pairs, intervals = pair_table(per_query, metric, labels=names), run_intervals(per_query, metric, labels=names)
-    verdicts = pair_verdicts(per_query, pairs, task)
+    pairs = pair_table(per_query, metric, labels=names, baseline=baseline)
+    intervals = run_intervals(per_query, metric, labels=names)
+    verdicts = pair_verdicts(per_query, pairs, task, baseline=baseline)
     return CompareTests(pairs, intervals, verdicts, headline_verdict(verdicts, intervals))
 
 
-def compare_tests(state: State, run_ids: list[str], metric: str, labels: dict[str, str]) -> CompareTests:
-    """Paired tests, verdicts and intervals of ``run_ids`` on the sidebar's task: the page's slow part
-    (10,000 resamples each), computed once per view and server.
+def compare_tests(state: State, run_ids: list[str], metric: str, labels: dict[str, str],
+                  baseline: str | None = None, correction: str = "holm") -> CompareTests:
+    """Paired tests, verdicts and intervals of ``run_ids`` on the sidebar's task, every pair or each run against
+    ``baseline``: the page's slow part (10,000 resamples each), computed once per view and server; the
+    ``correction`` (Holm, Bonferroni, BH) is applied to them afterwards, without testing again.
 
     Example (skipped: it reads CoREB-mini and the two default runs, BM25 and MiniLM (minutes to build), from the
     cache ``COREB_CACHE`` points at, as a page does):
@@ -649,8 +656,33 @@ def compare_tests(state: State, run_ids: list[str], metric: str, labels: dict[st
     >>> len(t.verdicts), t.headline is t.verdicts[0]   # doctest: +SKIP
     (1, True)
     """
-    return _compare_tests(state.release, release_version(state.release), tuple(run_ids), str(state.scheme),
-                          state.anchor_exclusion, state.task, metric, tuple(sorted(labels.items())))
+    tests = _compare_tests(state.release, release_version(state.release), tuple(run_ids), str(state.scheme),
+                           state.anchor_exclusion, state.task, metric, tuple(sorted(labels.items())), baseline)
+    verdicts = recorrect(tests.verdicts, correction)
+    return CompareTests(with_correction(tests.pairs, correction), tests.intervals, verdicts,
+                        headline_verdict(verdicts, tests.intervals))
+
+
+@st.cache_data(show_spinner="Contrasting the two rankings…", max_entries=64)
+def _contrasts(release: str, version: str, run_ids: tuple[str, ...], scheme: str, anchor_exclusion: bool,
+               task: str, a: str, b: str, metric: str, k: int, measure: str, limit: int) -> Contrasts:
+    deltas = _pair_deltas(release, version, run_ids, scheme, anchor_exclusion, task, a, b, metric)
+    exclude = anchor_exclusions(store(release)) if anchor_exclusion else {}
+    return contrasting_queries(hits(a), hits(b), k, measure, limit, per_query=deltas, task=task, exclude=exclude)
+
+
+def run_contrasts(state: State, a: str, b: str, metric: str, k: int, measure: str, limit: int) -> Contrasts:
+    """``coreb_core.analysis.rank_contrast.contrasting_queries`` of runs ``a`` and ``b`` on the sidebar's task
+    (top ``k`` lists, the C2C anchor left out under anchor exclusion), with each query's Δ ``metric``
+    (``run_pair_deltas``), among the runs ``state.run_ids``; cached per server.
+
+    Example (skipped: it reads CoREB-mini and its two default runs ``bm25_id`` and ``minilm_id``):
+
+    >>> c = run_contrasts(state, minilm_id, bm25_id, "ndcg_at_10", 10, "tau_ap", 20)   # doctest: +SKIP
+    >>> c.queries, len(c.rows)   # doctest: +SKIP
+    (720, 20)
+    """
+    return _contrasts(*_view(state), state.task, a, b, metric, k, measure, limit)
 
 
 @st.cache_data(show_spinner="Ranking runs (bootstrap intervals, paired tests)…", max_entries=64)

@@ -1,40 +1,67 @@
 """Compare runs on one task: paired tests, intervals and per-query deltas, ready to display.
 
-Thin verbs over ``coreb_core.evaluation.significance`` (paired t-test, paired randomization test, Holm correction,
-win/tie/loss, bootstrap intervals) applied to the per-query frame of ``analyse_many`` (one frame,
-leading ``run`` column). Comparisons always use the queries both runs share; how many were dropped
-is reported.
+Thin verbs over ``coreb_core.evaluation.significance`` (paired t-test, paired randomization test, a correction
+for multiple comparisons: Holm by default, Bonferroni or Benjamini-Hochberg; win/tie/loss, bootstrap intervals)
+applied to the per-query frame of ``analyse_many`` (one frame, leading ``run`` column). Comparisons always use
+the queries both runs share; how many were dropped is reported. Every pair is compared, or with a ``baseline``
+each other run against it (PyTerrier's ``baseline=``).
 
-Example:
-    >>> tables = analyse_many(store, {"bm25": h1, "minilm": h2}, (V2,))
-    >>> per_query = split_runs(tables.per_query("v2"), "t2c", ["bm25", "minilm"])
+Example (CoREB-mini and a BM25 run ``bm25`` in ``root``, against a run of MTEB's BM25 recipe made here):
+    >>> from coreb_core.evaluation.evaluate import analyse_many
+    >>> from coreb_core.evaluation.schemes import V2
+    >>> from coreb_core.retrieval.pipeline import run_retrieval
+    >>> from coreb_core.runs.folders import read_hits
+    >>> mteb = run_retrieval("bm25s-mteb", "demo_v2603", root=root).run_id  # seconds
+    >>> tables = analyse_many(store, {"bm25": read_hits(bm25), "mteb": read_hits(mteb)}, (V2,))
+    >>> per_query = split_runs(tables.per_query("v2"), "t2c", ["bm25", "mteb"])
     >>> pairs = pair_table(per_query, "ndcg_at_10")          # mean Δ, p-values (Holm), win/tie/loss
     >>> pairs[["a", "b", "mean_delta", "p_randomization_holm", "wins", "ties", "losses"]]
-    >>> deltas = pair_deltas(per_query, "bm25", "minilm", "ndcg_at_10")   # per query, sorted by Δ
+          a     b  mean_delta  p_randomization_holm  wins  ties  losses
+    0  bm25  mteb    0.020844                0.0019   254   248     218
+    >>> deltas = pair_deltas(per_query, "bm25", "mteb", "ndcg_at_10")   # per query, sorted by Δ
+    >>> deltas[["query_id", "delta", "outcome"]].head(1)
+                    query_id     delta outcome
+    0  q_t2c_search_cpp_0506  0.765361     win
     >>> verdicts = pair_verdicts(per_query, pairs, "t2c")     # one typed verdict per pair, better run first
-    >>> headline_verdict(verdicts, run_intervals(per_query))  # the top two runs' verdict
+    >>> v = headline_verdict(verdicts, run_intervals(per_query))  # the top two runs' verdict
+    >>> v.a, v.b, v.shared, round(v.delta, 4), v.significant
+    ('bm25', 'mteb', 720, 0.0208, True)
 """
 from __future__ import annotations
 
+import math
 from typing import Mapping, NamedTuple, Sequence
 
 import numpy as np
 import pandas as pd
 
 from coreb_core.data.store import Store, with_query_facts
-from coreb_core.evaluation.significance import KEYS, TIE_TOLERANCE, bootstrap_ci, compare_runs, intervals
+from coreb_core.evaluation.significance import (
+    HOLM,
+    KEYS,
+    TIE_TOLERANCE,
+    Correction,
+    bootstrap_ci,
+    compare_runs,
+    holm,
+    intervals,
+    run_pairs,
+)
 
 ID_COLUMNS = ("run", "task", "query_id")
-SIGNIFICANCE_LEVEL = 0.05  # Holm-corrected randomization p below this: the difference is significant
+SIGNIFICANCE_LEVEL = 0.05  # corrected randomization p (Holm by default) below this: the difference is significant
 
 
 class PairVerdict(NamedTuple):
     """The result of comparing two runs on one task and metric, oriented so that ``a`` is the run with
-    the higher mean on the shared queries (``delta`` >= 0). Fractions, not points.
+    the higher mean on the shared queries (``delta`` >= 0). Fractions, not points. The last four fields came
+    with the choice of correction; a verdict built from the first fourteen is a Holm verdict (``p_adjusted``
+    NaN: ``p_holm`` is it).
 
-    >>> PairVerdict._fields
-    ('a', 'b', 'metric', 'task', 'shared', 'delta', 'ci_low', 'ci_high', 'p', 'p_holm', 'significant', 'wins', \
-'ties', 'losses')
+    >>> PairVerdict._fields[:11]
+    ('a', 'b', 'metric', 'task', 'shared', 'delta', 'ci_low', 'ci_high', 'p', 'p_holm', 'significant')
+    >>> PairVerdict._fields[11:]
+    ('wins', 'ties', 'losses', 'correction', 'p_adjusted', 'p_ttest', 'p_ttest_adjusted')
     """
 
     a: str  # run id of the better run on the shared queries
@@ -47,10 +74,14 @@ class PairVerdict(NamedTuple):
     ci_high: float
     p: float  # two-sided paired randomization test
     p_holm: float  # the same, Holm-corrected across every pair compared together
-    significant: bool  # p_holm < SIGNIFICANCE_LEVEL
+    significant: bool  # p_adjusted < SIGNIFICANCE_LEVEL (so p_holm < it under the default Holm)
     wins: int  # shared queries where a scores higher than b
     ties: int
     losses: int
+    correction: Correction = HOLM  # the correction of p_adjusted and p_ttest_adjusted, and of significant
+    p_adjusted: float = math.nan  # p under ``correction`` across every pair compared together (= p_holm for Holm)
+    p_ttest: float = math.nan  # two-sided paired t-test on the same shared queries, uncorrected
+    p_ttest_adjusted: float = math.nan  # p_ttest under ``correction``
 
 
 def _plain(frame: pd.DataFrame) -> pd.DataFrame:
@@ -78,8 +109,13 @@ def split_runs(per_query: pd.DataFrame, task: str, run_ids: Sequence[str]) -> di
     """One task's per-query rows of each run (in ``run_ids`` order; a run without rows gets an
     empty frame), with plain string ``task``/``query_id`` columns.
 
-    >>> split_runs(tables.per_query("v2"), "t2c", ["bm25", "minilm"])["bm25"].shape[0]
-    216
+    >>> from coreb_core.evaluation.evaluate import analyse_many
+    >>> from coreb_core.evaluation.schemes import V2
+    >>> from coreb_core.runs.folders import read_hits
+    >>> per_query = analyse_many(store, {"bm25": read_hits(bm25)}, (V2,)).per_query("v2")  # demo_v2603
+    >>> parts = split_runs(per_query, "t2c", ["bm25", "other"])
+    >>> len(parts["bm25"]), len(parts["other"])  # "other" has no rows here
+    (720, 0)
     """
     rows = per_query[per_query["task"] == task]
     runs = rows["run"].astype(str).to_numpy()
@@ -95,7 +131,8 @@ def split_runs(per_query: pd.DataFrame, task: str, run_ids: Sequence[str]) -> di
 def coverage(per_query: Mapping[str, pd.DataFrame]) -> dict[str, int]:
     """Queries in every run (``shared``), in at least one (``any``), and ``dropped`` = any - shared.
 
-    >>> coverage({"a": frame_with_q1_q2, "b": frame_with_q2})
+    >>> q1_q2 = pd.DataFrame({"task": "t2c", "query_id": ["q1", "q2"], "ndcg_at_10": [0.5, 1.0]})
+    >>> coverage({"a": q1_q2, "b": q1_q2.tail(1)})
     {'shared': 1, 'any': 2, 'dropped': 1}
     """
     sets = [set(zip(*(t[k].astype(str) for k in KEYS))) for t in per_query.values()]
@@ -106,14 +143,25 @@ def coverage(per_query: Mapping[str, pd.DataFrame]) -> dict[str, int]:
 
 
 def pair_table(per_query: Mapping[str, pd.DataFrame], metric: str = "ndcg_at_10",
-               labels: Mapping[str, str] | None = None, n_permutations: int = 10_000, seed: int = 0) -> pd.DataFrame:
-    """Every pair (a, b) in input order: ``coreb_core.evaluation.significance.compare_runs`` (shared / dropped queries,
-    means, mean Δ = a - b, paired t-test and randomization p-values and their Holm-corrected values,
-    wins / ties / losses of a), plus ``label_a`` / ``label_b`` when ``labels`` is given.
+               labels: Mapping[str, str] | None = None, n_permutations: int = 10_000, seed: int = 0,
+               baseline: str | None = None, correction: Correction | str = HOLM) -> pd.DataFrame:
+    """Every pair (a, b) in input order, or with a ``baseline`` each other run a against it (b = the baseline):
+    ``coreb_core.evaluation.significance.compare_runs`` (shared / dropped queries, means, mean Δ = a - b,
+    paired t-test and randomization p-values, their Holm-corrected values and their values under
+    ``correction``, wins / ties / losses of a), plus ``label_a`` / ``label_b`` when ``labels`` is given.
 
-    >>> pair_table({"A": a, "B": b})[["a", "b", "mean_delta", "wins", "ties", "losses"]]
+    >>> a = pd.DataFrame({"task": "t2c", "query_id": ["q1", "q2", "q3", "q4"], "ndcg_at_10": [0.2, 0.5, 0.3, 0.0]})
+    >>> b = pd.DataFrame({"task": "t2c", "query_id": ["q1", "q2", "q3", "q4"], "ndcg_at_10": [0.6, 0.5, 0.9, 0.5]})
+    >>> table = pair_table({"A": a, "B": b}, labels={"A": "BM25"})
+    >>> table[["a", "label_a", "b", "mean_delta", "wins", "ties", "losses"]]
+       a label_a  b  mean_delta  wins  ties  losses
+    0  A    BM25  B      -0.375     0     1       3
+    >>> pair_table({"A": a, "B": b, "C": b}, baseline="B", n_permutations=100)[["a", "b", "mean_delta"]]
+       a  b  mean_delta
+    0  A  B      -0.375
+    1  C  B       0.000
     """
-    table = compare_runs(_plain_all(per_query), metric, n_permutations, seed)
+    table = compare_runs(_plain_all(per_query), metric, n_permutations, seed, baseline, correction)
     if labels is not None and len(table):
         table.insert(2, "label_a", table["a"].map(lambda r: labels.get(r, r)))
         table.insert(3, "label_b", table["b"].map(lambda r: labels.get(r, r)))
@@ -125,7 +173,10 @@ def run_intervals(per_query: Mapping[str, pd.DataFrame], metric: str = "ndcg_at_
     """Mean and percentile-bootstrap 95% interval per run (``coreb_core.evaluation.significance.intervals``), on each
     run's own queries.
 
+    >>> a = pd.DataFrame({"task": "t2c", "query_id": ["q1", "q2", "q3", "q4"], "ndcg_at_10": [0.2, 0.5, 0.3, 0.0]})
     >>> run_intervals({"A": a})[["run", "queries", "mean", "ci_low", "ci_high"]]
+      run  queries  mean  ci_low  ci_high
+    0   A        4  0.25   0.075    0.425
     """
     table = intervals({k: v for k, v in _plain_all(per_query).items() if len(v)}, metric, seed)
     if labels is not None and len(table):
@@ -139,6 +190,10 @@ def pair_deltas(per_query: Mapping[str, pd.DataFrame], a: str, b: str, metric: s
     for a, with ``coreb_core.evaluation.significance``'s tie tolerance); sorted by delta, largest first. With a
     ``store`` the query's subtask and text are added.
 
+    >>> from coreb_core.evaluation.evaluate import analyse_many
+    >>> from coreb_core.evaluation.schemes import V2
+    >>> from coreb_core.runs.folders import read_hits
+    >>> hits = read_hits(bm25)  # and the same run without its first hits: a second run to compare
     >>> tables = analyse_many(store, {"bm25": hits, "no_top1": hits[hits["rank"] != 1]}, (V2,))  # demo_v2603
     >>> per_query = split_runs(tables.per_query("v2"), "t2c", ["bm25", "no_top1"])
     >>> pair_deltas(per_query, "bm25", "no_top1", store=store)[["query_id", "delta", "outcome", "subtask"]].head(2)
@@ -159,10 +214,15 @@ def pair_deltas(per_query: Mapping[str, pd.DataFrame], a: str, b: str, metric: s
 
 
 def pair_verdicts(per_query: Mapping[str, pd.DataFrame], pairs: pd.DataFrame, task: str,
-                  alpha: float = SIGNIFICANCE_LEVEL, seed: int = 0) -> list[PairVerdict]:
+                  alpha: float = SIGNIFICANCE_LEVEL, seed: int = 0, correction: Correction | str = HOLM,
+                  baseline: str | None = None) -> list[PairVerdict]:
     """One ``PairVerdict`` per row of ``pair_table(per_query, metric)`` (same order): its randomization
-    p-value and Holm-corrected value, win/tie/loss, and a bootstrap 95% interval of the mean paired
-    difference; each oriented so that the better run comes first.
+    p-value, its Holm-corrected value and its value under ``correction`` (Holm, Bonferroni or
+    Benjamini-Hochberg, across the pairs judged together), the paired t-test p beside it, win/tie/loss,
+    and a bootstrap 95% interval of the mean paired difference; each oriented so that the better run
+    comes first. With a ``baseline`` only the rows with the baseline are judged (PyTerrier's
+    ``baseline=``: each run against the baseline; ``pair_table(…, baseline=…)`` has only those), and the
+    corrections run across those.
 
     >>> a = pd.DataFrame({"task": "t2c", "query_id": ["q1", "q2", "q3", "q4"], "ndcg_at_10": [0.2, 0.5, 0.3, 0.0]})
     >>> b = pd.DataFrame({"task": "t2c", "query_id": ["q1", "q2", "q3", "q4"], "ndcg_at_10": [0.6, 0.5, 0.9, 0.5]})
@@ -172,9 +232,25 @@ def pair_verdicts(per_query: Mapping[str, pd.DataFrame], pairs: pd.DataFrame, ta
     ('minilm', 'bm25', 0.375, (0.125, 0.55), (3, 1, 0))
     >>> round(v.p_holm, 3), v.significant, v.shared
     (0.255, False, 4)
+    >>> v.correction.name, v.p_adjusted == v.p_holm, round(v.p_ttest, 3)  # one pair: no correction changes p
+    ('holm', True, 0.065)
+    >>> per_query["zero"] = a.assign(ndcg_at_10=0.0)  # two runs against the baseline bm25; Bonferroni: p x 2,
+    >>> # Holm: the smaller p x 2 (0.245 x 2 = 0.49), the larger x 1 but never below that (0.49)
+    >>> pairs = pair_table(per_query, n_permutations=1000, baseline="bm25")
+    >>> vs = pair_verdicts(per_query, pairs, "t2c", correction="bonferroni", baseline="bm25")
+    >>> [(v.a, v.b, round(v.p, 3), round(v.p_adjusted, 3), round(v.p_holm, 3), str(v.correction)) for v in vs]
+    [('minilm', 'bm25', 0.255, 0.509, 0.49, 'bonferroni'), ('bm25', 'zero', 0.245, 0.49, 0.49, 'bonferroni')]
     """
+    correction = Correction.parse(correction)
+    rows = list(pairs.itertuples(index=False))
+    if baseline is not None:
+        run_pairs(list(per_query), baseline)  # a baseline that is not among the runs is refused here
+        rows = [r for r in rows if baseline in (r.a, r.b)]
+    p_random = [float(r.p_randomization) for r in rows]
+    p_ttest = [float(r.p_ttest) for r in rows]
+    p_holm, p_adjusted, p_ttest_adjusted = holm(p_random), correction.adjust(p_random), correction.adjust(p_ttest)
     out = []
-    for r in pairs.itertuples(index=False):
+    for i, r in enumerate(rows):
         flip = r.mean_delta < 0  # orient: the run with the higher mean first
         a, b = (r.b, r.a) if flip else (r.a, r.b)
         left = _plain(per_query[a])[KEYS + [r.metric]]
@@ -182,12 +258,36 @@ def pair_verdicts(per_query: Mapping[str, pd.DataFrame], pairs: pd.DataFrame, ta
         merged = left.merge(right, on=KEYS, suffixes=("_a", "_b"))
         delta = (merged[f"{r.metric}_a"] - merged[f"{r.metric}_b"]).to_numpy()
         low, high = bootstrap_ci(delta, seed=seed)
-        p, p_holm = float(r.p_randomization), float(r.p_randomization_holm)
         out.append(PairVerdict(str(a), str(b), str(r.metric), task, int(r.shared),
-                               float(-r.mean_delta if flip else r.mean_delta), low, high, p, p_holm,
-                               bool(p_holm < alpha), int(r.losses if flip else r.wins), int(r.ties),
-                               int(r.wins if flip else r.losses)))
+                               float(-r.mean_delta if flip else r.mean_delta), low, high, p_random[i],
+                               float(p_holm[i]), bool(p_adjusted[i] < alpha), int(r.losses if flip else r.wins),
+                               int(r.ties), int(r.wins if flip else r.losses), correction, float(p_adjusted[i]),
+                               p_ttest[i], float(p_ttest_adjusted[i])))
     return out
+
+
+def recorrect(verdicts: Sequence[PairVerdict], correction: Correction | str,
+              alpha: float = SIGNIFICANCE_LEVEL) -> list[PairVerdict]:
+    """The same verdicts judged under another ``correction``, across them (``p_adjusted``, ``p_ttest_adjusted``,
+    ``significant``; nothing is tested again): ``pair_verdicts``' verdicts under Holm, then under the
+    correction a user picks.
+
+    >>> a = pd.DataFrame({"task": "t2c", "query_id": ["q1", "q2", "q3", "q4"], "ndcg_at_10": [0.2, 0.5, 0.3, 0.0]})
+    >>> per_query = {"bm25": a, "minilm": a.assign(ndcg_at_10=a["ndcg_at_10"] + 0.3), "zero": a.assign(ndcg_at_10=0.0)}
+    >>> holm_verdicts = pair_verdicts(per_query, pair_table(per_query, n_permutations=1000), "t2c")
+    >>> bh = recorrect(holm_verdicts, "bh")
+    >>> [(v.a, v.b) for v in bh], [round(v.p, 3) for v in bh]
+    ([('minilm', 'bm25'), ('bm25', 'zero'), ('minilm', 'zero')], [0.123, 0.245, 0.123])
+    >>> # Holm: 0.123 x 3, then x 2 and 0.245 x 1, never below 0.369; BH: 0.123 x 3 / 1 and x 3 / 2 = 0.1845,
+    >>> # 0.245 x 3 / 3, then the minimum from the largest down
+    >>> [round(v.p_holm, 3) for v in bh], [round(v.p_adjusted, 3) for v in bh], str(bh[0].correction)
+    ([0.369, 0.369, 0.369], [0.184, 0.245, 0.184], 'bh')
+    """
+    correction = Correction.parse(correction)
+    p_adjusted = correction.adjust([v.p for v in verdicts])
+    p_ttest_adjusted = correction.adjust([v.p_ttest for v in verdicts])
+    return [v._replace(correction=correction, p_adjusted=float(p), p_ttest_adjusted=float(t),
+                       significant=bool(p < alpha)) for v, p, t in zip(verdicts, p_adjusted, p_ttest_adjusted)]
 
 
 def headline_verdict(verdicts: Sequence[PairVerdict], means: pd.DataFrame) -> PairVerdict | None:

@@ -1,7 +1,9 @@
 """Paired comparison of runs on the queries they share.
 
 Thin verbs over small numeric kernels: paired t-test, paired randomization (sign-flip) test,
-Holm correction across pairs, win/tie/loss, and bootstrap 95% intervals of a run's mean.
+corrections for multiple comparisons (``Correction``: Holm, Bonferroni, Benjamini-Hochberg; ``adjust``,
+``with_correction``),
+win/tie/loss, and bootstrap 95% intervals of a run's mean.
 
 Example (two per-query tables sharing q1..q3; each run has one query the other lacks):
     >>> a = pd.DataFrame({"task": ["t2c"] * 4, "query_id": ["q1", "q2", "q3", "q4"], "ndcg_at_10": [1.0, 0.5, 0.8, 0.0]})
@@ -13,10 +15,12 @@ Example (two per-query tables sharing q1..q3; each run has one query the other l
 from __future__ import annotations
 
 from itertools import combinations
-from typing import NamedTuple
+from typing import NamedTuple, Sequence
 
 import numpy as np
 import pandas as pd
+
+from coreb_core.errors import CorebError
 
 KEYS = ["task", "query_id"]
 TIE_TOLERANCE = 1e-12
@@ -96,6 +100,111 @@ def holm(p_values: list[float]) -> list[float]:
     return adjusted.tolist()
 
 
+def bonferroni(p_values: Sequence[float]) -> list[float]:
+    """Bonferroni adjusted p-values (each times the number of tests, capped at 1), in the input order.
+
+    >>> bonferroni([0.01, 0.04, 0.03])  # 3 x each; statsmodels' multipletests(method="bonferroni") agrees
+    [0.03, 0.12, 0.09]
+    """
+    m = len(p_values)
+    return [min(1.0, m * float(p)) for p in p_values]
+
+
+def benjamini_hochberg(p_values: Sequence[float]) -> list[float]:
+    """Benjamini-Hochberg adjusted p-values (false discovery rate), in the input order: the i-th smallest
+    p times m / i, then the running minimum from the largest down, capped at 1.
+
+    By hand for 0.01, 0.04, 0.03 (m = 3): sorted 0.01, 0.03, 0.04 give 3 x 0.01 / 1 = 0.03,
+    3 x 0.03 / 2 = 0.045, 3 x 0.04 / 3 = 0.04; the minimum from the largest down: 0.04, 0.04, 0.03
+    (statsmodels' multipletests(method="fdr_bh") gives the same):
+
+    >>> [round(p, 12) for p in benjamini_hochberg([0.01, 0.04, 0.03])]
+    [0.03, 0.04, 0.04]
+    """
+    m = len(p_values)
+    p = np.asarray(p_values, dtype=np.float64)
+    order = np.argsort(p, kind="stable")
+    scaled = p[order] * m / np.arange(1, m + 1)
+    running = np.minimum.accumulate(scaled[::-1])[::-1]
+    adjusted = np.empty(m)
+    adjusted[order] = np.minimum(running, 1.0)
+    return adjusted.tolist()
+
+
+_ADJUST = {"holm": holm, "bonferroni": bonferroni, "bh": benjamini_hochberg}
+# Other spellings ``Correction.parse`` accepts (statsmodels' method names among them).
+_CORRECTION_ALIASES = {"holm-bonferroni": "holm", "bonf": "bonferroni", "fdr_bh": "bh", "benjamini-hochberg": "bh",
+                       "benjamini_hochberg": "bh", "fdr": "bh"}
+
+
+class Correction(NamedTuple):
+    """A correction of p-values for multiple comparisons, with one canonical name: ``holm`` (Holm-Bonferroni,
+    family-wise error), ``bonferroni`` (family-wise error) or ``bh`` (Benjamini-Hochberg, false discovery
+    rate). Hashable; ``str`` is the name. The names in words are ``coreb_core.present.display``'s.
+
+    >>> c = Correction.parse("Benjamini-Hochberg")
+    >>> c, str(c), c.controls, c.adjust([0.01, 0.04, 0.03]) == benjamini_hochberg([0.01, 0.04, 0.03])
+    (Correction(name='bh'), 'bh', 'fdr', True)
+    """
+
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def controls(self) -> str:
+        """What it bounds below the level: ``fwer`` (any false positive at all) or ``fdr`` (their share).
+
+        >>> [c.controls for c in CORRECTIONS]
+        ['fwer', 'fwer', 'fdr']
+        """
+        return "fdr" if self.name == "bh" else "fwer"
+
+    def adjust(self, p_values: Sequence[float]) -> list[float]:
+        """The adjusted p-values, in the input order.
+
+        >>> BONFERRONI.adjust([0.2, 0.6])
+        [0.4, 1.0]
+        """
+        return _ADJUST[self.name](list(p_values))
+
+    @classmethod
+    def parse(cls, text: "str | Correction") -> "Correction":
+        """A correction from its name or another usual spelling (case-insensitive): ``holm``, ``bonferroni``,
+        ``bh``, ``fdr_bh``, ``Benjamini-Hochberg``; a ``Correction`` is returned as is.
+
+        >>> Correction.parse("Holm"), Correction.parse("fdr_bh").name
+        (Correction(name='holm'), 'bh')
+        """
+        if isinstance(text, Correction):
+            return text
+        key = str(text).strip().lower().replace("–", "-").replace(" ", "-")
+        name = _CORRECTION_ALIASES.get(key, key)
+        if name not in _ADJUST:
+            raise CorebError(f"unknown correction {text!r} (known: {', '.join(_ADJUST)})")
+        return cls(name)
+
+
+HOLM, BONFERRONI, BH = Correction("holm"), Correction("bonferroni"), Correction("bh")
+CORRECTIONS: tuple[Correction, ...] = (HOLM, BONFERRONI, BH)
+
+
+def adjust(p_values: Sequence[float], correction: "Correction | str" = HOLM) -> list[float]:
+    """``p_values`` adjusted under ``correction`` (a ``Correction`` or its name), in the input order.
+
+    By hand for 0.01, 0.04, 0.03: Holm multiplies the sorted p-values by 3, 2, 1 and keeps the running
+    maximum (0.03, 0.06, 0.06); Bonferroni multiplies each by 3; Benjamini-Hochberg: see
+    ``benjamini_hochberg``. All three agree with statsmodels' ``multipletests``:
+
+    >>> [[round(p, 12) for p in adjust([0.01, 0.04, 0.03], c)] for c in ("holm", "bonferroni", "bh")]
+    [[0.03, 0.06, 0.06], [0.03, 0.12, 0.09], [0.03, 0.04, 0.04]]
+    >>> adjust([], BH)
+    []
+    """
+    return Correction.parse(correction).adjust(p_values)
+
+
 def bootstrap_ci(values: np.ndarray, n_resamples: int = DEFAULT_BOOTSTRAP, seed: int = 0,
                  level: float = 0.95) -> tuple[float, float]:
     """Percentile bootstrap interval of the mean over queries.
@@ -139,23 +248,66 @@ def compare_pair(a: pd.DataFrame, b: pd.DataFrame, metric: str = "ndcg_at_10", n
     )
 
 
+def run_pairs(runs: Sequence[str], baseline: str | None = None) -> list[tuple[str, str]]:
+    """The pairs (a, b) compared: every pair in input order, or with a ``baseline`` each other run against it
+    (a = the run, b = the baseline, so a - b is the run's gain over the baseline, PyTerrier's ``baseline=``).
+
+    >>> run_pairs(["A", "B", "C"]), run_pairs(["A", "B", "C"], baseline="B")
+    ([('A', 'B'), ('A', 'C'), ('B', 'C')], [('A', 'B'), ('C', 'B')])
+    """
+    if baseline is None:
+        return list(combinations(runs, 2))
+    if baseline not in runs:
+        raise CorebError(f"the baseline {baseline!r} is not among the runs compared ({', '.join(runs)})")
+    return [(r, baseline) for r in runs if r != baseline]
+
+
 def compare_runs(per_query: dict[str, pd.DataFrame], metric: str = "ndcg_at_10",
-                 n_permutations: int = DEFAULT_PERMUTATIONS, seed: int = 0) -> pd.DataFrame:
-    """Every pair of runs, with Holm-corrected p-values across the pairs.
+                 n_permutations: int = DEFAULT_PERMUTATIONS, seed: int = 0, baseline: str | None = None,
+                 correction: Correction | str = HOLM) -> pd.DataFrame:
+    """Every pair of runs (``run_pairs``: all pairs, or each run against ``baseline``), with the p-values
+    Holm-corrected across the pairs (``p_ttest_holm``, ``p_randomization_holm``) and corrected under
+    ``correction`` (``p_ttest_adjusted``, ``p_randomization_adjusted``; its name in ``correction``).
 
     >>> a = pd.DataFrame({"task": "t2c", "query_id": ["q1", "q2", "q3", "q4"], "ndcg_at_10": [1.0, 0.5, 0.8, 0.0]})
     >>> b = pd.DataFrame({"task": "t2c", "query_id": ["q1", "q2", "q3", "q5"], "ndcg_at_10": [0.5, 0.5, 0.2, 1.0]})
     >>> table = compare_runs({"minilm": a, "bm25": b}, n_permutations=1000)
     >>> table[["a", "b", "shared", "mean_delta", "p_randomization_holm"]].round(3).to_dict("records")
     [{'a': 'minilm', 'b': 'bm25', 'shared': 3, 'mean_delta': 0.367, 'p_randomization_holm': 0.511}]
+    >>> c = a.assign(ndcg_at_10=0.0)  # three runs against the baseline bm25: two pairs, each x 2 (Bonferroni)
+    >>> t = compare_runs({"minilm": a, "bm25": b, "zero": c}, n_permutations=1000, baseline="bm25",
+    ...                  correction="bonferroni")
+    >>> t[["a", "b"]].values.tolist(), t["correction"].iloc[0]
+    ([['minilm', 'bm25'], ['zero', 'bm25']], 'bonferroni')
+    >>> t["p_randomization"].round(3).tolist(), t["p_randomization_adjusted"].round(3).tolist()
+    ([0.511, 0.247], [1.0, 0.494])
     """
     rows = [compare_pair(per_query[x], per_query[y], metric, x, y, n_permutations, seed)._asdict()
-            for x, y in combinations(per_query, 2)]
+            for x, y in run_pairs(list(per_query), baseline)]
     table = pd.DataFrame(rows, columns=PairComparison._fields)
     if len(table):
         table["p_ttest_holm"] = holm(table["p_ttest"].tolist())
         table["p_randomization_holm"] = holm(table["p_randomization"].tolist())
-    return table
+    return with_correction(table, correction)
+
+
+def with_correction(table: pd.DataFrame, correction: Correction | str) -> pd.DataFrame:
+    """``compare_runs``' table with its p-values adjusted under ``correction`` across its rows (the columns
+    ``p_ttest_adjusted``, ``p_randomization_adjusted`` and ``correction``, replaced if there): another
+    correction of the same tests, without running them again.
+
+    >>> t = pd.DataFrame({"a": ["x", "x"], "b": ["y", "z"], "p_ttest": [0.01, 0.04], "p_randomization": [0.02, 0.03]})
+    >>> with_correction(t, "bonferroni")[["p_ttest_adjusted", "p_randomization_adjusted", "correction"]]
+       p_ttest_adjusted  p_randomization_adjusted  correction
+    0              0.02                      0.04  bonferroni
+    1              0.08                      0.06  bonferroni
+    """
+    correction = Correction.parse(correction)
+    if not len(table):
+        return table
+    return table.assign(p_ttest_adjusted=correction.adjust(table["p_ttest"].tolist()),
+                        p_randomization_adjusted=correction.adjust(table["p_randomization"].tolist()),
+                        correction=correction.name)
 
 
 def intervals(per_query: dict[str, pd.DataFrame], metric: str = "ndcg_at_10", seed: int = 0) -> pd.DataFrame:

@@ -8,6 +8,7 @@ Example:
 """
 from __future__ import annotations
 
+import math
 from typing import Iterable, Mapping
 
 import pandas as pd
@@ -105,49 +106,84 @@ def mark_anchor(listing: pd.DataFrame, anchor_id: str | None) -> pd.DataFrame:
 
 
 # ---------------------------------------------------------------- significance in words
+# The corrections for multiple comparisons by name (``coreb_core.evaluation.significance.CORRECTIONS``), in
+# a sentence ("after Bonferroni correction") and in a column header ("p (BH)").
+CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini–Hochberg"}
+CORRECTION_SHORT = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "BH"}
+# The rank correlations of ``coreb_core.analysis.rank_contrast`` by name.
+CONTRAST_LABELS = {"tau_ap": "tau-AP", "weighted_tau": "weighted tau"}
+
+
 def _record(v: PairVerdict) -> str:
     return f"{v.wins} wins / {v.ties} ties / {v.losses} losses"
 
 
+def verdict_p(v: PairVerdict) -> float:
+    """The randomization p the verdict rests on: under its ``correction`` (``p_holm`` for a Holm verdict
+    built without ``p_adjusted``).
+
+    >>> from coreb_core.evaluation.significance import BONFERRONI
+    >>> v = PairVerdict("r2", "r1", "ndcg_at_10", "t2c", 216, 0.013, 0.004, 0.022, 0.0004, 0.0008, True, 87, 37, 92)
+    >>> verdict_p(v), verdict_p(v._replace(correction=BONFERRONI, p_adjusted=0.0012))
+    (0.0008, 0.0012)
+    """
+    return v.p_holm if math.isnan(v.p_adjusted) and v.correction.name == "holm" else v.p_adjusted
+
+
 def verdict_sentence(v: PairVerdict, names: Mapping[str, str]) -> str:
     """The comparison of two runs in one sentence: who wins, by how many points (bootstrap 95% CI),
-    whether that survives Holm correction, and the per-query record. ``names`` maps run ids to the
-    names to print (``ui.widgets.run_label``); an id without a name is printed as is.
+    whether that survives the verdict's correction (Holm, Bonferroni or Benjamini–Hochberg), and the
+    per-query record. ``names`` maps run ids to the names to print (``ui.widgets.run_label``); an id
+    without a name is printed as is.
 
     >>> v = PairVerdict("r2", "r1", "ndcg_at_10", "t2c", 216, 0.013, 0.004, 0.022, 0.0004, 0.0008, True, 87, 37, 92)
     >>> verdict_sentence(v, {"r1": "bm25", "r2": "minilm"})
     'minilm beats bm25 on T2C nDCG@10 by 1.3 points (95% CI 0.4–2.2), significant after Holm correction (p < 0.001), 87 wins / 37 ties / 92 losses over 216 shared queries.'
     >>> verdict_sentence(v._replace(p=0.2, p_holm=0.388, significant=False, ci_low=-0.005), {"r1": "bm25"})
     'r2 is not significantly different from bm25 on T2C nDCG@10 (+1.3 points, 95% CI −0.5 to 2.2; p = 0.39 after Holm correction), 87 wins / 37 ties / 92 losses over 216 shared queries.'
+    >>> from coreb_core.evaluation.significance import BONFERRONI
+    >>> print(verdict_sentence(v._replace(correction=BONFERRONI, p_adjusted=0.06, significant=False), {}))
+    r2 is not significantly different from r1 on T2C nDCG@10 (+1.3 points, 95% CI 0.4–2.2; p = 0.060 after
+    Bonferroni correction), 87 wins / 37 ties / 92 losses over 216 shared queries.
     """
     a, b = names.get(v.a, v.a), names.get(v.b, v.b)
     where = f"on {v.task.upper()} {metric_label(v.metric)}"
     if v.shared == 0:
         return f"{a} and {b} share no queries {where}: there is nothing to compare."
     tail = f"{_record(v)} over {v.shared} shared queries."
+    after, p = f"after {CORRECTION_NAMES[v.correction.name]} correction", verdict_p(v)
     if v.significant:
         return (f"{a} beats {b} {where} by {v.delta * 100:.1f} points (95% CI {interval_text(v.ci_low, v.ci_high)}), "
-                f"significant after Holm correction ({p_text(v.p_holm)}), {tail}")
+                f"significant {after} ({p_text(p)}), {tail}")
     return (f"{a} is not significantly different from {b} {where} ({signed_points(v.delta)} points, 95% CI "
-            f"{interval_text(v.ci_low, v.ci_high)}; {p_text(v.p_holm)} after Holm correction), {tail}")
+            f"{interval_text(v.ci_low, v.ci_high)}; {p_text(p)} {after}), {tail}")
 
 
-VERDICT_COLUMNS = ["better", "other", "delta_points", "delta_ci", "p_holm_text", "verdict", "record"]
+# The verdict table's columns in words, in the frame's order; the page shows them in VERDICT_SHOWN's order
+# (each p beside the other). p_holm_text is always Holm's; p_text and p_ttest_text are under the chosen correction.
+VERDICT_COLUMNS = ["better", "other", "delta_points", "delta_ci", "p_holm_text", "verdict", "record", "p_text",
+                   "p_ttest_text"]
+VERDICT_SHOWN = ["better", "other", "delta_points", "delta_ci", "p_text", "p_ttest_text", "verdict", "record"]
 
 
 def verdict_table(pairs: pd.DataFrame, verdicts: Iterable[PairVerdict], names: Mapping[str, str]) -> pd.DataFrame:
     """``pairs`` (``pair_table``) with the deciding columns first, in words: the better and the other
-    run's names, Δ in points, its 95% CI, the Holm-corrected p as text, the verdict and the record;
-    the library's columns (ids, fractions, raw p-values) follow, for the CSV.
+    run's names, Δ in points, its 95% CI, the Holm-corrected p as text, the verdict and the record, then
+    the randomization and the paired t-test p under the verdicts' correction as text; the library's columns
+    (ids, fractions, raw p-values) follow, for the CSV.
 
-    >>> v = PairVerdict("r2", "r1", "ndcg_at_10", "t2c", 216, 0.013, 0.004, 0.022, 0.0004, 0.0008, True, 87, 37, 92)
+    >>> from coreb_core.evaluation.significance import BH
+    >>> v = PairVerdict("r2", "r1", "ndcg_at_10", "t2c", 216, 0.013, 0.004, 0.022, 0.0004, 0.0008, True, 87, 37, 92,
+    ...                 BH, 0.0008, 0.0002, 0.0004)
     >>> verdict_table(pd.DataFrame({"a": ["r1"], "b": ["r2"]}), [v], {"r1": "bm25", "r2": "minilm"}).iloc[0].astype(str).tolist()
-    ['minilm', 'bm25', '1.3', '0.4–2.2', 'p < 0.001', 'significant', '87 / 37 / 92', 'r1', 'r2']
+    ['minilm', 'bm25', '1.3', '0.4–2.2', 'p < 0.001', 'significant', '87 / 37 / 92', 'p < 0.001', 'p < 0.001',
+     'r1', 'r2']
     """
     rows = [{"better": names.get(v.a, v.a), "other": names.get(v.b, v.b), "delta_points": round(v.delta * 100, 1),
              "delta_ci": interval_text(v.ci_low, v.ci_high), "p_holm_text": p_text(v.p_holm),
              "verdict": "significant" if v.significant else "not significant",
-             "record": f"{v.wins} / {v.ties} / {v.losses}"} for v in verdicts]
+             "record": f"{v.wins} / {v.ties} / {v.losses}", "p_text": p_text(verdict_p(v)),
+             "p_ttest_text": "—" if math.isnan(v.p_ttest_adjusted) else p_text(v.p_ttest_adjusted)} for v in verdicts]
     front = pd.DataFrame(rows, columns=VERDICT_COLUMNS, index=pairs.index)
     return pd.concat([front, pairs], axis=1)
 
