@@ -6,9 +6,10 @@ import altair as alt
 import streamlit as st
 
 from coreb_core.analysis.comparison import coverage, metric_columns, split_runs
+from coreb_core.analysis.slices import DEFAULT_QUANTILES, SLICE_BYS
 from coreb_core.data.measures import metric_label
 from coreb_core.errors import CorebError
-from coreb_core.present.charts import interval_dots, outcome_histogram
+from coreb_core.present.charts import interval_dots, line_chart, outcome_histogram
 from coreb_core.present.display import (
     CONTRAST_LABELS,
     CORRECTION_NAMES,
@@ -20,8 +21,17 @@ from coreb_core.present.display import (
     verdict_table,
 )
 from coreb_core.present.format import plain
-from coreb_core.present.labels import TASK_LABELS
-from ui.cache import compare_tests, run_contrasts, run_pair_deltas, run_tables, runs_of
+from coreb_core.present.labels import SLICE_LABELS, TASK_LABELS, TRAP_KIND_LABELS
+from ui.cache import (
+    compare_tests,
+    run_contrasts,
+    run_difficulty,
+    run_pair_deltas,
+    run_rerank_errors,
+    run_slices,
+    run_tables,
+    runs_of,
+)
 from ui.chart_specs import draw
 from ui.navigation import open_inspector
 from ui.sidebar import sidebar
@@ -193,8 +203,83 @@ picked_contrast = st.dataframe(
                    "query": st.column_config.TextColumn("Query text", width=270)})
 contrast_rows = picked_contrast.selection.rows if picked_contrast is not None else []
 
+# ------------------------------------------------------------------ by text length
+chosen_state = state._replace(run_ids=list(picked))
+st.subheader("By text length")
+slice_by = st.radio("Slice by", list(SLICE_BYS), horizontal=True, format_func=SLICE_LABELS.get,
+                    key=remembered("compare_slice_by", "slice_by", one_of(list(SLICE_BYS))))
+write_url({"slice_by": slice_by})
+cut = run_slices(chosen_state, DEFAULT_QUANTILES).by(slice_by)
+cut = cut[cut["task"] == state.task]
+st.caption(provenance(state, f"nDCG@10 ×100 under v2 per quartile of {SLICE_LABELS[slice_by]} (characters; the same "
+                             "bins for every run: this task's queries with a positive); Trap analysis has the "
+                             "trap-win rates and the length duels"))
+if not cut.empty:
+    lengths = cut.assign(run_label=cut["run"].map(labels).fillna(cut["run"]), bin_text=cut["bin"].astype(str),
+                         range_text=[f"{int(lo):,}–{int(hi):,} chars" for lo, hi in zip(cut["low"], cut["high"])],
+                         ndcg_pts=cut["mean"] * 100)
+    draw(line_chart, lengths, "bin_text", "ndcg_pts", "run_label", x_title=f"{SLICE_LABELS[slice_by]} quartile "
+         "(1 = shortest)", y_title="nDCG@10 ×100 (v2)", series_title="Run",
+         tooltip=["run_label", "bin_text", "range_text", "queries", alt.Tooltip("ndcg_pts", format=".1f")])
+
+# ------------------------------------------------------------------ per-problem difficulty
+st.subheader("Per-problem difficulty")
+try:
+    hard = run_difficulty(chosen_state, metric)
+except CorebError as exc:
+    show_error(exc)
+    stop_page()
+st.caption(provenance(state, f"{metric_label(metric)} per problem on {state.task}: each run's mean over the problem's "
+                             "queries; mean = the mean of the runs' means; spread = best − worst run; hardest for = "
+                             "the run furthest below the problem's mean. Select a row to open the problem's worst "
+                             "query in the inspector."))
+for r in hard.correlations.itertuples():
+    st.markdown(f"Spearman's rho of {labels.get(r.a, r.a)} and {labels.get(r.b, r.b)} over {r.problems} problems: "
+                f"**{r.spearman:.2f}** (1 = the same problems are hard for both).")
+problems = hard.problems.assign(hardest_label=hard.problems["hardest_run"].map(labels))
+picked_problem = st.dataframe(pct_columns(problems, ["mean", "spread"]), hide_index=True, placeholder="—",
+                              on_select="rerun", selection_mode="single-row", key="compare_problems", width="stretch",
+                              height=300,
+                              column_order=["problem_id", "mean", "spread", "hardest_label", "queries", "worst_query"],
+                              column_config={
+                                  "problem_id": st.column_config.TextColumn("Problem", width=170),
+                                  "mean": st.column_config.NumberColumn(f"{metric_label(metric)} ×100", format="%.1f",
+                                                                        width=110),
+                                  "spread": st.column_config.NumberColumn("Spread ×100", format="%.1f", width=90),
+                                  "hardest_label": st.column_config.TextColumn("Hardest for", width=220),
+                                  "queries": st.column_config.NumberColumn("Queries", width=70),
+                                  "worst_query": st.column_config.TextColumn("Worst query", width=230)})
+csv_download(hard.per_run, f"compare_problems_{state.release}_{state.task}_{metric}")
+problem_rows = picked_problem.selection.rows if picked_problem is not None else []
+
+# ------------------------------------------------------------------ reranker stage
+st.subheader("Reranker stage")
+reranked = [r for r in picked if runs[r].kind == "rerank" and runs[r].first_stage in runs]
+if not reranked:
+    st.info("None of the compared runs is a reranked run whose first stage is stored here (`python -m coreb_core run "
+            "--rerank …` makes one).")
+else:
+    rerank_id = st.selectbox("Reranked run", reranked, format_func=labels.get,
+                             key=remembered("compare_rerank", "rerank", one_of(reranked), allowed=reranked))
+    write_url({"rerank": rerank_id})
+    errors = run_rerank_errors(rerank_id, state.anchor_exclusion)
+    summary = errors.summary[errors.summary["task"] == state.task]
+    for r in summary.itertuples():
+        st.markdown(f"Against its first stage {labels.get(errors.first_stage, errors.first_stage)} (top "
+                    f"{errors.depth} reranked): a positive within reach for **{r.ceiling} of {r.with_positive}** "
+                    f"queries ({r.ceiling_share * 100:.1f}%); **{r.broken} broken** (a trap promoted over a positive "
+                    f"the first stage had right), **{r.rescued} rescued**, net {r.net:+d}.")
+    kinds = errors.by_kind[errors.by_kind["task"] == state.task]
+    st.dataframe(kinds.assign(kind_label=kinds["kind"].map(TRAP_KIND_LABELS).fillna(kinds["kind"])),
+                 hide_index=True, width="stretch", key="compare_rerank_kinds",
+                 column_order=["kind_label", "broken", "rescued", "net"],
+                 column_config={"kind_label": st.column_config.TextColumn("Trap kind", width="medium")})
+    csv_download(errors.queries, f"compare_rerank_{state.release}_{state.task}")
+
 # Last: opening the inspector leaves this page, so every choice above is in the URL first.
 if rows:
     open_inspector(state._replace(run_ids=list(picked)), str(deltas.iloc[rows[0]]["query_id"]))
 if contrast_rows:
     open_inspector(state._replace(run_ids=[ca, cb]), str(contrasts.rows.iloc[contrast_rows[0]]["query_id"]))
+if problem_rows:
+    open_inspector(chosen_state, str(problems.iloc[problem_rows[0]]["worst_query"]))

@@ -20,6 +20,7 @@ from coreb_core.analysis.comparison import (
 )
 from coreb_core.analysis.console_tables import console_tables
 from coreb_core.analysis.deflation import deflation_table, slope_data, top_drop_queries
+from coreb_core.analysis.difficulty import ProblemDifficulty, problem_difficulty
 from coreb_core.analysis.embedding_map import EmbeddingMap, embedding_map
 from coreb_core.analysis.inspection import (
     candidates,
@@ -39,6 +40,7 @@ from coreb_core.analysis.leaderboard import (
 )
 from coreb_core.analysis.mteb_parity import MTEB_TWINS, mteb_parity
 from coreb_core.analysis.rank_contrast import Contrasts, anchor_exclusions, contrasting_queries
+from coreb_core.analysis.rerank_errors import RerankErrors, rerank_errors_of
 from coreb_core.analysis.selection import Recommendation, recommend
 from coreb_core.analysis.slices import LengthSlices, length_slices
 from coreb_core.analysis.stability import ReleaseStability, counterpart, release_stability
@@ -783,3 +785,25 @@ def run_stability(first: RunMeta, second: RunMeta, anchor_exclusion: bool) -> Re
     a, b = sorted((first, second), key=lambda m: m.made_on())
     return _stability(a.made_on(), release_version(a.made_on()), a.run_id, b.made_on(), release_version(b.made_on()),
                       b.run_id, anchor_exclusion)
+
+
+@st.cache_data(show_spinner="Ranking problems…", max_entries=32)
+def _difficulty(release: str, version: str, run_ids: tuple[str, ...], scheme: str, anchor_exclusion: bool,
+                task: str, metric: str) -> ProblemDifficulty:
+    per_query = tables(release, version, run_ids, scheme, anchor_exclusion).per_query(scheme)
+    return problem_difficulty(store(release), per_query, metric, task=task)
+
+
+def run_difficulty(state: State, metric: str) -> ProblemDifficulty:
+    """``problem_difficulty`` of the sidebar's runs on its task and scheme, cached per server."""
+    return _difficulty(*_view(state), state.task, metric)
+
+
+@st.cache_data(show_spinner="Setting the reranked run beside its first stage…", max_entries=32)
+def _rerank_errors(run_id: str, folder: str, anchor_exclusion: bool) -> RerankErrors:
+    return rerank_errors_of(run_id, anchor_exclusion=anchor_exclusion)
+
+
+def run_rerank_errors(run_id: str, anchor_exclusion: bool) -> RerankErrors:
+    """``rerank_errors_of`` a stored reranked run (its first stage and depth from its run.json), cached per server."""
+    return _rerank_errors(run_id, str(run_path(run_id)), anchor_exclusion)

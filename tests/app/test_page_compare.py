@@ -65,7 +65,7 @@ def test_page_matches_compare_pair(app_cache, expected):
     assert (deltas["outcome"] == "win").sum() == (c.wins if c.mean_delta > 0 else c.losses)
     assert any("720 queries are in every picked run and 0 of 720 were dropped" in x.value for x in at.caption)
     assert any("scheme `v2`" in x.value for x in at.caption)
-    assert len(at.get("download_button")) == 3
+    assert len(at.get("download_button")) == 4  # and the per-problem table (issue 26)
 
 
 def test_page_states_the_result_in_one_sentence(app_cache, expected, default_runs):

@@ -123,7 +123,7 @@ def test_contrasting_queries_match_the_library_and_open_the_inspector(lexical):
     assert shown["query_id"].tolist() == five.rows["query_id"].tolist()
     assert shown["weighted_tau"].tolist() == pytest.approx(five.rows["weighted_tau"].tolist())
     assert at.query_params["contrast_by"] == "weighted_tau" and at.query_params["contrast_k"] == "5"
-    assert len(at.get("download_button")) == 3
+    assert len(at.get("download_button")) == 4  # and the per-problem table
 
 
 def test_choices_survive_a_page_change_and_a_new_session_and_a_row_opens_the_inspector(lexical, monkeypatch):

@@ -78,3 +78,36 @@ def test_inspector_filters_queries_lost_by_several_runs(pattern_cache):
     query = str(found["query_id"].iloc[0])
     assert {d: b for d, b in zip(positions["doc_id"], positions["beats"]) if isinstance(b, str)} == \
         {d: f"{k} of {n}" for d, (k, n) in agreement.beats_of(query).items()}
+
+
+def test_compare_page_shows_difficulty_and_the_reranker_stage(pattern_cache, tmp_path):
+    """Compare runs: Spearman's rho per pair as problem_difficulty gives it, and a reranked run (BM25's top 10
+    reversed, stored as a rerank of BM25) set beside its first stage as rerank_errors_of says."""
+    from coreb_core.analysis.difficulty import problem_difficulty
+    from coreb_core.analysis.rerank_errors import rerank_errors_of
+    from coreb_core.data.store import Store
+    from coreb_core.evaluation.evaluate import analyse_many
+    from coreb_core.runs.folders import read_hits, write_run
+
+    source, runs = pattern_cache
+    root = shutil.copytree(source, tmp_path / "cache")  # the module's cache stays as it is
+    first = read_hits(runs["bm25"], root)
+    top = first["rank"] <= 10
+    flipped = first.assign(rank=first["rank"].where(~top, 11 - first["rank"]))
+    write_run(flipped, {"run_id": "flipped", "release": "demo_v2603", "model": "bm25+rerank", "kind": "rerank",
+                        "first_stage": runs["bm25"], "rerank_depth": 10, "reranker": "reverse"}, root)
+    chosen = [runs["bm25"], runs["bm25s-mteb"], "flipped"]
+    at = app_test("compare.py", root, {"release": "demo_v2603", "task": "t2c", "runs": chosen,
+                                       "compare": chosen}, timeout=300).run()
+    assert not at.exception, [e.value for e in at.exception]
+    store = Store("demo_v2603", root)
+    per_query = analyse_many(store, {r: read_hits(r, root) for r in chosen}).per_query("v2")
+    hard = problem_difficulty(store, per_query, "ndcg_at_10", task="t2c")
+    shown = [m.value for m in at.markdown if m.value.startswith("Spearman's rho")]
+    assert [s.split("**")[1] for s in shown] == [f"{rho:.2f}" for rho in hard.correlations["spearman"]]
+    problems = next(d.value for d in at.dataframe if "worst_query" in d.value.columns)
+    assert problems["problem_id"].tolist() == hard.problems["problem_id"].tolist()
+    errors = rerank_errors_of("flipped", root).summary.set_index("task").loc["t2c"]
+    stage = next(m.value for m in at.markdown if "broken" in m.value)
+    assert f"**{int(errors.ceiling)} of {int(errors.with_positive)}**" in stage
+    assert f"**{int(errors.broken)} broken**" in stage and f"**{int(errors.rescued)} rescued**" in stage
