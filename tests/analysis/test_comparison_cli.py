@@ -71,3 +71,22 @@ def test_bad_arguments_are_one_line(stored, args, message):
     _, env = stored
     bad = run_cli(*args, env=env)
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and message in bad.stderr, bad.stderr
+
+
+def test_difficulty_verb_and_its_errors(stored):
+    from coreb_core.analysis.difficulty import problem_difficulty
+
+    store, env = stored
+    done = run_cli("difficulty", "--release", "tiny", "--run", "a", "b", "--task", "t2c", "--json", env=env)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    per_query = analyse_many(store, {r: tiny_hits(store, LISTS[r]) for r in ("a", "b")}).per_query("v2")
+    hard = problem_difficulty(store, per_query, "ndcg_at_10", task="t2c")
+    assert [(r["problem_id"], round(r["mean"], 9)) for r in report["problems"]] == \
+        [(p, round(m, 9)) for p, m in zip(hard.problems["problem_id"], hard.problems["mean"])]
+    text = run_cli("difficulty", "--release", "tiny", "--run", "a", "b", env=env)
+    assert text.returncode == 0 and "per-problem difficulty on tiny" in text.stdout
+    for args, message in ((("--run", "a", "--limit", "0"), "--limit"), (("--run", "a", "--metric", "x"), "unknown metric"),
+                          (("--run", "../a"), "not a run id"), (("--run", "a", "a"), "more than once")):
+        bad = run_cli("difficulty", "--release", "tiny", *args, env=env)
+        assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and message in bad.stderr, bad.stderr
