@@ -1,4 +1,14 @@
-"""Data the pages share, cached per server: one Store per release version, run hits, scored tables."""
+"""Data the pages share, cached per server: one Store per release version, run hits, scored tables.
+
+The examples need a page's session and the cache ``COREB_CACHE`` points at (CoREB-mini with the first launch's
+BM25 and MiniLM runs; MiniLM takes minutes to build), so they are skipped. Each continues this setup:
+
+    >>> from coreb_core.evaluation.schemes import V2
+    >>> from coreb_core.runs.folders import list_runs
+    >>> from ui.state import State
+    >>> bm25_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "bm25")   # doctest: +SKIP
+    >>> minilm_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "minilm")   # doctest: +SKIP
+"""
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -67,7 +77,7 @@ from ui.state import State
 def release_version(release: str) -> str:
     """Cache key of a release's current contents: a re-import swaps the folder the name resolves to.
 
-    Example (skipped: it reads CoREB-mini and a BM25 run from the cache ``COREB_CACHE`` points at, as a page does):
+    Example (the module's setup, then):
 
     >>> release_version("demo_v2603")   # doctest: +SKIP
     '.../coreb/.versions/demo_v2603-...'
@@ -83,7 +93,7 @@ def _store(release: str, version: str) -> Store:
 def store(release: str) -> Store:
     """One Store per release version (a re-import swaps the version and so the cache entry).
 
-    Example (skipped: it reads CoREB-mini and a BM25 run from the cache ``COREB_CACHE`` points at, as a page does):
+    Example (the module's setup, then):
 
     >>> store("demo_v2603") is store("demo_v2603")   # doctest: +SKIP
     True
@@ -100,10 +110,8 @@ def _view(state: State) -> tuple[str, str, tuple[str, ...], str, bool]:
 def runs_of(release: str) -> dict[str, RunMeta]:
     """run_id -> provenance, newest last. Read fresh on every render: new runs appear at once.
 
-    Example (skipped: it reads CoREB-mini and a BM25 run from the cache ``COREB_CACHE`` points at, as a page does):
+    Example (the module's setup, then):
 
-    >>> from coreb_core.runs.folders import list_runs
-    >>> bm25_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "bm25")   # doctest: +SKIP
     >>> runs_of("demo_v2603")[bm25_id].model   # doctest: +SKIP
     'bm25'
     """
@@ -120,8 +128,6 @@ def skipped_runs() -> list[BadRun]:
     >>> import json
     >>> import shutil
     >>> from coreb_core.paths import runs_dir
-    >>> from coreb_core.runs.folders import list_runs
-    >>> bm25_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "bm25")   # doctest: +SKIP
     >>> edited = runs_dir() / "edited"
     >>> _ = shutil.copytree(runs_dir() / bm25_id, edited)   # doctest: +SKIP
     >>> meta = {**json.loads((edited / "run.json").read_text()), "created": 5}   # doctest: +SKIP
@@ -168,10 +174,8 @@ def _hits(run_id: str, folder: str) -> pd.DataFrame:
 def hits(run_id: str) -> pd.DataFrame:
     """A run's stored hits, read once per server and shared read-only (runs are written once, atomically).
 
-    Example (skipped: it reads CoREB-mini and a BM25 run from the cache ``COREB_CACHE`` points at, as a page does):
+    Example (the module's setup, then):
 
-    >>> from coreb_core.runs.folders import list_runs
-    >>> bm25_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "bm25")   # doctest: +SKIP
     >>> frame = hits(bm25_id)   # doctest: +SKIP
     >>> len(frame), frame is hits(bm25_id)   # doctest: +SKIP
     (128804, True)
@@ -184,11 +188,8 @@ def tables(release: str, version: str, run_ids: tuple[str, ...], scheme: str, an
            ) -> Evaluation:
     """analyse_many for the chosen runs: per-query metrics under the scheme and v1/v2, traps, groupings.
 
-    Example (skipped: it reads CoREB-mini and a BM25 run from the cache ``COREB_CACHE`` points at, as a page does):
+    Example (the module's setup, then):
 
-    >>> from coreb_core.evaluation.schemes import V2
-    >>> from coreb_core.runs.folders import list_runs
-    >>> bm25_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "bm25")   # doctest: +SKIP
     >>> ev = tables("demo_v2603", release_version("demo_v2603"), (bm25_id,), "v2", True)   # doctest: +SKIP
     >>> ev.schemes   # doctest: +SKIP
     ('v2', 'v1')
@@ -215,12 +216,8 @@ def run_coverage(state: State) -> dict[str, dict[str, Coverage]]:
     """Per sidebar run and task, what its means average over (``coreb_core.evaluation.evaluate.coverage``):
     a run file that leaves judged queries out is warned about where its numbers are shown.
 
-    Example (skipped: it reads CoREB-mini and a BM25 run from the cache ``COREB_CACHE`` points at, as a page does):
+    Example (the module's setup, then):
 
-    >>> from coreb_core.evaluation.schemes import V2
-    >>> from ui.state import State
-    >>> from coreb_core.runs.folders import list_runs
-    >>> bm25_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "bm25")   # doctest: +SKIP
     >>> run_coverage(State("demo_v2603", V2, [bm25_id], "t2c", True))[bm25_id]["c2t"].missing   # doctest: +SKIP
     0
     """
@@ -230,12 +227,8 @@ def run_coverage(state: State) -> dict[str, dict[str, Coverage]]:
 def run_tables(state: State) -> Evaluation:
     """``tables`` for what the sidebar chose.
 
-    Example (skipped: it reads CoREB-mini and a BM25 run from the cache ``COREB_CACHE`` points at, as a page does):
+    Example (the module's setup, then):
 
-    >>> from coreb_core.evaluation.schemes import V2
-    >>> from ui.state import State
-    >>> from coreb_core.runs.folders import list_runs
-    >>> bm25_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "bm25")   # doctest: +SKIP
     >>> state = State("demo_v2603", V2, [bm25_id], "t2c", anchor_exclusion=True)   # doctest: +SKIP
     >>> run_tables(state).groups(V2, "task")["ndcg_at_10"].round(4).tolist()   # doctest: +SKIP
     [0.4631, 0.386, 0.2998]
@@ -274,12 +267,8 @@ def run_trap_page(state: State, level: str) -> TrapPage:
     """The Trap analysis page's tables for the sidebar's runs and task, grouped by ``level``; cached per
     server, so a second visit (a shared link, a move back to the page) recomputes nothing.
 
-    Example (skipped: it reads CoREB-mini and a BM25 run from the cache ``COREB_CACHE`` points at, as a page does):
+    Example (the module's setup, then):
 
-    >>> from coreb_core.evaluation.schemes import V2
-    >>> from ui.state import State
-    >>> from coreb_core.runs.folders import list_runs
-    >>> bm25_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "bm25")   # doctest: +SKIP
     >>> state = State("demo_v2603", V2, [bm25_id], "c2c", anchor_exclusion=True)   # doctest: +SKIP
     >>> run_trap_page(state, "subtask").breakdown[["subtask", "queries"]].head(1)   # doctest: +SKIP
               subtask  queries
@@ -319,12 +308,8 @@ def overview_page(state: State, labels: dict[str, str], sources: list[str], with
     per server and per version of the imported results (an import shows at once). ``metas``: the release's
     runs (``runs_of``) when the page has read them already.
 
-    Example (skipped: it reads CoREB-mini and a BM25 run from the cache ``COREB_CACHE`` points at, as a page does):
+    Example (the module's setup, then):
 
-    >>> from coreb_core.evaluation.schemes import V2
-    >>> from ui.state import State
-    >>> from coreb_core.runs.folders import list_runs
-    >>> bm25_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "bm25")   # doctest: +SKIP
     >>> state = State("demo_v2603", V2, [bm25_id], "t2c", anchor_exclusion=True)   # doctest: +SKIP
     >>> page = overview_page(state, {bm25_id: "bm25"}, ["paper_table3"], True)   # doctest: +SKIP
     >>> page.board.loc[page.board["run"] == bm25_id, "t2c"].round(4).tolist()   # doctest: +SKIP
@@ -348,9 +333,6 @@ def mteb_side_by_side(state: State) -> pd.DataFrame:
     Example (skipped: it reads the cache ``COREB_CACHE`` points at, as a page does; there the real release_v2603,
     a bm25s-mteb run and MTEB's bm25s results imported, minutes to set up):
 
-    >>> from coreb_core.evaluation.schemes import V2
-    >>> from ui.state import State
-    >>> from coreb_core.runs.folders import list_runs
     >>> mteb_id = next(m.run_id for m in list_runs("release_v2603") if m.model == "bm25s-mteb")   # doctest: +SKIP
     >>> parity = mteb_side_by_side(State("release_v2603", V2, [mteb_id], "t2c", True))   # doctest: +SKIP
     >>> parity["difference"].abs().max()   # doctest: +SKIP
@@ -377,12 +359,8 @@ def _article(release: str, version: str, run_ids: tuple[str, ...], scheme: str, 
 def article(state: State, labels: dict[str, str]) -> ArticleFigures:
     """``coreb_core.analysis.article.article_figures`` for the sidebar's runs, cached per server.
 
-    Example (skipped: it reads CoREB-mini and a BM25 run from the cache ``COREB_CACHE`` points at, as a page does):
+    Example (the module's setup, then):
 
-    >>> from coreb_core.evaluation.schemes import V2
-    >>> from ui.state import State
-    >>> from coreb_core.runs.folders import list_runs
-    >>> bm25_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "bm25")   # doctest: +SKIP
     >>> state = State("demo_v2603", V2, [bm25_id], "t2c", anchor_exclusion=True)   # doctest: +SKIP
     >>> article(state, {bm25_id: "BM25"}).order.holding   # doctest: +SKIP
     8
@@ -394,12 +372,8 @@ def language_gradient(state: State, labels: dict[str, str], exclude_search: bool
     """``coreb_core.analysis.leaderboard.t2c_language_gradient`` for the sidebar's runs beside the published
     average, cached per server and per version of the imported results.
 
-    Example (skipped: it reads CoREB-mini and a BM25 run from the cache ``COREB_CACHE`` points at, as a page does):
+    Example (the module's setup, then):
 
-    >>> from coreb_core.evaluation.schemes import V2
-    >>> from ui.state import State
-    >>> from coreb_core.runs.folders import list_runs
-    >>> bm25_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "bm25")   # doctest: +SKIP
     >>> state = State("demo_v2603", V2, [bm25_id], "t2c", anchor_exclusion=True)   # doctest: +SKIP
     >>> language_gradient(state, {bm25_id: "BM25"}, True)["series"].iloc[0]   # doctest: +SKIP
     'BM25'
@@ -415,12 +389,8 @@ def _language_pairs(release: str, version: str, run_id: str, anchor_exclusion: b
 def language_pairs(state: State, run_id: str, k: int) -> pd.DataFrame:
     """``coreb_core.analysis.leaderboard.c2c_language_pairs`` of one run at cutoff ``k``, cached per server.
 
-    Example (skipped: it reads CoREB-mini and a BM25 run from the cache ``COREB_CACHE`` points at, as a page does):
+    Example (the module's setup, then):
 
-    >>> from coreb_core.evaluation.schemes import V2
-    >>> from ui.state import State
-    >>> from coreb_core.runs.folders import list_runs
-    >>> bm25_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "bm25")   # doctest: +SKIP
     >>> state = State("demo_v2603", V2, [bm25_id], "c2c", anchor_exclusion=True)   # doctest: +SKIP
     >>> language_pairs(state, bm25_id, 10)[["anchor_language", "target_language"]].iloc[0].tolist()   # doctest: +SKIP
     ['cpp', 'go']
@@ -450,12 +420,9 @@ def deflation_page(state: State, labels: dict[str, str], per_run: int) -> Deflat
     """The Qrel deflation page's tables for the sidebar's runs and task (``state.scheme`` names the v1 view:
     ``file:v1`` where the release stores v1 qrel files), cached per server.
 
-    Example (skipped: it reads CoREB-mini and a BM25 run from the cache ``COREB_CACHE`` points at, as a page does):
+    Example (the module's setup, then):
 
     >>> from coreb_core.evaluation.schemes import Scheme
-    >>> from ui.state import State
-    >>> from coreb_core.runs.folders import list_runs
-    >>> bm25_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "bm25")   # doctest: +SKIP
     >>> state = State("demo_v2603", Scheme.parse("file:v1"), [bm25_id], "t2c", anchor_exclusion=True)   # doctest: +SKIP
     >>> sorted(deflation_page(state, {bm25_id: "bm25"}, 10).by_task["task"].unique())   # doctest: +SKIP
     ['c2c', 'c2t', 't2c']
@@ -475,14 +442,8 @@ def run_pair_deltas(state: State, a: str, b: str, metric: str) -> pd.DataFrame:
     """``coreb_core.analysis.comparison.pair_deltas`` of runs ``a`` and ``b`` on the sidebar's task, among the
     runs ``state.run_ids`` (Compare's picked runs), cached per server.
 
-    Example (skipped: it reads CoREB-mini and the two default runs, BM25 and MiniLM (minutes to build), from the
-    cache ``COREB_CACHE`` points at, as a page does):
+    Example (the module's setup, then):
 
-    >>> from coreb_core.evaluation.schemes import V2
-    >>> from ui.state import State
-    >>> from coreb_core.runs.folders import list_runs
-    >>> bm25_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "bm25")   # doctest: +SKIP
-    >>> minilm_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "minilm")   # doctest: +SKIP
     >>> state = State("demo_v2603", V2, [bm25_id, minilm_id], "t2c", anchor_exclusion=True)   # doctest: +SKIP
     >>> len(run_pair_deltas(state, minilm_id, bm25_id, "ndcg_at_10"))   # doctest: +SKIP
     720
@@ -512,12 +473,8 @@ def query_finder(state: State, text: str, subtask: str | None, language: str | N
                  delta_runs: tuple[str, str] | None = None) -> QueryFinder:
     """The sidebar's task's queries matching the inspector's search and filters, cached per server.
 
-    Example (skipped: it reads CoREB-mini and a BM25 run from the cache ``COREB_CACHE`` points at, as a page does):
+    Example (the module's setup, then):
 
-    >>> from coreb_core.evaluation.schemes import V2
-    >>> from ui.state import State
-    >>> from coreb_core.runs.folders import list_runs
-    >>> bm25_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "bm25")   # doctest: +SKIP
     >>> state = State("demo_v2603", V2, [bm25_id], "c2c", anchor_exclusion=True)   # doctest: +SKIP
     >>> found = query_finder(state, "", None, None, trap_run=bm25_id).found   # doctest: +SKIP
     >>> int(found["traps_above_first_positive"].iloc[0])   # doctest: +SKIP
@@ -565,10 +522,8 @@ def query_lists(release: str, query_id: str, shown: list[str], labels: dict[str,
     """The inspector's ranked lists of ``shown`` runs for one query, their cross-run markers and the judged
     documents' positions, cached per server (a shared link or a move back recomputes nothing).
 
-    Example (skipped: it reads CoREB-mini and a BM25 run from the cache ``COREB_CACHE`` points at, as a page does):
+    Example (the module's setup, then):
 
-    >>> from coreb_core.runs.folders import list_runs
-    >>> bm25_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "bm25")   # doctest: +SKIP
     >>> views = query_lists("demo_v2603", "q_t2c_canonical_retro_cpp_0020", [bm25_id], {bm25_id: "bm25"},
     ...                     {bm25_id: "A"}, True, 10)   # doctest: +SKIP
     >>> len(views.listings[bm25_id]), list(views.ranks.columns)   # doctest: +SKIP
@@ -583,10 +538,8 @@ def surface_tables(release: str, version: str, run_ids: tuple[str, ...], anchor_
     """``surface_bias`` of the chosen runs' trap wins (``_trap_wins``' cached result: the best trap and
     positive come from the one definition; token overlaps are memoised on the Store, once per version).
 
-    Example (skipped: it reads CoREB-mini and a BM25 run from the cache ``COREB_CACHE`` points at, as a page does):
+    Example (the module's setup, then):
 
-    >>> from coreb_core.runs.folders import list_runs
-    >>> bm25_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "bm25")   # doctest: +SKIP
     >>> bias = surface_tables("demo_v2603", release_version("demo_v2603"), (bm25_id,), True)   # doctest: +SKIP
     >>> bias.summary["task"].tolist()   # doctest: +SKIP
     ['c2c', 'c2t', 't2c']
@@ -607,8 +560,6 @@ def embedding_points(release: str, version: str, run_id: str, query_id: str, nei
     Example (skipped: it reads CoREB-mini and a MiniLM run (minutes to build) from the cache ``COREB_CACHE``
     points at, as a page does):
 
-    >>> from coreb_core.runs.folders import list_runs
-    >>> minilm_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "minilm")   # doctest: +SKIP
     >>> m = embedding_points("demo_v2603", release_version("demo_v2603"), minilm_id,
     ...                      "q_t2c_canonical_retro_any_0001", 10, True)   # doctest: +SKIP
     >>> m.points["role"].iloc[0], m.method   # doctest: +SKIP
@@ -644,14 +595,8 @@ def compare_tests(state: State, run_ids: list[str], metric: str, labels: dict[st
     ``baseline``: the page's slow part (10,000 resamples each), computed once per view and server; the
     ``correction`` (Holm, Bonferroni, BH) is applied to them afterwards, without testing again.
 
-    Example (skipped: it reads CoREB-mini and the two default runs, BM25 and MiniLM (minutes to build), from the
-    cache ``COREB_CACHE`` points at, as a page does):
+    Example (the module's setup, then):
 
-    >>> from coreb_core.evaluation.schemes import V2
-    >>> from ui.state import State
-    >>> from coreb_core.runs.folders import list_runs
-    >>> bm25_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "bm25")   # doctest: +SKIP
-    >>> minilm_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "minilm")   # doctest: +SKIP
     >>> state = State("demo_v2603", V2, [bm25_id, minilm_id], "t2c", anchor_exclusion=True)   # doctest: +SKIP
     >>> labels = {bm25_id: "bm25", minilm_id: "minilm"}   # doctest: +SKIP
     >>> t = compare_tests(state, [bm25_id, minilm_id], "ndcg_at_10", labels)   # doctest: +SKIP
@@ -678,7 +623,7 @@ def run_contrasts(state: State, a: str, b: str, metric: str, k: int, measure: st
     (top ``k`` lists, the C2C anchor left out under anchor exclusion), with each query's Δ ``metric``
     (``run_pair_deltas``), among the runs ``state.run_ids``; cached per server.
 
-    Example (skipped: it reads CoREB-mini and its two default runs ``bm25_id`` and ``minilm_id``):
+    Example (the module's setup, then):
 
     >>> c = run_contrasts(state, minilm_id, bm25_id, "ndcg_at_10", 10, "tau_ap", 20)   # doctest: +SKIP
     >>> c.queries, len(c.rows)   # doctest: +SKIP
@@ -701,12 +646,8 @@ def recommendation(state: State, tasks: list[str], languages: list[str], budget_
     """Model selection's ranking of the sidebar's runs on the chosen slices (its bootstrap is the page's
     slow part): computed once per choice and server.
 
-    Example (skipped: it reads CoREB-mini and a BM25 run from the cache ``COREB_CACHE`` points at, as a page does):
+    Example (the module's setup, then):
 
-    >>> from coreb_core.evaluation.schemes import V2
-    >>> from ui.state import State
-    >>> from coreb_core.runs.folders import list_runs
-    >>> bm25_id = next(m.run_id for m in list_runs("demo_v2603") if m.model == "bm25")   # doctest: +SKIP
     >>> state = State("demo_v2603", V2, [bm25_id], "t2c", anchor_exclusion=True)   # doctest: +SKIP
     >>> recommendation(state, ["t2c"], ["any"], None, "tasks").ranked["run"].tolist()   # doctest: +SKIP
     ['bm25__demo_v2603__...']
