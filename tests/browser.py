@@ -149,6 +149,15 @@ def wait_for_script(page, title: str | None = None) -> None:
         }""", arg=title, timeout=PAGE_LOAD_MS, polling=200)
 
 
+def click_first_row(page, key: str) -> None:
+    """Select the first data row of the table whose widget key is ``key``, as a user clicks it: below the header
+    row (35 px), in the row-selection column at the left."""
+    grid = page.locator(f'.st-key-{key} [data-testid="stDataFrame"]')
+    grid.scroll_into_view_if_needed()
+    box = grid.bounding_box()
+    page.mouse.click(box["x"] + 12, box["y"] + 35 + 17)
+
+
 GLOBAL_KEYS = ("release", "scheme", "task", "anchor", "runs")
 
 

@@ -25,7 +25,7 @@ MODULES = ["coreb_core.data.measures", "coreb_core.evaluation.kernels", "coreb_c
            "coreb_core.retrieval.profiles", "coreb_core.retrieval.device", "coreb_core.retrieval.embeddings",
            "coreb_core.retrieval.encode", "coreb_core.results.imported", "coreb_core.data.mini.check_problem", "coreb_core.cli",
            "coreb_core.input_paths", "coreb_core.text", "coreb_core.analysis.proportions", "coreb_core.present.display", "coreb_core.present.format", "ui.widgets",
-           "coreb_core.present.numbers", "coreb_core.present.selection", "coreb_core.analysis.rank_contrast",
+           "coreb_core.present.numbers", "coreb_core.present.selection",
            "coreb_core.analysis.article", "ui.jobs", "ui.state", "ui.navigation", "ui.warmup",
            "coreb_core.present.trap_patterns"]
 
@@ -40,7 +40,7 @@ DATA_MODULES = ["coreb_core", "coreb_core.defaults", "coreb_core.report", "coreb
                 "coreb_core.analysis.inspection", "coreb_core.analysis.deflation", "coreb_core.analysis.surface_bias",
                 "coreb_core.analysis.trap_wins", "coreb_core.analysis.comparison", "coreb_core.analysis.mteb_parity",
                 "coreb_core.analysis.difficulty", "coreb_core.analysis.agreement", "coreb_core.analysis.stability",
-                "coreb_core.analysis.slices"]
+                "coreb_core.analysis.slices", "coreb_core.analysis.rank_contrast"]
 
 FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
 
@@ -57,8 +57,11 @@ def doctest_cache(mini_data, tmp_path_factory):
     """``root`` of the data modules' examples: CoREB-mini and one BM25 run on demo_v2603 (seconds)."""
     from coreb_core.retrieval.pipeline import run_retrieval
 
+    from coreb_core.paths import datasets_dir
+
     root = tmp_path_factory.mktemp("doctest") / "cache"
-    shutil.copytree(mini_data, root)
+    # The releases alone: other tests store runs and imported results in the session's CoREB-mini.
+    shutil.copytree(datasets_dir(mini_data), datasets_dir(root))
     run_retrieval("bm25", "demo_v2603", root=root)
     return root
 

@@ -16,7 +16,17 @@ from pathlib import Path
 import pytest
 
 from bench.page_drawn import PAGE_DRAWN_JS
-from tests.browser import PAGE_LOAD_MS, app_pages, check_page, chromium, global_state, log_tail, serve, wait_for_script
+from tests.browser import (
+    PAGE_LOAD_MS,
+    app_pages,
+    check_page,
+    chromium,
+    click_first_row,
+    global_state,
+    log_tail,
+    serve,
+    wait_for_script,
+)
 from tests.builders import ARTIFACTS
 
 
@@ -255,11 +265,7 @@ def test_a_row_click_opens_the_inspector_and_back_returns(served, browser, defau
     page.goto(f"{base}/traps?release=demo_v2603&task=c2c&anchor=1&{runs}", wait_until="domcontentloaded")
     wait_for_script(page)
     before = global_state(page)
-    grid = page.locator('.st-key-trap_worst_table [data-testid="stDataFrame"]')  # the worst queries table
-    grid.scroll_into_view_if_needed()
-    box = grid.bounding_box()
-    # The first data row: below the header row (35 px), in the row-selection column at the left.
-    page.mouse.click(box["x"] + 12, box["y"] + 35 + 17)
+    click_first_row(page, "trap_worst_table")  # the worst queries table
     page.wait_for_url(lambda url: "/inspector" in url, timeout=PAGE_LOAD_MS)
     wait_for_script(page, "Query inspector")
     query = urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)
