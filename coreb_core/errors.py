@@ -75,3 +75,18 @@ def file_error(exc: OSError) -> CorebError:
         return CorebError(reason)
     target = f" -> {exc.filename2}" if getattr(exc, "filename2", None) else ""
     return CorebError(f"{exc.filename}{target}: {reason}")
+
+
+def check_choice(value: str, choices: Iterable[str], what: str) -> str:
+    """``value`` when it is one of ``choices``, else a one-line CorebError naming them (every "choose one of").
+
+    >>> check_choice("kind", ("kind", "bug"), "level")
+    'kind'
+    >>> check_choice("size", ("kind", "bug"), "level")
+    Traceback (most recent call last):
+    coreb_core.errors.CorebError: unknown level 'size'; choose one of kind, bug
+    """
+    options = list(choices)
+    if value not in options:
+        raise CorebError(f"unknown {what} {value!r}; choose one of {', '.join(options)}")
+    return value

@@ -149,6 +149,15 @@ def wait_for_script(page, title: str | None = None) -> None:
         }""", arg=title, timeout=PAGE_LOAD_MS, polling=200)
 
 
+def open_page(browser, url: str, width: int = 1600, height: int = 1000):
+    """A new tab of ``browser`` at ``width`` x ``height`` on ``url``, once its script has run."""
+    page = browser.new_page()
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(url, wait_until="domcontentloaded")
+    wait_for_script(page)
+    return page
+
+
 def click_first_row(page, key: str) -> None:
     """Select the first data row of the table whose widget key is ``key``, as a user clicks it: below the header
     row (35 px), in the row-selection column at the left."""

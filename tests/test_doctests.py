@@ -55,9 +55,8 @@ def test_docstring_examples_run(name):
 @pytest.fixture(scope="session")
 def doctest_cache(mini_data, tmp_path_factory):
     """``root`` of the data modules' examples: CoREB-mini and one BM25 run on demo_v2603 (seconds)."""
-    from coreb_core.retrieval.pipeline import run_retrieval
-
     from coreb_core.paths import datasets_dir
+    from coreb_core.retrieval.pipeline import run_retrieval
 
     root = tmp_path_factory.mktemp("doctest") / "cache"
     # The releases alone: other tests store runs and imported results in the session's CoREB-mini.

@@ -42,7 +42,7 @@ from coreb_core.analysis.leaderboard import canonical_model, run_params, score
 from coreb_core.data.measures import SELECTION_METRICS
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.data.store import Store
-from coreb_core.errors import CorebError
+from coreb_core.errors import CorebError, check_choice
 from coreb_core.evaluation.evaluate import Evaluation, analyse_many
 from coreb_core.evaluation.schemes import V1, V2, Scheme
 from coreb_core.evaluation.significance import DEFAULT_PERMUTATIONS, bootstrap_ci, compare_pair, holm, intervals
@@ -385,8 +385,7 @@ def recommend_stored(release: str, run_ids: Sequence[str] | None = None, scheme:
         parsed = Scheme.parse(scheme)
     except ValueError as exc:
         raise CorebError(str(exc)) from None
-    if metric not in SELECTION_METRICS:
-        raise CorebError(f"unknown metric {metric!r}; choose one of {', '.join(SELECTION_METRICS)}")
+    check_choice(metric, SELECTION_METRICS, "metric")
     unknown = [t for t in tasks if t not in TASK_NAMES]
     if unknown or not tasks:
         raise CorebError(f"unknown task {', '.join(unknown) or '(none)'}; choose from {', '.join(TASK_NAMES)}")

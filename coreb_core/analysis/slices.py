@@ -43,7 +43,7 @@ from coreb_core.analysis.trap_wins import TrapWins
 from coreb_core.data.measures import metric_label
 from coreb_core.data.schema import POSITIVE
 from coreb_core.data.store import Store
-from coreb_core.errors import CorebError
+from coreb_core.errors import CorebError, check_choice
 from coreb_core.evaluation.join import release_index
 
 DEFAULT_QUANTILES = 4
@@ -65,8 +65,7 @@ class LengthSlices(NamedTuple):
 
     def by(self, name: str) -> pd.DataFrame:
         """One of ``SLICE_BYS``' frames."""
-        if name not in SLICE_BYS:
-            raise CorebError(f"unknown slice {name!r}: choose one of {', '.join(SLICE_BYS)}")
+        check_choice(name, SLICE_BYS, "slice")
         return self.by_query_length if name == "query_length" else self.by_document_length
 
 

@@ -34,7 +34,7 @@ import pandas as pd
 
 from coreb_core.analysis.proportions import difference_interval, two_proportion_p
 from coreb_core.analysis.trap_wins import TrapWins
-from coreb_core.errors import CorebError
+from coreb_core.errors import CorebError, check_choice
 from coreb_core.runs.meta import RunMeta
 
 STABILITY_LEVELS = ("kind", "bug", "subtask")
@@ -60,9 +60,8 @@ class ReleaseStability(NamedTuple):
 
     def level(self, name: str) -> pd.DataFrame:
         """The frame of one of ``STABILITY_LEVELS``."""
-        if name not in STABILITY_LEVELS:
-            raise CorebError(f"unknown level {name!r}: choose one of {', '.join(STABILITY_LEVELS)}")
-        return {"kind": self.by_kind, "bug": self.by_bug, "subtask": self.by_subtask}[name]
+        return {"kind": self.by_kind, "bug": self.by_bug, "subtask": self.by_subtask}[
+            check_choice(name, STABILITY_LEVELS, "level")]
 
 
 def counterpart(meta: RunMeta, others: list[RunMeta]) -> RunMeta | None:

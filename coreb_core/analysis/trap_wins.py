@@ -38,7 +38,7 @@ from coreb_core.analysis.proportions import wilson_interval
 from coreb_core.analysis.trap_kinds import FAILING_SOLUTION, TRAP_KINDS, classify_traps
 from coreb_core.data.schema import POSITIVE, TRAP
 from coreb_core.data.store import Store
-from coreb_core.errors import CorebError
+from coreb_core.errors import CorebError, check_choice
 from coreb_core.evaluation.join import ReleaseIndex, judged_ranks, release_index
 from coreb_core.evaluation.kernels import kernel_input
 
@@ -297,8 +297,7 @@ def trap_wins(store: Store, runs: dict[str, pd.DataFrame], anchor_exclusion: boo
 
 # ------------------------------------------------------------------ what the pages and the CLI show
 def _keys(level: str) -> list[str]:
-    if level not in LEVELS:
-        raise CorebError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
+    check_choice(level, LEVELS, "level")
     return ["run", "task"] + (["subtask"] if level == "subtask" else [])
 
 

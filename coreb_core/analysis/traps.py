@@ -28,7 +28,7 @@ import pandas as pd
 
 from coreb_core.data.schema import GROUPINGS
 from coreb_core.data.store import Store, with_query_facts
-from coreb_core.errors import CorebError
+from coreb_core.errors import check_choice
 
 # Group levels the page offers: label -> query-fact columns (after run and task).
 LEVELS: dict[str, list[str]] = {
@@ -68,8 +68,7 @@ def trap_breakdown(store: Store, traps: pd.DataFrame, task: str | None = None,
     0   c2c_cross_lang       96         0.322917
     1  c2c_cross_model       24         0.625000
     """
-    if level not in LEVELS:
-        raise CorebError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
+    check_choice(level, LEVELS, "level")
     keys = ["run", "task", *LEVELS[level]]
     frame = _facts(store, traps, task)
     grouped = frame.groupby(keys, observed=True, sort=True)

@@ -24,6 +24,7 @@ from tests.browser import (
     click_first_row,
     global_state,
     log_tail,
+    open_page,
     serve,
     wait_for_script,
 )
@@ -259,11 +260,8 @@ def test_a_row_click_opens_the_inspector_and_back_returns(served, browser, defau
     """Trap analysis → click a worst-query row → the inspector shows that query → "Back" returns to
     Trap analysis with the same global state."""
     base, _ = served
-    page = browser.new_page()
-    page.set_viewport_size({"width": 1600, "height": 1000})
     runs = "&".join(f"runs={r}" for r in default_run_ids.values())
-    page.goto(f"{base}/traps?release=demo_v2603&task=c2c&anchor=1&{runs}", wait_until="domcontentloaded")
-    wait_for_script(page)
+    page = open_page(browser, f"{base}/traps?release=demo_v2603&task=c2c&anchor=1&{runs}")
     before = global_state(page)
     click_first_row(page, "trap_worst_table")  # the worst queries table
     page.wait_for_url(lambda url: "/inspector" in url, timeout=PAGE_LOAD_MS)

@@ -20,7 +20,7 @@ import urllib.parse
 import pytest
 
 from bench.page_drawn import PAGE_DRAWN_JS
-from tests.browser import PAGE_LOAD_MS, chromium, click_first_row, serve, wait_for_script
+from tests.browser import PAGE_LOAD_MS, chromium, click_first_row, open_page, serve, wait_for_script
 from tests.builders import ARTIFACTS
 
 SIDEBAR = '[data-testid="stSidebar"]'
@@ -183,11 +183,8 @@ def library(app_cache, default_run_ids):
 
 def test_a_trap_beating_both_runs_opens_the_inspector(served, browser, default_run_ids, library):
     agreement, hard = library
-    page = browser.new_page()
-    page.set_viewport_size({"width": 1600, "height": 1000})
     runs = "&".join(f"runs={r}" for r in default_run_ids.values())
-    page.goto(f"{served}/?release=demo_v2603&task=t2c&{runs}", wait_until="domcontentloaded")
-    wait_for_script(page)
+    page = open_page(browser, f"{served}/?release=demo_v2603&task=t2c&{runs}")
     _menu(page, "Trap analysis")
     page.wait_for_function(PAGE_DRAWN_JS, timeout=PAGE_LOAD_MS, polling=200)
     beating_all, lost_by_all = agreement.beating_all("t2c")
