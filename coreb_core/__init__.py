@@ -4,11 +4,13 @@ The small public API: the verbs a notebook or a script needs, loaded on first us
 ``python -m coreb_core --help`` stay instant and this module imports no layer above the foundation). Everything
 else is reachable by its module path (``coreb_core.analysis.trap_wins`` …); docs/architecture.md maps them.
 
-Example (CoREB-mini in the configured cache ``COREB_CACHE``):
+Example (CoREB-mini in the configured cache ``COREB_CACHE``, with the BM25 run ``bm25`` that
+``cc.run_retrieval("bm25", "demo_v2603")`` stored there):
     >>> import coreb_core as cc
     >>> store = cc.Store("demo_v2603")
-    >>> run = cc.run_retrieval("bm25", "demo_v2603")
-    >>> per_query = cc.evaluate(store, cc.read_hits(run.run_id))      # CoREB's official v2 scoring
+    >>> per_query = cc.evaluate(store, cc.read_hits(bm25))      # CoREB's official v2 scoring
+    >>> round(float(per_query.query("task == 't2c'")["ndcg_at_10"].mean()), 4)
+    0.2998
     >>> cc.recommend_stored("demo_v2603", tasks=("t2c",)).recommendation.standings[0].model
     'bm25 · demo_v2603'
 """
