@@ -339,7 +339,7 @@ else:
         if not measurable.empty:
             draw(interval_dots, measurable, "group", "diff_pts", "low_pts", "high_pts",
                  x_title=f"trap-win rate, {shift.release_b} − {shift.release_a} (points)",
-                 tooltip=["group", "wins_a", "traps_a", "wins_b", "traps_b", "change"],
+                 tooltip=["group", "wins_a", "traps_a", "wins_b", "traps_b", "change"], with_zero=True,
                  title=f"{labels[run_id]}: change by {stability_level} · {state.task}")
         st.dataframe(shown, hide_index=True, width="stretch", key="trap_across_table",
                      column_order=["group", "rate_a_pts", "wins_a", "traps_a", "rate_b_pts", "wins_b", "traps_b",
@@ -379,6 +379,7 @@ else:
                             high_pts=sliced["rate_high"] * 100, ndcg_pts=sliced["mean"] * 100)
     draw(interval_lines, plotted, "bin", "rate_pts", "low_pts", "high_pts", "run_label",
          x_title=f"{SLICE_LABELS[slice_by]} bin (1 = shortest)", y_title="queries lost to a trap (%)",
+         x_domain=(0.5, quantiles + 0.5),
          series_title="Run", tooltip=["run_label", "bin", "range_text", "queries", "trap_wins",
                                       alt.Tooltip("rate_pts", format=".1f"), alt.Tooltip("ndcg_pts", format=".1f")])
     draw(line_chart, plotted.assign(bin_text=plotted["bin"].astype(str)), "bin_text", "ndcg_pts", "run_label",

@@ -436,10 +436,11 @@ def map_scatter(frame: pd.DataFrame, x: str, y: str, *, color: str, color_title:
 
 def interval_dots(frame: pd.DataFrame, y: str, mean: str, low: str, high: str, *, x_title: str,
                   y_sort: Sequence[str] | None = None, tooltip: Sequence[str | alt.Tooltip] = (),
-                  title: str | None = None, row_px: int = 36, width: int | None = None) -> alt.LayerChart:
+                  title: str | None = None, row_px: int = 36, width: int | None = None,
+                  with_zero: bool = False) -> alt.LayerChart:
     """One row per ``y``: a rule from ``low`` to ``high`` (a confidence interval) and a dot at ``mean``.
-    Rows keep ``y_sort`` (e.g. the ranking) or the frame's order; the x axis does not start at zero.
-    ``width``: see ``_fit_width``.
+    Rows keep ``y_sort`` (e.g. the ranking) or the frame's order; the x axis does not start at zero, unless
+    ``with_zero`` (for differences: then 0 is on the axis and marked by a rule). ``width``: see ``_fit_width``.
 
     >>> frame = pd.DataFrame({"run": ["minilm", "bm25"], "mean": [41.0, 35.5], "lo": [38.0, 33.0], "hi": [44.0, 38.1]})
     >>> spec = interval_dots(frame, "run", "mean", "lo", "hi", x_title="nDCG@10 ×100").to_dict()
@@ -451,9 +452,12 @@ def interval_dots(frame: pd.DataFrame, y: str, mean: str, low: str, high: str, *
                   axis=alt.Axis(labelLimit=label_limit(labels), labelOverlap=False))
     base = alt.Chart(frame).encode(y=y_enc, tooltip=tips(tooltip or [y, mean, low, high]))
     rule = base.mark_rule(strokeWidth=3).encode(
-        x=alt.X(f"{low}:Q", title=x_title, scale=alt.Scale(zero=False), axis=alt.Axis(tickCount=8)),
+        x=alt.X(f"{low}:Q", title=x_title, scale=alt.Scale(zero=with_zero), axis=alt.Axis(tickCount=8)),
         x2=alt.X2(high))
     dot = base.mark_point(size=80, filled=True).encode(x=alt.X(f"{mean}:Q"))
+    if with_zero:  # the line a difference is read against
+        rule = alt.Chart(pd.DataFrame({"zero": [0.0]})).mark_rule(color="#888", strokeDash=[4, 3]).encode(
+            x=alt.X("zero:Q")) + rule
     chart = _fit_width(rule + dot, _rows_px(frame[y].nunique(), row_px, width), width)
     return chart.properties(title=title) if title else chart
 
