@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Callable
@@ -902,6 +903,11 @@ def main(argv: list[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         with unconfined():  # the CLI reads any path its user names; the web app confines its paths
             return COMMANDS[args.command](args)
+    except BrokenPipeError:
+        # The reader went away (`… | head`): stop quietly, as Unix tools do; stdout goes to /dev/null so the
+        # interpreter's final flush does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except (CorebError, OSError) as exc:
         # An OSError is the file system's (an unreadable file, a read-only cache): one line naming the path.
         text = str(exc if isinstance(exc, CorebError) else file_error(exc))

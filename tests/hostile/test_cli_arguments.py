@@ -173,3 +173,22 @@ def test_traps_arguments(tiny_cache, run_id, capsys, argv, mentions):
     """The traps command refuses a run id with a path, an unknown run or release and a bad task in one line."""
     with unchanged(tiny_cache):
         refuses(argv, capsys, *mentions)
+
+
+def test_a_reader_that_leaves_early_gets_no_error(mini_data):
+    """`python -m coreb_core sql … | head -1`: the CLI stops quietly when its reader closes the pipe (it printed
+    "error: Broken pipe" and exited 2)."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.builders import REPO
+
+    env = {**os.environ, "COREB_CACHE": str(mini_data)}
+    proc = subprocess.Popen([sys.executable, "-m", "coreb_core", "sql", "SELECT * FROM documents",
+                             "--release", "demo_v2603"], cwd=REPO, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None and proc.stdout.readline()  # the header, then the reader leaves
+    proc.stdout.close()
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0 and "error" not in err, err
