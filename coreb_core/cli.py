@@ -430,8 +430,7 @@ def _traps(args: argparse.Namespace) -> int:
                   "margins": {"quantiles": _records(margins), "rank_gap_histogram": _records(gaps)},
                   "surface_bias": surface.to_json(),
                   "agreement": {"counts": _records(agreement.counts), "pairs": _records(agreement.pairs),
-                                "traps_beating_all": _records(agreement.traps[
-                                    (agreement.traps["beats"] == agreement.traps["of"]) & (agreement.traps["beats"] > 0)])},
+                                "traps_beating_all": _records(agreement.traps_beating_all())},
                   "slices": {"metric": slices.metric, "quantiles": slices.quantiles,
                              "by_query_length": _records(slices.by_query_length),
                              "by_document_length": _records(slices.by_document_length),

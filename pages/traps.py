@@ -287,8 +287,7 @@ for r in pairs.itertuples():
                                  r.either, r.jaccard))
 if len(agreement.runs) < 2:
     st.info("Choose two or more runs in the sidebar to see which traps beat every one of them.")
-every = agreement.traps[(agreement.traps["task"] == state.task) & (agreement.traps["beats"] == agreement.traps["of"])
-                        & (agreement.traps["beats"] > 0)]
+every = agreement.traps_beating_all(state.task)
 every = every.assign(kind_label=every["kind"].map(TRAP_KIND_LABELS).fillna(every["kind"]))
 st.caption(f"Traps that beat every chosen run ({len(every)}; the first 200 shown). Select a row to open its "
            "query in the inspector, where the filter \"lost by at least k runs\" finds the rest.")

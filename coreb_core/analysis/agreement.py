@@ -69,6 +69,17 @@ class TrapAgreement(NamedTuple):
         """
         return self.queries.loc[self.queries["runs_lost"] >= at_least, "query_id"].astype(str).tolist()
 
+    def traps_beating_all(self, task: str | None = None) -> pd.DataFrame:
+        """The rows of ``traps`` (of ``task``, or all) that beat every run that scored their query.
+
+        >>> traps = pd.DataFrame({"task": ["t2c", "t2c"], "doc_id": ["d1", "d2"], "beats": [2, 1], "of": [2, 2]})
+        >>> TrapAgreement(("a", "b"), traps, pd.DataFrame(), pd.DataFrame(), pd.DataFrame()).traps_beating_all()
+          task doc_id  beats  of
+        0  t2c     d1      2   2
+        """
+        traps = self.traps if task is None else self.traps[self.traps["task"] == task]
+        return traps[(traps["beats"] == traps["of"]) & (traps["beats"] > 0)]
+
     def beating_all(self, task: str) -> tuple[int, int]:
         """(traps of ``task`` that beat every run that scored their query, queries of ``task`` every such run
         loses to a trap).
@@ -78,9 +89,8 @@ class TrapAgreement(NamedTuple):
         >>> TrapAgreement(("a", "b"), traps, queries, pd.DataFrame(), pd.DataFrame()).beating_all("t2c")
         (1, 1)
         """
-        traps = self.traps[self.traps["task"] == task]
         queries = self.queries[self.queries["task"] == task]
-        return (int(((traps["beats"] == traps["of"]) & (traps["beats"] > 0)).sum()),
+        return (len(self.traps_beating_all(task)),
                 int(((queries["runs_lost"] == queries["of"]) & (queries["runs_lost"] > 0)).sum()))
 
     def beats_of(self, query_id: str) -> dict[str, tuple[int, int]]:
