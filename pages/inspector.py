@@ -108,11 +108,8 @@ with st.expander("Find a query", expanded=url_query is None):
         found = finder.found
         if lost_by is not None:  # queries that many chosen runs lose to a trap (Trap analysis: agreement)
             agreement = run_agreement(state)
-            keep = found["query_id"].isin(agreement.queries_lost_by(lost_by)).to_numpy()
-            lost = agreement.queries.set_index("query_id")["runs_lost"]
-            found = found[keep].assign(runs_lost=found.loc[keep, "query_id"].map(lost).astype(int)).reset_index(drop=True)
-            finder = finder._replace(found=found, shown=finder.shown[keep].assign(
-                runs_lost=found["runs_lost"].to_numpy()).reset_index(drop=True))
+            found = agreement.lost_rows(found, lost_by)
+            finder = finder._replace(found=found, shown=agreement.lost_rows(finder.shown, lost_by))
     except CorebError as exc:
         show_error(exc)
         stop_page()

@@ -93,6 +93,22 @@ class TrapAgreement(NamedTuple):
         return (len(self.traps_beating_all(task)),
                 int(((queries["runs_lost"] == queries["of"]) & (queries["runs_lost"] > 0)).sum()))
 
+    def lost_rows(self, frame: pd.DataFrame, at_least: int) -> pd.DataFrame:
+        """The rows of ``frame`` (a ``query_id`` column) whose query at least ``at_least`` runs lose to a trap,
+        with ``runs_lost`` added (the inspector's filter), in ``frame``'s order.
+
+        >>> agree = TrapAgreement(("a", "b"), pd.DataFrame(), pd.DataFrame({"query_id": ["q1", "q2"],
+        ...                       "runs_lost": [2, 1]}), pd.DataFrame(), pd.DataFrame())
+        >>> agree.lost_rows(pd.DataFrame({"query_id": ["q2", "q1", "q3"]}), 1)
+          query_id  runs_lost
+        0       q2          1
+        1       q1          2
+        """
+        lost = self.queries.assign(query_id=self.queries["query_id"].astype(str)).set_index("query_id")["runs_lost"]
+        counts = frame["query_id"].astype(str).map(lost)
+        keep = (counts >= at_least).to_numpy()
+        return frame[keep].assign(runs_lost=counts[keep].astype(int).to_numpy()).reset_index(drop=True)
+
     def beats_of(self, query_id: str) -> dict[str, tuple[int, int]]:
         """Doc id -> (beats, of) for the traps of one query (the inspector's "beats k of n" badge).
 
