@@ -6,6 +6,7 @@ from typing import NamedTuple
 import pandas as pd
 import streamlit as st
 
+from coreb_core.present.csv_cells import csv_bytes
 from coreb_core.present.format import code, plain
 from coreb_core.runs.meta import RunMeta, run_created, run_name
 from ui.state import State
@@ -52,14 +53,15 @@ def show_error(exc: BaseException) -> None:
 
 def csv_download(frame: pd.DataFrame, name: str, label: str = "Download CSV") -> None:
     """A download button for ``frame`` as ``<name>.csv`` (its key is derived from ``name``, so one per name),
-    built when the button is pressed.
+    built when the button is pressed. Text cells that a spreadsheet would run as a formula (a run named
+    ``=HYPERLINK(…)``) are written inert (``csv_bytes``).
 
     Outside a page Streamlit draws nothing, so the example shows only the call:
 
     >>> csv_download(pd.DataFrame({"task": ["t2c"], "ndcg_at_10": [0.3]}), "scores")   # doctest: +SKIP
     """
     # a callable: the CSV is built only when the button is pressed, not on every render of the page
-    st.download_button(label, lambda: frame.to_csv(index=False).encode("utf-8"), file_name=f"{name}.csv",
+    st.download_button(label, lambda: csv_bytes(frame), file_name=f"{name}.csv",
                        mime="text/csv", key=f"csv-{name}")
 
 
