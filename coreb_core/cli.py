@@ -275,7 +275,10 @@ def _runs(args: argparse.Namespace) -> int:
         meta = rename_run(args.run_id, args.name)
         print(f"run {terminal_safe(meta.run_id)} is now named {terminal_safe(repr(meta.name))}")
     elif args.runs_command == "tag":
-        meta = tag_run(args.run_id, remove=args.tags) if args.untag else tag_run(args.run_id, add=args.tags)
+        given = [*args.tags, *args.more_tags]
+        if not given:
+            raise UsageError("runs tag: give at least one tag (one starting with '-' as --tag=-x, or after --)")
+        meta = tag_run(args.run_id, remove=given) if args.untag else tag_run(args.run_id, add=given)
         tags = ", ".join(meta.tags or ()) or "(none)"
         print(terminal_safe(f"run {meta.run_id} ({meta.name}) tags: {tags}"))
     else:
@@ -806,7 +809,12 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("name", help="at most 80 characters, one line; distinct within the run's release")
     q = runs.add_parser("tag", help="add free-text tags to a run (or remove them with --untag)")
     q.add_argument("run_id")
-    q.add_argument("tags", nargs="+", help="each at most 40 characters, no comma")
+    # "+" (not "*"), so that `tag ID --untag T` still gives T to the tags; not required, so that the tags
+    # may all come as --tag (checked in _runs)
+    q.add_argument("tags", nargs="+", default=[], help="each at most 40 characters, no comma; one starting "
+                                                       "with '-' after '--' or as --tag=-x").required = False
+    q.add_argument("--tag", action="append", default=[], metavar="TAG", dest="more_tags",
+                   help="one more tag, e.g. --tag=-draft (a tag starting with '-' reads as an option otherwise)")
     q.add_argument("--untag", action="store_true", help="remove the given tags instead of adding them")
 
     p = sub.add_parser("report", help="write a self-contained HTML report for stakeholders (prints to two A4 pages)")

@@ -1,6 +1,7 @@
 """Strings from data files shown to a person: on a terminal without its control sequences, and long
 lists of lines cut to a readable few with a count of the rest; p-values as a reader expects them (the
-CLI and the pages say them alike).
+CLI and the pages say them alike); ids in error lines escaped so that look-alikes differ (``quoted_id``),
+and the Unicode forms ids and names are compared in (``nfc_forms``, ``name_key``).
 
 A model name or a file name may hold ESC sequences that clear the screen, recolour it or retitle the
 window; the CLI prints every such string through ``terminal_safe``.
@@ -12,6 +13,7 @@ Example:
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import NamedTuple, Sequence
 
 MAX_LINES_SHOWN = 20
@@ -33,6 +35,60 @@ def terminal_safe(text: object) -> str:
     ('a\\\\x09b\\\\x0ac\\\\u202ed', 'plain · text')
     """
     return _CONTROL.sub(_escape, str(text))
+
+
+def quoted_id(value: object, limit: int = 80) -> str:
+    """An id (a query, document or run id, as typed or as stored) for an error line: quoted, every
+    non-ASCII character escaped, so an NFD ``code_e\u0301`` and an NFC ``code_\xe9`` that look the same
+    read differently; cut to ``limit`` characters.
+
+    >>> print(quoted_id("code_e\u030101"), quoted_id("code_\u00e901"), quoted_id("q_t2c_0001"))
+    'code_e\u030101' 'code_\xe901' 'q_t2c_0001'
+    >>> quoted_id("x" * 200)[-5:]
+    'xxxx…'
+    """
+    text = ascii(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def nfc_forms(text: str) -> list[str]:
+    """``text`` as given, then its NFC and NFD forms where they differ: what an id lookup tries before
+    saying "unknown" (an id typed or pasted in one normal form, stored in the other).
+
+    >>> nfc_forms("code_e\u030101") == ["code_e\u030101", "code_\u00e901"]
+    True
+    >>> nfc_forms("q_t2c_0001")
+    ['q_t2c_0001']
+    """
+    return list(dict.fromkeys([text, unicodedata.normalize("NFC", text), unicodedata.normalize("NFD", text)]))
+
+
+def invisible_chars(text: str) -> list[str]:
+    """The characters of ``text`` that draw nothing or reorder what is drawn: format characters (Unicode
+    category Cf: zero-width spaces and joiners, the byte-order mark, soft hyphens) and the bidirectional
+    controls (U+200E/F, U+202A-U+202E, U+2066-U+2069, U+061C, all Cf). Two names differing only in these
+    look identical.
+
+    >>> [f"U+{ord(c):04X}" for c in invisible_chars("bm25\u200b \u202egnp.exe")]
+    ['U+200B', 'U+202E']
+    >>> invisible_chars("bm25 · demo")
+    []
+    """
+    return [c for c in text if unicodedata.category(c) == "Cf"]
+
+
+def name_key(name: str) -> str:
+    """What two names are compared by: NFKC-folded and case-folded (full-width ``ｂｍ２５`` is ``bm25``,
+    ``ﬁ`` is ``fi``, ``BM25`` is ``bm25``), with invisible characters (``invisible_chars``) dropped.
+    Names with the same key look alike and are not told apart in a picker.
+
+    >>> name_key("\uff42\uff4d\uff12\uff15 \u00b7 demo") == name_key("BM25 · demo") == "bm25 · demo"
+    True
+    >>> name_key("bm2\u200b5"), name_key("cafe\u0301") == name_key("caf\u00e9")
+    ('bm25', True)
+    """
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    return "".join(c for c in folded if unicodedata.category(c) != "Cf")
 
 
 class Capped(NamedTuple):

@@ -34,6 +34,7 @@ from coreb_core.data.schema import CORPUS_OF_TASK, POSITIVE, TRAP
 from coreb_core.data.store import Store
 from coreb_core.errors import CorebError
 from coreb_core.evaluation.evaluate import official_ranks as evaluator_ranks
+from coreb_core.text import nfc_forms, quoted_id
 
 SNIPPET = 160
 
@@ -211,10 +212,14 @@ def query_details(store: Store, query_id: str) -> QueryDetails:
     >>> q.task, q.problem_id, q.corpus
     ('t2c', 'demo_fuel_loop', 'code')
     """
-    rows = store.sql("""SELECT task, query_id, subtask, query, problem_id, target_language, anchor_language,
-                               anchor_code_id, label FROM queries WHERE query_id = ?""", [query_id]).fetchall()
+    rows = []
+    for form in nfc_forms(query_id):  # as given, then NFC and NFD: a pasted id may be in the other form
+        rows = store.sql("""SELECT task, query_id, subtask, query, problem_id, target_language, anchor_language,
+                                   anchor_code_id, label FROM queries WHERE query_id = ?""", [form]).fetchall()
+        if rows:
+            break
     if not rows:
-        raise CorebError(f"query {query_id!r} is not in release {store.release}")
+        raise CorebError(f"query {quoted_id(query_id)} is not in release {store.release}")
     task, qid, subtask, query, pid, target, anchor_lang, anchor, label = rows[0]
     title = statement = abbreviated = None
     if pid is not None:
@@ -376,10 +381,14 @@ def document_text(store: Store, details: QueryDetails, doc_id: str) -> str:
     >>> document_text(store, q, "code_v202603_00024").splitlines()[0]
     '# Reads the route and prints the smallest valid starting station (1-based) or -1.'
     """
-    rows = store.sql("SELECT content FROM documents WHERE doc_id = ? AND corpus = ?",
-                     [doc_id, details.corpus]).fetchall()
+    rows = []
+    for form in nfc_forms(doc_id):  # as given, then NFC and NFD (as query_details)
+        rows = store.sql("SELECT content FROM documents WHERE doc_id = ? AND corpus = ?",
+                         [form, details.corpus]).fetchall()
+        if rows:
+            break
     if not rows:
-        raise CorebError(f"document {doc_id!r} is not in the {details.corpus} corpus of {store.release}")
+        raise CorebError(f"document {quoted_id(doc_id)} is not in the {details.corpus} corpus of {store.release}")
     return rows[0][0] or ""
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+import unicodedata
 import uuid
 from dataclasses import replace
 from pathlib import Path
@@ -33,6 +34,7 @@ from coreb_core.runs.hits import (
 )
 from coreb_core.runs.meta import (
     RunMeta,
+    check_name_free,
     check_run_id,
     check_run_name,
     check_tag,
@@ -40,6 +42,7 @@ from coreb_core.runs.meta import (
     distinct_name,
     name_runs,
 )
+from coreb_core.text import quoted_id
 
 
 def update_run(run_id: str, name: str | None = None, tags: Iterable[str] | None = None,
@@ -47,7 +50,7 @@ def update_run(run_id: str, name: str | None = None, tags: Iterable[str] | None 
     """Set a stored run's name and/or its whole list of tags (None: keep), in its ``run.json``, in one
     atomic write; its updated provenance. Everything is checked before anything is written: a one-line
     CorebError for an unknown run, a bad name (``check_run_name``), a name another run of the same
-    release already has (names tell runs apart in every picker), or a bad tag (``check_tag``).
+    release already has or one that looks like it (``check_name_free``), or a bad tag (``check_tag``).
 
     >>> import tempfile
     >>> root = Path(tempfile.mkdtemp())
@@ -62,14 +65,14 @@ def update_run(run_id: str, name: str | None = None, tags: Iterable[str] | None 
     coreb_core.errors.CorebError: name 'BM25 tuned' is already used by run r2 on release v; choose another
     """
     meta = run_meta(run_id, root)
-    if name is not None:
+    # What is stored already is kept as it is (names and tags stored before a check existed still load and
+    # stay); only what changes is checked.
+    if name is not None and name != meta.name:
         name = check_run_name(name)
-        for other in list_runs(meta.release, root):
-            if other.run_id != run_id and other.release == meta.release and str(other.name).casefold() == name.casefold():
-                raise CorebError(f"name {name!r} is already used by run {other.run_id} on release {meta.release}; "
-                                 "choose another")
+        if name != meta.name:
+            check_name_free(name, run_id, [m for m in list_runs(meta.release, root) if m.release == meta.release])
     if tags is not None:
-        tags = tuple(dict.fromkeys(check_tag(t) for t in tags))
+        tags = tuple(dict.fromkeys(t if t in (meta.tags or ()) else check_tag(t) for t in tags))
     meta = replace(meta, name=meta.name if name is None else name, tags=meta.tags if tags is None else tags)
     # run.json is replaced in one rename: a reader sees the old or the new provenance, never half of it.
     text = json.dumps(meta.to_json(), indent=2, sort_keys=True, default=str)
@@ -103,8 +106,9 @@ def tag_run(run_id: str, add: Iterable[str] = (), remove: Iterable[str] = (), ro
     (('baseline', 'final'), ('baseline', 'final'))
     """
     add = [check_tag(t) for t in add]
-    remove = {check_tag(t) for t in remove}
-    kept = [t for t in run_meta(run_id, root).tags or () if t not in remove]
+    # a tag to remove is only looked for, so one stored before the checks (say in NFD) can still be removed
+    remove = {unicodedata.normalize("NFC", t.strip()) for t in remove}
+    kept = [t for t in run_meta(run_id, root).tags or () if unicodedata.normalize("NFC", t) not in remove]
     return update_run(run_id, tags=kept + add, root=root)
 
 
@@ -171,7 +175,7 @@ def run_path(run_id: str, root: Path | None = None) -> Path:
     """
     path = runs_dir(root) / check_run_id(run_id)
     if not (path / "hits.parquet").exists() or not (path / "run.json").exists():
-        raise CorebError(f"run {run_id!r} not found in {runs_dir(root)}")
+        raise CorebError(f"run {quoted_id(run_id)} not found in {runs_dir(root)}")
     return path
 
 

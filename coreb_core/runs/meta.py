@@ -16,6 +16,7 @@ from typing import Any, Iterable, Mapping, cast
 
 from coreb_core.data.schema import TASK_NAMES
 from coreb_core.errors import CorebError
+from coreb_core.text import invisible_chars, name_key, quoted_id
 
 
 @dataclass(frozen=True)
@@ -182,14 +183,15 @@ def run_created(meta: RunMeta) -> str:
 
 
 def distinct_name(base: str, taken: Iterable[str]) -> str:
-    """``base``, or ``base (2)``, ``base (3)``, … the first one not in ``taken`` (case ignored).
+    """``base``, or ``base (2)``, ``base (3)``, … the first one not in ``taken`` (look-alikes count as
+    taken: case, full-width forms and invisible characters ignored, see ``name_key``).
 
     >>> distinct_name("bm25 · demo_v2603", ["bm25 · demo_v2603", "BM25 · demo_v2603 (2)"])
     'bm25 · demo_v2603 (3)'
     """
-    used = {t.casefold() for t in taken}
+    used = {name_key(t) for t in taken}
     name, n = base, 1
-    while name.casefold() in used:
+    while name_key(name) in used:
         n += 1
         name = f"{base} ({n})"
     return name
@@ -222,7 +224,8 @@ def name_runs(metas: Iterable[RunMeta]) -> list[RunMeta]:
 def _check_text(text: str, what: str, limit: int) -> str:
     if not isinstance(text, str):
         raise CorebError(f"{what} must be text")
-    text = text.strip()
+    # One form for what looks the same: an NFD "é" (e + combining accent) is stored as the NFC "é".
+    text = unicodedata.normalize("NFC", text).strip()
     if not text:
         raise CorebError(f"{what} is empty")
     if len(text) > limit:
@@ -230,25 +233,36 @@ def _check_text(text: str, what: str, limit: int) -> str:
     bad = [c for c in text if unicodedata.category(c) in ("Cc", "Zl", "Zp")]
     if bad:
         raise CorebError(f"{what} {text!r} holds a control character ({bad[0]!r}); use plain text on one line")
+    hidden = invisible_chars(text)
+    if hidden:  # a name with a zero-width space or a right-to-left override looks like another one
+        raise CorebError(f"{what} {text!r} holds an invisible or direction-changing character "
+                         f"(U+{ord(hidden[0]):04X}); use plain text")
     return text
 
 
 def check_run_name(name: str) -> str:
-    """A run name as given by the user, stripped; a one-line CorebError when it is empty, longer than
-    ``NAME_MAX`` characters or holds a control character (a line break, a tab, an escape).
+    """A run name as given by the user, in NFC and stripped; a one-line CorebError when it is empty,
+    longer than ``NAME_MAX`` characters, holds a control character (a line break, a tab, an escape) or an
+    invisible or bidirectional one (``invisible_chars``: a zero-width space, U+202E), named by code point.
 
     >>> check_run_name("  minilm baseline ")
     'minilm baseline'
     >>> check_run_name("two\\nlines")
     Traceback (most recent call last):
     coreb_core.errors.CorebError: run name 'two\\nlines' holds a control character ('\\n'); use plain text on one line
+    >>> check_run_name("bm25\\u202e")
+    Traceback (most recent call last):
+    coreb_core.errors.CorebError: run name 'bm25\\u202e' holds an invisible or direction-changing character (U+202E); use plain text
+    >>> check_run_name("caf\\u0065\\u0301") == "caf\\u00e9"
+    True
     """
     return _check_text(name, "run name", NAME_MAX)
 
 
 def check_tag(tag: str) -> str:
-    """A tag as given by the user, stripped; a one-line CorebError when it is empty, longer than
-    ``TAG_MAX`` characters, holds a comma (the page separates tags with commas) or a control character.
+    """A tag as given by the user, in NFC and stripped; a one-line CorebError when it is empty, longer than
+    ``TAG_MAX`` characters, holds a comma (the page separates tags with commas), a control character or
+    an invisible or bidirectional one (as ``check_run_name``).
 
     >>> check_tag(" baseline ")
     'baseline'
@@ -260,6 +274,31 @@ def check_tag(tag: str) -> str:
     if "," in tag:
         raise CorebError(f"tag {tag!r} holds a comma; give each tag separately")
     return tag
+
+
+def check_name_free(name: str, run_id: str, others: Iterable[RunMeta]) -> None:
+    """A one-line CorebError when another of ``others`` (the runs of the same release) has ``name`` or
+    a name that looks like it (``name_key``: case, full-width forms, invisible characters), naming both;
+    names tell runs apart in every picker.
+
+    >>> others = [RunMeta("r1", release="v", name="bm25 · v"), RunMeta("r2", release="v", name="mine")]
+    >>> check_name_free("\uff42\uff4d\uff12\uff15 · v", "r2", others)
+    Traceback (most recent call last):
+    coreb_core.errors.CorebError: name 'ｂｍ２５ · v' looks like 'bm25 · v', the name of run r1 on release v; choose another
+    >>> check_name_free("mine", "r2", others)   # its own name
+    """
+    for other in others:
+        taken = str(other.name)
+        if other.run_id == run_id or name_key(taken) != name_key(name):
+            continue
+        if taken.casefold() == name.casefold():
+            raise CorebError(f"name {name!r} is already used by run {other.run_id} on release {other.release}; "
+                             "choose another")
+        # the same letters in another Unicode form print alike: escape both so the difference shows
+        same_print = unicodedata.normalize("NFC", taken) == name
+        shown, theirs = (quoted_id(name, 400), quoted_id(taken, 400)) if same_print else (repr(name), repr(taken))
+        raise CorebError(f"name {shown} looks like {theirs}, the name of run {other.run_id} on release "
+                         f"{other.release}; choose another")
 
 
 def parse_tags(text: str) -> list[str]:
@@ -289,5 +328,5 @@ def check_run_id(run_id: object, where: str = "") -> str:
     coreb_core.errors.CorebError: not a run id: '../runs/x' (1 to 200 letters, digits, '.', '_' or '-', starting with a letter, a digit or '_')
     """
     if not isinstance(run_id, str) or not RUN_ID.fullmatch(run_id):
-        raise CorebError(f"{where}not a run id: {repr(run_id):.80} ({RUN_ID_RULE})")
+        raise CorebError(f"{where}not a run id: {quoted_id(run_id)} ({RUN_ID_RULE})")
     return run_id
