@@ -199,6 +199,8 @@ def _run(args: argparse.Namespace) -> int:
                                profile=args.profile)
     finally:
         bar.close()
+    for line in result.warnings:  # a damaged embedding cache shard, re-encoded: said, not silently used
+        print(f"warning: {terminal_safe(line)}", file=sys.stderr)
     print(f"run {result.run_id}: encoded {result.texts_encoded} texts in {result.seconds:.1f} s")
     for task, value in score_run(result.run_id).items():
         print(f"  {task} nDCG@10 (v2) {value:.4f}")

@@ -103,7 +103,14 @@ def encode_cached(get_model: Callable[[], object], texts: list[str], prompt: str
         pool = pool_factory(model) if pool_factory else None
         new = encode_texts(model, [unique[i] for i in missing], prompt, batch_size, normalize, progress, label, pool)
         cache.put([unique[i] for i in missing], prompt, new)
-        for j, i in enumerate(missing):
+        if any(len(v) != new.shape[1] for v in found.values()):
+            # the encoder's width is not the cached one (put dropped those shards): the found vectors are stale too
+            stale = sorted(found)
+            missing = missing + stale
+            again = encode_texts(model, [unique[i] for i in stale], prompt, batch_size, normalize, progress, label, pool)
+            cache.put([unique[i] for i in stale], prompt, again)
+            found = dict(zip(stale, again))
+        for j, i in enumerate(missing[:len(new)]):
             found[i] = new[j]
     else:
         progress(f"{label} {len(unique)}/{len(unique)} (cached)", 1.0)

@@ -15,7 +15,9 @@ Example:
 """
 from __future__ import annotations
 
+import errno
 import json
+import os
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -233,6 +235,7 @@ def resolve(name: str) -> ModelSpec:
         spec = REGISTRY[name]
         return spec._replace(name=bundled_minilm_path()) if spec.id == "minilm" else spec
     path = Path(name).expanduser()
+    _check_link(path)
     if path.is_dir():
         if not ((path / "modules.json").exists() or (path / "config.json").exists()):
             raise CorebError(f"{path}: not a sentence-transformers folder (no modules.json or config.json)")
@@ -244,6 +247,28 @@ def resolve(name: str) -> ModelSpec:
         return ModelSpec(label, "dense", name, None, card_note="user hub name: its own prompts, if any")
     raise CorebError(f"unknown model {name!r}: use one of {', '.join([*REGISTRY, *ALIASES])}, a local "
                      f"sentence-transformers folder, or a hub name org/model")
+
+
+def _check_link(path: Path) -> None:
+    """A ``--model`` path that is a symlink loop or a link to nothing is said to be so (``is_dir`` is just False
+    for both, and the name would be reported as an unknown registry model).
+
+    >>> import os, tempfile
+    >>> loop = Path(tempfile.mkdtemp()) / "model"
+    >>> os.symlink(loop, loop)
+    >>> _check_link(loop)   # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    coreb_core.errors.CorebError: .../model: a symlink loop (too many levels of symbolic links), not a model folder
+    """
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise CorebError(f"{path}: a symlink loop (too many levels of symbolic links), not a model folder") from None
+        if path.is_symlink():
+            raise CorebError(f"{path}: a symlink to {os.readlink(path)}, which does not exist") from None
+    except ValueError:  # a name no path can have (a NUL byte): not a path, so a registry id or hub name
+        pass
 
 
 def _json_file(path: Path, shape: type) -> Any:
@@ -286,6 +311,65 @@ def check_model_folder(path: Path) -> None:
                              "to strings")
 
 
+def check_weights(path: Path) -> None:
+    """A local folder's weights, checked before the model loads: transformers would otherwise stop with a
+    traceback (after a page-long report, for a config that does not fit). Pickled weights
+    (``pytorch_model*.bin`` and no safetensors) must hold tensors only, as torch's ``weights_only`` reads
+    them; ``*.safetensors`` tensors must have the shapes ``config.json`` gives them (see ``check_weights_fit``).
+
+    >>> check_weights(Path(bundled_minilm_path()))   # doctest: +SKIP
+    """
+    if not any(path.glob("*.safetensors")):
+        import pickle
+
+        import torch
+
+        for file in sorted(path.glob("pytorch_model*.bin")):
+            try:  # mapped, not read: the unpickler refuses what is not a tensor before any data is touched
+                torch.load(file, map_location="cpu", weights_only=True, mmap=True)
+            except pickle.UnpicklingError:
+                raise CorebError(f"{file}: a Python pickle holding more than tensors, which torch refuses to load "
+                                 "(weights_only); use the model's .safetensors weights") from None
+            except (OSError, ValueError, RuntimeError, EOFError):
+                return  # not a file torch can map: the loader says what it is
+    check_weights_fit(path)
+
+
+def check_weights_fit(path: Path) -> None:
+    """The tensors of a local folder's ``*.safetensors`` must have the shapes its ``config.json`` gives them
+    (read from the files' headers, against the model built on no device). Folders of custom code
+    (``auto_map``) and folders transformers cannot build from their config are left to the loader.
+    """
+    files = sorted(path.glob("*.safetensors"))
+    if not files or not (path / "config.json").is_file():
+        return
+    import torch
+    from safetensors import SafetensorError, safe_open
+    from transformers import AutoConfig, AutoModel
+
+    try:
+        config = AutoConfig.from_pretrained(path)
+        if getattr(config, "auto_map", None):
+            return
+        with torch.device("meta"):  # shapes only: no memory, no time
+            model = AutoModel.from_config(config)
+    except (OSError, ValueError, KeyError, TypeError, RuntimeError, ImportError):
+        return
+    expected = {name: tuple(tensor.shape) for name, tensor in model.state_dict().items()}
+    prefix = f"{model.base_model_prefix}." if model.base_model_prefix else ""  # a task model's checkpoint
+    for file in files:
+        try:
+            with safe_open(str(file), "pt") as weights:
+                shapes = {key: tuple(weights.get_slice(key).get_shape()) for key in weights.keys()}
+        except (OSError, SafetensorError) as exc:
+            raise CorebError(f"{file}: not a readable safetensors file ({type(exc).__name__})") from None
+        for key, shape in shapes.items():
+            want = expected.get(key[len(prefix):] if prefix and key.startswith(prefix) else key)
+            if want is not None and want != shape:
+                raise CorebError(f"{file}: tensor {key!r} is {list(shape)} but {path / 'config.json'} makes it "
+                                 f"{list(want)}: the config does not fit the weights")
+
+
 def ensure_available(spec: ModelSpec) -> None:
     """Fail fast, with a clear message, when a hub model is neither cached nor downloadable.
 
@@ -296,7 +380,11 @@ def ensure_available(spec: ModelSpec) -> None:
     """
     if spec.kind == "api":
         raise CorebError(f"{spec.id} is API-only ({spec.name}); its published figures are shown, it cannot be re-run")
-    if spec.kind != "dense" or Path(spec.name).is_dir():
+    if spec.kind != "dense":
+        return
+    if Path(spec.name).is_dir():
+        if spec.id not in REGISTRY:  # a user's folder (the bundled MiniLM is known good)
+            check_weights(Path(spec.name))
         return
     from huggingface_hub import try_to_load_from_cache
 

@@ -45,7 +45,8 @@ from coreb_core.runs.meta import RunMeta, run_name
 
 class RetrievalResult(NamedTuple):
     """What ``run_retrieval`` and ``rerank_run`` return: the stored run's id, its release, the texts
-    encoded (0 when every vector came from the cache, and for BM25) and the wall time.
+    encoded (0 when every vector came from the cache, and for BM25), the wall time, and a line per embedding
+    cache shard that failed its checks and was re-encoded (``EmbeddingCache.warnings``).
 
     Example (CoREB-mini in ``root``):
 
@@ -56,6 +57,7 @@ class RetrievalResult(NamedTuple):
     release: str
     texts_encoded: int  # 0 when every vector came from the cache
     seconds: float
+    warnings: tuple[str, ...] = ()  # damaged cache shards dropped (their texts were encoded again)
 
 
 class TaskData(NamedTuple):
@@ -297,6 +299,12 @@ def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = tuple(TASKS
                                    part_of(step, "documents ", 0.0, docs_w), "docs", pool)
             qv, nq = encode_cached(encoder, data.queries, qp, cache, batch_size, spec.normalize,
                                    part_of(step, "queries ", docs_w, queries_w), "queries", pool)
+            if dv.shape[1] != qv.shape[1]:
+                # The documents came from a shard written before checksums whose width the encoder has just
+                # contradicted (the cache dropped it on storing the queries' vectors): fetch them again.
+                dv, nd2 = encode_cached(encoder, data.docs, dp, cache, batch_size, spec.normalize,
+                                        part_of(step, "documents ", 0.0, docs_w), "docs", pool)
+                nd += nd2
             encoded += nd + nq
             t1 = time.perf_counter()
             timings["encode"] += t1 - t0
@@ -321,7 +329,8 @@ def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = tuple(TASKS
     meta = replace(meta, label=run_name(meta))
     write_run(hits, meta, root)
     progress("done", 1.0)
-    return RetrievalResult(run_id, release, encoded, time.perf_counter() - start)
+    return RetrievalResult(run_id, release, encoded, time.perf_counter() - start,
+                           tuple(cache.warnings) if cache else ())
 
 
 def rerank_candidates(hits: pd.DataFrame, depth: int, store: Store) -> pd.DataFrame:

@@ -21,11 +21,19 @@ from __future__ import annotations
 
 import hashlib
 import json
+import pickle
 from pathlib import Path
 from typing import NamedTuple
 
 from coreb_core.errors import CorebError
-from coreb_core.retrieval.models import REGISTRY, TASK_NAMES, ModelSpec, TaskPrompts, load_dense, precision_for
+from coreb_core.retrieval.models import (
+    REGISTRY,
+    TASK_NAMES,
+    ModelSpec,
+    TaskPrompts,
+    load_dense,
+    precision_for,
+)
 from coreb_core.retrieval.runner_encoder import OFFICIAL_MAX_LENGTH, OFFICIAL_PRECISION, RunnerEncoder
 
 PROFILES = ("official", "card")
@@ -185,11 +193,12 @@ def load_encoder(spec: ModelSpec, encoding: Encoding, device: str):
         if encoding.backend == "transformers":
             return RunnerEncoder.load(spec.name, device, spec.revision, spec.trust_remote_code, encoding.precision)
         return load_dense(spec, device, encoding.precision, encoding.max_length)
-    except (OSError, ValueError, KeyError) as exc:
+    except (OSError, ValueError, KeyError, RuntimeError, pickle.UnpicklingError) as exc:
         if not local:
             raise
-        # A user's folder (missing weights, an unknown architecture, a broken tokenizer): the user can act on
-        # the first line of the loader's message; the rest is a hint list for developers.
+        # A user's folder (missing weights, an unknown architecture, a broken tokenizer, weights that do not fit
+        # or unpickle, which ensure_available catches first where it can): the user can act on the first line
+        # of the loader's message; the rest is a hint list for developers.
         first = (str(exc).strip().splitlines() or [""])[0][:200]
         raise CorebError(f"{spec.name}: transformers cannot load this model folder ({type(exc).__name__}: "
                          f"{first})") from None
