@@ -93,6 +93,8 @@ def show_jobs(names: dict[str, str]) -> None:
         text = plain(outcome_text(outcome, names.get(outcome.run_id or "")))
         (st.sidebar.success if outcome.status == DONE else st.sidebar.error if outcome.status == FAILED
          else st.sidebar.warning)(text)
+        for warning in outcome.warnings:  # a damaged embedding-cache shard: dropped, its texts encoded again
+            st.sidebar.warning(plain(warning))
     if board().running():
         with st.sidebar:
             _running_jobs()

@@ -68,6 +68,7 @@ class JobState(NamedTuple):
     run_id: str | None  # set when DONE
     error: str | None  # one line, set when FAILED
     origin: str = USER  # USER or DEFAULT
+    warnings: tuple[str, ...] = ()  # one line each, set when DONE (damaged embedding-cache shards re-encoded)
 
     @property
     def finished(self) -> bool:
@@ -112,6 +113,7 @@ class _Job:
     status: str = RUNNING
     run_id: str | None = None
     error: str | None = None
+    warnings: tuple[str, ...] = ()
     finished: float | None = None
     cancel: threading.Event = field(default_factory=threading.Event)
     thread: threading.Thread | None = None
@@ -133,7 +135,7 @@ class _Job:
         elapsed = (self.finished or time.monotonic()) - self.started
         eta = None if self.status != RUNNING else eta_from(self.samples, elapsed)
         return JobState(self.job_id, self.request, self.status, self.message, self.fraction, elapsed, eta,
-                        self.run_id, self.error, self.origin)
+                        self.run_id, self.error, self.origin, self.warnings)
 
 
 Loader = Callable  # (spec, encoding, device) -> encoder
@@ -195,6 +197,7 @@ class JobBoard:
             job.status, job.error = FAILED, " ".join(str(exc).split()) or type(exc).__name__
         else:
             job.run_id, job.status, job.message, job.fraction = result.run_id, DONE, "done", 1.0
+            job.warnings = result.warnings
         finally:
             job.finished = time.monotonic()
 

@@ -197,3 +197,19 @@ def test_a_real_minilm_run_re_encodes_a_shard_with_nan_rows(tiny_cache, capsys):
     encoded, ndcg, warned = run(capsys, "tiny")
     assert len(warned) == 1 and str(bad) in warned[0] and "checksum mismatch" in warned[0]
     assert (encoded, ndcg) == (len(keys), clean_ndcg)
+
+
+def test_a_job_on_the_board_carries_the_dropped_shard_warning_to_the_app(own_cache, trigram_encoder, capsys):
+    """was: a run started from the app (a job) dropped and re-encoded a damaged shard without a word: the job
+    ended "done" and the warning the CLI prints went nowhere. Now ``JobState.warnings`` holds it, and the
+    sidebar shows it beside the outcome (ui/jobs.py)."""
+    from coreb_core.retrieval.jobs import DONE, JobBoard, RunRequest
+
+    run(capsys)
+    bad = docs_shard(own_cache)
+    rewrite(bad, "nan rows")
+    jobs = JobBoard()
+    state = jobs.wait(jobs.submit(RunRequest("minilm", "demo_v2603", tasks=("c2c",), device="cpu"), root=own_cache),
+                      120)
+    assert state.status == DONE, state
+    assert len(state.warnings) == 1 and str(bad) in state.warnings[0] and "checksum mismatch" in state.warnings[0]
