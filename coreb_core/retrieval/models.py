@@ -311,6 +311,21 @@ def check_model_folder(path: Path) -> None:
                              "to strings")
 
 
+def check_folder_positions(folder: Path) -> None:
+    """A local folder's ``config.json`` must take the official profile's 512 tokens (``check_positions``).
+
+    >>> check_folder_positions(Path(bundled_minilm_path()))
+    """
+    from coreb_core.retrieval.runner_encoder import check_positions
+
+    try:
+        config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return  # the loader's own checks name a missing or broken config.json
+    if isinstance(config, dict):
+        check_positions(str(folder), config.get("max_position_embeddings"))
+
+
 def check_weights(path: Path) -> None:
     """A local folder's weights, checked before the model loads: transformers would otherwise stop with a
     traceback (after a page-long report, for a config that does not fit). Pickled weights

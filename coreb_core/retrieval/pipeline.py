@@ -28,7 +28,14 @@ from coreb_core.progress import Progress, call_with_heartbeat, part_of, silent
 from coreb_core.retrieval.device import check_device
 from coreb_core.retrieval.embeddings import EmbeddingCache
 from coreb_core.retrieval.encode import encode_cached
-from coreb_core.retrieval.models import ModelSpec, ensure_available, package_versions, pick_device, resolve
+from coreb_core.retrieval.models import (
+    ModelSpec,
+    check_folder_positions,
+    ensure_available,
+    package_versions,
+    pick_device,
+    resolve,
+)
 from coreb_core.retrieval.profiles import (
     DEFAULT_PROFILE,
     Encoding,
@@ -277,6 +284,8 @@ def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = tuple(TASKS
     store = Store(release, root)
     used_device = pick_device(device) if spec.kind == "dense" else "cpu"
     encoding = encoding_for(spec, profile, used_device) if spec.kind == "dense" else None
+    if encoding and encoding.backend == "transformers" and Path(spec.name).is_dir():
+        check_folder_positions(Path(spec.name))  # before any progress: the runner's 512 tokens must fit
     encoder = _Encoder(spec, encoding, used_device, progress, model_loader) if encoding else None
     cache = EmbeddingCache(encoder_identity(spec, encoding), root) if encoding else None
     frames, prompts, encoded, timings = [], {}, 0, {"encode": 0.0, "search": 0.0}

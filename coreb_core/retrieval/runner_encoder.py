@@ -33,6 +33,22 @@ OFFICIAL_MAX_LENGTH = 512  # coreb_runner models.py:184
 OFFICIAL_PRECISION = "float32"
 
 
+def check_positions(name: str, positions: object) -> None:
+    """The runner tokenizes to 512 tokens whatever the model takes, so a model with fewer positions fails in its
+    embedding layer mid-run (as the runner would): refuse it before anything is encoded.
+
+    >>> check_positions("bert-512", 512)
+    >>> check_positions("tiny", 64)
+    Traceback (most recent call last):
+    coreb_core.errors.CorebError: tiny: the model takes 64 positions, but the official profile tokenizes to 512 (coreb_runner models.py:184); use the card profile
+    """
+    from coreb_core.errors import CorebError
+
+    if isinstance(positions, int) and positions < OFFICIAL_MAX_LENGTH:
+        raise CorebError(f"{name}: the model takes {positions} positions, but the official profile tokenizes to "
+                         f"{OFFICIAL_MAX_LENGTH} (coreb_runner models.py:184); use the card profile")
+
+
 class RunnerEncoder:
     """AutoTokenizer + AutoModel with the runner's tokenization and pooling. ``encode`` has the
     signature of sentence-transformers' ``encode`` so the cached, length-sorted batching of
@@ -64,6 +80,7 @@ class RunnerEncoder:
         kwargs = {"revision": revision, "trust_remote_code": trust_remote_code}
         tokenizer = AutoTokenizer.from_pretrained(name, **kwargs)
         model = AutoModel.from_pretrained(name, dtype=getattr(torch, precision), **kwargs)
+        check_positions(name, getattr(model.config, "max_position_embeddings", None))
         model.to(device)
         model.eval()
         # models.py:140-142: jina-embeddings-v4 needs a task label; "retrieval" when the config gives none.

@@ -1,7 +1,7 @@
 """Local model folders given to ``run --model PATH``: a tiny random-weight BERT whose ``config.json`` was edited
 after saving (hidden size 32 -> 64, so it no longer fits its safetensors), one whose weights are a pickle
 (``pytorch_model.bin``) carrying a Python object beside the tensors, and a ``--model`` path that is a symlink
-loop or a link to nothing. Each is refused in one line, status 2, with the cache untouched and the pickle's
+loop or a link to nothing, and a model of 64 positions under the official profile (which tokenizes to 512). Each is refused in one line, status 2, with the cache untouched and the pickle's
 payload never run; a folder whose config fits (saved from a task model, keys prefixed ``bert.``) passes.
 """
 from __future__ import annotations
@@ -30,13 +30,14 @@ class Payload:
         return os.mkdir, (str(self.marker),)
 
 
-def bert_folder(folder: Path, task_model: bool = False) -> Path:
+def bert_folder(folder: Path, task_model: bool = False, positions: int = 512) -> Path:
     """A one-layer, 32-wide random BERT saved with MiniLM's tokenizer (seconds to build, bytes to load)."""
     import torch
     from transformers import BertConfig, BertForMaskedLM, BertModel
 
     torch.manual_seed(0)
-    config = BertConfig(hidden_size=32, num_hidden_layers=1, num_attention_heads=2, intermediate_size=64)
+    config = BertConfig(hidden_size=32, num_hidden_layers=1, num_attention_heads=2, intermediate_size=64,
+                        max_position_embeddings=positions)
     (BertForMaskedLM if task_model else BertModel)(config).save_pretrained(folder)
     for name in TOKENIZER:
         shutil.copy(Path(bundled_minilm_path(), name), folder / name)
@@ -57,7 +58,7 @@ def folders(tmp_path_factory) -> dict[str, Path]:
     tensors = BertModel(BertConfig.from_pretrained(pickled)).state_dict()
     torch.save({**tensors, "payload": Payload(root / "payload-ran")}, pickled / "pytorch_model.bin")
     return {"misfit": misfit, "pickled": pickled, "fit": bert_folder(root / "fit", task_model=True),
-            "payload": root / "payload-ran"}
+            "short": bert_folder(root / "short", positions=64), "payload": root / "payload-ran"}
 
 
 @pytest.mark.parametrize("profile", ["official", "card"])
@@ -79,6 +80,15 @@ def test_pickled_weights_are_refused_in_one_line_and_never_run(tiny_cache, folde
         refuses(["run", "--model", str(folder), "--release", "tiny", "--tasks", "c2c", "--profile", profile],
                 capsys, str(folder / "pytorch_model.bin"), "pickle", "weights_only")
     assert not folders["payload"].exists()
+
+
+def test_a_model_shorter_than_the_official_512_tokens_is_refused_before_encoding(tiny_cache, folders, capsys):
+    """was: a RuntimeError traceback from the embedding layer in the middle of encoding ("The size of tensor a
+    (512) must match the size of tensor b (64)"): the official profile tokenizes to 512, as the runner does."""
+    folder = folders["short"]
+    with unchanged(tiny_cache):
+        refuses(["run", "--model", str(folder), "--release", "tiny", "--tasks", "c2c", "--profile", "official"],
+                capsys, str(folder), "takes 64 positions", "tokenizes to 512", "card profile")
 
 
 def test_a_folder_whose_config_fits_passes_the_weight_checks(folders):
