@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import json
+import math
 import os
 import re
 import shutil
@@ -38,6 +39,8 @@ from coreb_core.data.schema import (
     LANGUAGE_CONSTRAINTS,
     LANGUAGES,
     LEGACY_GRADE_COLUMN,
+    META_TYPES,
+    REQUIRED_META,
     SUBTASKS,
     TASK_BY_QUERIES_CONFIG,
     TASKS,
@@ -133,6 +136,94 @@ def _flat_meta(row: dict[str, Any]) -> dict[str, Any]:
             if k.startswith(FLAT_META_PREFIX) and v is not None}
 
 
+def _same(a: Any, b: Any) -> bool:
+    """Whether two values of one meta field agree, type included (``True`` is not ``1``).
+
+    >>> _same(True, True), _same(True, 1), _same([1, 2], [1, 2]), _same(0.5, 0.5)
+    (True, False, True, True)
+    """
+    return type(a) is type(b) and a == b
+
+
+def _disagree(file: str, number: int | str, field: str, flat: Any, nested: Any) -> DataProblem:
+    return DataProblem(file, number, f"meta.{field}",
+                       f"{FLAT_META_PREFIX}{field} and meta.{field} disagree ({flat!r} against {nested!r})")
+
+
+def _has_kind(kind: str, value: Any) -> bool:
+    """Whether ``value`` is of one of ``META_TYPES``' kinds (an integer-valued float counts as an integer,
+    as Arrow and ``datasets`` may hand a nullable integer column over as floats).
+
+    >>> _has_kind("number", 0.5), _has_kind("number", "0.5"), _has_kind("integer", 20.0), _has_kind("boolean", 1)
+    (True, False, True, False)
+    """
+    if kind == "string":
+        return isinstance(value, str)
+    if kind == "boolean":
+        return isinstance(value, bool)
+    if kind == "list":
+        return isinstance(value, (list, tuple))
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    if isinstance(value, float) and not math.isfinite(value):
+        return False
+    return kind == "number" or _is_int(value) or float(value).is_integer()
+
+
+_KIND_NAMES = {"string": "a string", "boolean": "true or false", "number": "a finite number",
+               "integer": "a whole number", "list": "a list"}
+
+
+def _meta_problems(file: str, number: int | str, meta: dict[str, Any]) -> list[DataProblem]:
+    """A row's meta fields of the wrong type (``META_TYPES``), and test results that contradict themselves:
+    a pass rate outside [0, 1], more tests passed than run.
+
+    >>> for problem in _meta_problems("code.jsonl", 3, {"pass_rate": 1.5, "test_passed": 25, "test_total": 20}):
+    ...     print(problem)
+    code.jsonl: row 3: field 'meta.pass_rate': must be between 0 and 1: 1.5
+    code.jsonl: row 3: field 'meta.test_passed': must not exceed meta.test_total (20): 25
+    >>> _meta_problems("code.jsonl", 4, {"pass_rate": "0.5"})
+    [DataProblem("code.jsonl: row 4: field 'meta.pass_rate': must be a finite number, not str: '0.5'")]
+    """
+    problems = []
+    for field, value in meta.items():
+        kind = META_TYPES.get(field)
+        if kind and value is not None and not _has_kind(kind, value):
+            problems.append(DataProblem(file, number, f"meta.{field}",
+                                        f"must be {_KIND_NAMES[kind]}, not {type(value).__name__}", value))
+    if problems:
+        return problems
+    rate, done, total = meta.get("pass_rate"), meta.get("test_passed"), meta.get("test_total")
+    if rate is not None and not 0 <= rate <= 1:
+        problems.append(DataProblem(file, number, "meta.pass_rate", "must be between 0 and 1", rate))
+    for field, count in (("test_passed", done), ("test_total", total)):
+        if count is not None and count < 0:
+            problems.append(DataProblem(file, number, f"meta.{field}", "must not be negative", count))
+    if done is not None and total is not None and done > total >= 0:
+        problems.append(DataProblem(file, number, "meta.test_passed",
+                                    f"must not exceed meta.test_total ({total})", done))
+    return problems
+
+
+def _missing_meta(config: Config, file: str, metas: list[tuple[int | str, dict[str, Any]]]) -> list[DataProblem]:
+    """Required meta fields (``REQUIRED_META``) a row lacks: one line per row, or one line for the file
+    when no row has the field at all (a release without its ``meta_passed`` column).
+
+    >>> from coreb_core.data.schema import CODE_CORPUS
+    >>> _missing_meta(CODE_CORPUS, "code.jsonl", [(1, {"source_problem_id": "p"}), (2, {"source_problem_id": "p"})])
+    [DataProblem("code.jsonl: row -: field 'meta.passed': required meta field is missing from every row")]
+    """
+    problems = []
+    for field in REQUIRED_META.get(config.name, ()):
+        lacking = [number for number, meta in metas if meta.get(field) is None]
+        if metas and len(lacking) == len(metas):
+            problems.append(DataProblem(file, "-", f"meta.{field}", "required meta field is missing from every row"))
+        else:
+            problems += [DataProblem(file, number, f"meta.{field}", "required meta field is missing")
+                         for number in lacking]
+    return problems
+
+
 def _with_query_text(config: Config, row: dict[str, Any]) -> dict[str, Any]:
     """A query row whose ``query`` is empty takes its text from ``code`` or ``text``, as the official
     loader does (``query or code or text``); other rows are returned as they are.
@@ -167,6 +258,7 @@ def _normalise(config: Config, raw: RawTable) -> tuple[pa.Table, list[DataProble
         return pa.table({}), problems
 
     out: dict[str, list[Any]] = {c.name: [] for c in config.columns}
+    metas: list[tuple[int | str, dict[str, Any]]] = []  # each row's meta, for the required-field check
     for index, row in enumerate(rows):
         number = row.get("__row__", index + 1)
         for col in config.columns:
@@ -183,8 +275,20 @@ def _normalise(config: Config, raw: RawTable) -> tuple[pa.Table, list[DataProble
                     value = len(row["text"])
             elif col.type == "json":
                 try:
-                    # Flat ``meta_*`` columns beside a nested meta join it; the nested keys win.
-                    value = _meta_json({**_flat_meta(row), **_parse_meta(value)})
+                    meta = _parse_meta(value)
+                    flat = _flat_meta(row)
+                    # Flat ``meta_*`` columns beside a nested meta join it; a field given in both must agree.
+                    bad = [_disagree(raw.file, number, k, flat[k], meta[k]) for k in flat
+                           if k in meta and meta[k] is not None and not _same(flat[k], meta[k])]
+                    if bad:
+                        problems += bad
+                        value = None
+                    else:
+                        # a nested null does not hide a flat value (a struct's null is an absent key)
+                        meta = {**flat, **{k: v for k, v in meta.items() if v is not None or k not in flat}}
+                        problems += _meta_problems(raw.file, number, meta)
+                        metas.append((number, meta))
+                        value = _meta_json(meta)
                 except ValueError as exc:
                     problems.append(DataProblem(raw.file, number, key, str(exc), value))
                     value = None
@@ -211,6 +315,7 @@ def _normalise(config: Config, raw: RawTable) -> tuple[pa.Table, list[DataProble
                     problems.append(DataProblem(raw.file, number, key, f"must fit {kind}", value))
                     value = None
             out[col.name].append(value)
+    problems += _missing_meta(config, raw.file, metas)
     if problems:
         return pa.table({}), problems
     return pa.Table.from_pydict(out, schema=_arrow_schema(config)), problems

@@ -103,6 +103,28 @@ CONFIGS: dict[str, Config] = {
     c.name: c
     for c in (CODE_CORPUS, TEXT_CORPUS, T2C_QUERIES, C2C_QUERIES, C2T_QUERIES, T2C_QRELS, C2C_QRELS, C2T_QRELS)
 }
+# The type of each meta field as the real releases hold it (hub columns ``meta_<field>``, the generator's
+# nested ``meta``); a null is an absent field. A field not listed here is kept as it comes.
+# Kinds: "string", "boolean", "number" (finite int or float), "integer" (a whole number), "list".
+META_TYPES: dict[str, str] = {
+    "source_problem_id": "string", "solution_key": "string", "passed": "boolean", "pass_rate": "number",
+    "test_passed": "integer", "test_total": "integer", "created_at": "string", "corpus_version": "string",
+    "original_text_id": "string", "original_problem_id": "string", "is_noise_sample": "boolean",
+    "noise_type": "string", "noise_variation": "number", "original_query_type": "string",
+    "generator_version": "string", "num_relevant_docs": "number", "models_in_relevant_docs": "list",
+    "is_multi_model": "boolean", "target_languages": "list", "num_target_solutions": "integer",
+    "task_type": "string", "text_type": "string", "pair_type": "string", "negative_problem_id": "string",
+    "available_languages": "list",
+}
+# Meta fields every row of a config must carry (every real row does): the problem links documents and
+# queries; ``passed`` tells a passing solution from a failing one, and a missing one would be read as unknown.
+REQUIRED_META: dict[str, tuple[str, ...]] = {
+    "code_corpus": ("source_problem_id", "passed"),
+    "text_corpus": ("source_problem_id",),
+    "text2code_queries": ("source_problem_id",),
+    "code2code_queries": ("source_problem_id",),
+    "code2text_queries": ("source_problem_id",),
+}
 # Legacy qrel files name the grade "score"; it is renamed on import.
 LEGACY_GRADE_COLUMN = "score"
 

@@ -4,11 +4,13 @@
   (a) official runner output folders: ``<task>.json`` metrics and ``<task>_predictions.json`` ranked
       lists (the lists become runs our evaluation re-scores under any scheme; needs ``release``);
   (b) MTEB results trees ``<org>__<model>/<revision>/<Task>.json`` (+ ``model_meta.json``) at any
-      depth, every split x hf_subset flattened, read with DuckDB's JSON reader;
+      depth, every split x hf_subset flattened;
   (c) TREC run files (``release`` and optionally ``task`` attach the qrels);
   (d) runs exported by this project (a folder with ``hits.parquet`` and ``run.json``), each checked by
       ``runs.folders.check_run_folder`` (its release in the cache) before its two files are copied in.
-A bad file is skipped with a one-line reason; the rest of the folder still imports.
+A bad file is skipped with a one-line reason; the rest of the folder still imports. A file that would store
+nothing (no scores, no metric, no ranked list) is such a bad file: it is never counted as imported.
+Every JSON file is read once, by ``json`` with duplicate keys refused, so what is checked is what is stored.
 
 Example:
     >>> import tempfile
@@ -199,10 +201,34 @@ def _kind(value: Any) -> str:
         type(value), "number")
 
 
+class _DuplicateKey(ValueError):
+    """An object names one key twice: JSON readers disagree on which value counts (Python's the last,
+    DuckDB's the first), so such a file is refused rather than read one way."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``object_pairs_hook`` of every JSON file read here: an object, or _DuplicateKey."""
+    obj: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in obj:
+            raise _DuplicateKey(key)
+        obj[key] = value
+    return obj
+
+
 def _load_json(path: Path) -> tuple[Any, str | None]:
-    """A JSON file's value, or a one-line reason it cannot be read (never its content)."""
+    """A JSON file's value, or a one-line reason it cannot be read (never its content).
+
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "text2code.json"
+    >>> _ = path.write_text('{"metrics": {"NDCG": {"NDCG@10": 0.5, "NDCG@10": 0.9}}}')
+    >>> _load_json(path)
+    (None, "duplicate key 'NDCG@10' (JSON readers disagree on which value counts)")
+    """
     try:
-        return json.loads(path.read_text(encoding="utf-8")), None
+        return json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=_unique_keys), None
+    except _DuplicateKey as exc:
+        return None, f"duplicate key {exc.args[0]!r} (JSON readers disagree on which value counts)"
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         return None, f"not valid JSON ({getattr(exc, 'msg', type(exc).__name__)})"
     except RecursionError:
@@ -226,39 +252,67 @@ def _finite_numbers(obj: Any, where: str) -> str | None:
     return None
 
 
-def _check_mteb_file(path: Path) -> str | None:
-    """One-line reason why an MTEB task file cannot be imported, or None."""
+# The descriptive fields of an MTEB score entry; every other field is a metric, and a metric is a number.
+MTEB_NOT_METRICS = ("hf_subset", "languages", "mteb_version")
+
+
+def _fraction_metric(metric: str) -> bool:
+    """Whether an MTEB metric is a fraction in [0, 1]: all are but ``nauc_*`` (AUC-based correlations and
+    their differences, which real files hold below 0 and above 1).
+
+    >>> _fraction_metric("ndcg_at_10"), _fraction_metric("main_score"), _fraction_metric("nauc_ndcg_at_10_max")
+    (True, True, False)
+    """
+    return not metric.startswith("nauc_")
+
+
+def _check_mteb_file(path: Path) -> tuple[dict | None, str | None]:
+    """An MTEB task file's content, or a one-line reason why it cannot be imported. The content returned is
+    what ``_mteb_rows`` stores, so the file is read once, one way."""
     try:
         size = path.stat().st_size
     except OSError as exc:
-        return f"cannot be read ({exc.strerror or type(exc).__name__})"
+        return None, f"cannot be read ({exc.strerror or type(exc).__name__})"
     if size > MTEB_MAX_BYTES:
-        return (f"file is {size / 2 ** 20:.0f} MB; an MTEB task result is a few KB "
-                f"(at most {MTEB_MAX_BYTES // 2 ** 20} MB is read)")
+        return None, (f"file is {size / 2 ** 20:.0f} MB; an MTEB task result is a few KB "
+                      f"(at most {MTEB_MAX_BYTES // 2 ** 20} MB is read)")
     data, reason = _load_json(path)
     if reason:
-        return reason
+        return None, reason
     if not isinstance(data, dict) or not isinstance(data.get("scores"), dict):
-        return "wrong shape: no 'scores' object"
+        return None, "wrong shape: no 'scores' object"
     task = data.get("task_name", path.stem)
     if not isinstance(task, str):
-        return f"field 'task_name' must be a string, not {_kind(task)}"
+        return None, f"field 'task_name' must be a string, not {_kind(task)}"
+    revision = data.get("dataset_revision")
+    if revision is not None and not isinstance(revision, str):
+        return None, f"field 'dataset_revision' must be a string, not {_kind(revision)}"
     for split, entries in data["scores"].items():
         if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
-            return f"wrong shape: scores.{split} is not a list of objects"
+            return None, f"wrong shape: scores.{split} is not a list of objects"
         subsets = [e.get("hf_subset", "default") for e in entries]
         for i, subset in enumerate(subsets):
             if not isinstance(subset, str):
-                return f"field 'scores.{split}[{i}].hf_subset' must be a string, not {_kind(subset)}"
+                return None, f"field 'scores.{split}[{i}].hf_subset' must be a string, not {_kind(subset)}"
         if len(subsets) != len(set(subsets)):
-            return f"duplicate entries: scores.{split} repeats an hf_subset"
+            return None, f"duplicate entries: scores.{split} repeats an hf_subset"
+    if not any(data["scores"].values()):  # {} or {"test": []}: nothing to store
+        return None, "no scores: 'scores' holds no entry"
     for split, entries in data["scores"].items():
         for i, e in enumerate(entries):
             if not _is_finite(e.get("main_score")):
-                return f"NaN, infinite or missing main_score at scores.{split}[{i}]"
+                return None, f"NaN, infinite or missing main_score at scores.{split}[{i}]"
+            for metric, value in e.items():
+                if metric in MTEB_NOT_METRICS:
+                    continue
+                where = f"field 'scores.{split}[{i}].{metric}'"
+                if isinstance(value, bool) or not isinstance(value, (int, float)):
+                    return None, f"{where} must be a number, not {_kind(value)}"
+                if _is_finite(value) and _fraction_metric(metric) and not 0 <= value <= 1:
+                    return None, f"{where} must be between 0 and 1: {value!r}"
     if task not in MTEB_TASKS:
-        return f"not a CoREB task ({task})"
-    return _check_model_meta(path.parent / "model_meta.json")
+        return None, f"not a CoREB task ({task})"
+    return data, _check_model_meta(path.parent / "model_meta.json")
 
 
 def _check_model_meta(meta: Path) -> str | None:
@@ -267,6 +321,8 @@ def _check_model_meta(meta: Path) -> str | None:
     if not meta.is_file():
         return None
     data, reason = _load_json(meta)
+    if reason and reason.startswith("duplicate key"):  # read one way only: its name would be a guess
+        return f"{meta}: {reason}"
     if reason or not isinstance(data, dict):
         return None
     for field in ("name", "revision"):
@@ -275,78 +331,64 @@ def _check_model_meta(meta: Path) -> str | None:
     return None
 
 
-_MTEB_SQL = """
-WITH f AS (SELECT filename, json FROM read_json_objects($files, filename = true, format = 'auto')),
-s AS (SELECT filename, json, unnest(json_keys(json, '$.scores')) AS split FROM f),
-e AS (SELECT filename, json, split, unnest(CAST(json_extract(json, '$.scores.' || to_json(split)) AS JSON[])) AS entry
-      FROM s),
-m AS (SELECT filename, json, split, entry, unnest(json_keys(entry)) AS metric FROM e)
-SELECT filename, split,
-       json_extract_string(json, '$.task_name') AS task,
-       json_extract_string(json, '$.dataset_revision') AS dataset_revision,
-       COALESCE(json_extract_string(entry, '$.hf_subset'), 'default') AS subset,
-       metric,
-       TRY_CAST(json_extract(entry, '$.' || to_json(metric)) AS DOUBLE) AS value
-FROM m
-WHERE json_type(json_extract(entry, '$.' || to_json(metric))) IN ('DOUBLE', 'BIGINT', 'UBIGINT', 'VARCHAR')
-  AND metric NOT IN ('hf_subset', 'languages')
-"""
+def _mteb_rows(path: Path, data: dict) -> tuple[list[dict], int]:
+    """The checked file's numbers, one row per split x subset x metric, and how many non-finite values were
+    left out (real MTEB files carry NaN in some diagnostic ``nauc_*`` metrics)."""
+    model, revision = _mteb_model(path)
+    task = data.get("task_name", path.stem)
+    rows, dropped = [], 0
+    for split, entries in data["scores"].items():
+        for entry in entries:
+            for metric, value in entry.items():
+                if metric in MTEB_NOT_METRICS:
+                    continue
+                if not _is_finite(value):
+                    dropped += 1
+                    continue
+                rows.append({"source": f"mteb:{path.parent}", "source_kind": "mteb", "file": str(path),
+                             "model": model, "revision": revision, "dataset_revision": data.get("dataset_revision"),
+                             "task": task, "task_short": MTEB_TASKS[task][0],
+                             "subset": entry.get("hf_subset", "default"), "split": split, "metric": metric,
+                             "label": metric_label(metric, task), "value": float(value), "scheme": MTEB_SCHEME})
+    return rows, dropped
 
 
 def _import_mteb(files: list[Path], root: Path | None) -> tuple[int, list[dict], list[str]]:
-    import duckdb
-
     skipped, good = [], []
     for path in files:
-        reason = _check_mteb_file(path)
-        if reason:
+        data, reason = _check_mteb_file(path)
+        if reason or data is None:
             skipped.append(f"{path}: {reason}")
         else:
-            good.append(path)
+            good.append((path, data))
     # The same model, revision and task twice (e.g. two copies of a tree): keep the first.
     seen: dict[tuple, Path] = {}
-    unique = []
-    for path in good:
+    rows: list[dict] = []
+    imported = dropped = 0
+    for path, data in good:
         model, revision = _mteb_model(path)
         key = (model, revision, path.stem)
         if key in seen:
             skipped.append(f"{path}: duplicate of {seen[key]} (same model, revision and task)")
             continue
         seen[key] = path
-        unique.append(path)
-    if not unique:
-        return 0, [], skipped
-    con = duckdb.connect(":memory:")
-    # Real MTEB files carry NaN in some diagnostic metrics (nauc_*); those values are left out, and
-    # the count is reported, rather than losing the file.
-    try:
-        table = con.execute(_MTEB_SQL, {"files": [str(p) for p in unique]}).fetchall()
-    except duckdb.Error:  # its message may quote the file, so it is not shown
-        return 0, [], skipped + [f"{p}: DuckDB's JSON reader cannot read this MTEB file" for p in unique]
-    dropped = sum(1 for r in table if r[6] is None or not math.isfinite(r[6]))
-    table = [r for r in table if r[6] is not None and math.isfinite(r[6])]
+        file_rows, file_dropped = _mteb_rows(path, data)  # never empty: each entry's main_score is finite
+        rows += file_rows
+        dropped += file_dropped
+        imported += 1
+    # Left out, and counted, rather than losing the file.
     if dropped:
         skipped.append(f"(note) {dropped} non-finite metric values (NaN or infinite, e.g. nauc_*) left out")
-    rows = []
-    for filename, split, task, dataset_revision, subset, metric, value in table:
-        model, revision = _mteb_model(Path(filename))
-        rows.append({"source": f"mteb:{Path(filename).parent}", "source_kind": "mteb", "file": filename,
-                     "model": model, "revision": revision, "dataset_revision": dataset_revision, "task": task,
-                     "task_short": MTEB_TASKS[task][0], "subset": subset, "split": split, "metric": metric,
-                     "label": metric_label(metric, task), "value": float(value), "scheme": MTEB_SCHEME})
-    return len(unique), rows, skipped
+    return imported, rows, skipped
 
 
 def _mteb_model(task_file: Path) -> tuple[str, str | None]:
     """Model name and revision: from model_meta.json beside the file, else from the folder names."""
     meta = task_file.parent / "model_meta.json"
     if meta.exists() and file_problem(meta, allowed_roots(task_file.parent)) is None:
-        try:
-            data = json.loads(meta.read_text(encoding="utf-8"))
-            if isinstance(data, dict) and data.get("name"):
-                return str(data["name"]), data.get("revision") or task_file.parent.name
-        except (OSError, json.JSONDecodeError):
-            pass
+        data, _ = _load_json(meta)
+        if isinstance(data, dict) and data.get("name"):
+            return str(data["name"]), data.get("revision") or task_file.parent.name
     return task_file.parent.parent.name.replace("__", "/", 1), task_file.parent.name
 
 
@@ -368,18 +410,26 @@ def _import_runner_metrics(path: Path, model: str) -> tuple[list[dict], str | No
     if bad:
         return [], f"NaN or infinite value at {bad}"
     rows = []
-    for family in metrics.values():
+    for family_name, family in metrics.items():
         for name, value in family.items():
             m = _OFFICIAL_METRIC.match(name)
-            if not m or isinstance(value, bool) or not isinstance(value, (int, float)):
+            if not m:
                 continue
+            # as an MTEB file's metrics: a number (not a string holding one), a fraction in [0, 1]
+            where = f"field 'metrics.{family_name}.{name}'"
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                return [], f"{where} must be a number, not {_kind(value)}"
             if not _is_finite(value):
                 return [], f"number too large at metrics.{name}"
+            if not 0 <= value <= 1:
+                return [], f"{where} must be between 0 and 1: {value!r}"
             metric = f"{_OFFICIAL_NAMES[m.group(1)]}_at_{m.group(2)}"
             rows.append({"source": f"coreb-runner:{path.parent}", "source_kind": "coreb-runner", "file": str(path),
                          "model": model, "revision": None, "dataset_revision": None, "task": path.stem,
                          "task_short": task_short(path.stem), "subset": "default", "split": "test",
                          "metric": metric, "label": canonical_label(metric), "value": float(value), "scheme": RUNNER_SCHEME})
+    if not rows:
+        return [], "no metrics: expected NDCG@k, MAP@k, Recall@k or P@k numbers under 'metrics'"
     return rows, None
 
 
@@ -414,6 +464,8 @@ def _read_predictions(path: Path) -> tuple[dict[str, list[tuple]] | None, str | 
             seen.add(doc)
             pairs.append((doc, float(score)) + ((rank,) if rank is not None else ()))
         lists[str(qid)] = pairs
+    if not lists:
+        return None, "no ranked lists: the file names no query"
     return lists, None
 
 
@@ -437,6 +489,18 @@ def _task_of(release: str, root: Path | None) -> dict[str, str]:
 
 
 # ---------------------------------------------------------------- detection and the verb
+
+def _skip_line(path: Path, exc: CorebError) -> str:
+    """The first line of an error about ``path``, naming the path once (a DataProblem names it already).
+
+    >>> _skip_line(Path("run.trec"), CorebError("run.trec: row 2: field 'rank': must be a 32-bit whole number"))
+    "run.trec: row 2: field 'rank': must be a 32-bit whole number"
+    >>> _skip_line(Path("run.trec"), CorebError("release x is not in the cache"))
+    'run.trec: release x is not in the cache'
+    """
+    first = (str(exc).splitlines() or [type(exc).__name__])[0]
+    return first if first.startswith(f"{path}: ") else f"{path}: {first}"
+
 
 def _looks_like_trec(path: Path) -> bool:
     from coreb_core.runs.trec import is_trec_line
@@ -523,7 +587,7 @@ def import_results(path: Path, release: str | None = None, task: str | None = No
                 task_of = _task_of(release, root)
                 hits = hits_from_lists(task_of, lists, str(f))
             except (DataError, CorebError) as exc:
-                skipped.append(f"{f}: {str(exc).splitlines()[0]}")
+                skipped.append(_skip_line(f, exc))
                 continue
             label = model or f.parent.name
             runs.append(_store_run(hits, release, label, f"coreb-runner:{f}", root, str(f)))
@@ -551,9 +615,12 @@ def import_results(path: Path, release: str | None = None, task: str | None = No
             hits = read_trec_run(f, task_of)
             if task:
                 hits = hits[hits["task"].astype(str) == task]
+                if hits.empty:  # a run of no query would be stored empty
+                    skipped.append(f"{f}: no line names a {task} query of {release}")
+                    continue
             runs.append(_store_run(hits, release, model or f.stem, f"trec:{f}", root, str(f)))
             imported += 1
         except (DataError, CorebError) as exc:
-            skipped.append(f"{f}: {str(exc).splitlines()[0]}")
+            skipped.append(_skip_line(f, exc))
     _store(rows, root)
     return ImportReport(imported, len(rows), runs, skipped)

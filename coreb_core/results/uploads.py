@@ -49,6 +49,28 @@ def save_uploads(files: Iterable[tuple[str, bytes]], folder: Path) -> list[Path]
     return written
 
 
+def _uploaded(text: str, folder: Path) -> str:
+    """``text`` with the temporary upload folder taken out of every path: an uploaded file is named as the
+    user named it, and the server's temporary folder is never shown.
+
+    >>> _uploaded("/tmp/coreb-results-x1/run.trec: row 2: field 'score': not a number", Path("/tmp/coreb-results-x1"))
+    "run.trec: row 2: field 'score': not a number"
+    >>> _uploaded("/tmp/coreb-upload-x2: a jsonl layout names no release", Path("/tmp/coreb-upload-x2"))
+    'the uploaded files: a jsonl layout names no release'
+    """
+    for base in dict.fromkeys((str(folder), str(folder.resolve()))):  # /tmp may be a link (macOS)
+        text = text.replace(base + "/", "").replace(base, "the uploaded files")
+    return text
+
+
+def _uploaded_error(exc: CorebError, folder: Path) -> CorebError:
+    """The same error, its paths named as uploaded (``_uploaded``)."""
+    if isinstance(exc, DataError):
+        return DataError([DataProblem(_uploaded(p.file, folder), p.row, p.field, _uploaded(p.message, folder),
+                                      p.value) for p in exc.problems])
+    return CorebError(_uploaded(str(exc), folder))
+
+
 def import_dataset(directory: Path, release: str | None = None, split: str | None = None,
                    root: Path | None = None) -> tuple[str, dict[str, int]]:
     """Validate and cache a local copy (hub layout, <config>.parquet folder or runner JSONL).
@@ -86,7 +108,10 @@ def import_uploaded_dataset(files: Iterable[tuple[str, bytes]], release: str | N
     """
     with tempfile.TemporaryDirectory(prefix="coreb-upload-") as tmp:
         save_uploads(files, Path(tmp))
-        return import_dataset(Path(tmp), release, split, root)
+        try:
+            return import_dataset(Path(tmp), release, split, root)
+        except CorebError as exc:
+            raise _uploaded_error(exc, Path(tmp)) from None
 
 
 def import_uploaded_results(files: Iterable[tuple[str, bytes]], release: str | None = None, task: str | None = None,
@@ -104,4 +129,8 @@ def import_uploaded_results(files: Iterable[tuple[str, bytes]], release: str | N
 
     with tempfile.TemporaryDirectory(prefix="coreb-results-") as tmp:
         save_uploads(files, Path(tmp))
-        return import_results(Path(tmp), release or None, task or None, model or None, root)
+        try:
+            report = import_results(Path(tmp), release or None, task or None, model or None, root)
+        except CorebError as exc:
+            raise _uploaded_error(exc, Path(tmp)) from None
+        return report._replace(skipped=[_uploaded(line, Path(tmp)) for line in report.skipped])

@@ -18,6 +18,20 @@ from coreb_core.input_paths import check_file
 from coreb_core.runs.hits import MAX_RANK, hits_from_lists
 
 INTEGER = re.compile(r"^-?[0-9]+$")  # ASCII only: str.isdigit() also accepts '²', which int() refuses
+# A score as trec_eval writes and reads it: ASCII decimal or scientific notation, or nan/inf (refused as not
+# finite). float() alone would also take Arabic-Indic digits ('١٠'), '1_0' and surrounding spaces.
+NUMBER = re.compile(r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|nan|inf|infinity)", re.IGNORECASE)
+
+
+def parse_score(text: str) -> float | None:
+    """A TREC score column as a float, or None when it is no ASCII number.
+
+    >>> parse_score("0.9"), parse_score("-1.5e-3"), parse_score("1_0"), parse_score("١٠"), parse_score("0x10")
+    (0.9, -0.0015, None, None, None)
+    >>> parse_score("nan"), parse_score("-Infinity")
+    (nan, -inf)
+    """
+    return float(text) if NUMBER.fullmatch(text) else None
 
 
 def is_trec_line(line: str) -> bool:
@@ -28,13 +42,7 @@ def is_trec_line(line: str) -> bool:
     (True, False)
     """
     parts = line.split()
-    if len(parts) != 6:
-        return False
-    try:
-        float(parts[4])
-    except ValueError:
-        return False
-    return True
+    return len(parts) == 6 and parse_score(parts[4]) is not None
 
 
 def read_trec_run(path: Path, task_of: dict[str, str]) -> pd.DataFrame:
@@ -82,10 +90,10 @@ def read_trec_run(path: Path, task_of: dict[str, str]) -> pd.DataFrame:
             problems.append(DataProblem(str(path), number, "rank", f"must be a 32-bit whole number (at most {MAX_RANK})",
                                         rank))
             continue
-        try:
-            value = float(score)
-        except ValueError:
-            problems.append(DataProblem(str(path), number, "score", "not a number", score))
+        value = parse_score(score)
+        if value is None:
+            problems.append(DataProblem(str(path), number, "score", "not a number (ASCII decimal or scientific "
+                                                                    "notation)", score))
             continue
         if not np.isfinite(value):
             problems.append(DataProblem(str(path), number, "score", "must be finite", score))
