@@ -224,8 +224,11 @@ if res.path_clicked or res.upload_clicked:
         for line in error_lines(exc):
             st.error(plain(line))
     else:
-        st.success(f"Imported {report_.imported} file(s): {report_.rows} number(s) stored, "
-                   f"{len(report_.runs)} run(s) created.")
+        if report_.imported:
+            st.success(f"Imported {report_.imported} file(s): {report_.rows} number(s) stored, "
+                       f"{len(report_.runs)} run(s) created.")
+        else:  # every file was skipped: no success message above the reasons (the CLI exits 2 here)
+            st.error("Nothing was imported: no file held a number or a ranked list to store. The reasons follow.")
         if report_.runs:
             names = [run_label(run_meta(r)) for r in report_.runs]
             st.dataframe(pd.DataFrame({"name": names}), hide_index=True, placeholder="—")

@@ -249,3 +249,16 @@ def test_run_page_result_upload_names_the_uploaded_file(tiny_cache):
         at.button(key="res_up").click().run()
     message = shows_error(at, plain("bm25.trec: row 2: field 'rank'"))
     assert message.startswith(plain("bm25.trec")) and "coreb-results-" not in message
+
+
+def test_run_page_upload_that_imports_nothing_claims_no_success(tiny_cache):
+    """was: "Imported 0 file(s): 0 number(s) stored, 0 run(s) created." as a success box above the file's reason."""
+    at = app_test("run_retrieval.py", tiny_cache, {"release": "tiny"}).run()
+    with unchanged(tiny_cache):
+        [uploader] = [u for u in at.get("file_uploader") if u.proto.id.endswith("res_files")]
+        uploader.set_value([("empty.json", b'{"scores": {}}', "application/json")])
+        at.run()
+        at.button(key="res_up").click().run()
+    assert not at.success, [s.value for s in at.success]
+    shows_error(at, "Nothing was imported")
+    shows_error(at, "empty.json")
