@@ -763,7 +763,7 @@ def build_parser() -> argparse.ArgumentParser:
     src.add_argument("--run", help="a stored run id")
     src.add_argument("--run-file", help="a TREC run file: qid Q0 docid rank score tag")
     p.add_argument("--task", choices=TASK_NAMES)
-    p.add_argument("--scheme", default="v2", help="v2 (official, default), v1 (CoREB v1 rules rebuilt from v2), traps_as_hits (sensitivity view), trec, mteb (MTEB's CoREB tasks: positives only, queries without one left out, C2C anchor kept), or file:<name> (e.g. file:v1)")
+    p.add_argument("--scheme", default="v2", help="v2 (official, default), v1 (CoREB v1 rules rebuilt from v2, T2C as the paper says), v1_gen (the same, T2C as the generator code reads them), traps_as_hits (sensitivity view), trec, mteb (MTEB's CoREB tasks: positives only, queries without one left out, C2C anchor kept), or file:<name> (e.g. file:v1)")
     p.add_argument("--no-anchor-exclusion", action="store_true", help="keep the C2C anchor in ranked lists (as MTEB)")
     p.add_argument("--by", choices=list(GROUPINGS))
     p.add_argument("--json", action="store_true")

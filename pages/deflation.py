@@ -2,7 +2,7 @@
 import altair as alt
 import streamlit as st
 
-from coreb_core.analysis.deflation import COMPUTED, headline, scheme_definitions
+from coreb_core.analysis.deflation import FILE, READINGS, headline, scheme_definitions
 from coreb_core.data.schema import TASK_NAMES
 from coreb_core.errors import CorebError
 from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE, Scheme
@@ -37,9 +37,20 @@ labels = {r: run_label(runs[r]) if r in runs else r for r in state.run_ids}
 # The slider sits with its table at the bottom; its value (kept, or from the URL) is read here for the tables.
 PER_RUN_KEY = remembered("deflation_per_run", "per_run", one_of(list(range(1, 51))), 10)
 per_run = st.session_state[PER_RUN_KEY]
+# The v1 rules' T2C sentence has two readings (docs/semantics.md): the paper's and the official generator code's.
+READING_NAMES = {"v1": "paper: every solution of the problem (v1)",
+                 "v1_gen": "generator code: passing solutions only on canonical and full retro (v1_gen)"}
+READING_KEY = remembered("deflation_reading", "reading", one_of(list(READINGS)), "v1")
+reading = st.radio("v1 rules for T2C", list(READINGS), key=READING_KEY, format_func=READING_NAMES.get,
+                   horizontal=True,
+                   help="CoREB's paper says every solution of the queried problem was relevant in v1; the official "
+                        "generator's code takes the passing solutions only for canonical and full retro. C2C and "
+                        "C2T are the same under both.")
+write_url({"reading": None if reading == "v1" else reading})
 try:
     has_file = "v1" in store(state.release).extra_qrels
-    tables = deflation_page(state._replace(scheme=Scheme.parse("file:v1")) if has_file else state, labels, per_run)
+    tables = deflation_page(state._replace(scheme=Scheme.parse("file:v1")) if has_file else state, labels, per_run,
+                            reading)
 except CorebError as exc:
     show_error(exc)
     stop_page()
@@ -48,13 +59,17 @@ by_task = tables.by_task
 # The answer first: per run and task, how much the v1 rules overstate v2 (x100, one decimal).
 for finding in headline(by_task):
     st.markdown(deflation_sentence(finding, labels.get(finding.run, finding.run)))
+# Under the generator's reading T2C's v1 relevant documents are the ones its generator makes v2 positives.
+T2C_GENERATOR = ("T2C (generator's reading): v1 counts the passing solutions on canonical and full retro and every "
+                 "solution on search, in the query's language: the documents the generator makes v2 positives, so "
+                 "T2C's drop is 0 wherever a release's qrels follow its generator (release_v2603 does).")
 for task in TASK_NAMES:
     if task in set(by_task["task"]):
-        st.write(WHERE_IT_COMES_FROM[task])
+        st.write(T2C_GENERATOR if task == "t2c" and reading == "v1_gen" else WHERE_IT_COMES_FROM[task])
 st.caption(ARTICLE_CLAIM + " " + C2T_LABEL0_NOTE)
 
-source = (f"Source: our runs on `{state.release}` · nDCG@10 under scheme `v1` (CoREB's v1 rules, rebuilt from the "
-          f"v2 release)" + (", `file:v1` (the release's stored v1 qrel files, compared on the queries both have)"
+source = (f"Source: our runs on `{state.release}` · nDCG@10 under scheme `{reading}` (CoREB's v1 rules, "
+          + ("the generator code's reading, " if reading == "v1_gen" else "") + "rebuilt from the v2 release)" + (", `file:v1` (the release's stored v1 qrel files, compared on the queries both have)"
                             if has_file else "") + f" and `v2` (official) · {anchor}")
 with st.expander("How each view is defined"):
     st.dataframe(scheme_definitions(), hide_index=True, placeholder="—")
@@ -95,7 +110,7 @@ slopes = tables.slopes
 # One row per task, run and v1 source: its v1 and v2 scores joined (a facet per task did not fit 1000 px).
 slopes = slopes.assign(value=points(slopes["ndcg_at_10"]),
                        row=slopes["task"].str.upper() + " · " + slopes["label"]
-                       + slopes["v1_source"].map(lambda s: "" if s == COMPUTED else f" · v1 from {s}"))
+                       + slopes["v1_source"].map(lambda s: f" · v1 from {s}" if s == FILE else ""))
 draw(dumbbell, slopes, "row", "value", "scheme", x_title="nDCG@10 ×100", y_title=None,
      end_title="scheme", end_order=["v1", "v2"], y_sort=slopes["row"].drop_duplicates().tolist(),
      tooltip=["label:N", "task:N", "v1_source:N", "scheme:N",
@@ -109,9 +124,9 @@ st.dataframe(as_points(by_subtask), hide_index=True, placeholder="—", width="s
              column_config=DEFLATION_CONFIG)
 csv_download(by_subtask, f"deflation_by_subtask_{state.release}_{state.task}")
 if len(by_subtask):
-    computed = by_subtask[by_subtask["v1_source"] == COMPUTED]
+    computed = by_subtask[by_subtask["v1_source"] != FILE]
     computed = as_points(computed).assign(drop_points=lambda f: f["drop"])
-    draw(hbar, computed, "subtask", "drop_points", x_title="v1 − v2 nDCG@10 ×100 (v1 rules)",
+    draw(hbar, computed, "subtask", "drop_points", x_title=f"v1 − v2 nDCG@10 ×100 ({reading} rules)",
          color="label", color_title="run", y_sort="ascending", bar_px=16,
          tooltip=["label:N", "subtask:N", alt.Tooltip("v1:Q", title="v1 ×100", format=".1f"),
                   alt.Tooltip("v2:Q", title="v2 ×100", format=".1f"),
@@ -121,7 +136,7 @@ st.subheader(f"Queries behind the drop: {TASK_LABELS[state.task]}")
 st.slider("Queries per run", 1, 50, key=PER_RUN_KEY)
 write_url({"per_run": str(per_run)})
 top = tables.top
-st.caption(f"Source: our runs on `{state.release}` · per-query nDCG@10 under `v1` (v1 rules) and `v2` · {anchor}"
+st.caption(f"Source: our runs on `{state.release}` · per-query nDCG@10 under `{reading}` (v1 rules) and `v2` · {anchor}"
            + " · per query v1 − v2 nDCG@10; contribution = its part of the run's mean drop; "
              "share_of_drop = its part of the run's total drop on the task. Select a row to open the inspector.")
 if top.empty:

@@ -11,6 +11,7 @@ BM25 and MiniLM runs; MiniLM takes minutes to build), so they are skipped. Each 
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import NamedTuple
 
 import pandas as pd
@@ -409,16 +410,23 @@ class DeflationPage(NamedTuple):
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def _deflation_page(release: str, version: str, run_ids: tuple[str, ...], scheme: str, anchor_exclusion: bool,
-                    task: str, labels: tuple[tuple[str, str], ...], per_run: int) -> DeflationPage:
+                    task: str, labels: tuple[tuple[str, str], ...], per_run: int, reading: str) -> DeflationPage:
     evaluation, names, s = tables(release, version, run_ids, scheme, anchor_exclusion), dict(labels), store(release)
-    by_task = deflation_table(s, evaluation, "task", labels=names)
-    return DeflationPage(by_task, slope_data(by_task), deflation_table(s, evaluation, "subtask", task=task, labels=names),
-                         top_drop_queries(evaluation.traps, task, per_run, store=s, labels=names))
+    if not evaluation.has(reading):  # the generator's reading: its per-query table beside the paper's v1
+        other = tables(release, version, run_ids, reading, anchor_exclusion).per_query(reading)
+        evaluation = replace(evaluation, schemes=evaluation.schemes + (reading,),
+                             per_query_tables={**evaluation.per_query_tables, reading: other})
+    by_task = deflation_table(s, evaluation, "task", labels=names, reading=reading)
+    return DeflationPage(by_task, slope_data(by_task),
+                         deflation_table(s, evaluation, "subtask", task=task, labels=names, reading=reading),
+                         top_drop_queries(evaluation.traps, task, per_run, store=s, labels=names,
+                                          v1=evaluation.per_query(reading)))
 
 
-def deflation_page(state: State, labels: dict[str, str], per_run: int) -> DeflationPage:
+def deflation_page(state: State, labels: dict[str, str], per_run: int, reading: str = "v1") -> DeflationPage:
     """The Qrel deflation page's tables for the sidebar's runs and task (``state.scheme`` names the v1 view:
-    ``file:v1`` where the release stores v1 qrel files), cached per server.
+    ``file:v1`` where the release stores v1 qrel files), cached per server. ``reading`` is the rebuilt v1's
+    reading: ``v1`` (the paper's) or ``v1_gen`` (the official generator code's).
 
     Example (the module's setup, then):
 
@@ -427,7 +435,7 @@ def deflation_page(state: State, labels: dict[str, str], per_run: int) -> Deflat
     >>> sorted(deflation_page(state, {bm25_id: "bm25"}, 10).by_task["task"].unique())   # doctest: +SKIP
     ['c2c', 'c2t', 't2c']
     """
-    return _deflation_page(*_view(state), state.task, tuple(labels.items()), per_run)
+    return _deflation_page(*_view(state), state.task, tuple(labels.items()), per_run, reading)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)

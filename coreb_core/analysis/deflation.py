@@ -3,7 +3,10 @@
 v1 is rebuilt from the v2 release by its own rules (scheme ``v1``, see ``coreb_core.evaluation.schemes``):
 T2C counts every solution of the problem in the query's language constraint, failing ones too;
 C2C's v1 positives are exactly the v2 positives; C2T's v1 text corpus had no noise descriptions,
-so they leave the ranked list. Where a release also stores real v1 qrel files (``file:v1``), they
+so they leave the ranked list. That T2C rule is the paper's sentence; the official generator's code reads
+it as passing solutions only for canonical and full retro (scheme ``v1_gen``, the other ``reading``; on
+release_v2603 its T2C relevant pairs are exactly the v2 positives, so its T2C drop is 0 by rule).
+Where a release also stores real v1 qrel files (``file:v1``), they
 are compared with v2 on the queries both have. The seed article's "nDCG@10 fell 10-15 points from
 v1 to v2 for nearly every model" is this quantity measured on the real release.
 
@@ -42,8 +45,11 @@ from coreb_core.evaluation.schemes import DESCRIPTIONS
 
 METRIC = "ndcg_at_10"
 COMPUTED = "v1 rules (rebuilt from the v2 release)"
+GENERATOR = "v1 rules, generator's reading (rebuilt from the v2 release)"
 FILE = "v1 (stored v1 qrel files)"
-V1_SOURCES = {"v1": COMPUTED, "file:v1": FILE}
+# The two readings of the v1 rules (docs/semantics.md): the paper's (T2C every solution) and the official
+# generator code's (T2C canonical and full retro: passing solutions only). One of them is compared at a time.
+READINGS = {"v1": COMPUTED, "v1_gen": GENERATOR}
 
 
 class Deflation(NamedTuple):
@@ -70,18 +76,20 @@ def scheme_definitions() -> pd.DataFrame:
     """The schemes this page compares, in plain language (from ``coreb_core.evaluation.schemes.DESCRIPTIONS``).
 
     >>> scheme_definitions()["scheme"].tolist()
-    ['v2', 'v1', 'file:v1']
+    ['v2', 'v1', 'v1_gen', 'file:v1']
     """
-    return pd.DataFrame({"scheme": ["v2", "v1", "file:v1"],
-                         "definition": [DESCRIPTIONS["v2"], DESCRIPTIONS["v1"], DESCRIPTIONS["file"]]})
+    return pd.DataFrame({"scheme": ["v2", "v1", "v1_gen", "file:v1"],
+                         "definition": [DESCRIPTIONS["v2"], DESCRIPTIONS["v1"], DESCRIPTIONS["v1_gen"],
+                                        DESCRIPTIONS["file"]]})
 
 
 def deflation_table(store: Store, tables: Evaluation, by: str = "task", task: str | None = None,
-                    labels: Mapping[str, str] | None = None) -> pd.DataFrame:
+                    labels: Mapping[str, str] | None = None, reading: str = "v1") -> pd.DataFrame:
     """v1 against v2 nDCG@10 per run and task (``by="task"``) or per task and ``by`` group.
 
-    One row per run, task, (group) and v1 source: ``COMPUTED`` (scheme ``v1``, per-query table
-    ``tables.per_query("v1")``) and, when ``tables`` evaluated ``"file:v1"``, ``FILE`` (the release's stored v1
+    One row per run, task, (group) and v1 source: the rebuilt v1 rules in ``reading`` (``"v1"``, the paper's:
+    ``COMPUTED``; ``"v1_gen"``, the generator code's: ``GENERATOR``; per-query table ``tables.per_query(reading)``)
+    and, when ``tables`` evaluated ``"file:v1"``, ``FILE`` (the release's stored v1
     qrels). Both are averaged over the queries that v1 source and v2 both score (``queries``);
     ``queries_v2`` is every query v2 scores in the group. drop = v1 - v2, relative_drop = drop / v1
     (NaN when v1 is 0). ``task`` keeps one task.
@@ -99,11 +107,13 @@ def deflation_table(store: Store, tables: Evaluation, by: str = "task", task: st
     """
     if not tables.has("v2"):
         raise KeyError("tables lack 'v2': call analyse_many with scheme v2")
+    if reading not in READINGS:
+        raise ValueError(f"unknown v1 reading {reading!r}; use {' or '.join(READINGS)}")
     keys = ["run", "task"] + ([by] if by != "task" else [])
     v2 = _plain(tables.per_query("v2"), METRIC)
     totals = aggregate(store, v2, by).rename(columns={"queries": "queries_v2"})[keys + ["queries_v2"]]
     parts = []
-    for scheme, source in V1_SOURCES.items():
+    for scheme, source in ((reading, READINGS[reading]), ("file:v1", FILE)):
         if not tables.has(scheme):
             continue
         v1 = _plain(tables.per_query(scheme), METRIC).rename(columns={METRIC: "v1"}).drop(columns="task")
@@ -117,12 +127,23 @@ def deflation_table(store: Store, tables: Evaluation, by: str = "task", task: st
         out = out[out["task"] == task]
     out["drop"] = out["v1"] - out["v2"]
     out["relative_drop"] = np.where(out["v1"] > 0, out["drop"] / out["v1"].where(out["v1"] > 0, 1.0), np.nan)
-    out["v1_source"] = pd.Categorical(out["v1_source"], [COMPUTED, FILE])
+    out["v1_source"] = pd.Categorical(out["v1_source"], [COMPUTED, GENERATOR, FILE])
     out = out.sort_values(keys[1:] + ["run", "v1_source"], kind="stable").reset_index(drop=True)
     out["v1_source"] = out["v1_source"].astype(str)
     out["queries"] = out["queries"].astype(int)
     if labels is not None:
         out.insert(1, "label", out["run"].map(lambda r: labels.get(r, r)))
+    return out
+
+
+def _with_v1(traps: pd.DataFrame, v1: pd.DataFrame) -> pd.DataFrame:
+    """``traps`` with its v1 nDCG@10 (and v1 - v2) taken from the per-query table ``v1``; a query ``v1`` lacks
+    gets NaN (then never among the top drops)."""
+    value = _plain(v1, METRIC).set_index(["run", "query_id"])[METRIC]
+    keys = pd.MultiIndex.from_arrays([traps["run"].astype(str), traps["query_id"].astype(str)])
+    out = traps.copy()
+    out["ndcg_at_10_v1"] = value.reindex(keys).to_numpy()
+    out["v1_minus_v2_ndcg_at_10"] = out["ndcg_at_10_v1"] - out["ndcg_at_10"]
     return out
 
 
@@ -133,7 +154,8 @@ def _plain(per_query: pd.DataFrame, metric: str) -> pd.DataFrame:
 
 
 def headline(deflation: pd.DataFrame) -> list[Deflation]:
-    """The page's answer, from a per-task ``deflation_table``: v1 rules against v2 per run and task.
+    """The page's answer, from a per-task ``deflation_table``: the rebuilt v1 rules (either reading) against v2
+    per run and task.
 
     >>> from coreb_core.evaluation.evaluate import analyse_many
     >>> from coreb_core.evaluation.schemes import V1, V2
@@ -142,7 +164,7 @@ def headline(deflation: pd.DataFrame) -> list[Deflation]:
     >>> [(d.task, round(d.overstatement, 3)) for d in headline(deflation_table(store, tables))]
     [('t2c', 0.01), ('c2c', 0.0), ('c2t', 0.147)]
     """
-    rows = deflation[deflation["v1_source"] == COMPUTED]
+    rows = deflation[deflation["v1_source"] != FILE]
     found = [Deflation(str(r.run), str(r.task), float(r.v1), float(r.v2), int(r.queries)) for r in rows.itertuples()]
     order = {task: i for i, task in enumerate(TASK_NAMES)}  # T2C, C2C, C2T as the paper lists them
     return sorted(found, key=lambda d: order.get(d.task, len(order)))
@@ -169,14 +191,17 @@ def slope_data(deflation: pd.DataFrame) -> pd.DataFrame:
     v2.insert(len(keep), "scheme", "v2")
     out = pd.concat([v1, v2], ignore_index=True)
     out["line"] = out["run"].astype(str) + " · " + out["task"].astype(str) + " · " + out["v1_source"]
-    source_order = {COMPUTED: 0, FILE: 1}
+    source_order = {COMPUTED: 0, GENERATOR: 0, FILE: 1}
     return out.sort_values(["task", "run", "v1_source", "scheme"], kind="stable",
                            key=lambda c: c.map(source_order) if c.name == "v1_source" else c).reset_index(drop=True)
 
 
 def top_drop_queries(traps: pd.DataFrame, task: str, per_run: int = 10, store: Store | None = None,
-                     labels: Mapping[str, str] | None = None) -> pd.DataFrame:
+                     labels: Mapping[str, str] | None = None, v1: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per run, the ``per_run`` queries of ``task`` with the largest v1 - v2 nDCG@10.
+
+    v1 is the trap table's (scheme ``v1``, the paper's reading) unless ``v1`` gives another reading's per-query
+    table (``Evaluation.per_query("v1_gen")``), whose nDCG@10 then replaces it query by query.
 
     Each query adds ``v1_minus_v2_ndcg_at_10 / queries`` to its run's mean drop on the task
     (``contribution``); ``share_of_drop`` is that query's part of the run's total drop (sum over
@@ -201,6 +226,8 @@ def top_drop_queries(traps: pd.DataFrame, task: str, per_run: int = 10, store: S
     """
     rows = traps[traps["task"] == task]
     diff = "v1_minus_v2_ndcg_at_10"
+    if v1 is not None:
+        rows = _with_v1(rows, v1)
     cols = ["run", "query_id", "ndcg_at_10_v1", "ndcg_at_10", diff, "traps_above_first_positive",
             "traps_in_top_10", "first_positive_rank", "first_trap_rank"]
     parts = []

@@ -116,6 +116,25 @@ CREATE VIEW qrels_v1_rules AS
   UNION ALL
   SELECT r.task, r.query_id, r.doc_id, 0 FROM qrels r ANTI JOIN relevant v USING (query_id, doc_id);
 
+-- The same v1 rules as the official generator's code reads them (scheme v1_gen): T2C canonical and full
+-- retro count the passing solutions only (query_corpus_dataset_maker.py builds those positives from
+-- correct_code_flat_by_problem), T2C search every solution (its _create_text2code_entries takes
+-- all_code_by_problem); C2C and C2T as qrels_v1_rules. A solution whose passing is unknown is not counted.
+CREATE VIEW qrels_v1_gen AS
+  WITH relevant AS (
+    SELECT 't2c' AS task, q.query_id, d.doc_id
+    FROM queries q JOIN documents d
+      ON d.corpus = 'code' AND d.problem_id = q.problem_id
+         AND (q.target_language IS NULL OR d.language = q.target_language)
+    WHERE q.task = 't2c' AND q.query_id IN (SELECT query_id FROM qrels WHERE task = 't2c')
+      AND (COALESCE(d.passed, FALSE) OR starts_with(q.subtask, 't2c_search'))
+    UNION
+    SELECT task, query_id, doc_id FROM qrels WHERE task IN ('c2c', 'c2t') AND relevance = {positive}
+  )
+  SELECT task, query_id, doc_id, 1 AS relevance FROM relevant
+  UNION ALL
+  SELECT r.task, r.query_id, r.doc_id, 0 FROM qrels r ANTI JOIN relevant v USING (query_id, doc_id);
+
 -- MTEB's CoREB qrels: the positives only; a query without one (C2T's c2t_match label-0 pairs) has none.
 CREATE VIEW qrels_positives AS
   SELECT task, query_id, doc_id, relevance FROM qrels WHERE relevance = {positive};

@@ -9,10 +9,15 @@
   anchor's drop moves position k+1 up).
 - ``coreb``: per task ``<task>.json`` (``{"metrics": {"NDCG": {"NDCG@10": …}, "MAP", "Recall",
   "Precision"}}`` under v2 at the official k) and ``<task>_predictions.json``
-  (``{query_id: [{"corpus_id", "score", "rank"}, …]}``). As the runner's keys mean: ``metrics`` is
-  ``EvaluateRetrieval.evaluate``'s, which keeps the C2C anchor in the list; ``code2code.json`` also holds
-  the runner's ``_recompute_c2c_without_anchor`` keys beside it (``ndcg_at_k``, ``recall_at_k``,
-  ``mrr_at_k``, k in 1, 5, 10, 20), anchor excluded.
+  (``{query_id: [{"corpus_id", "score", "rank"}, …]}``, a query that retrieved nothing as ``[]``). As the
+  runner's keys mean: ``metrics`` is ``EvaluateRetrieval.evaluate``'s, which keeps the C2C anchor in the
+  list; ``code2code.json`` also holds the runner's ``_recompute_c2c_without_anchor`` keys beside it
+  (``ndcg_at_k``, ``recall_at_k``, ``mrr_at_k``, k in 1, 5, 10, 20), anchor excluded. The folder agrees
+  with itself: the official evaluator scoring the predictions gets the JSON's numbers at every cutoff the
+  JSON states. A cutoff the predictions cannot carry (deeper than each query's gap-free top of the list,
+  below which only its judged documents follow at their true ranks: scored from the file they would sit
+  right under the top) is left out and named in ``cutoffs_left_out`` (``anchor_cutoffs_left_out`` for the
+  recompute keys), with ``cutoffs_left_out_why``.
 - ``mteb``: ``<model>/<revision>/Coreb{T2C,C2C,C2T}Retrieval.json`` and ``model_meta.json`` in MTEB's
   layout, with our v2 numbers (marked with ``coreb_scheme``; MTEB's own qrels differ).
 
@@ -68,14 +73,42 @@ def _export_trec(run_id: str, out: Path, root: Path | None = None) -> Path:
     return out
 
 
-def _official_metrics(per_query: pd.DataFrame) -> dict:
-    """Our v2 means in the runner's JSON shape (5-decimal rounding, as the runner writes them)."""
+def _official_metrics(per_query: pd.DataFrame, ks: tuple[int, ...] = OFFICIAL_K) -> dict:
+    """Our v2 means in the runner's JSON shape (5-decimal rounding, as the runner writes them), at ``ks``."""
     m = summary(per_query)["tasks"]
     (task,) = m
     values = m[task]
-    families = [measures((family,), OFFICIAL_K) for family in ("ndcg", "map", "recall", "precision")]
+    families = [measures((family,), ks) for family in ("ndcg", "map", "recall", "precision")]
     return {"metrics": {family[0].official_family: {m.official: round(values[m.column], 5) for m in family}
                         for family in families}}
+
+
+def carried_depth(hits: pd.DataFrame, dropped: pd.Series | None = None) -> float:
+    """The deepest cutoff at which a file of these lists scores as the run: every query's list, read in
+    order without the ``dropped`` rows (what the scorer removes: own-id hits, the C2C anchor), must hold the
+    run's true ranks 1, 2, 3, … down to the cutoff or to its end. A stored run holds its top k and, below a gap,
+    its judged documents at their true ranks; an evaluator that ranks by score (pytrec_eval) reads those at
+    k+1, k+2, …, so k is the limit. ``inf`` when no list has a gap.
+
+    >>> hits = pd.DataFrame({"query_id": ["q1", "q1", "q1", "q2"], "rank": [1, 2, 40, 1]})
+    >>> carried_depth(hits), carried_depth(hits[hits["rank"] < 40])
+    (2, inf)
+    """
+    hits = hits.sort_values(["query_id", "rank"], kind="stable")
+    gone = (pd.Series(False, index=hits.index) if dropped is None else dropped.reindex(hits.index, fill_value=False))
+    # a dropped row moves every row below it one place up, in the scorer's list and in the run's own ranks
+    above = gone.astype(int).groupby(hits["query_id"], observed=True).cumsum() - gone.astype(int)
+    kept = hits[~gone.to_numpy()]
+    rank = kept["rank"].to_numpy() - above[~gone.to_numpy()].to_numpy()
+    position = kept.groupby("query_id", observed=True).cumcount().to_numpy() + 1
+    wrong = position[rank != position]
+    return float("inf") if len(wrong) == 0 else int(wrong.min()) - 1
+
+
+LEFT_OUT_WHY = ("The predictions hold each query's ranked list without a gap down to rank {depth} only; below it "
+                "they hold its judged documents at their true ranks, which an evaluator ranking by score reads "
+                "right below rank {depth}. Scored from the predictions, these cutoffs would not be the run's, so "
+                "they are not written; `python -m coreb_core evaluate` scores them on the stored run.")
 
 
 def _export_coreb(run_id: str, out: Path, root: Path | None = None) -> Path:
@@ -83,19 +116,34 @@ def _export_coreb(run_id: str, out: Path, root: Path | None = None) -> Path:
     hits = _ranked(run_id, root)
     stored = read_hits(run_id, root)
     with Store(meta.made_on(), root) as store:
-        for task, group in hits.groupby("task"):
+        anchors = dict(store.sql("SELECT query_id, anchor_code_id FROM queries WHERE task = 'c2c'").fetchall())
+        for task in sorted(set(stored["task"].astype(str))):
             long = TASKS[task].long_name
-            predictions = {q: [{"corpus_id": d, "score": float(s), "rank": int(r)}
-                               for d, s, r in zip(g["doc_id"], g["score"], g["rank"])]
-                           for q, g in group.groupby("query_id", sort=True)}
-            _atomic_write(out / f"{long}_predictions.json", json.dumps(predictions))
+            group = hits[hits["task"] == task]
             task_hits = stored[stored["task"].astype(str) == task]
+            # Every query of the run, one that retrieved nothing as [] (pytrec_eval scores it 0 and counts it).
+            listed: dict[str, list[dict[str, object]]] = {q: [] for q in sorted(set(task_hits["query_id"].astype(str)))}
+            listed.update({q: [{"corpus_id": d, "score": float(s), "rank": int(r)}
+                               for d, s, r in zip(g["doc_id"], g["score"], g["rank"])]
+                           for q, g in group.groupby("query_id", sort=True)})
+            _atomic_write(out / f"{long}_predictions.json", json.dumps(listed))
+            # Only the cutoffs the predictions carry: scored from them, the official evaluator gets these numbers.
+            depth = carried_depth(group, group["doc_id"] == group["query_id"])
+            ks = tuple(k for k in OFFICIAL_K if k <= depth)
             # The runner's metrics keep the anchor; only its C2C recompute drops it.
-            result = _official_metrics(evaluate(store, task_hits, V2, anchor_exclusion=False, ks=OFFICIAL_K))
+            result = _official_metrics(evaluate(store, task_hits, V2, anchor_exclusion=False, ks=OFFICIAL_K), ks)
+            left_out = {"cutoffs_left_out": [k for k in OFFICIAL_K if k not in ks]}
             if task == "c2c":
+                anchor_depth = carried_depth(group, group["doc_id"] == group["query_id"].map(anchors))
+                anchor_ks = tuple(k for k in ANCHOR_K if k <= anchor_depth)
                 without = summary(evaluate(store, task_hits, V2, anchor_exclusion=True, ks=ANCHOR_K))["tasks"][task]
                 result.update({f"{family}_at_{k}": without[f"{family}_at_{k}"]
-                               for k in ANCHOR_K for family in ("ndcg", "recall", "mrr")})
+                               for k in anchor_ks for family in ("ndcg", "recall", "mrr")})
+                left_out["anchor_cutoffs_left_out"] = [k for k in ANCHOR_K if k not in anchor_ks]
+                depth = depth if left_out["cutoffs_left_out"] else anchor_depth  # the depth the note is about
+            if any(left_out.values()):
+                result.update({key: value for key, value in left_out.items() if value})
+                result["cutoffs_left_out_why"] = LEFT_OUT_WHY.format(depth=depth)
             _atomic_write(out / f"{long}.json", json.dumps(result, indent=4))
     return out
 

@@ -10,7 +10,12 @@ in the style of ``ir_measures`` measures.
 - ``v1``   CoREB's retired binary qrels, rebuilt from a v2 release by their own rules (paper App. A.4/A.8):
            T2C every solution of the query's problem inside its language constraint, passing or failing;
            C2C the v2 positives; C2T the v2 positives, and the noise descriptions (added to the corpus only
-           in v2) leave every C2T ranked list first. Gain 1, averaged over the v2 queries.
+           in v2) leave every C2T ranked list first. Gain 1, averaged over the v2 queries. Its T2C part
+           follows the paper's sentence ("all solutions for the queried problem are relevant"), not the
+           official generator's code (docs/semantics.md).
+- ``v1_gen`` the same v1 rules as the official generator's code reads them: T2C canonical and full retro
+           count the passing solutions only (the generator's ``correct_code_flat_by_problem``), T2C search
+           every solution (its ``all_code_by_problem``); C2C and C2T as ``v1``.
 - ``traps_as_hits`` a sensitivity view of the v2 qrels: every judged document (rel >= 1) counts as a
            hit, traps included. Not v1: it is what the score would be if traps were right answers.
 - ``trec`` pytrec_eval's default on the graded qrels: gain = grade, relevant iff rel >= 1.
@@ -25,6 +30,8 @@ Example:
     array([0., 0., 1.])
     >>> Scheme.parse("v1").qrels_view, Scheme.parse("v1").drops_noise_texts
     ('qrels_v1_rules', True)
+    >>> Scheme.parse("v1_gen").qrels_view, Scheme.parse("v1_gen").drops_noise_texts
+    ('qrels_v1_gen', True)
 """
 from __future__ import annotations
 
@@ -37,7 +44,11 @@ DESCRIPTIONS = {
           "positives down.",
     "v1": "CoREB's retired binary qrels, rebuilt by their own rules: T2C every solution of the problem in the "
           "query's language constraint (failing ones too); C2C the v2 positives; C2T the v2 positives with the "
-          "noise descriptions (new in v2) removed from the ranked list.",
+          "noise descriptions (new in v2) removed from the ranked list. T2C follows the paper's sentence, "
+          "not the official generator's code (see v1_gen).",
+    "v1_gen": "CoREB's v1 rules as the official generator's code reads them: T2C canonical and full retro count "
+              "the passing solutions only, T2C search every solution, in the query's language constraint; "
+              "C2C and C2T as v1.",
     "traps_as_hits": "Sensitivity view, not v1: the v2 qrels with every judged document (rel≥1, traps too) "
                      "counted as a hit.",
     "trec": "pytrec_eval's default on the graded qrels: gain = grade (trap 1, positive 2), relevant iff rel≥1.",
@@ -62,7 +73,7 @@ class Scheme(NamedTuple):
     (array([0., 1., 2.]), array([False,  True,  True]))
     """
 
-    name: str  # "v2" | "v1" | "traps_as_hits" | "trec" | "mteb" | "file"
+    name: str  # "v2" | "v1" | "v1_gen" | "traps_as_hits" | "trec" | "mteb" | "file"
     min_relevant: int  # grade at or above which a document is relevant
     graded_gain: bool  # gain = grade (True) or gain = 1 for relevant documents (False)
     qrels_file: str | None = None  # for "file": which stored qrels (e.g. "v1")
@@ -79,7 +90,7 @@ class Scheme(NamedTuple):
         """The Store view holding this scheme's judgments."""
         if self.name == "file":
             return f"qrels_{self.qrels_file}"
-        return {"v1": "qrels_v1_rules", "mteb": "qrels_positives"}.get(self.name, "qrels")
+        return {"v1": "qrels_v1_rules", "v1_gen": "qrels_v1_gen", "mteb": "qrels_positives"}.get(self.name, "qrels")
 
     @property
     def keeps_anchor(self) -> bool:
@@ -101,7 +112,7 @@ class Scheme(NamedTuple):
     @property
     def drops_noise_texts(self) -> bool:
         """True when C2T ranked lists lose every noise description before scoring (v1 had none)."""
-        return self.name == "v1" or (self.name == "file" and self.qrels_file == "v1")
+        return self.name in ("v1", "v1_gen") or (self.name == "file" and self.qrels_file == "v1")
 
     def gain(self, grades: np.ndarray) -> np.ndarray:
         grades = np.asarray(grades, dtype=np.float64)
@@ -119,15 +130,16 @@ class Scheme(NamedTuple):
             return SCHEMES[text]
         if text.startswith("file:") and len(text) > 5:
             return Scheme("file", 1, False, text[5:])
-        raise ValueError(f"unknown scheme {text!r}; use v2, v1, traps_as_hits, trec, mteb or file:<qrels name>")
+        raise ValueError(f"unknown scheme {text!r}; use v2, v1, v1_gen, traps_as_hits, trec, mteb or file:<qrels name>")
 
 
 V2 = Scheme("v2", 2, False)
 V1 = Scheme("v1", 1, False)  # on the rebuilt v1 view: relevant pairs have grade 1, other v2 pairs grade 0
+V1_GEN = Scheme("v1_gen", 1, False)  # the same, on the generator's reading of the v1 rules
 TRAPS_AS_HITS = Scheme("traps_as_hits", 1, False)
 TREC = Scheme("trec", 1, True)
 MTEB = Scheme("mteb", 2, False)  # on the positives-only view: a query without a positive has no qrels
-SCHEMES = {"v2": V2, "v1": V1, "traps_as_hits": TRAPS_AS_HITS, "trec": TREC, "mteb": MTEB}
+SCHEMES = {"v2": V2, "v1": V1, "v1_gen": V1_GEN, "traps_as_hits": TRAPS_AS_HITS, "trec": TREC, "mteb": MTEB}
 # The sidebar's choices (besides a release's own file: qrels): every scheme but mteb, whose anchor rule (kept)
 # would contradict the sidebar's anchor toggle; mteb is on the CLI and in the Overview's MTEB table.
 SIDEBAR_SCHEMES = tuple(name for name in SCHEMES if name != "mteb")

@@ -8,6 +8,7 @@ import pytest
 from coreb_core.analysis.deflation import (
     COMPUTED,
     FILE,
+    GENERATOR,
     deflation_table,
     headline,
     scheme_definitions,
@@ -91,3 +92,33 @@ def test_top_drop_queries_by_hand():
 def test_scheme_definitions_come_from_schemes():
     d = scheme_definitions().set_index("scheme")["definition"]
     assert d["v2"] == DESCRIPTIONS["v2"] and d["file:v1"] == DESCRIPTIONS["file"]
+
+
+def test_deflation_table_under_the_generators_reading(tiny_store):
+    # v1_gen: A's Q1 is 0.25 (its passing solutions only), as v2; the rest as v1
+    gen = {**HAND, "v1_gen": per_query({("A", Q1): 0.25, ("A", Q2): 0.75, ("A", QT): 0.25, ("A", QM): 0.0,
+                                         ("B", Q1): 0.0, ("B", Q2): 0.0})}
+    t = deflation_table(tiny_store, evaluation(gen), "task", reading="v1_gen")
+    assert list(zip(t["task"], t["run"], t["v1_source"])) == [
+        ("c2t", "A", GENERATOR), ("c2t", "A", FILE), ("t2c", "A", GENERATOR), ("t2c", "A", FILE),
+        ("t2c", "B", GENERATOR), ("t2c", "B", FILE)]
+    assert t["drop"].tolist() == pytest.approx([-0.125, 0.5, 0.0, 0.25, 0.0, 0.5])
+    assert [(d.run, d.task, d.overstatement) for d in headline(t)] == [("A", "t2c", 0.0), ("B", "t2c", 0.0),
+                                                                       ("A", "c2t", -0.125)]
+    assert set(deflation_table(tiny_store, evaluation(gen), "task")["v1_source"]) == {COMPUTED, FILE}
+    with pytest.raises(ValueError, match="unknown v1 reading 'v3'"):
+        deflation_table(tiny_store, evaluation(gen), "task", reading="v3")
+    assert scheme_definitions().set_index("scheme")["definition"]["v1_gen"] == DESCRIPTIONS["v1_gen"]
+
+
+def test_top_drop_queries_under_another_reading():
+    traps = pd.DataFrame({
+        "run": pd.Categorical(["A", "A"]), "task": ["t2c", "t2c"], "query_id": ["q1", "q2"],
+        "ndcg_at_10_v1": [1.0, 0.5], "ndcg_at_10": [0.5, 0.25], "traps_above_first_positive": [2, 1],
+        "traps_in_top_10": [2, 1], "first_positive_rank": [3.0, 2.0], "first_trap_rank": [1.0, 1.0]})
+    traps["v1_minus_v2_ndcg_at_10"] = traps["ndcg_at_10_v1"] - traps["ndcg_at_10"]
+    gen = pd.DataFrame({"run": ["A", "A"], "task": ["t2c", "t2c"], "query_id": ["q1", "q2"], "ndcg_at_10": [0.5, 0.75]})
+    top = top_drop_queries(traps, "t2c", per_run=5, v1=gen)
+    # q1 no longer drops (0.5 - 0.5); q2 drops 0.5, the whole of the run's drop
+    assert top["query_id"].tolist() == ["q2"] and top["v1_ndcg_at_10"].tolist() == [0.75]
+    assert top["v1_minus_v2_ndcg_at_10"].tolist() == [0.5] and top["share_of_drop"].tolist() == [1.0]

@@ -111,3 +111,31 @@ def test_page_top_queries_and_subtasks(app_cache, default_run_ids):
                                                   "per_run": "4"}).run()
     assert len(one_table(shared, "run", "v1_minus_v2_ndcg_at_10")) == 4
     assert shared.slider(key="deflation_per_run").value == 4
+
+
+def test_page_offers_the_generators_reading_of_v1(app_cache, default_run_ids):
+    from coreb_core.analysis.deflation import GENERATOR
+    from coreb_core.data.store import Store
+    from coreb_core.evaluation.evaluate import evaluate
+    from coreb_core.evaluation.schemes import V1_GEN, V2
+    from coreb_core.runs.folders import read_hits
+
+    bm25 = default_run_ids["bm25"]
+    at = app_test("deflation.py", app_cache, {"task": "t2c", "release": RELEASE, "runs": [bm25],
+                                              "reading": "v1_gen"}).run()
+    assert not at.exception and not at.error
+    assert at.radio(key="deflation_reading").value == "v1_gen"
+    by_task = one_table(at, "run", "v1_source", lacks=("subtask",))
+    assert set(by_task["v1_source"]) == {GENERATOR, FILE}  # the paper's reading is not mixed in
+    row = by_task[(by_task["task"] == "t2c") & (by_task["v1_source"] == GENERATOR)]
+    with Store(RELEASE, app_cache) as store:
+        hits = read_hits(bm25, app_cache)
+        gen, v2 = (f[f["task"] == "t2c"]["ndcg_at_10"].mean() for f in (evaluate(store, hits, V1_GEN),
+                                                                          evaluate(store, hits, V2)))
+    assert float(row["v1"].iloc[0]) == round(gen * 100, 1) and float(row["v2"].iloc[0]) == round(v2 * 100, 1)
+    assert any(m.value.startswith("T2C (generator's reading)") for m in at.markdown)
+    assert any("`v1_gen`" in c.value for c in at.caption)
+    # back to the paper's reading: the v1 rules rows return and the URL forgets the choice
+    at.radio(key="deflation_reading").set_value("v1").run()
+    assert set(one_table(at, "run", "v1_source", lacks=("subtask",))["v1_source"]) == {COMPUTED, FILE}
+    assert "reading" not in at.query_params
