@@ -331,10 +331,10 @@ def _check_model_meta(meta: Path) -> str | None:
     return None
 
 
-def _mteb_rows(path: Path, data: dict) -> tuple[list[dict], int]:
+def _mteb_rows(path: Path, data: dict, origin: "_Origin") -> tuple[list[dict], int]:
     """The checked file's numbers, one row per split x subset x metric, and how many non-finite values were
     left out (real MTEB files carry NaN in some diagnostic ``nauc_*`` metrics)."""
-    model, revision = _mteb_model(path)
+    model, revision = origin.mteb_model(path)
     task = data.get("task_name", path.stem)
     rows, dropped = [], 0
     for split, entries in data["scores"].items():
@@ -345,7 +345,8 @@ def _mteb_rows(path: Path, data: dict) -> tuple[list[dict], int]:
                 if not _is_finite(value):
                     dropped += 1
                     continue
-                rows.append({"source": f"mteb:{path.parent}", "source_kind": "mteb", "file": str(path),
+                rows.append({"source": f"mteb:{origin.shown(path.parent)}", "source_kind": "mteb",
+                             "file": origin.shown(path),
                              "model": model, "revision": revision, "dataset_revision": data.get("dataset_revision"),
                              "task": task, "task_short": MTEB_TASKS[task][0],
                              "subset": entry.get("hf_subset", "default"), "split": split, "metric": metric,
@@ -353,10 +354,13 @@ def _mteb_rows(path: Path, data: dict) -> tuple[list[dict], int]:
     return rows, dropped
 
 
-def _import_mteb(files: list[Path], root: Path | None) -> tuple[int, list[dict], list[str]]:
+def _import_mteb(files: list[Path], root: Path | None, origin: "_Origin") -> tuple[int, list[dict], list[str]]:
     skipped, good = [], []
     for path in files:
         data, reason = _check_mteb_file(path)
+        if not reason and origin.mteb_model(path)[0] is None:
+            reason = ("an uploaded MTEB file names its model in model_meta.json: upload that file beside it, "
+                      "or give a model label")
         if reason or data is None:
             skipped.append(f"{path}: {reason}")
         else:
@@ -366,13 +370,13 @@ def _import_mteb(files: list[Path], root: Path | None) -> tuple[int, list[dict],
     rows: list[dict] = []
     imported = dropped = 0
     for path, data in good:
-        model, revision = _mteb_model(path)
+        model, revision = origin.mteb_model(path)
         key = (model, revision, path.stem)
         if key in seen:
             skipped.append(f"{path}: duplicate of {seen[key]} (same model, revision and task)")
             continue
         seen[key] = path
-        file_rows, file_dropped = _mteb_rows(path, data)  # never empty: each entry's main_score is finite
+        file_rows, file_dropped = _mteb_rows(path, data, origin)  # never empty: each entry's main_score is finite
         rows += file_rows
         dropped += file_dropped
         imported += 1
@@ -382,14 +386,51 @@ def _import_mteb(files: list[Path], root: Path | None) -> tuple[int, list[dict],
     return imported, rows, skipped
 
 
-def _mteb_model(task_file: Path) -> tuple[str, str | None]:
-    """Model name and revision: from model_meta.json beside the file, else from the folder names."""
+class _Origin(NamedTuple):
+    """Where the imported files came from, for the provenance stored with them: a path the user named, or an
+    upload (files saved flat into a temporary folder), whose stored provenance names the uploaded files as the
+    user named them and never the server's temporary folder, whose name is no model's either.
+
+    >>> up = _Origin(Path("/tmp/coreb-results-x1"), None, True)
+    >>> up.shown(Path("/tmp/coreb-results-x1/run.trec")), up.shown(Path("/tmp/coreb-results-x1")), up.label("coreb-results-x1")
+    ('upload:run.trec', 'upload', 'uploaded')
+    >>> _Origin(Path("/srv/results"), None, False).shown(Path("/srv/results/a/b.json"))
+    '/srv/results/a/b.json'
+    """
+    root: Path
+    model: str | None
+    uploaded: bool
+
+    def shown(self, path: Path) -> str:
+        if not self.uploaded:
+            return str(path)
+        inside = path.relative_to(self.root).as_posix()
+        return "upload" if inside == "." else f"upload:{inside}"
+
+    def label(self, folder_name: str) -> str:
+        """The model label of runner files: the one given, else their folder's name (an upload's is none)."""
+        return self.model or ("uploaded" if self.uploaded else folder_name)
+
+    def mteb_model(self, task_file: Path) -> tuple[str | None, str | None]:
+        """Model and revision of an MTEB file: from model_meta.json beside it, else from its folders'
+        names (``<org>__<model>/<revision>/``). An upload has no such folders: without model_meta.json it
+        takes the model label, and without one it has no model (None)."""
+        named = _model_meta_name(task_file)
+        if named is not None:
+            return named[0], named[1] or (None if self.uploaded else task_file.parent.name)
+        if self.uploaded:
+            return self.model, None
+        return task_file.parent.parent.name.replace("__", "/", 1), task_file.parent.name
+
+
+def _model_meta_name(task_file: Path) -> tuple[str, str | None] | None:
+    """(name, revision) from the model_meta.json beside an MTEB task file, when it names the model."""
     meta = task_file.parent / "model_meta.json"
     if meta.exists() and file_problem(meta, allowed_roots(task_file.parent)) is None:
         data, _ = _load_json(meta)
         if isinstance(data, dict) and data.get("name"):
-            return str(data["name"]), data.get("revision") or task_file.parent.name
-    return task_file.parent.parent.name.replace("__", "/", 1), task_file.parent.name
+            return str(data["name"]), data.get("revision") or None
+    return None
 
 
 # ---------------------------------------------------------------- (a) official runner output
@@ -399,7 +440,7 @@ _OFFICIAL_NAMES = {"NDCG": "ndcg", "MAP": "map", "Recall": "recall", "P": "preci
                    "R_cap": "capped_recall", "Accuracy": "accuracy"}
 
 
-def _import_runner_metrics(path: Path, model: str) -> tuple[list[dict], str | None]:
+def _import_runner_metrics(path: Path, model: str, origin: "_Origin") -> tuple[list[dict], str | None]:
     data, reason = _load_json(path)
     if reason:
         return [], reason
@@ -424,7 +465,8 @@ def _import_runner_metrics(path: Path, model: str) -> tuple[list[dict], str | No
             if not 0 <= value <= 1:
                 return [], f"{where} must be between 0 and 1: {value!r}"
             metric = f"{_OFFICIAL_NAMES[m.group(1)]}_at_{m.group(2)}"
-            rows.append({"source": f"coreb-runner:{path.parent}", "source_kind": "coreb-runner", "file": str(path),
+            rows.append({"source": f"coreb-runner:{origin.shown(path.parent)}", "source_kind": "coreb-runner",
+                         "file": origin.shown(path),
                          "model": model, "revision": None, "dataset_revision": None, "task": path.stem,
                          "task_short": task_short(path.stem), "subset": "default", "split": "test",
                          "metric": metric, "label": canonical_label(metric), "value": float(value), "scheme": RUNNER_SCHEME})
@@ -515,7 +557,7 @@ def _looks_like_trec(path: Path) -> bool:
 
 
 def import_results(path: Path, release: str | None = None, task: str | None = None, model: str | None = None,
-                   root: Path | None = None) -> ImportReport:
+                   root: Path | None = None, uploaded: bool = False) -> ImportReport:
     """Import whatever ``path`` holds (see module docstring); never stops at the first bad file.
 
     >>> import tempfile
@@ -534,6 +576,7 @@ def import_results(path: Path, release: str | None = None, task: str | None = No
     path = Path(path)
     if not path.exists():
         raise CorebError(f"{path}: no such file or folder")
+    origin = _Origin(path, model, uploaded)
     # Only regular files inside the folder or the import roots, none over the size limit: a FIFO
     # would block the import for ever, a link could lead anywhere on the server.
     if path.is_dir():
@@ -568,7 +611,7 @@ def import_results(path: Path, release: str | None = None, task: str | None = No
 
     # (b) MTEB task files
     mteb = [f for f in files if f.suffix == ".json" and f.stem in MTEB_TASKS]
-    n, mteb_rows, bad = _import_mteb(mteb, root)
+    n, mteb_rows, bad = _import_mteb(mteb, root, origin)
     imported, rows, skipped = imported + n, rows + mteb_rows, skipped + bad
 
     # (a) official runner output: <task>.json beside <task>_predictions.json, or a metrics-shaped json
@@ -589,11 +632,11 @@ def import_results(path: Path, release: str | None = None, task: str | None = No
             except (DataError, CorebError) as exc:
                 skipped.append(_skip_line(f, exc))
                 continue
-            label = model or f.parent.name
-            runs.append(_store_run(hits, release, label, f"coreb-runner:{f}", root, str(f)))
+            runs.append(_store_run(hits, release, origin.label(f.parent.name), f"coreb-runner:{origin.shown(f)}",
+                                   root, origin.shown(f)))
             imported += 1
             continue
-        metric_rows, reason = _import_runner_metrics(f, model or f.parent.name)
+        metric_rows, reason = _import_runner_metrics(f, origin.label(f.parent.name), origin)
         if reason:
             skipped.append(f"{f}: {reason}")
         else:
@@ -618,7 +661,7 @@ def import_results(path: Path, release: str | None = None, task: str | None = No
                 if hits.empty:  # a run of no query would be stored empty
                     skipped.append(f"{f}: no line names a {task} query of {release}")
                     continue
-            runs.append(_store_run(hits, release, model or f.stem, f"trec:{f}", root, str(f)))
+            runs.append(_store_run(hits, release, model or f.stem, f"trec:{origin.shown(f)}", root, origin.shown(f)))
             imported += 1
         except (DataError, CorebError) as exc:
             skipped.append(_skip_line(f, exc))

@@ -130,7 +130,7 @@ def import_uploaded_results(files: Iterable[tuple[str, bytes]], release: str | N
     with tempfile.TemporaryDirectory(prefix="coreb-results-") as tmp:
         save_uploads(files, Path(tmp))
         try:
-            report = import_results(Path(tmp), release or None, task or None, model or None, root)
+            report = import_results(Path(tmp), release or None, task or None, model or None, root, uploaded=True)
         except CorebError as exc:
             raise _uploaded_error(exc, Path(tmp)) from None
         return report._replace(skipped=[_uploaded(line, Path(tmp)) for line in report.skipped])

@@ -2,7 +2,7 @@
 with no scores, a runner ``<task>.json`` with no metric, an empty predictions file, a TREC run with no line of
 the chosen task), metrics that are strings or lie outside [0, 1], JSON objects with a key given twice, TREC
 scores that only Python's ``float()`` reads (Arabic-Indic digits, ``1_0``), and errors that named a file twice
-or by the server's temporary folder. Each is refused with one line naming the file (and row and field where
+or by the server's temporary folder, and uploads whose stored provenance (source, file, model) named that folder. Each is refused with one line naming the file (and row and field where
 there is one), exit status 2 when nothing is imported, and the cache stays byte-identical; in a batch, the
 good files import and the bad one is counted as skipped, never as imported.
 """
@@ -262,3 +262,34 @@ def test_run_page_upload_that_imports_nothing_claims_no_success(tiny_cache):
     assert not at.success, [s.value for s in at.success]
     shows_error(at, "Nothing was imported")
     shows_error(at, "empty.json")
+
+
+# ---------------------------------------------------------------- what an upload stores as its provenance
+
+def test_an_uploaded_trec_run_records_the_uploaded_name_not_the_temporary_folder(tiny_cache):
+    """was: the stored run's ``source`` and ``source_file`` named the server's temporary folder
+    (``trec:/tmp/coreb-results-…/bm25.trec``), shown as the run's provenance on every page."""
+    from coreb_core.runs.folders import run_meta
+
+    trec = f"{Q1} Q0 code_v202601_00002 1 2.0 x\n".encode()
+    [run_id] = import_uploaded_results([("bm25.trec", trec)], "tiny", root=tiny_cache).runs
+    meta = run_meta(run_id, tiny_cache)
+    assert (meta.model, meta.source, meta.source_file) == ("bm25", "trec:upload:bm25.trec", "upload:bm25.trec")
+
+
+def test_an_uploaded_mteb_file_takes_its_model_from_model_meta_or_the_label_never_the_temporary_folder(tiny_cache):
+    """was: an MTEB file uploaded without its ``<org>__<model>/<revision>`` folders was stored as the model
+    ``tmp``, revision ``coreb-results-…`` (the temporary folder's names)."""
+    task = json.dumps({"task_name": "CorebT2CRetrieval", "scores": {"test": [ENTRY]}}).encode()
+    with unchanged(tiny_cache):
+        report = import_uploaded_results([("CorebT2CRetrieval.json", task)], root=tiny_cache)
+    assert report.imported == 0 and report.skipped == [
+        "CorebT2CRetrieval.json: an uploaded MTEB file names its model in model_meta.json: upload that file "
+        "beside it, or give a model label"]
+    import_uploaded_results([("CorebT2CRetrieval.json", task)], model="org/labelled", root=tiny_cache)
+    meta = json.dumps({"name": "org/named", "revision": None}).encode()
+    import_uploaded_results([("CorebT2CRetrieval.json", task), ("model_meta.json", meta)], root=tiny_cache)
+    rows = stored_rows(tiny_cache)
+    stored = sorted(set(zip(rows["model"], rows["revision"].fillna("-"), rows["file"])))
+    assert stored == [("org/labelled", "-", "upload:CorebT2CRetrieval.json"),
+                      ("org/named", "-", "upload:CorebT2CRetrieval.json")]
