@@ -579,8 +579,8 @@ def _compare(args: argparse.Namespace) -> int:
                           "verdicts": [{**v._asdict(), "correction": str(v.correction)} for v in verdicts]},
                          indent=1, default=float))
         return 0
-    for v in verdicts:
-        print(terminal_safe(verdict_sentence(v, names)) + f" Paired t-test: p = {v.p_ttest:.3g}.")
+    for v in verdicts:  # a pair that shares no query has no test to report (a run made for other tasks)
+        print(terminal_safe(verdict_sentence(v, names)) + (f" Paired t-test: p = {v.p_ttest:.3g}." if v.shared else ""))
     return 0
 
 
@@ -607,6 +607,10 @@ def _contrast(args: argparse.Namespace) -> int:
         print(json.dumps({"release": args.release, "task": args.task, "a": a, "b": b, "k": found.k,
                           "measure": found.measure.name, "queries": found.queries, "mean": found.mean,
                           "rows": _records(found.rows)}, indent=1))
+        return 0
+    if not found.queries:
+        print(f"{terminal_safe(names[a])} and {terminal_safe(names[b])} share no query on {args.task}: there is "
+              "nothing to contrast.")
         return 0
     print(f"{terminal_safe(names[a])} against {terminal_safe(names[b])} on {args.task}, top {found.k}: mean "
           f"{found.measure.name} {found.mean:.3f} over {found.queries} queries; the {len(found.rows)} that agree least "

@@ -67,6 +67,15 @@ metric = right.selectbox("Metric", metrics, key=remembered("compare_metric", "me
                                                           "ndcg_at_10" if "ndcg_at_10" in metrics else metrics[0],
                                                           allowed=metrics))
 per_query = split_runs(per_query_all, state.task, picked)
+# A run made for other tasks (`--tasks c2c`) scores no query of this one: say so, rather than show empty tables.
+unscored = [r for r in picked if per_query[r].empty]
+if unscored:
+    st.warning(plain(f"{', '.join(labels[r] for r in unscored)} scored no {TASK_LABELS[state.task]} query (made for "
+                     "other tasks): a pair with it shares no query to compare. Pick runs that cover this task, or "
+                     "choose another task in the sidebar."))
+if len(picked) - len(unscored) < 2:
+    write_url({"compare": list(picked), "metric": metric})
+    stop_page()
 
 # PyTerrier's baseline=: each other run against it, or every pair; the correction across those comparisons.
 NO_BASELINE = ""
