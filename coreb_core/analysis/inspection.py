@@ -214,7 +214,9 @@ def query_details(store: Store, query_id: str) -> QueryDetails:
     rows = store.sql("""SELECT task, query_id, subtask, query, problem_id, target_language, anchor_language,
                                anchor_code_id, label FROM queries WHERE query_id = ?""", [query_id]).fetchall()
     if not rows:
-        raise CorebError(f"query {query_id!r} is not in release {store.release}")
+        # The id may come from a link: echo a bounded, escaped form of it (repr shows a NUL as \x00).
+        shown = repr(query_id) if len(query_id) <= 80 else f"{query_id[:60]!r}… ({len(query_id):,} characters)"
+        raise CorebError(f"query {shown} is not in release {store.release}")
     task, qid, subtask, query, pid, target, anchor_lang, anchor, label = rows[0]
     title = statement = abbreviated = None
     if pid is not None:
