@@ -398,6 +398,7 @@ def _traps(args: argparse.Namespace) -> int:
     from coreb_core.analysis.slices import length_slices
     from coreb_core.analysis.surface_bias import surface_bias
     from coreb_core.analysis.trap_wins import trap_wins, why_traps_win
+    from coreb_core.analysis.traps import share_lost
     from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import analyse_many
     from coreb_core.present.trap_patterns import agreement_sentence, duel_sentence, jaccard_sentence
@@ -446,8 +447,11 @@ def _traps(args: argparse.Namespace) -> int:
             total = int(rows["trap_wins"].sum())
             parts = ", ".join(f"{r.kind} {r.trap_wins} ({r.share_of_wins:.0%})" for r in rows.itertuples()
                               if r.trap_wins > 0)
-            print(f"  {task}: {total} trap wins in {int(rows['queries_with_win'].iloc[0])} of {int(rows['queries'].iloc[0])} "
-                  f"queries; {parts or 'none'}")
+            lost, with_positive = int(rows["queries_with_win"].iloc[0]), int(rows["queries"].iloc[0])
+            # Of the queries with a positive: only those can be lost (share_lost, the one definition).
+            share = f" ({share_lost(lost, with_positive):.1%})" if with_positive else ""
+            print(f"  {task}: {total} trap wins; {lost:,} of {with_positive:,} queries with a positive lost to a "
+                  f"trap{share}; {parts or 'none'}")
         for r in bugs[bugs["run"] == run_id].itertuples():
             print(f"  {r.task} bug {r.bug}: {r.trap_wins} of {r.judged} outrank the best positive ({r.win_rate:.0%})")
         for r in curve[curve["run"] == run_id].itertuples():

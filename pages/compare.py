@@ -222,7 +222,7 @@ cut = run_slices(chosen_state, DEFAULT_QUANTILES).by(slice_by)
 cut = cut[cut["task"] == state.task]
 st.caption(provenance(state, f"nDCG@10 ×100 under v2 per quartile of {SLICE_LABELS[slice_by]} (characters; the same "
                              "bins for every run: this task's queries with a positive); Trap analysis has the "
-                             "trap-win rates and the length duels"))
+                             "shares of queries lost to a trap and the length duels"))
 if not cut.empty:
     lengths = cut.assign(run_label=cut["run"].map(labels).fillna(cut["run"]), bin_text=cut["bin"].astype(str),
                          range_text=[f"{int(lo):,}–{int(hi):,} chars" for lo, hi in zip(cut["low"], cut["high"])],
