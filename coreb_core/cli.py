@@ -403,6 +403,7 @@ def _traps(args: argparse.Namespace) -> int:
     from coreb_core.analysis.slices import length_slices
     from coreb_core.analysis.surface_bias import surface_bias
     from coreb_core.analysis.trap_wins import trap_wins, why_traps_win
+    from coreb_core.analysis.traps import share_lost
     from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import analyse_many
     from coreb_core.present.trap_patterns import agreement_sentence, duel_sentence, jaccard_sentence
@@ -451,8 +452,11 @@ def _traps(args: argparse.Namespace) -> int:
             total = int(rows["trap_wins"].sum())
             parts = ", ".join(f"{r.kind} {r.trap_wins} ({r.share_of_wins:.0%})" for r in rows.itertuples()
                               if r.trap_wins > 0)
-            print(f"  {task}: {total} trap wins in {int(rows['queries_with_win'].iloc[0])} of {int(rows['queries'].iloc[0])} "
-                  f"queries; {parts or 'none'}")
+            lost, with_positive = int(rows["queries_with_win"].iloc[0]), int(rows["queries"].iloc[0])
+            # Of the queries with a positive: only those can be lost (share_lost, the one definition).
+            share = f" ({share_lost(lost, with_positive):.1%})" if with_positive else ""
+            print(f"  {task}: {total} trap wins; {lost:,} of {with_positive:,} queries with a positive lost to a "
+                  f"trap{share}; {parts or 'none'}")
         for r in bugs[bugs["run"] == run_id].itertuples():
             print(f"  {r.task} bug {r.bug}: {r.trap_wins} of {r.judged} outrank the best positive ({r.win_rate:.0%})")
         for r in curve[curve["run"] == run_id].itertuples():
@@ -584,8 +588,8 @@ def _compare(args: argparse.Namespace) -> int:
                           "verdicts": [{**v._asdict(), "correction": str(v.correction)} for v in verdicts]},
                          indent=1, default=float))
         return 0
-    for v in verdicts:
-        print(terminal_safe(verdict_sentence(v, names)) + f" Paired t-test: p = {v.p_ttest:.3g}.")
+    for v in verdicts:  # a pair that shares no query has no test to report (a run made for other tasks)
+        print(terminal_safe(verdict_sentence(v, names)) + (f" Paired t-test: p = {v.p_ttest:.3g}." if v.shared else ""))
     return 0
 
 
@@ -612,6 +616,10 @@ def _contrast(args: argparse.Namespace) -> int:
         print(json.dumps({"release": args.release, "task": args.task, "a": a, "b": b, "k": found.k,
                           "measure": found.measure.name, "queries": found.queries, "mean": found.mean,
                           "rows": _records(found.rows)}, indent=1))
+        return 0
+    if not found.queries:
+        print(f"{terminal_safe(names[a])} and {terminal_safe(names[b])} share no query on {args.task}: there is "
+              "nothing to contrast.")
         return 0
     print(f"{terminal_safe(names[a])} against {terminal_safe(names[b])} on {args.task}, top {found.k}: mean "
           f"{found.measure.name} {found.mean:.3f} over {found.queries} queries; the {len(found.rows)} that agree least "

@@ -180,7 +180,8 @@ def build_report(release: str, run_ids: Sequence[str] | None = None, scheme: str
          ("trap %", True)], rows)
         + f'<p class="note">* significantly below the best run (paired randomization test on shared queries, '
           f"{n_permutations:,} sign flips, Holm-corrected across runs, α = {SIGNIFICANCE_LEVEL}). 95% CI: percentile bootstrap "
-          "over queries. trap %: queries with a trap (rel=1) ranked above the first positive (rel=2).</p>")
+          "over queries. trap %: share of queries lost to a trap, i.e. of the queries with a positive (rel=2), those "
+          "with a trap (rel=1) ranked above every positive.</p>")
     if len(rec.excluded):
         parts.append('<p class="note">Left out: ' + "; ".join(
             f"{_esc(r['model'])}: {_esc(r['reason'])}" for _, r in rec.excluded.iterrows()) + "</p>")

@@ -67,6 +67,15 @@ metric = right.selectbox("Metric", metrics, key=remembered("compare_metric", "me
                                                           "ndcg_at_10" if "ndcg_at_10" in metrics else metrics[0],
                                                           allowed=metrics))
 per_query = split_runs(per_query_all, state.task, picked)
+# A run made for other tasks (`--tasks c2c`) scores no query of this one: say so, rather than show empty tables.
+unscored = [r for r in picked if per_query[r].empty]
+if unscored:
+    st.warning(plain(f"{', '.join(labels[r] for r in unscored)} scored no {TASK_LABELS[state.task]} query (made for "
+                     "other tasks): a pair with it shares no query to compare. Pick runs that cover this task, or "
+                     "choose another task in the sidebar."))
+if len(picked) - len(unscored) < 2:
+    write_url({"compare": list(picked), "metric": metric})
+    stop_page()
 
 # PyTerrier's baseline=: each other run against it, or every pair; the correction across those comparisons.
 NO_BASELINE = ""
@@ -213,7 +222,7 @@ cut = run_slices(chosen_state, DEFAULT_QUANTILES).by(slice_by)
 cut = cut[cut["task"] == state.task]
 st.caption(provenance(state, f"nDCG@10 ×100 under v2 per quartile of {SLICE_LABELS[slice_by]} (characters; the same "
                              "bins for every run: this task's queries with a positive); Trap analysis has the "
-                             "trap-win rates and the length duels"))
+                             "shares of queries lost to a trap and the length duels"))
 if not cut.empty:
     lengths = cut.assign(run_label=cut["run"].map(labels).fillna(cut["run"]), bin_text=cut["bin"].astype(str),
                          range_text=[f"{int(lo):,}–{int(hi):,} chars" for lo, hi in zip(cut["low"], cut["high"])],

@@ -148,13 +148,15 @@ query_id = url_query or (str(found["query_id"].iloc[0]) if len(found) else None)
 if query_id is None:
     st.info("No query matches these filters.")
     stop_page()
-write_url({"query": query_id})
-last_query[state.task] = query_id
 try:
     q = query_details(s, query_id)
 except CorebError as exc:
+    # An unknown id (from a link) is neither carried on into the page links nor remembered for the task.
+    write_url({"query": None, "doc": None})
     show_error(exc)
     stop_page()
+write_url({"query": query_id})
+last_query[state.task] = query_id
 
 # ------------------------------------------------------------------ the query and its problem
 st.subheader("Query")

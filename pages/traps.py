@@ -26,7 +26,15 @@ from coreb_core.present.display import (
     points,
     surface_sentence,
 )
-from coreb_core.present.labels import PASS_BIN_LABELS, SLICE_LABELS, TASK_LABELS, TRAP_KIND_LABELS
+from coreb_core.present.labels import (
+    DENOMINATORS,
+    LOST_SHARE,
+    PASS_BIN_LABELS,
+    SLICE_LABELS,
+    TASK_LABELS,
+    TRAP_KIND_LABELS,
+    WIN_RATE,
+)
 from coreb_core.present.trap_patterns import agreement_sentence, duel_sentence, jaccard_sentence, shift_text
 from coreb_core.retrieval.profiles import run_encoder_identity
 from coreb_core.runs.meta import run_name
@@ -52,8 +60,8 @@ from ui.widgets import csv_download, provenance, run_label, show_error
 state = sidebar()
 st.title("Trap analysis")
 st.caption("Traps are rel=1 hard negatives: failing solutions of the same problem, correct solutions that break "
-           "the subtask's constraint, or (C2T) noise descriptions. Shares are over the evaluated queries of each "
-           "group; a query without a positive counts as no trap above a positive.")
+           "the subtask's constraint, or (C2T) noise descriptions. " + DENOMINATORS + " Traps in the top 10 and a "
+           "trap at rank 1 need no positive: they are over every evaluated query.")
 if not state.run_ids:
     st.info("Choose at least one run in the sidebar.")
     stop_page()
@@ -96,19 +104,22 @@ else:
 st.dataframe(pct_columns(chart_data, ["share_trap_above_positive", "share_trap_at_1", "ndcg_at_10"]),
              hide_index=True, placeholder="—", width="stretch",
              column_order=["run_label", "group", "share_trap_above_positive", "traps_in_top_10_per_query",
-                           "share_trap_at_1", "ndcg_at_10", "queries", "queries_trap_above_positive"],
+                           "share_trap_at_1", "ndcg_at_10", "queries", "queries_with_positive",
+                           "queries_trap_above_positive"],
              column_config={
                  "run_label": st.column_config.TextColumn("Run", width="medium"),
                  "group": st.column_config.TextColumn(level.capitalize(), width="medium"),
-                 "share_trap_above_positive": st.column_config.NumberColumn("Trap above 1st positive (%)",
-                                                                            format="%.1f", width="small"),
+                 "share_trap_above_positive": st.column_config.NumberColumn(
+                     "Lost to a trap (%)", format="%.1f", width="small",
+                     help=f"{LOST_SHARE}: of the queries with a positive, those where a trap ranks above every "
+                          "positive"),
                  "traps_in_top_10_per_query": st.column_config.NumberColumn("Traps in top 10 / query", format="%.2f",
                                                                             width="small"),
                  "share_trap_at_1": st.column_config.NumberColumn("Trap at rank 1 (%)", format="%.1f", width="small"),
                  "ndcg_at_10": st.column_config.NumberColumn("nDCG@10 ×100 (v2)", format="%.1f", width="small"),
                  "queries": st.column_config.NumberColumn("Queries", width="small"),
-                 "queries_trap_above_positive": st.column_config.NumberColumn("Queries with a trap above",
-                                                                              width="small")})
+                 "queries_with_positive": st.column_config.NumberColumn("With a positive", width="small"),
+                 "queries_trap_above_positive": st.column_config.NumberColumn("Lost to a trap", width="small")})
 csv_download(table, f"traps_{state.release}_{state.task}_{level.replace(' × ', '_x_').replace(' ', '_')}")
 
 st.subheader("Worst queries")
@@ -167,15 +178,16 @@ else:
              color="kind_label", color_title="Trap kind", stack=True, value_format=".0%",
              y_sort=list(labels.values()),
              tooltip=["run_label", "kind_label", "trap_wins", alt.Tooltip("share_of_wins", format=".1%"),
-                      "traps_in_top_k", "queries_with_win", "queries"],
+                      "judged", alt.Tooltip("win_rate", format=".1%"), "traps_in_top_k", "queries_with_win",
+                      "queries"],
              title=f"Trap wins by kind · {state.release} · {state.task}")
     by_subtask = page.kinds_by_subtask
     table = by_subtask.assign(run_label=by_subtask["run"].map(labels).fillna(by_subtask["run"]),
                               kind_label=by_subtask["kind"].map(TRAP_KIND_LABELS).fillna(by_subtask["kind"]))
-    st.dataframe(pct_columns(table, ["share_of_wins", "share_of_top_k"]), hide_index=True, placeholder="—",
-                 width="stretch", key="trap_kinds_table",
-                 column_order=["run_label", "subtask", "kind_label", "trap_wins", "share_of_wins", "traps_in_top_k",
-                               "share_of_top_k", "queries_with_win", "queries"],
+    st.dataframe(pct_columns(table, ["share_of_wins", "win_rate", "share_of_top_k"]), hide_index=True,
+                 placeholder="—", width="stretch", key="trap_kinds_table",
+                 column_order=["run_label", "subtask", "kind_label", "trap_wins", "share_of_wins", "judged",
+                               "win_rate", "traps_in_top_k", "share_of_top_k", "queries_with_win", "queries"],
                  column_config={
                      "run_label": st.column_config.TextColumn("Run", width="medium"),
                      "subtask": st.column_config.TextColumn("Subtask", width="medium"),
@@ -185,12 +197,17 @@ else:
                      "traps_in_top_k": st.column_config.NumberColumn("In top-k", width="small"),
                      "share_of_top_k": st.column_config.NumberColumn("Share of top-k traps (%)", format="%.1f",
                                                                      width="small"),
-                     "queries_with_win": st.column_config.NumberColumn("Queries with a win", width="small"),
-                     "queries": st.column_config.NumberColumn("Queries", width="small")})
+                     "judged": st.column_config.NumberColumn("Judged traps", width="small",
+                                                             help="of the queries with a positive"),
+                     "win_rate": st.column_config.NumberColumn(f"{WIN_RATE.capitalize()} (%)", format="%.1f",
+                                                               width="small"),
+                     "queries_with_win": st.column_config.NumberColumn("Queries lost to a trap", width="small"),
+                     "queries": st.column_config.NumberColumn("Queries with a positive", width="small")})
     csv_download(by_subtask, f"trap_kinds_{state.release}_{state.task}")
     bugs = page.bugs
     if not bugs.empty:
-        st.caption("The corpus records the bug of each failing solution (CoREB-mini): wins and win rate per bug kind.")
+        st.caption(f"The corpus records the bug of each failing solution (CoREB-mini): wins and {WIN_RATE} per bug "
+                   "kind.")
         bugs_shown = bugs.assign(run_label=bugs["run"].map(labels).fillna(bugs["run"]))
         st.dataframe(pct_columns(bugs_shown, ["share_of_wins", "win_rate"]), hide_index=True, placeholder="—",
                      width="stretch", key="trap_bugs_table",
@@ -202,7 +219,8 @@ else:
                          "share_of_wins": st.column_config.NumberColumn("Share of wins (%)", format="%.1f",
                                                                         width="small"),
                          "judged": st.column_config.NumberColumn("Judged traps", width="small"),
-                         "win_rate": st.column_config.NumberColumn("Win rate (%)", format="%.1f", width="small")})
+                         "win_rate": st.column_config.NumberColumn(f"{WIN_RATE.capitalize()} (%)", format="%.1f",
+                                                                   width="small")})
 
 st.subheader("Near-miss curve")
 st.caption(provenance(state, "P(a failing solution outranks its query's best positive) by its test pass fraction; "
@@ -320,8 +338,8 @@ else:
     shift = run_stability(runs[run_id], pairs_across[run_id], state.anchor_exclusion)
     rows = shift.level(stability_level)
     rows = rows[rows["task"] == state.task]
-    st.caption(f"Trap-win rate = share of judged traps (in queries with a positive) ranked above the best "
-               f"positive. a = {shift.release_a}, b = {shift.release_b}: the releases share no problem, so they "
+    st.caption(f"{WIN_RATE.capitalize()} = share of judged traps (in queries with a positive) ranked above the "
+               f"best positive. a = {shift.release_a}, b = {shift.release_b}: the releases share no problem, so they "
                "are compared by kind, not by document. Bars: b − a with Newcombe's 95% interval; an interval "
                "that misses 0 moved more than sampling explains (two-proportion z-test p in the table).")
     if rows.empty:
@@ -337,7 +355,7 @@ else:
         measurable = shown.dropna(subset=["diff_pts"])
         if not measurable.empty:
             draw(interval_dots, measurable, "group", "diff_pts", "low_pts", "high_pts",
-                 x_title=f"trap-win rate, {shift.release_b} − {shift.release_a} (points)",
+                 x_title=f"{WIN_RATE}, {shift.release_b} − {shift.release_a} (points)",
                  tooltip=["group", "wins_a", "traps_a", "wins_b", "traps_b", "change"], with_zero=True,
                  title=f"{labels[run_id]}: change by {stability_level} · {state.task}")
         st.dataframe(shown, hide_index=True, width="stretch", key="trap_across_table",
@@ -367,7 +385,8 @@ sliced = cut.by(slice_by)
 sliced = sliced[sliced["task"] == state.task]
 st.caption(provenance(state, f"{SLICE_LABELS[slice_by]} in characters, {quantiles} equal-count bins of this "
                              "task's queries with a positive (the same bins for every run); nDCG@10 under v2; "
-                             "trap-win rate = share of the bin's queries lost to a trap, Wilson 95% intervals"))
+                             f"{LOST_SHARE} = of the bin's queries, those where a trap ranks above every positive; "
+                             "Wilson 95% intervals"))
 if sliced.empty:
     st.info("The chosen runs score no query of this task.")
 else:

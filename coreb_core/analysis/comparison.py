@@ -208,8 +208,10 @@ def pair_deltas(per_query: Mapping[str, pd.DataFrame], a: str, b: str, metric: s
     merged["outcome"] = np.select([merged["delta"] > TIE_TOLERANCE, merged["delta"] < -TIE_TOLERANCE],
                                   ["win", "loss"], "tie")
     merged = merged.sort_values(["delta", "query_id"], ascending=[False, True], kind="stable").reset_index(drop=True)
-    if store is not None and len(merged):
-        merged = with_query_facts(store, merged, ("subtask", "query"))
+    if store is not None:
+        # Two runs that share no query (one made with --tasks c2c, the other on T2C) still give the columns.
+        merged = (with_query_facts(store, merged, ("subtask", "query")) if len(merged)
+                  else merged.assign(subtask=pd.Series(dtype=object), query=pd.Series(dtype=object)))
     return merged.rename(columns={"value_a": f"{metric} (a)", "value_b": f"{metric} (b)"})
 
 

@@ -219,7 +219,9 @@ def query_details(store: Store, query_id: str) -> QueryDetails:
         if rows:
             break
     if not rows:
-        raise CorebError(f"query {quoted_id(query_id)} is not in release {store.release}")
+        # The id may come from a link: echo a bounded, escaped form of it (repr shows a NUL as \x00).
+        shown = quoted_id(query_id) + (f" ({len(query_id):,} characters)" if len(query_id) > 80 else "")
+        raise CorebError(f"query {shown} is not in release {store.release}")
     task, qid, subtask, query, pid, target, anchor_lang, anchor, label = rows[0]
     title = statement = abbreviated = None
     if pid is not None:

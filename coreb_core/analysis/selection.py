@@ -39,6 +39,7 @@ import pandas as pd
 
 from coreb_core.analysis.comparison import SIGNIFICANCE_LEVEL, PairVerdict
 from coreb_core.analysis.leaderboard import canonical_model, run_params, score
+from coreb_core.analysis.traps import share_lost
 from coreb_core.data.measures import SELECTION_METRICS
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.data.store import Store
@@ -199,7 +200,8 @@ def recommend(store: Store, per_query: pd.DataFrame, traps: pd.DataFrame, metas:
     chosen = selected_queries(store, tasks, languages)
     scores = slice_scores(per_query, chosen, average, metric)
     trap_rows = traps[traps["query_id"].astype(str).isin(chosen)]
-    trap_share = trap_rows.groupby("run", observed=True)["trap_above_positive"].mean()
+    lost = trap_rows.groupby("run", observed=True)[["trap_above_positive", "has_positive"]].sum()
+    trap_share = pd.Series(share_lost(lost["trap_above_positive"], lost["has_positive"]), index=lost.index)
     excluded, kept = [], {}
     for run in per_query["run"].astype(str).unique():
         meta = metas.get(run)

@@ -1,9 +1,9 @@
 """Stability across releases: does a model lose to the same kinds of traps on v2602 as on v2603?
 
 The releases are problem-disjoint (no query or document is shared), so the comparison is by kind, not by
-document. For one model's run on each release, the *trap-win rate* of a group is the share of its judged
-traps (in queries that have a positive) that the run ranks above the query's best positive
-(``coreb_core.analysis.trap_wins``' definition). Per task and group (trap kind, bug kind where the
+document. For one model's run on each release, the *trap-win rate per judged trap* of a group is the share
+of its judged traps (in queries that have a positive) that the run ranks above the query's best positive
+(``coreb_core.analysis.trap_wins``' definition, and ``kind_shares``' ``win_rate``). Per task and group (trap kind, bug kind where the
 corpus records one, subtask): both rates, their difference (second release − first) with Newcombe's
 95% interval, and the two-proportion z-test's p-value. An interval that excludes 0 says the rate moved
 between releases more than sampling explains.

@@ -332,9 +332,12 @@ def kind_shares(wins: TrapWins, level: str = "subtask") -> pd.DataFrame:
     """Per run × task (× subtask) × kind: how many trap wins and top-k traps each kind has, and its share.
 
     Columns: run, task, (subtask,) kind, trap_wins, share_of_wins (of the group's trap wins; NaN when
-    it has none), traps_in_top_k, share_of_top_k, judged (the kind's judged traps of the scored
-    queries), queries (scored queries of the group), queries_with_win. Kinds with neither a win nor
-    a top-k trap are left out.
+    it has none), traps_in_top_k, share_of_top_k (over every scored query: a trap in the top k needs no
+    positive), judged (the kind's judged traps of the scored queries with a positive: only those can win),
+    win_rate (the trap-win rate per judged trap: trap_wins / judged, as ``release_stability`` and
+    ``bug_shares`` count it), queries (the scored queries of the group with a positive) and queries_with_win
+    (those lost to a trap: ``coreb_core.analysis.traps.share_lost`` of the two is the share of queries lost
+    to a trap). Kinds with neither a win nor a top-k trap are left out.
 
     >>> from coreb_core.runs.folders import read_hits
     >>> kind_shares(trap_wins(store, {"bm25": read_hits(bm25)}), "task").columns.tolist()[:6]  # demo_v2603
@@ -344,17 +347,20 @@ def kind_shares(wins: TrapWins, level: str = "subtask") -> pd.DataFrame:
     # Counting on category codes (bincount), not a pandas groupby: 11 runs' traps are 200,000+ rows.
     cell, categories = _cells(wins.traps, keys + ["kind"])
     n_kinds = len(categories[-1])
-    judged = np.bincount(cell)
-    won = np.bincount(cell, weights=wins.traps["wins"].to_numpy(dtype=np.float64), minlength=len(judged))
-    top = np.bincount(cell, weights=wins.traps["in_top_k"].to_numpy(dtype=np.float64), minlength=len(judged))
-    kept = np.flatnonzero((judged > 0) & ((won > 0) | (top > 0)))
+    listed = np.bincount(cell)
+    # One denominator rule for trap wins (issue 31): the judged traps of queries that have a positive.
+    judged = np.bincount(cell, weights=wins.traps["query_has_positive"].to_numpy(dtype=np.float64),
+                         minlength=len(listed))
+    won = np.bincount(cell, weights=wins.traps["wins"].to_numpy(dtype=np.float64), minlength=len(listed))
+    top = np.bincount(cell, weights=wins.traps["in_top_k"].to_numpy(dtype=np.float64), minlength=len(listed))
+    kept = np.flatnonzero((listed > 0) & ((won > 0) | (top > 0)))
     group = kept // n_kinds
     group_won = np.bincount(group, weights=won[kept]) if len(kept) else np.zeros(0)
     group_top = np.bincount(group, weights=top[kept]) if len(kept) else np.zeros(0)
     q_cell, _ = _cells(wins.queries, keys)
     has_win = (wins.queries["trap_wins"] > 0).to_numpy(dtype=np.float64)
     size = max(int(group.max()) + 1 if len(group) else 0, int(q_cell.max()) + 1 if len(q_cell) else 0)
-    queries = np.bincount(q_cell, minlength=size)
+    queries = np.bincount(q_cell, weights=wins.queries["has_positive"].to_numpy(dtype=np.float64), minlength=size)
     with_win = np.bincount(q_cell, weights=has_win, minlength=size)
     with np.errstate(divide="ignore", invalid="ignore"):
         share_won = np.where(group_won[group] > 0, won[kept] / group_won[group], np.nan)
@@ -365,6 +371,8 @@ def kind_shares(wins: TrapWins, level: str = "subtask") -> pd.DataFrame:
     out["traps_in_top_k"] = top[kept].astype(np.int64)
     out["share_of_top_k"] = share_top
     out["judged"] = judged[kept].astype(np.int64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out["win_rate"] = np.where(judged[kept] > 0, won[kept] / judged[kept], np.nan)
     out["queries"] = queries[group].astype(np.int64)
     out["queries_with_win"] = with_win[group].astype(np.int64)
     return out

@@ -4,8 +4,11 @@ Built on the per-query trap table of ``coreb_core.evaluation.evaluate`` (``trap_
 ``analyse_many``, both with the official rank semantics) plus the query facts of
 ``coreb_core.data.store.with_query_facts``; nothing here re-computes a metric, it only counts and averages.
 
-Shares are over the evaluated queries of a group (as ``bench/mini_difficulty.py`` reports them): a query
-without any positive (a ``c2t_match`` label-0 pair) counts as having no trap above a positive.
+The *share of queries lost to a trap* (``share_lost``, defined once here: the page, the CLI's ``traps``, the
+model selection and the report use it) is over the queries that have a positive: a query without any (a
+``c2t_match`` label-0 pair, 190 of release_v2603's 1,200 C2T queries) cannot lose, so it is left out of the
+denominator. The two other measures, traps in the top 10 and a trap at rank 1, need no positive: they are over
+every evaluated query of a group.
 
 Example (CoREB-mini and a BM25 run in ``root``):
     >>> from coreb_core.evaluation.evaluate import analyse_many
@@ -24,6 +27,9 @@ Example (CoREB-mini and a BM25 run in ``root``):
 """
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
 import pandas as pd
 
 from coreb_core.data.schema import GROUPINGS
@@ -38,10 +44,24 @@ LEVELS: dict[str, list[str]] = {
     "task": [],
 }
 MEASURES = {
-    "share_trap_above_positive": "share of queries with a trap above the first positive",
+    "share_trap_above_positive": "share of queries lost to a trap (of those with a positive)",
     "traps_in_top_10_per_query": "traps in the top 10 per query",
     "share_trap_at_1": "share of queries with a trap at rank 1",
 }
+
+
+def share_lost(lost: Any, with_positive: Any) -> Any:
+    """The share of queries lost to a trap: ``lost`` (queries with a positive whose best positive some judged
+    trap outranks) over ``with_positive`` (the queries with a positive); NaN where none has a positive.
+    Numbers or arrays (then an array).
+
+    >>> round(share_lost(526, 1010), 4), share_lost(np.array([3, 0]), np.array([4, 0])).tolist()
+    (0.5208, [0.75, nan])
+    """
+    lost, with_positive = np.asarray(lost, dtype=np.float64), np.asarray(with_positive, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = np.where(with_positive > 0, lost / with_positive, np.nan)
+    return share if share.ndim else float(share)
 
 
 def _facts(store: Store, traps: pd.DataFrame, task: str | None) -> pd.DataFrame:
@@ -56,8 +76,9 @@ def trap_breakdown(store: Store, traps: pd.DataFrame, task: str | None = None,
     """Per run x task x group: queries, the three trap measures and mean v2 nDCG@10.
 
     Columns: run, task, <group columns of ``LEVELS[level]``>, group (those joined with " · "; the task
-    for level "task"), queries, share_trap_above_positive,
-    traps_in_top_10_per_query, share_trap_at_1, queries_trap_above_positive, ndcg_at_10 (v2 mean).
+    for level "task"), queries, share_trap_above_positive (``share_lost``: of queries_with_positive),
+    traps_in_top_10_per_query, share_trap_at_1 (of every query), queries_trap_above_positive (the queries lost
+    to a trap), ndcg_at_10 (v2 mean), queries_with_positive.
     Rows ordered by run (as given), task, group.
 
     >>> from coreb_core.evaluation.evaluate import analyse_many
@@ -73,14 +94,17 @@ def trap_breakdown(store: Store, traps: pd.DataFrame, task: str | None = None,
     frame = _facts(store, traps, task)
     grouped = frame.groupby(keys, observed=True, sort=True)
     out = grouped.agg(queries=("query_id", "size"),
-                      share_trap_above_positive=("trap_above_positive", "mean"),
+                      share_trap_above_positive=("trap_above_positive", "sum"),  # the share below
                       traps_in_top_10_per_query=("traps_in_top_10", "mean"),
                       share_trap_at_1=("trap_at_1", "mean"),
                       queries_trap_above_positive=("trap_above_positive", "sum"),
-                      ndcg_at_10=("ndcg_at_10", "mean")).reset_index()
+                      ndcg_at_10=("ndcg_at_10", "mean"),
+                      queries_with_positive=("has_positive", "sum")).reset_index()
     for column in keys:
         out[column] = out[column].astype(str)
     out["queries_trap_above_positive"] = out["queries_trap_above_positive"].astype(int)
+    out["queries_with_positive"] = out["queries_with_positive"].astype(int)
+    out["share_trap_above_positive"] = share_lost(out["queries_trap_above_positive"], out["queries_with_positive"])
     group = LEVELS[level] or ["task"]
     # No query of ``task`` among the runs (e.g. runs made for other tasks): an empty table, not an error.
     labels = out[group].agg(" · ".join, axis=1) if len(out) else pd.Series([], dtype=object)

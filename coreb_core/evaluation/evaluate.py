@@ -274,8 +274,8 @@ def evaluate(store: Store, hits: pd.DataFrame, scheme: Scheme = V2, anchor_exclu
 def trap_table(store: Store, hits: pd.DataFrame, anchor_exclusion: bool = True) -> pd.DataFrame:
     """Per query: where positives (rel=2) and traps (rel=1) sit, and what the traps cost.
 
-    first_positive_rank, first_trap_rank (NaN when none retrieved), traps_above_first_positive
-    (0 for a query without positives), trap_above_positive, trap_at_1, traps_in_top_10, dcg_at_10 / idcg_at_10 / ndcg_at_10 under v2,
+    first_positive_rank, first_trap_rank (NaN when none retrieved), has_positive (the query has a positive, so it
+    can be lost to a trap), traps_above_first_positive (0 for a query without positives), trap_above_positive, trap_at_1, traps_in_top_10, dcg_at_10 / idcg_at_10 / ndcg_at_10 under v2,
     ndcg_at_10_v1 (scheme v1: CoREB's v1 rules) and v1_minus_v2_ndcg_at_10 (how much v1 overstates v2).
 
     >>> trap_table(store, read_hits(bm25))[["query_id", "first_positive_rank", "first_trap_rank", "trap_at_1"]].head(2)
@@ -302,6 +302,7 @@ def _trap_frame(index: ReleaseIndex, scored: np.ndarray, qidx: np.ndarray, rank:
     return _frame(index, scored, {
         "first_positive_rank": np.where(np.isfinite(first_pos), first_pos, np.nan),
         "first_trap_rank": np.where(np.isfinite(first_trap), first_trap, np.nan),
+        "has_positive": has_positive,
         "traps_above_first_positive": traps_above.astype(int),
         "trap_above_positive": traps_above > 0,
         "trap_at_1": first_trap == 1,

@@ -8,3 +8,12 @@ TRAP_KIND_LABELS = {"failing_solution": "failing solution", "wrong_language": "c
                     "judged_non_match": "judged non-match", "not_a_positive": "correct, not a positive"}
 SLICE_LABELS = {"query_length": "query length", "document_length": "positive length"}
 PASS_BIN_LABELS = {"gross": "gross (< 20% of tests)", "partial": "partial", "near_miss": "near-miss (≥ 80% of tests)"}
+
+# The two trap-win measures, one name each (issue 31): per query and per judged trap. Both count only the queries
+# that have a positive (a query without one, C2T's c2t_match label-0 pairs, cannot lose to a trap).
+LOST_SHARE = "share of queries lost to a trap"  # coreb_core.analysis.traps.share_lost: lost / queries with a positive
+WIN_RATE = "trap-win rate per judged trap"  # trap wins / judged traps of queries with a positive
+DENOMINATORS = (f"{LOST_SHARE[0].upper() + LOST_SHARE[1:]}: of the queries with a positive, those where a trap ranks "
+                f"above every positive; {WIN_RATE}: of the judged traps of those queries, those ranked above the "
+                "query's best positive. A query without a positive (C2T's c2t_match label-0 pairs) cannot lose and "
+                "counts in neither.")

@@ -202,7 +202,8 @@ def test_cli_traps_json_and_errors(kinds_store):
     medians = {r["measure"]: r["median"] for r in report["margins"]["quantiles"]}
     assert medians["rank_gap"] == 1.5
     text = run_cli("traps", "--release", "tiny", "--run", run_id, env=env)
-    assert text.returncode == 0 and "t2c: 2 trap wins in 2 of 2 queries" in text.stdout
+    # Issue 31: the queries lost to a trap are counted of the queries with a positive, and the share is given.
+    assert text.returncode == 0 and "t2c: 2 trap wins; 2 of 2 queries with a positive lost to a trap (100.0%)" in text.stdout
     assert "against 0 of 0 correct orderings (p not available)" in text.stdout
     bad = run_cli("traps", "--release", "tiny", "--run", "no_such_run", env=env)
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
