@@ -14,6 +14,7 @@ from coreb_core.analysis.inspection import (
 from coreb_core.errors import CorebError
 from coreb_core.present.display import UNJUDGED_BADGE, pct_columns
 from coreb_core.present.labels import TASK_LABELS
+from coreb_core.text import nfc_forms
 from ui.cache import query_finder, query_lists, run_agreement, runs_of, store
 from ui.inspection import back_params, back_target, row_colours, trap_reason_text
 from ui.sidebar import sidebar
@@ -206,7 +207,9 @@ ranks, reasons, positions, listings = query_lists(state.release, q.query_id, lis
 
 # The open document: one per query; a click on any listed row (the newest click wins) opens it.
 if ss.get("insp_doc_for") != q.query_id:
-    ss.insp_doc_for, ss.insp_doc = q.query_id, (url_param("doc") if url_query == q.query_id else None)
+    # the link's query id may be the stored id in another normal form (NFD): it names the same query
+    same = url_query is not None and q.query_id in nfc_forms(url_query)
+    ss.insp_doc_for, ss.insp_doc = q.query_id, (url_param("doc") if same else None)
 clickable = {f"insp_list_{q.query_id}_{rid}": frame for rid, frame in listings.items()}
 clickable[f"insp_pos_{q.query_id}"] = positions
 for key, frame in clickable.items():

@@ -150,6 +150,23 @@ def test_the_inspector_finds_a_query_id_given_in_nfd(accented):
     assert any(t.value.startswith(f"q_t2c_{NFC_CAFE}_0002 · ") for t in at.text), [t.value for t in at.text]
 
 
+def test_a_document_link_with_the_query_id_in_nfd_opens_the_document(accented):
+    """was: the query opened but ``doc=`` was dropped: the page compared the link's NFD id with the stored NFC
+    id byte for byte, so a copied link in the other normal form lost the open document."""
+    from coreb_core.retrieval.pipeline import run_retrieval
+    from tests import dump
+
+    run_id = run_retrieval("bm25", "tiny", tasks=("t2c",), root=accented).run_id
+    nfc_id = f"q_t2c_{NFC_CAFE}_0002"
+    old_id = dump.rows()["text2code_queries"][1]["query_id"]
+    doc = next(r["doc_id"] for r in dump.rows()["text2code_qrels"] if r["query_id"] == old_id)
+    at = app_test("inspector.py", accented, {"release": "tiny", "task": "t2c", "runs": run_id,
+                                             "query": unicodedata.normalize("NFD", nfc_id), "doc": doc}).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert any(t.value.startswith(f"{doc} · ") for t in at.text), [t.value for t in at.text]
+    assert at.button(key=f"insp_close_{nfc_id}") is not None
+
+
 def test_an_unknown_query_id_is_printed_escaped(accented):
     """was: ``query 'q_t2c_cafè_0002' is not in release tiny``: an unknown id shown exactly like a known one."""
     at = app_test("inspector.py", accented, {"release": "tiny", "task": "t2c",
