@@ -878,7 +878,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="one object: mean and the contrasting rows")
 
     p = sub.add_parser("stability", help="one model on two releases: trap-win rates by kind, bug kind and subtask, "
-                                         "with Newcombe 95% intervals of the change")
+                                         "with Newcombe 95%% intervals of the change")  # %% : argparse %-formats help
     p.add_argument("--run", required=True, help="a stored run on one release")
     p.add_argument("--against", required=True, help="a stored run of the same model on the other release")
     p.add_argument("--task", choices=TASK_NAMES, default=None)
@@ -899,7 +899,10 @@ def main(argv: list[str] | None = None) -> int:
     2
     """
     try:
-        args = build_parser().parse_args(argv)
+        try:
+            args = build_parser().parse_args(argv)
+        except SystemExit as exc:  # --help printed the usage (a refusal raises UsageError instead)
+            return int(exc.code or 0)
         with unconfined():  # the CLI reads any path its user names; the web app confines its paths
             return COMMANDS[args.command](args)
     except BrokenPipeError:
