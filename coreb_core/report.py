@@ -6,10 +6,11 @@ exclusion), states the recommendation with its evidence, ranks the runs with sig
 inline SVG (altair rendered by vl-convert: no script, no font or stylesheet fetched) and says
 where every number comes from. Print CSS keeps it to at most two A4 pages.
 
-Example (CoREB-mini and a BM25 run in the cache folder ``root``):
+Example (CoREB-mini and a BM25 run in the cache folder ``root``; the report is written beside it, as a
+path inside the cache is refused):
 
     >>> html = build_report("demo_v2603", tasks=("t2c",), budget_b=1.0)
-    >>> write_report(root / "report.html", html).name
+    >>> write_report(root.parent / "report.html", html).name
     'report.html'
 """
 from __future__ import annotations
@@ -214,7 +215,8 @@ def build_report(release: str, run_ids: Sequence[str] | None = None, scheme: str
 
 def check_out(path: Path) -> Path:
     """Fail early, before the slow evaluation, when the report cannot be written at ``path``: it is a
-    folder, or its nearest existing parent is a file or not writable.
+    folder, a FIFO or a device, inside the cache folder, or its nearest existing parent is a file or not
+    writable (``atomic.check_target``).
 
     >>> import tempfile
     >>> folder = Path(tempfile.mkdtemp())
