@@ -703,7 +703,36 @@ def _device(text: str) -> str:
     return check_device(text)
 
 
+def _budget(text: str) -> float:
+    from coreb_core.analysis.selection import check_budget
+
+    try:  # the library's check (finite, 0 or more), worded with the text as typed
+        value = float(text)
+        check_budget(value)
+        return value
+    except (ValueError, CorebError):
+        raise CorebError(f"must be a finite number of billions, 0 or more, not {text!r}") from None
+
+
+def _metric(text: str) -> str:
+    """A per-query metric column (``ndcg_at_10``) or any spelling ``Measure.parse`` reads (``nDCG@10``)."""
+    from coreb_core.data.measures import Measure, measures
+
+    columns = [m.column for m in measures()]
+    if text in columns:
+        return text
+    try:
+        column = Measure.parse(text).column
+    except ValueError:
+        column = None
+    if column not in columns:
+        raise CorebError(f"unknown metric {text!r}; choose a per-query column such as ndcg_at_10 or recall_at_100 "
+                         "(ndcg, map, recall, precision, mrr, hit_rate at 1, 3, 5, 10, 20, 100 or 1000), or nDCG@10")
+    return column
+
+
 COUNT, TASK_LIST, DEVICE = _checked(_count, "count"), _checked(_tasks, "tasks"), _checked(_device, "device")
+BUDGET, METRIC = _checked(_budget, "budget"), _checked(_metric, "metric")
 
 
 def _selection_arguments(p: argparse.ArgumentParser) -> None:
@@ -714,7 +743,7 @@ def _selection_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--languages", nargs="+", choices=LANGUAGE_SCOPES, default=None,
                    help="languages that matter (default: all; T2C: the constraint, C2C/C2T: the query code's)")
     p.add_argument("--metric", choices=SELECTION_METRICS, default="ndcg_at_10")
-    p.add_argument("--max-params", type=float, default=None, help="parameter limit in billions (default: none)")
+    p.add_argument("--max-params", type=BUDGET, default=None, help="parameter limit in billions (default: none)")
     p.add_argument("--scheme", default="v2", help="v2 (official, default), v1, traps_as_hits, trec, file:<name>")
     p.add_argument("--average", choices=["tasks", "queries"], default="tasks",
                    help="tasks: mean of task means (default, as the README's Avg); queries: query-weighted")
@@ -859,7 +888,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--release", required=True)
     p.add_argument("--run", nargs="+", required=True, help="two or more stored run ids of the release")
     p.add_argument("--task", choices=TASK_NAMES, required=True)
-    p.add_argument("--metric", default="ndcg_at_10")
+    p.add_argument("--metric", type=METRIC, default="ndcg_at_10",
+                   help="a per-query metric: ndcg_at_10 (default), map_at_10, recall_at_100, … or nDCG@10")
     p.add_argument("--baseline", default=None, help="compare each other run against this one (PyTerrier's baseline=)")
     p.add_argument("--correction", default="holm", help="holm (default), bonferroni or bh (Benjamini-Hochberg)")
     p.add_argument("--no-anchor-exclusion", action="store_true", help="keep the C2C anchor in ranked lists (as MTEB)")
@@ -873,7 +903,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--measure", default="tau_ap", help="tau_ap (default) or weighted_tau")
     p.add_argument("--k", type=COUNT, default=10, help="the depth of each list compared")
     p.add_argument("--limit", type=COUNT, default=20)
-    p.add_argument("--metric", default="ndcg_at_10", help="the per-query metric whose difference is shown")
+    p.add_argument("--metric", type=METRIC, default="ndcg_at_10",
+                   help="the per-query metric whose difference is shown (ndcg_at_10, recall_at_100, … or nDCG@10)")
     p.add_argument("--no-anchor-exclusion", action="store_true", help="keep the C2C anchor in ranked lists (as MTEB)")
     p.add_argument("--json", action="store_true", help="one object: mean and the contrasting rows")
 

@@ -97,6 +97,24 @@ def parameter_text(params_b: float | None) -> str:
     return f"{params_b * 1000:.3g} M" if params_b < 1 else f"{params_b:.3g} B"
 
 
+def check_budget(budget_b: float | None) -> float | None:
+    """A parameter limit in billions: None (no limit) or a finite number >= 0; else a one-line CorebError
+    (NaN would exclude nothing, since no comparison with it holds; inf and negatives say nothing usable).
+
+    >>> check_budget(None), check_budget(0.5), check_budget(0)
+    (None, 0.5, 0.0)
+    >>> check_budget(float("nan"))
+    Traceback (most recent call last):
+    coreb_core.errors.CorebError: the parameter limit must be a finite number of billions, 0 or more, not nan
+    """
+    if budget_b is None:
+        return None
+    value = float(budget_b)
+    if not math.isfinite(value) or value < 0:
+        raise CorebError(f"the parameter limit must be a finite number of billions, 0 or more, not {value!r}")
+    return value
+
+
 def query_languages(store: Store) -> pd.DataFrame:
     """Per query of the release: task and selection language (see module docstring).
 
@@ -386,6 +404,7 @@ def recommend_stored(release: str, run_ids: Sequence[str] | None = None, scheme:
     except ValueError as exc:
         raise CorebError(str(exc)) from None
     check_choice(metric, SELECTION_METRICS, "metric")
+    budget_b = check_budget(budget_b)
     unknown = [t for t in tasks if t not in TASK_NAMES]
     if unknown or not tasks:
         raise CorebError(f"unknown task {', '.join(unknown) or '(none)'}; choose from {', '.join(TASK_NAMES)}")
