@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import numbers
 import os
 import sys
 from pathlib import Path
@@ -310,29 +312,58 @@ def _report(args: argparse.Namespace) -> int:
 def _select(args: argparse.Namespace) -> int:
     from coreb_core.analysis.selection import recommend_stored
     from coreb_core.present.numbers import points
-    from coreb_core.present.selection import evidence_sentence, params_words, recommendation_sentence, selection_header
+    from coreb_core.present.selection import (
+        evidence_sentence,
+        left_out_sentence,
+        params_words,
+        recommendation_sentence,
+        selection_header,
+        versus_first_words,
+    )
 
     chosen = recommend_stored(args.release, args.runs, args.scheme, args.task or TASK_NAMES,
                               args.languages or LANGUAGE_SCOPES, args.max_params, args.metric,
                               not args.no_anchor_exclusion, args.average)
     rec = chosen.recommendation
     if args.json:
-        print(json.dumps({"release": args.release, "scheme": str(chosen.scheme), "metric": rec.metric,
-                          "tasks": list(rec.tasks), "languages": list(rec.languages), "budget_b": rec.budget_b,
-                          "average": rec.average, "verdict": recommendation_sentence(rec),
-                          "standings": [s._asdict() for s in rec.standings],
-                          "excluded": rec.excluded.to_dict("records")}, indent=1, default=float))
+        # Strict JSON: a p-value without a test (the first run, a run sharing no query with it) is null, not NaN.
+        print(json.dumps(_json_ready({
+            "release": args.release, "scheme": str(chosen.scheme), "metric": rec.metric, "tasks": list(rec.tasks),
+            "languages": list(rec.languages), "budget_b": rec.budget_b, "average": rec.average,
+            "verdict": recommendation_sentence(rec),
+            "standings": [{**s._asdict(), "compared": s.compared} for s in rec.standings],
+            "left_out": [{**x._asdict(), "tasks": list(x.tasks), "sentence": left_out_sentence(x)}
+                         for x in rec.left_out],
+            "excluded": rec.excluded.to_dict("records")}), indent=1, allow_nan=False))
         return 0
     print(terminal_safe(selection_header(rec, str(chosen.scheme), args.release)))
     print(terminal_safe(recommendation_sentence(rec)))
     print(terminal_safe(evidence_sentence(rec, str(chosen.scheme))))
     for s in rec.standings:
-        vs = "" if s.rank == 1 else f"  vs #1: {'below' if s.significant else 'not distinguishable'} ({p_text(s.p_holm)})"
+        vs = "" if s.rank == 1 else f"  vs #1: {versus_first_words(s)}"
         print(terminal_safe(f"{s.rank:>3}. {s.model}  {points(s.mean)} [{points(s.ci_low)}–{points(s.ci_high)}]  "
                             f"trap {points(s.trap_share)}%  {params_words(s.params_b)}  {s.queries} queries{vs}"))
-    for _, r in rec.excluded.iterrows():
-        print(terminal_safe(f"  left out: {r['model']}: {r['reason']}"))
+    for left in rec.left_out:
+        print(terminal_safe(f"  {left_out_sentence(left)}"))
     return 0
+
+
+def _json_ready(value: object) -> object:
+    """``value`` with every NaN or infinite float (numpy's too) as None, so that ``json.dumps(allow_nan=False)``
+    writes strict JSON.
+
+    >>> _json_ready({"p": float("nan"), "xs": [1.5, float("inf")], "t": (1,)})
+    {'p': None, 'xs': [1.5, None], 't': [1]}
+    """
+    if isinstance(value, dict):
+        return {k: _json_ready(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_ready(v) for v in value]
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):  # numpy's numbers register as Real
+        return value
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    return float(value) if math.isfinite(value) else None
 
 
 @command("sql")
@@ -620,7 +651,7 @@ def _contrast(args: argparse.Namespace) -> int:
 
 @command("stability")
 def _stability(args: argparse.Namespace) -> int:
-    from coreb_core.analysis.stability import STABILITY_LEVELS, release_stability
+    from coreb_core.analysis.stability import STABILITY_LEVELS, model_difference, release_stability
     from coreb_core.analysis.trap_wins import trap_wins
     from coreb_core.data.store import Store
     from coreb_core.present.trap_patterns import shift_text
@@ -629,6 +660,10 @@ def _stability(args: argparse.Namespace) -> int:
 
     if args.run == args.against:
         raise CorebError("--run and --against name the same run: stability compares one model on two releases")
+    different = model_difference(run_meta(args.run), run_meta(args.against))
+    if different and not args.any_model:  # before the slow part; the flag keeps the comparison possible
+        raise CorebError(f"{terminal_safe(different)}: stability compares one model on two releases (a change "
+                         "would be the model's, not the release's); --any-model compares them anyway")
     wins = []
     for run_id in (args.run, args.against):
         release = run_meta(run_id).made_on()
@@ -912,6 +947,9 @@ def build_parser() -> argparse.ArgumentParser:
                                          "with Newcombe 95%% intervals of the change")  # %% : argparse %-formats help
     p.add_argument("--run", required=True, help="a stored run on one release")
     p.add_argument("--against", required=True, help="a stored run of the same model on the other release")
+    p.add_argument("--any-model", action="store_true",
+                   help="allow --against to be another model (or a run that records none): the change is then "
+                        "the model's and the release's together")
     p.add_argument("--task", choices=TASK_NAMES, default=None)
     p.add_argument("--no-anchor-exclusion", action="store_true", help="keep the C2C anchor in ranked lists (as MTEB)")
     p.add_argument("--json", action="store_true", help="one object: by_kind, by_bug, by_subtask (fractions 0..1)")

@@ -43,7 +43,12 @@ from coreb_core.evaluation.evaluate import Evaluation
 from coreb_core.evaluation.significance import DEFAULT_PERMUTATIONS
 from coreb_core.present import charts
 from coreb_core.present.numbers import points
-from coreb_core.present.selection import evidence_sentence, recommendation_sentence
+from coreb_core.present.selection import (
+    evidence_sentence,
+    left_out_sentence,
+    recommendation_sentence,
+    versus_first_words,
+)
 from coreb_core.results.imported import all_rows
 from coreb_core.results.published import comparable_version, release_relation
 from coreb_core.text import p_text
@@ -121,8 +126,8 @@ def _table(header: list[tuple[str, bool]], rows: list[list[str]]) -> str:
 
 
 def _mark(s: Standing) -> str:
-    if s.rank == 1:
-        return "best"
+    if s.rank == 1 or not s.compared:
+        return versus_first_words(s)  # "best", or "not compared: no query in common"
     return ("▼ below best" if s.significant else "≈ not distinguishable") + f" ({p_text(s.p_holm)})"
 
 
@@ -182,9 +187,8 @@ def build_report(release: str, run_ids: Sequence[str] | None = None, scheme: str
         + f'<p class="note">* significantly below the best run (paired randomization test on shared queries, '
           f"{n_permutations:,} sign flips, Holm-corrected across runs, α = {SIGNIFICANCE_LEVEL}). 95% CI: percentile bootstrap "
           "over queries. trap %: queries with a trap (rel=1) ranked above the first positive (rel=2).</p>")
-    if len(rec.excluded):
-        parts.append('<p class="note">Left out: ' + "; ".join(
-            f"{_esc(r['model'])}: {_esc(r['reason'])}" for _, r in rec.excluded.iterrows()) + "</p>")
+    if rec.left_out:
+        parts.append('<p class="note">' + " ".join(_esc(left_out_sentence(x)) for x in rec.left_out) + "</p>")
     parts.append("</section>")
 
     if board:
