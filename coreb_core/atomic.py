@@ -16,11 +16,14 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Iterator
 
 from coreb_core.errors import CorebError
+from coreb_core.input_paths import file_problem
+from coreb_core.paths import cache_root
 
 
 def default_tmp(path: Path) -> Path:
@@ -32,10 +35,13 @@ def default_tmp(path: Path) -> Path:
     return path.with_name(f".{path.name}.tmp")
 
 
-def check_target(path: Path, folder: bool = False, hint: str = "name a file") -> Path:
-    """``path`` itself when a file (or, with ``folder``, a folder) can be written there; else a one-line
-    CorebError, before any work: a file path that is a folder, a folder path that is a file, or a
-    nearest existing parent that is a file or not writable.
+def check_target(path: Path, folder: bool = False, hint: str = "name a file", cache: Path | None = None) -> Path:
+    """``path`` itself when a file (or, with ``folder``, a folder) the user named can be written there; else a
+    one-line CorebError, before any work. Refused: a file path that is a folder; a folder path that is a file;
+    any existing path that is not a regular file or a folder (a FIFO, a device such as /dev/null, a socket:
+    the final rename would put a regular file in its place, for the whole machine when run as root); a path
+    inside the cache folder (``cache``, default ``cache_root()``; links resolved), which only the cache's own
+    writers change; a nearest existing parent that is a file or not writable.
 
     >>> import tempfile
     >>> folder = Path(tempfile.mkdtemp())
@@ -51,13 +57,34 @@ def check_target(path: Path, folder: bool = False, hint: str = "name a file") ->
     >>> check_target(folder / "f" / "out", folder=True)   # doctest: +ELLIPSIS
     Traceback (most recent call last):
     coreb_core.errors.CorebError: cannot write .../f/out: .../f is not a folder
+    >>> check_target(Path("/dev/null"), hint="name a file such as report.html")
+    Traceback (most recent call last):
+    coreb_core.errors.CorebError: /dev/null: not a regular file (a character device); name a file such as report.html
+    >>> check_target(folder / "cache" / "runs" / "r1", folder=True, cache=folder / "cache")   # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    coreb_core.errors.CorebError: .../cache/runs/r1: inside the cache folder .../cache; write outside it
     """
+    if "\x00" in str(path):  # no file name holds one; os.stat would raise ValueError
+        raise CorebError(f"{str(path)!r}: a path cannot hold a NUL character")
     path = Path(path)
-    if not folder and path.is_dir():
-        raise CorebError(f"{path} is a folder; {hint}")
-    if folder and path.exists() and not path.is_dir():
+    try:
+        info: os.stat_result | None = os.stat(path)  # follows links: a link to /dev/null is /dev/null
+    except (FileNotFoundError, NotADirectoryError):  # new (or under a file: said below)
+        info = None
+    except OSError as exc:  # a link loop, a folder that cannot be searched
+        raise CorebError(f"cannot write {path}: {exc.strerror or type(exc).__name__}") from None
+    if info is not None and stat.S_ISDIR(info.st_mode):
+        if not folder:
+            raise CorebError(f"{path} is a folder; {hint}")
+    elif info is not None and not stat.S_ISREG(info.st_mode):
+        raise CorebError(f"{path}: {file_problem(path)}; {'name a folder' if folder else hint}")
+    elif info is not None and folder:
         raise CorebError(f"{path} is a file; name a folder")
-    nearest = path.absolute() if folder and path.is_dir() else path.absolute().parent
+    root = Path(cache if cache is not None else cache_root()).resolve()
+    resolved = path.resolve()
+    if resolved == root or resolved.is_relative_to(root):
+        raise CorebError(f"{path}: inside the cache folder {root}; write outside it")
+    nearest = path.absolute() if folder and info is not None else path.absolute().parent
     while not nearest.exists():
         nearest = nearest.parent
     if not nearest.is_dir():
@@ -94,10 +121,42 @@ def atomic_path(path: Path, tmp: Path | None = None) -> Iterator[Path]:
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
         yield tmp
+        _check_replaceable(path)
         os.replace(tmp, path)
+    except OSError as exc:
+        _remove(tmp)
+        raise _named(exc, path) from None
     except BaseException:
         _remove(tmp)
         raise
+
+
+def _check_replaceable(path: Path) -> None:
+    """A CorebError when the entry at ``path`` (the link itself, not its target) is a FIFO, a device or a
+    socket: the rename would put a regular file in its place. The last guard; ``check_target`` says it first.
+
+    >>> _check_replaceable(Path("/dev/null"))
+    Traceback (most recent call last):
+    coreb_core.errors.CorebError: /dev/null: not a regular file (a character device); not replaced
+    """
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:  # absent (the usual case): the rename makes it
+        return
+    if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode) or stat.S_ISDIR(mode)):
+        raise CorebError(f"{path}: {file_problem(path)}; not replaced")
+
+
+def _named(exc: OSError, path: Path) -> OSError:
+    """``exc`` with ``path`` as its file name when it has none (a full disk's write: "No space left on device"
+    alone would not say which file), so that ``errors.file_error`` names it.
+
+    >>> str(_named(OSError(28, "No space left on device"), Path("/srv/out/run.trec")))
+    "[Errno 28] No space left on device: '/srv/out/run.trec'"
+    """
+    if exc.filename is not None or exc.errno is None:
+        return exc
+    return OSError(exc.errno, exc.strerror, str(path))  # OSError picks the subclass of the errno
 
 
 @contextmanager
@@ -166,6 +225,9 @@ def atomic_folder(path: Path, tmp: Path, create: bool = True) -> Iterator[Path]:
     try:
         yield tmp
         os.replace(tmp, path)
+    except OSError as exc:
+        _remove(tmp)
+        raise _named(exc, path) from None
     except BaseException:
         _remove(tmp)
         raise

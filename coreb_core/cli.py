@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import numbers
 import os
 import sys
 from pathlib import Path
@@ -315,29 +317,58 @@ def _report(args: argparse.Namespace) -> int:
 def _select(args: argparse.Namespace) -> int:
     from coreb_core.analysis.selection import recommend_stored
     from coreb_core.present.numbers import points
-    from coreb_core.present.selection import evidence_sentence, params_words, recommendation_sentence, selection_header
+    from coreb_core.present.selection import (
+        evidence_sentence,
+        left_out_sentence,
+        params_words,
+        recommendation_sentence,
+        selection_header,
+        versus_first_words,
+    )
 
     chosen = recommend_stored(args.release, args.runs, args.scheme, args.task or TASK_NAMES,
                               args.languages or LANGUAGE_SCOPES, args.max_params, args.metric,
                               not args.no_anchor_exclusion, args.average)
     rec = chosen.recommendation
     if args.json:
-        print(json.dumps({"release": args.release, "scheme": str(chosen.scheme), "metric": rec.metric,
-                          "tasks": list(rec.tasks), "languages": list(rec.languages), "budget_b": rec.budget_b,
-                          "average": rec.average, "verdict": recommendation_sentence(rec),
-                          "standings": [s._asdict() for s in rec.standings],
-                          "excluded": rec.excluded.to_dict("records")}, indent=1, default=float))
+        # Strict JSON: a p-value without a test (the first run, a run sharing no query with it) is null, not NaN.
+        print(json.dumps(_json_ready({
+            "release": args.release, "scheme": str(chosen.scheme), "metric": rec.metric, "tasks": list(rec.tasks),
+            "languages": list(rec.languages), "budget_b": rec.budget_b, "average": rec.average,
+            "verdict": recommendation_sentence(rec),
+            "standings": [{**s._asdict(), "compared": s.compared} for s in rec.standings],
+            "left_out": [{**x._asdict(), "tasks": list(x.tasks), "sentence": left_out_sentence(x)}
+                         for x in rec.left_out],
+            "excluded": rec.excluded.to_dict("records")}), indent=1, allow_nan=False))
         return 0
     print(terminal_safe(selection_header(rec, str(chosen.scheme), args.release)))
     print(terminal_safe(recommendation_sentence(rec)))
     print(terminal_safe(evidence_sentence(rec, str(chosen.scheme))))
     for s in rec.standings:
-        vs = "" if s.rank == 1 else f"  vs #1: {'below' if s.significant else 'not distinguishable'} ({p_text(s.p_holm)})"
+        vs = "" if s.rank == 1 else f"  vs #1: {versus_first_words(s)}"
         print(terminal_safe(f"{s.rank:>3}. {s.model}  {points(s.mean)} [{points(s.ci_low)}–{points(s.ci_high)}]  "
                             f"trap {points(s.trap_share)}%  {params_words(s.params_b)}  {s.queries} queries{vs}"))
-    for _, r in rec.excluded.iterrows():
-        print(terminal_safe(f"  left out: {r['model']}: {r['reason']}"))
+    for left in rec.left_out:
+        print(terminal_safe(f"  {left_out_sentence(left)}"))
     return 0
+
+
+def _json_ready(value: object) -> object:
+    """``value`` with every NaN or infinite float (numpy's too) as None, so that ``json.dumps(allow_nan=False)``
+    writes strict JSON.
+
+    >>> _json_ready({"p": float("nan"), "xs": [1.5, float("inf")], "t": (1,)})
+    {'p': None, 'xs': [1.5, None], 't': [1]}
+    """
+    if isinstance(value, dict):
+        return {k: _json_ready(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_ready(v) for v in value]
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):  # numpy's numbers register as Real
+        return value
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    return float(value) if math.isfinite(value) else None
 
 
 @command("sql")
@@ -633,7 +664,7 @@ def _contrast(args: argparse.Namespace) -> int:
 
 @command("stability")
 def _stability(args: argparse.Namespace) -> int:
-    from coreb_core.analysis.stability import STABILITY_LEVELS, release_stability
+    from coreb_core.analysis.stability import STABILITY_LEVELS, model_difference, release_stability
     from coreb_core.analysis.trap_wins import trap_wins
     from coreb_core.data.store import Store
     from coreb_core.present.trap_patterns import shift_text
@@ -642,6 +673,10 @@ def _stability(args: argparse.Namespace) -> int:
 
     if args.run == args.against:
         raise CorebError("--run and --against name the same run: stability compares one model on two releases")
+    different = model_difference(run_meta(args.run), run_meta(args.against))
+    if different and not args.any_model:  # before the slow part; the flag keeps the comparison possible
+        raise CorebError(f"{terminal_safe(different)}: stability compares one model on two releases (a change "
+                         "would be the model's, not the release's); --any-model compares them anyway")
     wins = []
     for run_id in (args.run, args.against):
         release = run_meta(run_id).made_on()
@@ -716,7 +751,36 @@ def _device(text: str) -> str:
     return check_device(text)
 
 
+def _budget(text: str) -> float:
+    from coreb_core.analysis.selection import check_budget
+
+    try:  # the library's check (finite, 0 or more), worded with the text as typed
+        value = float(text)
+        check_budget(value)
+        return value
+    except (ValueError, CorebError):
+        raise CorebError(f"must be a finite number of billions, 0 or more, not {text!r}") from None
+
+
+def _metric(text: str) -> str:
+    """A per-query metric column (``ndcg_at_10``) or any spelling ``Measure.parse`` reads (``nDCG@10``)."""
+    from coreb_core.data.measures import Measure, measures
+
+    columns = [m.column for m in measures()]
+    if text in columns:
+        return text
+    try:
+        column = Measure.parse(text).column
+    except ValueError:
+        column = None
+    if column not in columns:
+        raise CorebError(f"unknown metric {text!r}; choose a per-query column such as ndcg_at_10 or recall_at_100 "
+                         "(ndcg, map, recall, precision, mrr, hit_rate at 1, 3, 5, 10, 20, 100 or 1000), or nDCG@10")
+    return column
+
+
 COUNT, TASK_LIST, DEVICE = _checked(_count, "count"), _checked(_tasks, "tasks"), _checked(_device, "device")
+BUDGET, METRIC = _checked(_budget, "budget"), _checked(_metric, "metric")
 
 
 def _selection_arguments(p: argparse.ArgumentParser) -> None:
@@ -727,7 +791,7 @@ def _selection_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--languages", nargs="+", choices=LANGUAGE_SCOPES, default=None,
                    help="languages that matter (default: all; T2C: the constraint, C2C/C2T: the query code's)")
     p.add_argument("--metric", choices=SELECTION_METRICS, default="ndcg_at_10")
-    p.add_argument("--max-params", type=float, default=None, help="parameter limit in billions (default: none)")
+    p.add_argument("--max-params", type=BUDGET, default=None, help="parameter limit in billions (default: none)")
     p.add_argument("--scheme", default="v2", help="v2 (official, default), v1, traps_as_hits, trec, file:<name>")
     p.add_argument("--average", choices=["tasks", "queries"], default="tasks",
                    help="tasks: mean of task means (default, as the README's Avg); queries: query-weighted")
@@ -877,7 +941,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--release", required=True)
     p.add_argument("--run", nargs="+", required=True, help="two or more stored run ids of the release")
     p.add_argument("--task", choices=TASK_NAMES, required=True)
-    p.add_argument("--metric", default="ndcg_at_10")
+    p.add_argument("--metric", type=METRIC, default="ndcg_at_10",
+                   help="a per-query metric: ndcg_at_10 (default), map_at_10, recall_at_100, … or nDCG@10")
     p.add_argument("--baseline", default=None, help="compare each other run against this one (PyTerrier's baseline=)")
     p.add_argument("--correction", default="holm", help="holm (default), bonferroni or bh (Benjamini-Hochberg)")
     p.add_argument("--no-anchor-exclusion", action="store_true", help="keep the C2C anchor in ranked lists (as MTEB)")
@@ -891,14 +956,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--measure", default="tau_ap", help="tau_ap (default) or weighted_tau")
     p.add_argument("--k", type=COUNT, default=10, help="the depth of each list compared")
     p.add_argument("--limit", type=COUNT, default=20)
-    p.add_argument("--metric", default="ndcg_at_10", help="the per-query metric whose difference is shown")
+    p.add_argument("--metric", type=METRIC, default="ndcg_at_10",
+                   help="the per-query metric whose difference is shown (ndcg_at_10, recall_at_100, … or nDCG@10)")
     p.add_argument("--no-anchor-exclusion", action="store_true", help="keep the C2C anchor in ranked lists (as MTEB)")
     p.add_argument("--json", action="store_true", help="one object: mean and the contrasting rows")
 
     p = sub.add_parser("stability", help="one model on two releases: trap-win rates by kind, bug kind and subtask, "
-                                         "with Newcombe 95% intervals of the change")
+                                         "with Newcombe 95%% intervals of the change")  # %% : argparse %-formats help
     p.add_argument("--run", required=True, help="a stored run on one release")
     p.add_argument("--against", required=True, help="a stored run of the same model on the other release")
+    p.add_argument("--any-model", action="store_true",
+                   help="allow --against to be another model (or a run that records none): the change is then "
+                        "the model's and the release's together")
     p.add_argument("--task", choices=TASK_NAMES, default=None)
     p.add_argument("--no-anchor-exclusion", action="store_true", help="keep the C2C anchor in ranked lists (as MTEB)")
     p.add_argument("--json", action="store_true", help="one object: by_kind, by_bug, by_subtask (fractions 0..1)")
@@ -917,7 +986,10 @@ def main(argv: list[str] | None = None) -> int:
     2
     """
     try:
-        args = build_parser().parse_args(argv)
+        try:
+            args = build_parser().parse_args(argv)
+        except SystemExit as exc:  # --help printed the usage (a refusal raises UsageError instead)
+            return int(exc.code or 0)
         with unconfined():  # the CLI reads any path its user names; the web app confines its paths
             return COMMANDS[args.command](args)
     except BrokenPipeError:

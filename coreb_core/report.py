@@ -6,10 +6,11 @@ exclusion), states the recommendation with its evidence, ranks the runs with sig
 inline SVG (altair rendered by vl-convert: no script, no font or stylesheet fetched) and says
 where every number comes from. Print CSS keeps it to at most two A4 pages.
 
-Example (CoREB-mini and a BM25 run in the cache folder ``root``):
+Example (CoREB-mini and a BM25 run in the cache folder ``root``; the report is written beside it, as a
+path inside the cache is refused):
 
     >>> html = build_report("demo_v2603", tasks=("t2c",), budget_b=1.0)
-    >>> write_report(root / "report.html", html).name
+    >>> write_report(root.parent / "report.html", html).name
     'report.html'
 """
 from __future__ import annotations
@@ -42,7 +43,12 @@ from coreb_core.evaluation.evaluate import Evaluation
 from coreb_core.evaluation.significance import DEFAULT_PERMUTATIONS
 from coreb_core.present import charts
 from coreb_core.present.numbers import points
-from coreb_core.present.selection import evidence_sentence, recommendation_sentence
+from coreb_core.present.selection import (
+    evidence_sentence,
+    left_out_sentence,
+    recommendation_sentence,
+    versus_first_words,
+)
 from coreb_core.results.imported import all_rows
 from coreb_core.results.published import comparable_version, release_relation
 from coreb_core.text import p_text
@@ -120,8 +126,8 @@ def _table(header: list[tuple[str, bool]], rows: list[list[str]]) -> str:
 
 
 def _mark(s: Standing) -> str:
-    if s.rank == 1:
-        return "best"
+    if s.rank == 1 or not s.compared:
+        return versus_first_words(s)  # "best", or "not compared: no query in common"
     return ("▼ below best" if s.significant else "≈ not distinguishable") + f" ({p_text(s.p_holm)})"
 
 
@@ -182,9 +188,8 @@ def build_report(release: str, run_ids: Sequence[str] | None = None, scheme: str
           f"{n_permutations:,} sign flips, Holm-corrected across runs, α = {SIGNIFICANCE_LEVEL}). 95% CI: percentile bootstrap "
           "over queries. trap %: share of queries lost to a trap, i.e. of the queries with a positive (rel=2), those "
           "with a trap (rel=1) ranked above every positive.</p>")
-    if len(rec.excluded):
-        parts.append('<p class="note">Left out: ' + "; ".join(
-            f"{_esc(r['model'])}: {_esc(r['reason'])}" for _, r in rec.excluded.iterrows()) + "</p>")
+    if rec.left_out:
+        parts.append('<p class="note">' + " ".join(_esc(left_out_sentence(x)) for x in rec.left_out) + "</p>")
     parts.append("</section>")
 
     if board:
@@ -215,7 +220,8 @@ def build_report(release: str, run_ids: Sequence[str] | None = None, scheme: str
 
 def check_out(path: Path) -> Path:
     """Fail early, before the slow evaluation, when the report cannot be written at ``path``: it is a
-    folder, or its nearest existing parent is a file or not writable.
+    folder, a FIFO or a device, inside the cache folder, or its nearest existing parent is a file or not
+    writable (``atomic.check_target``).
 
     >>> import tempfile
     >>> folder = Path(tempfile.mkdtemp())

@@ -13,6 +13,7 @@ from coreb_core.present.labels import TASK_LABELS
 from coreb_core.present.numbers import interval_text
 from coreb_core.present.selection import (
     evidence_sentence,
+    left_out_sentence,
     published_empty_text,
     recommendation_sentence,
     selection_header,
@@ -141,7 +142,7 @@ if len(ranked):
          title="Our runs on the chosen slices")
     st.caption(provenance(state, "bars: bootstrap 95% interval; dots: mean"))
 if len(excluded):
-    st.caption("Left out of the ranking")
+    st.caption("Left out of the ranking. " + plain(" ".join(left_out_sentence(x, names) for x in rec.left_out)))
     st.dataframe(excluded, hide_index=True, placeholder="—", width="stretch", column_config=columns, column_order=excluded_order)
 
 st.subheader(f"Published models ({PUBLISHED_ONLY})")

@@ -63,11 +63,42 @@ TASK_TABLES = {"v202603": (TABLE3, "paper Table 3"),
 TABLE15 = "published:paper_table15_v202603_c2c_by_anchor_language_ndcg10"
 
 
+# Why a run is left out of the ranking (``LeftOut.why``); coreb_core.present.selection words each one.
+NO_QUERIES, MISSING_TASKS, PARAMS_UNKNOWN, OVER_BUDGET = "no_queries", "missing_tasks", "params_unknown", "over_budget"
+LEFT_OUT_REASONS = (NO_QUERIES, MISSING_TASKS, PARAMS_UNKNOWN, OVER_BUDGET)
+
+
+class LeftOut(NamedTuple):
+    """One run left out of the ranking: ``why`` is one of ``LEFT_OUT_REASONS``; ``tasks`` the chosen tasks it
+    has no evaluated query in (``missing_tasks``: its mean would be over other tasks than the others' means).
+
+    >>> LeftOut("r1", "bm25 · demo_v2603", 0.0, MISSING_TASKS, ("t2c", "c2t")).reason()
+    'no evaluated queries in T2C, C2T'
+    """
+
+    run: str
+    model: str
+    params_b: float | None
+    why: str
+    tasks: tuple[str, ...] = ()
+    budget_b: float | None = None  # the limit exceeded (``over_budget``)
+
+    def reason(self) -> str:
+        """The short reason of the ``excluded`` table (its ``reason`` column)."""
+        if self.why == MISSING_TASKS:
+            return f"no evaluated queries in {', '.join(t.upper() for t in self.tasks)}"
+        if self.why == PARAMS_UNKNOWN:
+            return "parameter count unknown"
+        if self.why == OVER_BUDGET:
+            return f"{parameter_text(self.params_b)} parameters exceed the {parameter_text(self.budget_b)} budget"
+        return "no evaluated queries in the chosen tasks and languages"
+
+
 class Recommendation(NamedTuple):
     """What ``recommend`` returns: the ranked runs, those left out, and the slice that was asked for.
 
     >>> Recommendation._fields
-    ('ranked', 'excluded', 'tasks', 'languages', 'budget_b', 'average', 'lead', 'metric', 'standings')
+    ('ranked', 'excluded', 'tasks', 'languages', 'budget_b', 'average', 'lead', 'metric', 'standings', 'left_out')
     """
 
     ranked: pd.DataFrame  # our runs within budget, best first (scores as fractions)
@@ -81,6 +112,7 @@ class Recommendation(NamedTuple):
     lead: PairVerdict | None = None
     metric: str = "ndcg_at_10"  # the score ranked on (``mean`` and the per-task columns)
     standings: tuple["Standing", ...] = ()  # every ranked run against the first, in rank order
+    left_out: tuple[LeftOut, ...] = ()  # the runs of ``excluded``, with their typed reasons
 
 
 def parameter_text(params_b: float | None) -> str:
@@ -96,6 +128,24 @@ def parameter_text(params_b: float | None) -> str:
     if params_b == 0:
         return "0"
     return f"{params_b * 1000:.3g} M" if params_b < 1 else f"{params_b:.3g} B"
+
+
+def check_budget(budget_b: float | None) -> float | None:
+    """A parameter limit in billions: None (no limit) or a finite number >= 0; else a one-line CorebError
+    (NaN would exclude nothing, since no comparison with it holds; inf and negatives say nothing usable).
+
+    >>> check_budget(None), check_budget(0.5), check_budget(0)
+    (None, 0.5, 0.0)
+    >>> check_budget(float("nan"))
+    Traceback (most recent call last):
+    coreb_core.errors.CorebError: the parameter limit must be a finite number of billions, 0 or more, not nan
+    """
+    if budget_b is None:
+        return None
+    value = float(budget_b)
+    if not math.isfinite(value) or value < 0:
+        raise CorebError(f"the parameter limit must be a finite number of billions, 0 or more, not {value!r}")
+    return value
 
 
 def query_languages(store: Store) -> pd.DataFrame:
@@ -174,6 +224,11 @@ class Standing(NamedTuple):
     ties: int
     losses: int
 
+    @property
+    def compared(self) -> int:
+        """The queries this run and the first both scored (0: no test was possible; p is NaN)."""
+        return self.wins + self.ties + self.losses
+
 
 def recommend(store: Store, per_query: pd.DataFrame, traps: pd.DataFrame, metas: Mapping[str, RunMeta],
               tasks: Iterable[str] = TASK_NAMES, languages: Iterable[str] = LANGUAGE_SCOPES,
@@ -202,22 +257,28 @@ def recommend(store: Store, per_query: pd.DataFrame, traps: pd.DataFrame, metas:
     trap_rows = traps[traps["query_id"].astype(str).isin(chosen)]
     lost = trap_rows.groupby("run", observed=True)[["trap_above_positive", "has_positive"]].sum()
     trap_share = pd.Series(share_lost(lost["trap_above_positive"], lost["has_positive"]), index=lost.index)
-    excluded, kept = [], {}
+    # The chosen tasks the release has queries for in the chosen languages: a run must cover each of them,
+    # or its mean (over the tasks it has) would be set against means over all of them.
+    ql = query_languages(store)
+    needed = [t for t in tasks if t in set(ql.loc[ql["query_id"].isin(chosen), "task"])]
+    left_out: list[LeftOut] = []
+    kept = {}
     for run in per_query["run"].astype(str).unique():
         meta = metas.get(run)
         params = run_params(meta)
         model = run_name(meta) if meta else run
+        missing = tuple(t for t in needed if run not in scores or not (scores[run]["task"] == t).any())
         if run not in scores or scores[run].empty:
-            excluded.append({"model": model, "run": run, "params_b": params,
-                             "reason": "no evaluated queries in the chosen tasks and languages"})
+            left_out.append(LeftOut(run, model, params, NO_QUERIES))
+        elif missing:
+            left_out.append(LeftOut(run, model, params, MISSING_TASKS, missing))
         elif budget_b is not None and params is None:
-            excluded.append({"model": model, "run": run, "params_b": params, "reason": "parameter count unknown"})
+            left_out.append(LeftOut(run, model, params, PARAMS_UNKNOWN))
         elif budget_b is not None and params is not None and params > budget_b:
-            excluded.append({"model": model, "run": run, "params_b": params,
-                             "reason": f"{parameter_text(params)} parameters exceed the {parameter_text(budget_b)} "
-                                       "budget"})
+            left_out.append(LeftOut(run, model, params, OVER_BUDGET, budget_b=budget_b))
         else:
             kept[run] = scores[run]
+    excluded = [{"model": x.model, "run": x.run, "params_b": x.params_b, "reason": x.reason()} for x in left_out]
     ci = intervals(kept, "score", seed=seed) if kept else pd.DataFrame(columns=["run", "queries", "mean", "ci_low",
                                                                                "ci_high"])
     rows = []
@@ -240,7 +301,7 @@ def recommend(store: Store, per_query: pd.DataFrame, traps: pd.DataFrame, metas:
     ranked.insert(0, "rank", np.arange(1, len(ranked) + 1))
     standings = _standings(kept, ranked, n_permutations, seed)
     return Recommendation(ranked, pd.DataFrame(excluded, columns=EXCLUDED_COLUMNS), tasks, languages, budget_b,
-                          average, _lead(kept, standings, metric, tasks, seed), metric, standings)
+                          average, _lead(kept, standings, metric, tasks, seed), metric, standings, tuple(left_out))
 
 
 def _standings(kept: dict[str, pd.DataFrame], ranked: pd.DataFrame, n_permutations: int,
@@ -253,10 +314,14 @@ def _standings(kept: dict[str, pd.DataFrame], ranked: pd.DataFrame, n_permutatio
     best = rows[0]
     tests = [compare_pair(kept[r.run], kept[best.run], "score", r.run, best.run, n_permutations, seed)
              for r in rows[1:]]
-    adjusted = holm([t.p_randomization for t in tests]) if tests else []
+    # A run that shares no query with the first has no test (its "p" would be 1 or NaN): NaN, outside Holm's family.
+    tested = [i for i, t in enumerate(tests) if t.shared]
+    adjusted = dict(zip(tested, holm([tests[i].p_randomization for i in tested]))) if tested else {}
     out = []
     for i, r in enumerate(rows):
-        t, p_holm = (tests[i - 1], adjusted[i - 1]) if i else (None, math.nan)
+        t, p_holm = (tests[i - 1], adjusted.get(i - 1, math.nan)) if i else (None, math.nan)
+        if t is not None and not t.shared:
+            t = t._replace(p_randomization=math.nan)
         params = None if r.params_b is None or pd.isna(r.params_b) else float(r.params_b)
         out.append(Standing(int(r.rank), str(r.run), str(r.model), params, int(r.queries), float(r.mean),
                             float(r.ci_low), float(r.ci_high), float(r.trap_share), float(r.mean - best.mean),
@@ -388,6 +453,7 @@ def recommend_stored(release: str, run_ids: Sequence[str] | None = None, scheme:
     except ValueError as exc:
         raise CorebError(str(exc)) from None
     check_choice(metric, SELECTION_METRICS, "metric")
+    budget_b = check_budget(budget_b)
     unknown = [t for t in tasks if t not in TASK_NAMES]
     if unknown or not tasks:
         raise CorebError(f"unknown task {', '.join(unknown) or '(none)'}; choose from {', '.join(TASK_NAMES)}")

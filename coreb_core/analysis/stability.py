@@ -82,6 +82,30 @@ def counterpart(meta: RunMeta, others: list[RunMeta]) -> RunMeta | None:
     return max(same, key=lambda m: m.created or "") if same else None
 
 
+def model_difference(a: RunMeta, b: RunMeta) -> str | None:
+    """Why runs ``a`` and ``b`` are not one model (model, profile and kind, as ``counterpart`` matches them),
+    or None: a change between them would be the model's, not the release's.
+
+    >>> bm25 = RunMeta(run_id="r1", model="bm25", release="demo_v2602", kind="retrieval")
+    >>> model_difference(bm25, RunMeta(run_id="r2", model="bm25", release="demo_v2603", kind="retrieval"))
+    >>> model_difference(bm25, RunMeta(run_id="r3", model="minilm", profile="official", release="demo_v2603",
+    ...                                kind="retrieval"))
+    'run r1 is bm25, run r3 is minilm (profile official)'
+    >>> model_difference(RunMeta(run_id="t1", kind="imported"), RunMeta(run_id="t2", kind="imported"))
+    'run t1 records no model'
+    """
+    def words(m: RunMeta) -> str:
+        return " ".join([str(m.model)] + [f"(profile {m.profile})"] * bool(m.profile)
+                        + [f"({m.kind})"] * bool(m.kind and m.kind != "retrieval"))
+
+    for m in (a, b):
+        if not m.model:
+            return f"run {m.run_id} records no model"
+    if (a.model, a.profile, a.kind) != (b.model, b.profile, b.kind):
+        return f"run {a.run_id} is {words(a)}, run {b.run_id} is {words(b)}"
+    return None
+
+
 def _counts(wins: TrapWins, level: str) -> pd.DataFrame:
     traps = wins.traps[wins.traps["query_has_positive"].to_numpy(dtype=bool)]
     traps = traps[traps[level].notna()]

@@ -185,7 +185,8 @@ def export_run(run_id: str, fmt: str, out: Path, root: Path | None = None) -> Pa
     if fmt not in FORMATS:
         raise CorebError(f"unknown export format {fmt!r}; use {', '.join(FORMATS)}")
     # trec writes one file; coreb and mteb write a folder of files. Checked before the run is read.
-    out = check_target(Path(out), folder=fmt != "trec", hint="name a file such as run.trec")
+    # A FIFO, a device or a path inside the cache (a run's own folder) is refused too.
+    out = check_target(Path(out), folder=fmt != "trec", hint="name a file such as run.trec", cache=root)
     run_meta(run_id, root)  # an unknown run fails before anything is written
     try:
         return {"trec": _export_trec, "coreb": _export_coreb, "mteb": _export_mteb}[fmt](run_id, out, root)

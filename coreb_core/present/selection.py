@@ -15,7 +15,17 @@ from typing import Mapping
 
 import pandas as pd
 
-from coreb_core.analysis.selection import PUBLISHED_ONLY, Recommendation, Standing, parameter_text
+from coreb_core.analysis.selection import (
+    MISSING_TASKS,
+    NO_QUERIES,
+    OVER_BUDGET,
+    PARAMS_UNKNOWN,
+    PUBLISHED_ONLY,
+    LeftOut,
+    Recommendation,
+    Standing,
+    parameter_text,
+)
 from coreb_core.data.measures import metric_label
 from coreb_core.data.schema import LANGUAGE_SCOPES
 from coreb_core.present.numbers import points
@@ -76,6 +86,51 @@ def _name(s: Standing, names: Mapping[str, str]) -> str:
     return names.get(s.run, s.model)
 
 
+def tasks_words(tasks: tuple[str, ...]) -> str:
+    """Task names joined for a sentence.
+
+    >>> tasks_words(("c2t",)), tasks_words(("t2c", "c2t")), tasks_words(("t2c", "c2c", "c2t"))
+    ('C2T', 'T2C and C2T', 'T2C, C2C and C2T')
+    """
+    upper = [t.upper() for t in tasks]
+    return upper[0] if len(upper) == 1 else f"{', '.join(upper[:-1])} and {upper[-1]}"
+
+
+def left_out_sentence(left: LeftOut, names: Mapping[str, str] | None = None) -> str:
+    """Why a run is not in the ranking, in one sentence (the page, the report and the CLI alike).
+
+    >>> left_out_sentence(LeftOut("r1", "bm25 · c2c only", 0.0, MISSING_TASKS, ("t2c", "c2t")))
+    'bm25 · c2c only is left out: it has no evaluated T2C and C2T queries, so its mean would not cover every chosen task.'
+    >>> left_out_sentence(LeftOut("r2", "minilm", 0.0227, OVER_BUDGET, budget_b=0.01), {"r2": "MiniLM"})
+    'MiniLM is left out: its 22.7 M parameters exceed the 10 M limit.'
+    """
+    name = (names or {}).get(left.run, left.model)
+    if left.why == MISSING_TASKS:
+        return (f"{name} is left out: it has no evaluated {tasks_words(left.tasks)} queries, so its mean would not "
+                "cover every chosen task.")
+    if left.why == OVER_BUDGET:
+        return (f"{name} is left out: its {parameter_text(left.params_b)} parameters exceed the "
+                f"{parameter_text(left.budget_b)} limit.")
+    if left.why == PARAMS_UNKNOWN:
+        return f"{name} is left out: its parameter count is unknown and a parameter limit is set."
+    assert left.why == NO_QUERIES, left.why
+    return f"{name} is left out: it has no evaluated queries in the chosen tasks and languages."
+
+
+def versus_first_words(s: Standing) -> str:
+    """A ranked run against the first, in words (the CLI's and the report's column).
+
+    >>> s = Standing(2, "r1", "bm25", 0.0, 720, 0.31, 0.28, 0.34, 0.4, -0.07, 0.0001, 0.0001, True, 220, 200, 300)
+    >>> versus_first_words(s), versus_first_words(s._replace(wins=0, ties=0, losses=0, p=float("nan")))
+    ('below (p < 0.001)', 'not compared: no query in common')
+    """
+    if s.rank == 1:
+        return "best"
+    if not s.compared:
+        return "not compared: no query in common"
+    return f"{'below' if s.significant else 'not distinguishable'} ({p_text(s.p_holm)})"
+
+
 def recommendation_sentence(rec: Recommendation, names: Mapping[str, str] | None = None) -> str:
     """The verdict in one sentence: choose the first-ranked run when it beats the second significantly
     after Holm correction, else "No clear winner". ``names`` maps run ids to the names to print; without
@@ -106,6 +161,9 @@ def recommendation_sentence(rec: Recommendation, names: Mapping[str, str] | None
                 f"{points(top.mean)}, 95% CI {points(top.ci_low)}–{points(top.ci_high)}).")
     second = rec.standings[1]
     other = _name(second, names)
+    if not second.compared:  # no query both scored: two means over different queries, no test
+        return (f"No clear winner: {first} and {other} share no query in {where}, so they cannot be compared "
+                f"({points(top.mean)} and {points(second.mean)} are means over different queries).")
     # The gap of the printed (rounded) scores, so that the sentence's arithmetic adds up.
     gap = f"{round(top.mean * 100, 1) - round(second.mean * 100, 1):+.1f} points"
     if second.significant:
@@ -137,6 +195,8 @@ def evidence_sentence(rec: Recommendation, scheme: str, names: Mapping[str, str]
     if len(rec.standings) == 1:
         return text + "."
     second = rec.standings[1]  # its wins are the first run's losses
+    if not second.compared:
+        return text + f"; it shares no query with {_name(second, names)}."
     return (text + f"; against {_name(second, names)} it wins {second.losses} queries, ties {second.ties} and loses "
             f"{second.wins}.")
 
@@ -196,8 +256,8 @@ def summary_markdown(rec: Recommendation, published: pd.DataFrame, scheme: str, 
         lines.append(f"{s.rank}. {_name(s, names)} ({s.run}): {points(s.mean)} [{points(s.ci_low)}, "
                      f"{points(s.ci_high)}], trap share {points(s.trap_share)}%, {params_words(s.params_b)}, "
                      f"{s.queries} queries")
-    for _, r in rec.excluded.iterrows():
-        lines.append(f"- excluded: {names.get(r['run'], r['model'])} ({r['run']}): {r['reason']}")
+    for left in rec.left_out:
+        lines.append(f"- {left_out_sentence(left, names)}")
     lines += ["", f"## Published models ({PUBLISHED_ONLY}; {release_relation(release)})", ""]
     if published.empty:
         lines.append("(none: the chosen filter cannot be applied to published figures)")

@@ -192,3 +192,55 @@ def test_a_reader_that_leaves_early_gets_no_error(mini_data):
     proc.stdout.close()
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 0 and "error" not in err, err
+
+
+# ---------------------------------------------------------------- compare, contrast, select and report arguments (issue 31, 13)
+
+@pytest.fixture
+def two_runs(tiny_cache, run_id) -> tuple[str, str]:
+    from coreb_core.runs.folders import write_run
+    from coreb_core.runs.hits import hits_from_scores
+
+    hits = hits_from_scores("t2c", ["q_t2c_canonical_retro_any_0001"], ["code_v202601_00001", "code_v202601_00002"],
+                            np.array([[0.9, 0.5]]))
+    return run_id, write_run(hits, {"run_id": "r2", "model": "minilm", "release": "tiny"}, tiny_cache)
+
+
+@pytest.mark.parametrize("verb", [["compare", "--json"], ["compare"], ["contrast"], ["contrast", "--json"]],
+                         ids=["compare-json", "compare", "contrast", "contrast-json"])
+def test_unknown_metric_of_compare_and_contrast(tiny_cache, two_runs, capsys, verb):
+    """was: `compare … --metric nope --json` and `contrast … --metric nope` ended in a KeyError traceback."""
+    argv = [verb[0], "--release", "tiny", "--run", *two_runs, "--task", "t2c", "--metric", "nope", *verb[1:]]
+    with unchanged(tiny_cache):
+        refuses(argv, capsys, "--metric: ", "unknown metric 'nope'", "ndcg_at_10")
+
+
+def test_compare_metric_in_any_spelling(tiny_cache, two_runs, capsys):
+    """was: `--metric nDCG@10` (the spelling every table prints) was a KeyError; it names the column ndcg_at_10."""
+    import json
+
+    from coreb_core.cli import main
+
+    assert main(["compare", "--release", "tiny", "--run", *two_runs, "--task", "t2c", "--metric", "nDCG@10",
+                 "--json"]) == 0, capsys.readouterr().err
+    assert json.loads(capsys.readouterr().out)["metric"] == "ndcg_at_10"
+
+
+@pytest.mark.parametrize("verb", ["report", "select"])
+@pytest.mark.parametrize("value", ["nan", "inf", "-1", "1e999", "NaN"])
+def test_parameter_limit_not_a_finite_count(tmp_path, tiny_cache, run_id, capsys, verb, value):
+    """was: `report --max-params nan` was accepted (a report with "at most nan M parameters"), as were inf and -1."""
+    out = ["--out", str(tmp_path / "r.html")] if verb == "report" else []
+    with unchanged(tiny_cache):
+        refuses([verb, "--release", "tiny", "--max-params", value, *out], capsys, "--max-params: ", repr(value))
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_library_refuses_the_parameter_limit_the_cli_refuses(tiny_cache, run_id):
+    """was: recommend_stored(budget_b=nan) ranked every run (no comparison with nan is true: none excluded)."""
+    from coreb_core.analysis.selection import recommend_stored
+    from coreb_core.errors import CorebError
+
+    for budget in (float("nan"), float("inf"), -0.5):
+        with pytest.raises(CorebError, match="parameter limit"):
+            recommend_stored("tiny", budget_b=budget)
