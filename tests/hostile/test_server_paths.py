@@ -361,4 +361,6 @@ def test_page_junk_folder_shows_twenty_errors_and_a_count(tiny, tmp_path):
         at.button(key="res_go").click().run()
     assert not at.exception
     errors = [e.value for e in at.error]
-    assert len(errors) == 21 and errors[-1] == "… and 20 more files skipped", errors[-2:]
+    # one line saying nothing was imported (issue 31: no success box when nothing imports), 20 reasons, a count
+    assert len(errors) == 22 and errors[0].startswith("Nothing was imported"), errors[:2]
+    assert errors[-1] == "… and 20 more files skipped", errors[-2:]
