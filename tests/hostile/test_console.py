@@ -274,8 +274,9 @@ for sql in sys.argv[2:]:
         out[sql] = [str(exc), time.perf_counter() - start]
 out["after"] = console.query("SELECT 42 AS x").frame["x"].tolist()
 console.close()
-out["self_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-out["workers_mb"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+# this process's own peak (VmHWM: ru_maxrss would carry over the pytest process it was forked from)
+out["self_mb"] = [int(line.split()[1]) for line in open("/proc/self/status") if line.startswith("VmHWM")][0] / 1024
+out["workers_mb"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # the workers, reaped
 print(json.dumps(out))
 """
 
