@@ -29,7 +29,7 @@ REFUSED_SQL = {
     "SELECT * FROM read_csv('/etc/passwd')": 'Permission Error: Cannot access file "/etc/passwd" - file system '
                                              'operations are disabled by configuration',
     "ATTACH 'x.db'": "only a single SELECT (or WITH … SELECT) statement is allowed, not ATTACH",
-    "INSTALL httpfs": "only a single SELECT (or WITH … SELECT) statement is allowed, not LOAD",
+    "INSTALL httpfs": "only a single SELECT (or WITH … SELECT) statement is allowed, not INSTALL",
     "SELECT 1; SELECT 2": "only a single statement is allowed; this text holds 2",
 }
 

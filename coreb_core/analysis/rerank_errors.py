@@ -236,7 +236,7 @@ def rerank_errors_of(run_id: str, root: Path | None = None, anchor_exclusion: bo
     if first_meta.release != meta.release:
         raise CorebError(f"reranked run {run_id} is on {meta.release} but its first stage {meta.first_stage} "
                          f"is on {first_meta.release}")
-    store = Store(meta.made_on(), root)
-    errors = rerank_errors(store, read_hits(meta.first_stage, root), read_hits(run_id, root), meta.rerank_depth,
-                           anchor_exclusion)
+    with Store(meta.made_on(), root) as store:
+        errors = rerank_errors(store, read_hits(meta.first_stage, root), read_hits(run_id, root), meta.rerank_depth,
+                               anchor_exclusion)
     return errors._replace(first_stage=meta.first_stage, reranked=run_id)

@@ -7,7 +7,15 @@ network access (``enable_external_access = false``), Python replacement scans an
 ``temp_directory``: a query that outgrows the memory limit fails instead of writing files), and locks the
 configuration so no statement can switch them back on. The app adds the chosen runs' ``hits`` and
 per-query ``metrics`` as two more tables the same way (``extra_tables``), before the lock. Only one SELECT (or WITH … SELECT, DESCRIBE,
-SHOW, SUMMARIZE: whatever DuckDB parses as a SELECT statement) is accepted; every error is one line.
+SHOW, SUMMARIZE: whatever DuckDB parses as a SELECT statement) is accepted; every error is one line, names
+no folder of the server (the cache, home and working directory read ``<cache>``, ``<home>``, ``<cwd>``) and
+suggests no statement the console refuses.
+
+That database lives in a worker process of its own (``coreb_core.data.console_worker``), started on the first
+query, whose data size the operating system caps at ``SQL_WORKER_MEMORY``: DuckDB's ``memory_limit`` does not
+bound a single huge value such as ``unnest(range(3000000000))``. A query past that size, or past its time
+(DuckDB's own interrupt, then a kill ``SQL_GRACE_S`` later), ends with one line; the next query starts a
+fresh worker. The server or the CLI never holds more than the capped result.
 
 What comes back is bounded, so that no query can exhaust the server that holds and renders it: at most
 ``SQL_COLUMN_CAP`` columns (DuckDB computes 2,048 rows of every column at once), ``SQL_ROW_CAP`` rows and
@@ -23,36 +31,43 @@ Example (CoREB-mini in ``root``):
     >>> console.query("COPY queries TO '/tmp/x.csv'")
     Traceback (most recent call last):
     coreb_core.data.sql_console.ConsoleError: only a single SELECT (or WITH … SELECT) statement is allowed, not COPY
+    >>> console.close()
 """
 from __future__ import annotations
 
+import os
+import re
+import socket
+import subprocess
+import sys
 import threading
 import time
 import warnings
-from typing import Mapping, NamedTuple
+import weakref
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any, Mapping, NamedTuple
 
 import duckdb
 import pandas as pd
 import pyarrow as pa
 
+from coreb_core.data import console_worker
 from coreb_core.data.schema import CONFIGS
 from coreb_core.data.store import VIEWS, Store
 from coreb_core.errors import CorebError
+from coreb_core.paths import cache_root
 
 SQL_ROW_CAP = 10_000
 SQL_BYTE_CAP = 50_000_000  # bytes of one result (as Arrow) held, rendered and offered as a CSV
 SQL_CELL_CAP = 2_000  # characters of one cell; longer ones are cut and end in "…"
 SQL_COLUMN_CAP = 100
 SQL_TIMEOUT_S = 30.0
-SQL_MEMORY_LIMIT = "2GB"
+SQL_MEMORY_LIMIT = "2GB"  # DuckDB's own limit: what its buffer manager holds (tables, sorts, joins)
+SQL_WORKER_MEMORY = 4 * 2**30  # bytes of data the worker process may hold at all (the operating system's cap)
+SQL_GRACE_S = 5.0  # past a query's time, how long DuckDB's own interrupt may take before the worker is killed
+_START_TIMEOUT_S = 120.0  # starting a worker and copying the release into it
 _BATCH_ROWS = 256  # rows per Arrow batch read: the byte cap is checked between batches
-# DuckDB types of a fixed, small size: they come back as they are. Every other type (text, blobs, lists,
-# structs, maps, bit strings, big numbers, variants) comes back as text cut to SQL_CELL_CAP characters.
-_FIXED_SIZE_TYPES = frozenset({
-    "boolean", "tinyint", "smallint", "integer", "bigint", "hugeint", "utinyint", "usmallint", "uinteger",
-    "ubigint", "uhugeint", "float", "double", "decimal", "date", "time", "time_ns", "time with time zone",
-    "timestamp", "timestamp_s", "timestamp_ms", "timestamp_ns", "timestamp with time zone", "interval", "uuid",
-    "enum", "null"})
 EXAMPLE_QUERIES = {
     "Queries per task": "SELECT task, count(*) AS queries FROM queries GROUP BY task ORDER BY task",
     "Traps per T2C subtask": ("SELECT subtask, count(*) FILTER (relevance = 1) AS traps,\n"
@@ -142,6 +157,38 @@ def one_line(message: str) -> str:
     return " ".join(parts) or "unknown error"
 
 
+# Sentences of DuckDB's errors that suggest a statement the console refuses ('Use "SET max_expression_depth
+# TO x"', 'INSTALL spatial; LOAD spatial;'): following them would only earn another refusal.
+_REFUSED_ADVICE = re.compile(r"\b(SET|RESET|INSTALL|LOAD|PRAGMA|ATTACH|CALL)\s+[\w'\"]")
+# DuckDB files some statements under another kind (CHECKPOINT is a CALL, INSTALL a LOAD, USE and RESET a SET,
+# ANALYZE a VACUUM): those are named as written.
+_RENAMED_KINDS = frozenset({"CALL", "LOAD", "SET", "VACUUM"})
+
+
+def console_message(message: str) -> str:
+    """A DuckDB error as the console shows it: one line, without advice to run a statement it refuses.
+
+    >>> console_message('Parser Error: Max expression depth limit of 1000 exceeded. Use "SET max_expression_depth '
+    ...                 'TO x" to increase the maximum expression depth.')
+    'Parser Error: Max expression depth limit of 1000 exceeded.'
+    """
+    sentences = re.split(r"(?<=[.!?;])\s+", one_line(message))
+    kept = [s for s in sentences if not _REFUSED_ADVICE.search(s)]
+    return " ".join(kept or sentences[:1])
+
+
+def hide_paths(message: str, paths: Mapping[str, str]) -> str:
+    """``message`` with each folder of ``paths`` (folder -> placeholder; longer ones first) replaced.
+
+    >>> hide_paths('Cannot access directory "/srv/app/data_cache/coreb"', {"/srv/app/data_cache": "<cache>"})
+    'Cannot access directory "<cache>/coreb"'
+    """
+    for folder in sorted(paths, key=len, reverse=True):
+        if len(folder) > 1:  # never "/": every path starts with it
+            message = message.replace(folder, paths[folder])
+    return message
+
+
 def check_select(sql: str) -> None:
     """Raise ConsoleError unless ``sql`` is exactly one SELECT statement (parsed by DuckDB, not run: the
     CLI checks before it copies a release).
@@ -150,6 +197,9 @@ def check_select(sql: str) -> None:
     >>> check_select("DROP TABLE queries")
     Traceback (most recent call last):
     coreb_core.data.sql_console.ConsoleError: only a single SELECT (or WITH … SELECT) statement is allowed, not DROP
+    >>> check_select("CHECKPOINT")
+    Traceback (most recent call last):
+    coreb_core.data.sql_console.ConsoleError: only a single SELECT (or WITH … SELECT) statement is allowed, not CHECKPOINT
     """
     if not sql.strip():
         raise ConsoleError("the query is empty: write one SELECT statement")
@@ -157,13 +207,32 @@ def check_select(sql: str) -> None:
         with duckdb.connect(":memory:") as con:
             statements = con.extract_statements(sql)
     except duckdb.Error as exc:
-        raise ConsoleError(one_line(str(exc))) from None
+        raise ConsoleError(console_message(str(exc))) from None
     if len(statements) != 1:
         raise ConsoleError(f"only a single statement is allowed; this text holds {len(statements)}")
-    kind = statements[0].type
-    if kind != duckdb.StatementType.SELECT:
-        raise ConsoleError("only a single SELECT (or WITH … SELECT) statement is allowed, "
-                           f"not {kind.name}")
+    try:
+        kind: str | None = statements[0].type.name
+    except ValueError:  # a kind the Python API has no name for (UPDATE EXTENSIONS)
+        kind = None
+    if kind == "SELECT":
+        return
+    written = re.match(r"(?:FORCE\s+)?[A-Za-z]+", statements[0].query.strip())
+    if kind is None or (kind in _RENAMED_KINDS and written):
+        kind = " ".join(written.group(0).upper().split()) if written else "this statement"
+    raise ConsoleError(f"only a single SELECT (or WITH … SELECT) statement is allowed, not {kind}")
+
+
+class _Worker(NamedTuple):
+    """A running worker process and the console's end of the socket it answers on."""
+    process: subprocess.Popen
+    conn: Connection
+
+
+def _stop(worker: _Worker) -> None:
+    """Kill a worker and reap it (its memory is the operating system's again)."""
+    worker.conn.close()
+    worker.process.kill()
+    worker.process.wait()
 
 
 class SqlConsole:
@@ -181,36 +250,112 @@ class SqlConsole:
     """
 
     def __init__(self, store: Store, memory_limit: str = SQL_MEMORY_LIMIT,
-                 extra_tables: Mapping[str, pd.DataFrame] | None = None) -> None:
+                 extra_tables: Mapping[str, pd.DataFrame] | None = None, worker_memory: int = SQL_WORKER_MEMORY,
+                 grace_s: float = SQL_GRACE_S) -> None:
         """``extra_tables`` (name -> frame, e.g. ``RUN_TABLES`` from ``console_tables``) are copied in as
-        tables too, by the app and before the lock: user SQL can only read them."""
+        tables too, by the app and before the lock: user SQL can only read them. ``worker_memory`` (bytes)
+        caps the worker process's data; ``grace_s`` is how long past a query's time it may take to stop."""
         self.release = store.release
         self.memory_limit = memory_limit
-        # No temp directory: DuckDB would spill big sorts and joins into ./.tmp of the server's working
-        # directory. It can only be set when connecting (enable_external_access locks it, and so does the lock).
-        self.con = duckdb.connect(":memory:", config={"temp_directory": ""})
+        self.worker_memory = worker_memory
+        self.grace_s = grace_s
         copied = list(CONFIGS) + [f"qrels_{name}" for name in store.extra_qrels]
+        extra = dict(extra_tables or {})
+        for name in extra:
+            if not name.isidentifier() or name in copied or name in _DERIVED_VIEWS:
+                raise ValueError(f"cannot add a console table named {name!r}")
+        # What a (re)started worker is sent: Arrow tables, kept here so that a worker killed by a query can
+        # be replaced without the Store.
+        self._tables: dict[str, pa.Table] = {}
         for name in copied:
             with warnings.catch_warnings():  # the copy is what we want here
                 warnings.simplefilter("ignore")
-                table = store.sql(f"SELECT * FROM {name}").to_arrow_table()
-            self._copy(name, table)
-        self.con.execute(VIEWS)  # the Store's own view definitions, reused as they are
-        extra = dict(extra_tables or {})
-        for name, frame in extra.items():
-            if not name.isidentifier() or name in copied or name in _DERIVED_VIEWS:
-                raise ValueError(f"cannot add a console table named {name!r}")
-            self._copy(name, frame)
+                self._tables[name] = store.sql(f"SELECT * FROM {name}").to_arrow_table()
+        with duckdb.connect(":memory:") as con:  # DuckDB's own reading of a frame, as a table made from it
+            for name, frame in extra.items():
+                self._tables[name] = con.from_df(frame).to_arrow_table()
         self.tables = copied[: len(CONFIGS)] + list(_DERIVED_VIEWS) + copied[len(CONFIGS):] + list(extra)
-        for setting in ("SET enable_external_access = false", "SET python_enable_replacements = false",
-                        f"SET memory_limit = '{memory_limit}'", "SET lock_configuration = true"):
-            self.con.execute(setting)
+        root = store.root or cache_root()
+        self._paths = {str(root): "<cache>", str(Path(root).resolve()): "<cache>", str(Path.home()): "<home>",
+                       os.getcwd(): "<cwd>"}
+        self._lock = threading.Lock()  # one request at a time on the pipe (the app shares a console)
+        self._worker: _Worker | None = None
+        self._finalizer: weakref.finalize | None = None
 
-    def _copy(self, name: str, source) -> None:
-        """A private table ``name`` holding a copy of an arrow table or a frame (before the lock only)."""
-        self.con.register("_source", source)
-        self.con.execute(f'CREATE TABLE "{name}" AS SELECT * FROM _source')
-        self.con.unregister("_source")
+    def _start(self) -> None:
+        """A fresh worker holding this console's tables, locked down (started on the first request)."""
+        # A plain `python -m` child, not multiprocessing: no re-import of the caller's main module, no fork of
+        # a server's threads. It answers on one end of a socket pair; its output goes nowhere (one error line).
+        ours, theirs = socket.socketpair()
+        package_parent = str(Path(console_worker.__file__).resolve().parents[2])  # the coreb_core imported here
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [package_parent, os.environ.get("PYTHONPATH")]))}
+        with theirs:
+            process = subprocess.Popen(
+                [sys.executable, "-m", "coreb_core.data.console_worker", str(theirs.fileno()), str(self.worker_memory)],
+                pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL, env=env)
+        self._worker = _Worker(process, Connection(ours.detach()))
+        self._finalizer = weakref.finalize(self, _stop, self._worker)  # a console dropped by a cache ends its worker
+        try:
+            self._ask("load", (self._tables, VIEWS, self.memory_limit), _START_TIMEOUT_S)
+        except ConsoleError:
+            self._discard()
+            raise
+
+    def _ask(self, verb: str, args: tuple, timeout_s: float) -> Any:
+        """Send one request to the worker and wait for its answer at most ``timeout_s`` (plus ``grace_s``
+        for DuckDB's own interrupt); a worker that does not answer is killed, one that died (an allocation
+        past its memory it could not survive) is reaped. Failures raise ConsoleError."""
+        if self._worker is None:
+            self._start()
+        assert self._worker is not None
+        conn = self._worker.conn
+        try:
+            conn.send((verb, *args))
+            if conn.poll(timeout_s + self.grace_s):
+                status, value = conn.recv()
+            else:
+                status, value = "failed", console_worker.Failure("timeout", "")
+        except (EOFError, OSError):
+            status, value = "failed", console_worker.Failure("died", "")
+        if status == "ok":
+            return value
+        if value.kind in ("timeout", "died"):
+            self._discard()
+        raise ConsoleError(self._explain(verb, value, timeout_s))
+
+    def _explain(self, verb: str, failure: console_worker.Failure, timeout_s: float) -> str:
+        """The one line a failed request answers with."""
+        if failure.kind == "timeout":
+            if verb == "load":
+                return f"copying release {self.release} into the console took longer than {timeout_s:g} s"
+            return f"the query ran longer than {timeout_s:g} s and was stopped"
+        narrow = "narrow it with WHERE, LIMIT or fewer columns" if verb == "query" else "the release is too large"
+        if failure.kind == "died" or (failure.kind == "memory" and "bad allocation" in failure.message):
+            what = "the query needs" if verb == "query" else f"release {self.release} needs"
+            return (f"{what} more than the {self.worker_memory / 2**30:g} GB of memory the console's process "
+                    f"may hold and was stopped: {narrow}")
+        if failure.kind == "memory":
+            return (f"the query needs more than the console's {self.memory_limit} of memory (nothing is "
+                    f"written to disk): {narrow}")
+        if failure.kind == "refused":
+            return failure.message
+        return hide_paths(console_message(failure.message), self._paths)
+
+    def _discard(self) -> None:
+        """Kill the worker (a query outlived its time or its memory); the next request starts a fresh one."""
+        if self._finalizer is not None:
+            self._finalizer()
+        self._worker = self._finalizer = None
+
+    def _request(self, verb: str, args: tuple, timeout_s: float) -> Any:
+        """``_ask`` for one caller at a time: another waits for the pipe at most ``timeout_s``."""
+        if not self._lock.acquire(timeout=timeout_s):
+            raise ConsoleError(f"the console was busy with another query for {timeout_s:g} s: try again")
+        try:
+            return self._ask(verb, args, timeout_s)
+        finally:
+            self._lock.release()
 
     def query(self, sql: str, max_rows: int = SQL_ROW_CAP, timeout_s: float = SQL_TIMEOUT_S) -> QueryResult:
         """Run one SELECT (``check_select``) on a fresh cursor, within the caps (see the module docstring): at most
@@ -223,96 +368,57 @@ class SqlConsole:
         [720]
         >>> console.query("SELECT repeat('y', 1000000) AS s FROM range(3000)").notes()
         ['3,000 cells longer than 2,000 characters are cut']
+        >>> console.close()
         """
         check_select(sql)
         start = time.perf_counter()
-        cur = self.con.cursor()
-        timer = threading.Timer(timeout_s, cur.interrupt)
-        timer.start()
-        try:
-            relation, cut = self._bounded(cur.sql(sql))
-            reader = relation.limit(max_rows + 1).to_arrow_reader(_BATCH_ROWS)
-            batches, held, byte_capped = [], 0, False
-            for batch in reader:
-                while batch.num_rows and held + batch.nbytes > SQL_BYTE_CAP:
-                    batch, byte_capped = batch.slice(0, batch.num_rows // 2), True
-                batches.append(batch)
-                held += batch.nbytes
-                if byte_capped:
-                    break
-            reader.close()  # DuckDB stops computing rows nobody reads
-            # DuckDB's own conversion to pandas, as for any other query (dates, decimals, NULLs in integers)
-            frame = cur.from_arrow(pa.Table.from_batches(batches, reader.schema)).df()
-            frame.columns = reader.schema.names  # as the query named them (the copy renames repeated names)
-        except duckdb.InterruptException:
-            raise ConsoleError(f"the query ran longer than {timeout_s:g} s and was stopped") from None
-        except duckdb.OutOfMemoryException:
-            raise ConsoleError(f"the query needs more than the console's {self.memory_limit} of memory (nothing "
-                               "is written to disk): narrow it with WHERE, LIMIT or fewer columns") from None
-        except duckdb.Error as exc:
-            raise ConsoleError(one_line(str(exc))) from None
-        finally:
-            timer.cancel()
-            cur.close()
-        truncated = byte_capped or len(frame) > max_rows
+        caps = console_worker.Caps(max_rows, SQL_COLUMN_CAP, SQL_CELL_CAP, SQL_BYTE_CAP, _BATCH_ROWS)
+        answer: console_worker.Answer = self._request("query", (sql, caps, timeout_s), timeout_s)
+        # DuckDB's own conversion to pandas, as for any other query (dates, decimals, NULLs in integers)
+        with duckdb.connect(":memory:") as con:
+            frame = con.from_arrow(answer.table).df()
+        frame.columns = answer.table.schema.names  # as the query named them (the copy renames repeated names)
+        truncated = answer.byte_capped or len(frame) > max_rows
         frame = frame.iloc[:max_rows].reset_index(drop=True)
         cut_cells = 0
-        for i in cut:  # cut inside DuckDB to SQL_CELL_CAP + 1 characters: the "+ 1" says it was longer
+        for i in answer.cut:  # cut inside DuckDB to SQL_CELL_CAP + 1 characters: the "+ 1" says it was longer
             column = frame.iloc[:, i]
             long = column.str.len().fillna(0) > SQL_CELL_CAP
             if long.any():
                 cut_cells += int(long.sum())
                 frame.isetitem(i, column.where(~long, column.str.slice(0, SQL_CELL_CAP) + "…"))
-        return QueryResult(frame, truncated, time.perf_counter() - start, cut_cells, byte_capped)
-
-    @staticmethod
-    def _bounded(relation: duckdb.DuckDBPyRelation) -> tuple[duckdb.DuckDBPyRelation, list[int]]:
-        """``relation`` with every cell of a type of unbounded size as text of at most SQL_CELL_CAP + 1
-        characters, and the positions of those columns; ConsoleError beyond SQL_COLUMN_CAP columns."""
-        names, types = relation.columns, relation.types
-        if len(names) > SQL_COLUMN_CAP:
-            raise ConsoleError(f"the query returns {len(names)} columns; the console shows at most "
-                               f"{SQL_COLUMN_CAP}: name the columns you need")
-        exprs, cut = [], []
-        for i, (name, kind) in enumerate(zip(names, types), start=1):
-            alias = '"' + name.replace('"', '""') + '"'
-            if kind.id in _FIXED_SIZE_TYPES:
-                exprs.append(f"#{i} AS {alias}")
-            else:
-                text = f"#{i}" if kind.id == "varchar" else f"CAST(#{i} AS VARCHAR)"
-                exprs.append(f"left({text}, {SQL_CELL_CAP + 1}) AS {alias}")
-                cut.append(i - 1)
-        return relation.project(", ".join(exprs)), cut
+        return QueryResult(frame, truncated, time.perf_counter() - start, cut_cells, answer.byte_capped)
 
     def schema(self) -> pd.DataFrame:
         """table, kind (table or view), column, type: what the console can query.
 
         Example (CoREB-mini in ``root``):
 
-        >>> SqlConsole(Store("demo_v2603", root)).schema().head(3)
+        >>> with SqlConsole(Store("demo_v2603", root)) as console:
+        ...     console.schema().head(3)
                  table   kind    column     type
         0  code_corpus  table   code_id  VARCHAR
         1  code_corpus  table      code  VARCHAR
         2  code_corpus  table  language  VARCHAR
         """
-        cur = self.con.cursor()
-        try:
-            frame = cur.execute("""
-                SELECT table_name AS "table", CASE WHEN t.table_name IS NULL THEN 'view' ELSE 'table' END AS kind,
-                       column_name AS "column", data_type AS type
-                FROM duckdb_columns() c LEFT JOIN duckdb_tables() t USING (table_name)
-                WHERE c.schema_name = 'main' ORDER BY "table", column_index""").df()
-        finally:
-            cur.close()
+        table: pa.Table = self._request("schema", (), SQL_TIMEOUT_S)
+        frame = table.to_pandas()
         order = {name: i for i, name in enumerate(self.tables)}
         return frame.sort_values("table", key=lambda s: s.map(order), kind="stable").reset_index(drop=True)
 
     def close(self) -> None:
-        """Drop the private in-memory database.
+        """End the worker and its private in-memory database (a later query would start a fresh one).
 
         Example (CoREB-mini in ``root``):
 
         >>> console = SqlConsole(Store("demo_v2603", root))
         >>> console.close()
         """
-        self.con.close()
+        with self._lock:
+            self._discard()
+
+    def __enter__(self) -> "SqlConsole":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -16,6 +16,8 @@ Example (CoREB-mini: ``coreb_core.data.mini.build.build_release("demo_v2603", ro
 """
 from __future__ import annotations
 
+import atexit
+import weakref
 from pathlib import Path
 from typing import Any, Callable, Sequence, TypeVar
 
@@ -169,6 +171,7 @@ class Store:
         self.release = release
         self.root = root
         self.con = duckdb.connect(":memory:")
+        _OPEN.add(self)
         self._follow(self._open_views)
 
     def _follow(self, action: Callable[[], T]) -> T:
@@ -278,12 +281,28 @@ class Store:
 
     def close(self) -> None:
         self.con.close()
+        _OPEN.discard(self)
 
     def __enter__(self) -> "Store":
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+# Stores not closed yet: the app's cached ones live as long as the server.
+_OPEN: weakref.WeakSet[Store] = weakref.WeakSet()
+
+
+@atexit.register
+def _release_connections() -> None:
+    """At interpreter exit, close the Stores still open and drop their connections. A DuckDB connection still
+    alive when the interpreter tears DuckDB down (a daemon thread's frames keep the app's cached Stores
+    reachable) makes nanobind report every DuckDB object as leaked. A query already running on a cursor runs
+    on to its end; a later one fails, in a process that is ending."""
+    for store in list(_OPEN):
+        store.close()
+        del store.con
 
 
 def with_query_facts(store: Store, per_query: pd.DataFrame, columns: Sequence[str] = QUERY_FACTS) -> pd.DataFrame:

@@ -254,6 +254,23 @@ def progress_plan(tasks: list, prompts: list[tuple[str, str]] | None, cache) -> 
     return ProgressPlan(weights, starts)
 
 
+def _read_release(release: str, root: Path | None, tasks: Iterable[str]) -> tuple[list[TaskData], str]:
+    """Every task's texts and the corpus fingerprint, read in one go: no Store stays open (nor referenced)
+    during the long encode, where a job thread still running at interpreter exit would keep its DuckDB
+    connection alive."""
+    with Store(release, root) as store:
+        return [load_task(store, task) for task in tasks], corpus_fingerprint(store)
+
+
+def _read_rerank_inputs(release: str, root: Path | None, hits: pd.DataFrame,
+                        depth: int) -> tuple[dict[str, str], dict[str, str], pd.DataFrame]:
+    """Query and document texts and the candidates to rerank, read before the model loads (see ``_read_release``)."""
+    with Store(release, root) as store:
+        texts = dict(store.sql("SELECT query_id, query FROM queries").fetchall())
+        docs = dict(store.sql("SELECT doc_id, content FROM documents").fetchall())
+        return texts, docs, rerank_candidates(hits, depth, store).sort_values(["task", "query_id", "rank"])
+
+
 def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = tuple(TASKS), device: str = "auto",
                   batch_size: int = 64, top_k: int = DEFAULT_TOP_K, progress: Progress = silent,
                   root: Path | None = None, model_loader=load_encoder,
@@ -281,7 +298,7 @@ def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = tuple(TASKS
         raise CorebError(f"{spec.id} is API-only: its published figures are shown, it cannot be re-run here")
     if spec.kind == "dense":
         ensure_available(spec)  # fail within seconds, before any work, when a hub model cannot be had
-    store = Store(release, root)
+    loaded, fingerprint = _read_release(release, root, tasks)
     used_device = pick_device(device) if spec.kind == "dense" else "cpu"
     encoding = encoding_for(spec, profile, used_device) if spec.kind == "dense" else None
     if encoding and encoding.backend == "transformers" and Path(spec.name).is_dir():
@@ -289,7 +306,6 @@ def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = tuple(TASKS
     encoder = _Encoder(spec, encoding, used_device, progress, model_loader) if encoding else None
     cache = EmbeddingCache(encoder_identity(spec, encoding), root) if encoding else None
     frames, prompts, encoded, timings = [], {}, 0, {"encode": 0.0, "search": 0.0}
-    loaded = [load_task(store, task) for task in tasks]
     plan = progress_plan(loaded, [encoding.prompt(t)[:2] for t in tasks] if encoding else None, cache)
     for n, (task, data) in enumerate(zip(tasks, loaded)):
         task_start, (docs_w, queries_w, search_w) = plan.starts[n], plan.weights[n]
@@ -330,7 +346,7 @@ def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = tuple(TASKS
         encoding={**encoding.describe(), "pooling_seen": encoder.pooling_seen()} if encoding and encoder else None,
         device=used_device, precision=encoding.precision if encoding else "none",
         batch_size=batch_size, top_k=top_k, packages=package_versions(),
-        corpus_fingerprint=corpus_fingerprint(store), texts_encoded=encoded,
+        corpus_fingerprint=fingerprint, texts_encoded=encoded,
         timings_s={**{k: round(v, 3) for k, v in timings.items()},
                    "model_load": round(encoder.load_seconds if encoder else 0.0, 3),
                    "total": round(time.perf_counter() - start, 3)},
@@ -388,11 +404,9 @@ def rerank_run(first_stage: str, model: str, depth: int = 128, batch_size: int =
     check_device(device)
     meta0 = run_meta(first_stage, root)
     release = meta0.made_on()
-    store = Store(release, root)
     hits = read_hits(first_stage, root)
     hits["task"], hits["query_id"], hits["doc_id"] = (hits[c].astype(str) for c in ("task", "query_id", "doc_id"))
-    texts = dict(store.sql("SELECT query_id, query FROM queries").fetchall())
-    docs = dict(store.sql("SELECT doc_id, content FROM documents").fetchall())
+    texts, docs, top = _read_rerank_inputs(release, root, hits, depth)
     used_device = pick_device(device)
     path = Path(model)
     if not path.is_dir():
@@ -401,7 +415,6 @@ def rerank_run(first_stage: str, model: str, depth: int = 128, batch_size: int =
         ensure_available(ModelSpec(model.replace("/", "__"), "dense", model))
     from sentence_transformers import CrossEncoder
 
-    top = rerank_candidates(hits, depth, store).sort_values(["task", "query_id", "rank"])
     cross = CrossEncoder(str(path) if path.is_dir() else model, device=used_device)
     pairs = [(texts[q], docs[d]) for q, d in zip(top["query_id"], top["doc_id"])]
     scores = np.empty(len(pairs), dtype=np.float64)

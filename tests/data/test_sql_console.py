@@ -9,8 +9,8 @@ from tests.builders import REFUSED_SQL
 
 @pytest.fixture(scope="module")
 def console(mini_data):
-    with Store("demo_v2603", mini_data) as store:
-        yield SqlConsole(store)
+    with Store("demo_v2603", mini_data) as store, SqlConsole(store) as console:
+        yield console
 
 
 def test_console_select_counts(console, mini_data):
