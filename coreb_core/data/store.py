@@ -64,7 +64,22 @@ def _sql_literal(text: str) -> str:
 
 
 _META = "json_extract_string(meta, '$.{}')"
-VIEWS = """
+# The v1 rules' view, once for each reading of its T2C rule (``t2c_only``: the extra condition on a solution).
+_V1_VIEW = """CREATE VIEW {name} AS
+  WITH relevant AS (
+    SELECT 't2c' AS task, q.query_id, d.doc_id
+    FROM queries q JOIN documents d
+      ON d.corpus = 'code' AND d.problem_id = q.problem_id
+         AND (q.target_language IS NULL OR d.language = q.target_language)
+    WHERE q.task = 't2c' AND q.query_id IN (SELECT query_id FROM qrels WHERE task = 't2c'){t2c_only}
+    UNION
+    SELECT task, query_id, doc_id FROM qrels WHERE task IN ('c2c', 'c2t') AND relevance = {{positive}}
+  )
+  SELECT task, query_id, doc_id, 1 AS relevance FROM relevant
+  UNION ALL
+  SELECT r.task, r.query_id, r.doc_id, 0 FROM qrels r ANTI JOIN relevant v USING (query_id, doc_id);
+"""
+VIEWS = ("""
 CREATE VIEW queries AS
   SELECT 't2c' AS task, query_id, query, subtask,
          {pid} AS problem_id, NULLIF(language_constraint, 'none') AS target_language,
@@ -104,39 +119,13 @@ CREATE VIEW documents AS
 -- C2C and C2T the v2 positives (C2T noise texts are dropped from the ranking by the evaluator).
 -- Relevant pairs get grade 1 (v1's binary "relevant", not a trap); every other v2-judged pair stays
 -- with grade 0, so the v1 view is averaged over exactly the v2 queries.
-CREATE VIEW qrels_v1_rules AS
-  WITH relevant AS (
-    SELECT 't2c' AS task, q.query_id, d.doc_id
-    FROM queries q JOIN documents d
-      ON d.corpus = 'code' AND d.problem_id = q.problem_id
-         AND (q.target_language IS NULL OR d.language = q.target_language)
-    WHERE q.task = 't2c' AND q.query_id IN (SELECT query_id FROM qrels WHERE task = 't2c')
-    UNION
-    SELECT task, query_id, doc_id FROM qrels WHERE task IN ('c2c', 'c2t') AND relevance = {positive}
-  )
-  SELECT task, query_id, doc_id, 1 AS relevance FROM relevant
-  UNION ALL
-  SELECT r.task, r.query_id, r.doc_id, 0 FROM qrels r ANTI JOIN relevant v USING (query_id, doc_id);
-
+""" + _V1_VIEW.format(name="qrels_v1_rules", t2c_only="") + """
 -- The same v1 rules as the official generator's code reads them (scheme v1_gen): T2C canonical and full
 -- retro count the passing solutions only (query_corpus_dataset_maker.py builds those positives from
 -- correct_code_flat_by_problem), T2C search every solution (its _create_text2code_entries takes
 -- all_code_by_problem); C2C and C2T as qrels_v1_rules. A solution whose passing is unknown is not counted.
-CREATE VIEW qrels_v1_gen AS
-  WITH relevant AS (
-    SELECT 't2c' AS task, q.query_id, d.doc_id
-    FROM queries q JOIN documents d
-      ON d.corpus = 'code' AND d.problem_id = q.problem_id
-         AND (q.target_language IS NULL OR d.language = q.target_language)
-    WHERE q.task = 't2c' AND q.query_id IN (SELECT query_id FROM qrels WHERE task = 't2c')
-      AND (COALESCE(d.passed, FALSE) OR starts_with(q.subtask, 't2c_search'))
-    UNION
-    SELECT task, query_id, doc_id FROM qrels WHERE task IN ('c2c', 'c2t') AND relevance = {positive}
-  )
-  SELECT task, query_id, doc_id, 1 AS relevance FROM relevant
-  UNION ALL
-  SELECT r.task, r.query_id, r.doc_id, 0 FROM qrels r ANTI JOIN relevant v USING (query_id, doc_id);
-
+""" + _V1_VIEW.format(name="qrels_v1_gen",
+                     t2c_only="\n      AND (COALESCE(d.passed, FALSE) OR starts_with(q.subtask, 't2c_search'))") + """
 -- MTEB's CoREB qrels: the positives only; a query without one (C2T's c2t_match label-0 pairs) has none.
 CREATE VIEW qrels_positives AS
   SELECT task, query_id, doc_id, relevance FROM qrels WHERE relevance = {positive};
@@ -148,7 +137,7 @@ CREATE VIEW judgments AS
   FROM qrels r
   JOIN queries q USING (task, query_id)
   LEFT JOIN documents d ON d.doc_id = r.doc_id AND d.corpus = CASE r.task WHEN 'c2t' THEN 'text' ELSE 'code' END;
-""".format(pid=_META.format("source_problem_id"), anchor=_META.format("anchor_code_id"),
+""").format(pid=_META.format("source_problem_id"), anchor=_META.format("anchor_code_id"),
            orig=_META.format("original_problem_id"),
            # Grades come from the vocabulary; DDL takes no parameters, and these are our own integers.
            positive=int(POSITIVE), trap=int(TRAP))

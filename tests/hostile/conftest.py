@@ -47,6 +47,22 @@ def unchanged(root: Path) -> Iterator[None]:
     assert not (added or removed or changed), f"cache touched: added {added}, removed {removed}, changed {changed}"
 
 
+def flat_hub_release(tmp_path: Path, change) -> Path:
+    """The tiny release of tests/dump.py as hub rows (flat ``meta_*`` columns) in ``<config>.jsonl`` files,
+    after ``change`` (a function that edits the rows of every config in place)."""
+    import json
+
+    from tests import dump
+
+    rows = {config: dump.hub_rows(records) for config, records in dump.rows().items()}
+    change(rows)
+    folder = tmp_path / "flat"
+    folder.mkdir()
+    for config, records in rows.items():
+        (folder / f"{config}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return folder
+
+
 def refuses(argv: list[str], capsys, *mentions: str) -> str:
     """Run the CLI in-process on ``argv``; assert status 2, one ``error: …`` line on stderr mentioning each
     of ``mentions``, and no traceback. Returns that line."""

@@ -14,7 +14,7 @@ import pytest
 from coreb_core.present.format import plain
 from tests import dump
 from tests.builders import app_test
-from tests.hostile.conftest import refuses, shows_error, unchanged
+from tests.hostile.conftest import flat_hub_release, refuses, shows_error, unchanged
 
 T2C_QUERY = "q_t2c_canonical_retro_any_0001"
 
@@ -45,34 +45,23 @@ def test_lone_surrogate_in_a_meta_key(tmp_path, tiny_cache, capsys):
                 "code_corpus_v2.jsonl: row 2: field 'meta'", "surrogate")
 
 
-def _flat(tmp_path: Path, change) -> Path:
-    """The tiny release as hub rows (flat ``meta_*`` columns) in ``<config>.jsonl`` files, after ``change``."""
-    rows = {config: dump.hub_rows(records) for config, records in dump.rows().items()}
-    change(rows)
-    folder = tmp_path / "flat"
-    folder.mkdir()
-    for config, records in rows.items():
-        (folder / f"{config}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-    return folder
-
-
 def test_lone_surrogate_in_a_flat_meta_column(tmp_path, tiny_cache, capsys):
     """A hub row's flat ``meta_*`` value is checked as the nested meta is: one line naming ``meta``."""
-    folder = _flat(tmp_path, lambda r: r["code_corpus"][2].update(meta_solution_key="\udfff"))
+    folder = flat_hub_release(tmp_path, lambda r: r["code_corpus"][2].update(meta_solution_key="\udfff"))
     with unchanged(tiny_cache):
         refuses(["import-data", str(folder), "--release", "x"], capsys,
                 "code_corpus.jsonl: row 3: field 'meta'", "surrogate")
 
 
 def test_a_flat_c2c_anchor_that_is_a_list(tmp_path, tiny_cache, capsys):
-    folder = _flat(tmp_path, lambda r: r["code2code_queries"][0].update(meta_anchor_code_id=["code_v202601_00001"]))
+    folder = flat_hub_release(tmp_path, lambda r: r["code2code_queries"][0].update(meta_anchor_code_id=["code_v202601_00001"]))
     with unchanged(tiny_cache):
         refuses(["import-data", str(folder), "--release", "x"], capsys,
                 "code2code_queries.jsonl: row 1: field 'meta.anchor_code_id'", "must be a string")
 
 
 def test_flat_meta_beside_a_nested_meta_that_is_no_dict(tmp_path, tiny_cache, capsys):
-    folder = _flat(tmp_path, lambda r: r["text_corpus"][0].update(meta="[1, 2]"))
+    folder = flat_hub_release(tmp_path, lambda r: r["text_corpus"][0].update(meta="[1, 2]"))
     with unchanged(tiny_cache):
         refuses(["import-data", str(folder), "--release", "x"], capsys,
                 "text_corpus.jsonl: row 1: field 'meta'", "neither a JSON object nor a Python dict")

@@ -15,7 +15,7 @@ from coreb_core.data.store import Store
 from coreb_core.present.format import plain
 from tests import dump
 from tests.builders import app_test
-from tests.hostile.conftest import refuses, shows_error, unchanged
+from tests.hostile.conftest import flat_hub_release, refuses, shows_error, unchanged
 
 
 def _nested(tmp_path: Path, change) -> Path:
@@ -23,17 +23,6 @@ def _nested(tmp_path: Path, change) -> Path:
     rows = dump.rows()
     change(rows)
     return dump.write_jsonl(tmp_path / "jsonl", rows)
-
-
-def _flat(tmp_path: Path, change) -> Path:
-    """The tiny release as hub rows (flat ``meta_*`` columns) in ``<config>.jsonl`` files, after ``change``."""
-    rows = {config: dump.hub_rows(records) for config, records in dump.rows().items()}
-    change(rows)
-    folder = tmp_path / "flat"
-    folder.mkdir()
-    for config, records in rows.items():
-        (folder / f"{config}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-    return folder
 
 
 def _passed(cache: Path, release: str) -> dict[str, bool | None]:
@@ -84,7 +73,7 @@ def test_hub_export_without_its_meta_passed_column(tmp_path, tiny_cache, capsys)
         for row in rows["code_corpus"]:
             del row["meta_passed"]
 
-    folder = _flat(tmp_path, drop)
+    folder = flat_hub_release(tmp_path, drop)
     with unchanged(tiny_cache):
         line = refuses(["import-data", str(folder), "--release", "x"], capsys,
                        "code_corpus.jsonl: row -: field 'meta.passed'", "missing from every row")
@@ -93,7 +82,7 @@ def test_hub_export_without_its_meta_passed_column(tmp_path, tiny_cache, capsys)
 
 def test_query_without_its_problem(tmp_path, tiny_cache, capsys):
     """was: imported; the query's problem_id became NULL, so no trap or v1 judgment could be linked to it."""
-    folder = _flat(tmp_path, lambda r: r["code2text_queries"][1].update(meta_source_problem_id=None))
+    folder = flat_hub_release(tmp_path, lambda r: r["code2text_queries"][1].update(meta_source_problem_id=None))
     with unchanged(tiny_cache):
         refuses(["import-data", str(folder), "--release", "x"], capsys,
                 "code2text_queries.jsonl: row 2: field 'meta.source_problem_id'", "required meta field is missing")
@@ -110,7 +99,7 @@ def test_query_without_its_problem(tmp_path, tiny_cache, capsys):
 ], ids=["pass_rate-string", "test_total-string", "passed-string", "passed-zero", "problem-number"])
 def test_flat_meta_value_of_a_drifted_type(tmp_path, tiny_cache, capsys, field, value, kind):
     """was: imported without a word; the store's TRY_CAST read "false" as true-or-NULL and "1.0" as a number."""
-    folder = _flat(tmp_path, lambda r: r["code_corpus"][4].update({field: value}))
+    folder = flat_hub_release(tmp_path, lambda r: r["code_corpus"][4].update({field: value}))
     with unchanged(tiny_cache):
         line = refuses(["import-data", str(folder), "--release", "x"], capsys,
                        f"code_corpus.jsonl: row 5: field 'meta.{field.removeprefix('meta_')}'", f"must be {kind}")
@@ -119,7 +108,7 @@ def test_flat_meta_value_of_a_drifted_type(tmp_path, tiny_cache, capsys, field, 
 
 def test_noise_flag_of_a_drifted_type(tmp_path, tiny_cache, capsys):
     """was: imported; a noise text flagged "yes" was read by the store as NULL, i.e. not noise."""
-    folder = _flat(tmp_path, lambda r: r["text_corpus"][2].update(meta_is_noise_sample="yes"))
+    folder = flat_hub_release(tmp_path, lambda r: r["text_corpus"][2].update(meta_is_noise_sample="yes"))
     with unchanged(tiny_cache):
         refuses(["import-data", str(folder), "--release", "x"], capsys,
                 "text_corpus.jsonl: row 3: field 'meta.is_noise_sample'", "must be true or false, not str")
@@ -129,7 +118,7 @@ def test_noise_flag_of_a_drifted_type(tmp_path, tiny_cache, capsys):
 
 def test_nested_meta_that_contradicts_the_flat_columns(tmp_path, tiny_cache, capsys):
     """was: the nested meta silently won: a failing solution (``meta_passed`` false) was stored as passing."""
-    folder = _flat(tmp_path, lambda r: r["code_corpus"][2].update(meta={"passed": True}))
+    folder = flat_hub_release(tmp_path, lambda r: r["code_corpus"][2].update(meta={"passed": True}))
     with unchanged(tiny_cache):
         refuses(["import-data", str(folder), "--release", "x"], capsys,
                 "code_corpus.jsonl: row 3: field 'meta.passed'", "meta_passed and meta.passed disagree",
@@ -143,7 +132,7 @@ def test_nested_meta_that_repeats_the_flat_columns_imports(tmp_path, tiny_cache,
         rows["code_corpus"][2]["meta"] = {"passed": False, "note": "re-run"}
         rows["code_corpus"][0]["meta"] = json.dumps({"passed": True, "pass_rate": None})  # a null hides nothing
 
-    folder = _flat(tmp_path, repeat)
+    folder = flat_hub_release(tmp_path, repeat)
     from coreb_core.cli import main
 
     assert main(["import-data", str(folder), "--release", "x"]) == 0, capsys.readouterr().err
