@@ -764,16 +764,10 @@ def _budget(text: str) -> float:
 
 def _metric(text: str) -> str:
     """A per-query metric column (``ndcg_at_10``) or any spelling ``Measure.parse`` reads (``nDCG@10``)."""
-    from coreb_core.data.measures import Measure, measures
+    from coreb_core.data.measures import column_named, measures
 
-    columns = [m.column for m in measures()]
-    if text in columns:
-        return text
-    try:
-        column = Measure.parse(text).column
-    except ValueError:
-        column = None
-    if column not in columns:
+    column = column_named(text, [m.column for m in measures()])
+    if column is None:
         raise CorebError(f"unknown metric {text!r}; choose a per-query column such as ndcg_at_10 or recall_at_100 "
                          "(ndcg, map, recall, precision, mrr, hit_rate at 1, 3, 5, 10, 20, 100 or 1000), or nDCG@10")
     return column

@@ -77,6 +77,24 @@ def scored_hits(store, lists: dict[str, list[tuple[str, float]]], run: str = "te
     return hits_from_lists(task_of, lists, run)
 
 
+def every_document_run(cache: Path, release: str, model: str) -> str:
+    """Store an imported run of ``release`` that ranks every document of each query's corpus in id order (scores
+    1.0, 0.99, …), named after ``model``; returns its run id."""
+    from coreb_core.data.store import Store
+    from coreb_core.runs.folders import new_run_id, write_run
+    from coreb_core.runs.hits import hits_from_lists
+
+    with Store(release, cache) as store:
+        task_of = dict(store.sql("SELECT query_id, task FROM queries").fetchall())
+        code = [r[0] for r in store.sql("SELECT code_id FROM code_corpus ORDER BY code_id").fetchall()]
+        text = [r[0] for r in store.sql("SELECT text_id FROM text_corpus ORDER BY text_id").fetchall()]
+    lists = {q: [(d, 1.0 - i / 100) for i, d in enumerate(text if t == "c2t" else code)] for q, t in task_of.items()}
+    run_id = new_run_id(model, release)
+    write_run(hits_from_lists(task_of, lists, "test"), {"run_id": run_id, "release": release, "model": model,
+                                                         "created": "2026-01-01T00:00:00", "kind": "imported"}, cache)
+    return run_id
+
+
 def tiny_hits(store, lists: dict[str, list[str]]) -> pd.DataFrame:
     """Ranked lists given in order; scores strictly decreasing so ranks are as written."""
     return scored_hits(store, {q: [(d, 1.0 - i / 100) for i, d in enumerate(docs)] for q, docs in lists.items()})

@@ -43,7 +43,7 @@ import numpy as np
 import pandas as pd
 
 from coreb_core.analysis.comparison import metric_columns
-from coreb_core.data.measures import Measure
+from coreb_core.data.measures import column_named
 from coreb_core.data.schema import TASK_NAMES
 from coreb_core.data.store import Store
 from coreb_core.errors import CorebError
@@ -87,14 +87,9 @@ def _check_task(task: str | None) -> None:
 def _metric_column(per_query: pd.DataFrame, metric: str) -> str:
     """The per-query column of ``metric`` (a column name, or any spelling ``Measure.parse`` reads: ``nDCG@10``)."""
     metrics = metric_columns(per_query)
-    if metric in metrics:
-        return metric
-    try:
-        column = Measure.parse(metric).column
-    except ValueError:
-        column = None
-    if column in metrics:
-        return str(column)
+    column = column_named(metric, metrics)
+    if column is not None:
+        return column
     shown = ", ".join(metrics[:2]) + (", …" if len(metrics) > 2 else "")
     raise CorebError(f"unknown metric {metric!r} ({len(metrics)} per-query metrics: {shown or 'none'})")
 

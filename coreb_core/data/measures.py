@@ -122,3 +122,22 @@ def measures(families: Iterable[str] = FAMILIES, ks: Iterable[int] = KS) -> list
     """
     ks = tuple(ks)
     return [Measure(family, k) for family in families for k in ks]
+
+
+def column_named(text: str, columns: Iterable[str]) -> str | None:
+    """The per-query column among ``columns`` that ``text`` names: the column itself, or any spelling
+    ``Measure.parse`` reads (``nDCG@10``); None when it names none of them.
+
+    >>> column_named("nDCG@10", ["ndcg_at_10", "map_at_10"]), column_named("map_at_10", ["map_at_10"])
+    ('ndcg_at_10', 'map_at_10')
+    >>> column_named("nope", ["ndcg_at_10"]) is None, column_named("P@5", ["ndcg_at_10"]) is None
+    (True, True)
+    """
+    columns = list(columns)
+    if text in columns:
+        return text
+    try:
+        column = Measure.parse(text).column
+    except ValueError:
+        return None
+    return column if column in columns else None

