@@ -113,8 +113,8 @@ columns = {"rank": st.column_config.NumberColumn("#", width=40),
                                                             help="mean nDCG@10 ×100 over the chosen slices"),
            "ci": st.column_config.TextColumn("95% CI", width=95, help="bootstrap 95% interval of the mean"),
            "trap_share": st.column_config.NumberColumn("trap share (%)", format="%.1f", width=110,
-                                                       help="queries with a rel=1 trap above their first rel=2 "
-                                                            "positive, %"),
+                                                       help="of the queries with a positive, those lost to a "
+                                                            "trap (a rel=1 above every rel=2), %"),
            "parameters": st.column_config.TextColumn("parameters", width=90),
            "queries": st.column_config.NumberColumn("queries", width=70),
            **{task: st.column_config.NumberColumn(task.upper(), format="%.1f", width=60) for task in TASK_NAMES}}
@@ -127,10 +127,12 @@ st.markdown(f"#### {plain(selection_header(rec, scheme, state.release))}")
 with st.container(border=True):
     st.markdown(plain(recommendation_sentence(rec, names)))
     st.text(evidence_sentence(rec, scheme, names))
+    if rec.left_out:  # beside the verdict: a run missing from the ranking is part of what it says
+        st.text(" ".join(left_out_sentence(x, names) for x in rec.left_out))
 st.caption(provenance(state, "mean nDCG@10 ×100 over the chosen queries; 95% percentile bootstrap interval over "
                              "queries (10,000 resamples); lead: paired randomization test on the queries both runs "
-                             "scored, Holm-corrected across the first run's comparisons; trap share from the graded "
-                             "qrels (rel=1 above the first rel=2)"))
+                             "scored, Holm-corrected across the first run's comparisons; trap share: of the queries "
+                             "with a positive, those lost to a trap (a rel=1 above every rel=2)"))
 
 st.subheader("Our runs, ranked")
 st.dataframe(ranked, hide_index=True, placeholder="—", width="stretch", column_config=columns,
@@ -142,7 +144,7 @@ if len(ranked):
          title="Our runs on the chosen slices")
     st.caption(provenance(state, "bars: bootstrap 95% interval; dots: mean"))
 if len(excluded):
-    st.caption("Left out of the ranking. " + plain(" ".join(left_out_sentence(x, names) for x in rec.left_out)))
+    st.caption("Left out of the ranking (why: beside the verdict above).")
     st.dataframe(excluded, hide_index=True, placeholder="—", width="stretch", column_config=columns, column_order=excluded_order)
 
 st.subheader(f"Published models ({PUBLISHED_ONLY})")

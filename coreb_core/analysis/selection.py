@@ -235,7 +235,7 @@ def recommend(store: Store, per_query: pd.DataFrame, traps: pd.DataFrame, metas:
               budget_b: float | None = None, average: str = "tasks", seed: int = 0, metric: str = "ndcg_at_10",
               n_permutations: int = DEFAULT_PERMUTATIONS) -> Recommendation:
     """Rank our runs on the chosen slices: mean ``metric`` (nDCG@10 by default), bootstrap 95% interval,
-    share of chosen queries with a trap above the first positive (graded qrels), parameters; ties
+    share of the chosen queries with a positive that are lost to a trap (graded qrels), parameters; ties
     broken by the lower trap share, then fewer parameters. Every run is tested against the first
     (``standings``): the one verdict the page, the report and the CLI word alike
     (``coreb_core.present.selection``). Runs over the budget, or with an unknown parameter count while a

@@ -180,7 +180,7 @@ def evidence_sentence(rec: Recommendation, scheme: str, names: Mapping[str, str]
     >>> s1 = Standing(1, "r1", "bm25", None, 720, 0.48, 0.45, 0.51, 0.31, 0.0, float("nan"), float("nan"), False, 0, 0, 0)
     >>> rec = Recommendation(pd.DataFrame(), pd.DataFrame(), ("t2c",), LANGUAGE_SCOPES, None, "tasks", standings=(s1,))
     >>> print(evidence_sentence(rec, "v2"))
-    bm25 ranks first with mean nDCG@10 48.0 (95% CI 45.0–51.0, 720 queries, scheme v2), a trap above the first positive on 31.0% of queries, parameters not reported.
+    bm25 ranks first with mean nDCG@10 48.0 (95% CI 45.0–51.0, 720 queries, scheme v2), lost to a trap on 31.0% of the queries with a positive, parameters not reported.
     >>> s2 = Standing(2, "r2", "minilm", 0.0227, 720, 0.47, 0.44, 0.50, 0.4, -0.01, 0.2, 0.2, False, 300, 100, 320)
     >>> print(evidence_sentence(rec._replace(standings=(s1, s2)), "v2"))  # doctest: +ELLIPSIS
     bm25 ranks first ... parameters not reported; against minilm it wins 320 queries, ties 100 and loses 300.
@@ -190,8 +190,8 @@ def evidence_sentence(rec: Recommendation, scheme: str, names: Mapping[str, str]
         return f"No run qualifies for {slice_words(rec)}."
     top = rec.standings[0]
     text = (f"{_name(top, names)} ranks first with mean {metric_label(rec.metric)} {points(top.mean)} (95% CI "
-            f"{points(top.ci_low)}–{points(top.ci_high)}, {top.queries} queries, scheme {scheme}), a trap above the "
-            f"first positive on {points(top.trap_share)}% of queries, {params_words(top.params_b)}")
+            f"{points(top.ci_low)}–{points(top.ci_high)}, {top.queries} queries, scheme {scheme}), lost to a trap on "
+            f"{points(top.trap_share)}% of the queries with a positive, {params_words(top.params_b)}")
     if len(rec.standings) == 1:
         return text + "."
     second = rec.standings[1]  # its wins are the first run's losses
