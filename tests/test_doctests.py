@@ -27,7 +27,7 @@ MODULES = ["coreb_core.data.measures", "coreb_core.evaluation.kernels", "coreb_c
            "coreb_core.input_paths", "coreb_core.text", "coreb_core.analysis.proportions", "coreb_core.present.display", "coreb_core.present.format", "ui.widgets",
            "coreb_core.present.numbers", "coreb_core.present.selection", "coreb_core.present.csv_cells",
            "coreb_core.analysis.article", "ui.jobs", "ui.state", "ui.navigation", "ui.warmup",
-           "coreb_core.present.trap_patterns"]
+           "coreb_core.present.trap_patterns", "coreb_core.views.output"]
 
 DATA_MODULES = ["coreb_core", "coreb_core.defaults", "coreb_core.report", "coreb_core.retrieval.jobs",
                 "coreb_core.retrieval.pipeline", "coreb_core.retrieval.runner_encoder", "coreb_core.evaluation.compile",
@@ -40,7 +40,8 @@ DATA_MODULES = ["coreb_core", "coreb_core.defaults", "coreb_core.report", "coreb
                 "coreb_core.analysis.inspection", "coreb_core.analysis.deflation", "coreb_core.analysis.surface_bias",
                 "coreb_core.analysis.trap_wins", "coreb_core.analysis.comparison", "coreb_core.analysis.mteb_parity",
                 "coreb_core.analysis.difficulty", "coreb_core.analysis.agreement", "coreb_core.analysis.stability",
-                "coreb_core.analysis.slices", "coreb_core.analysis.rank_contrast"]
+                "coreb_core.analysis.slices", "coreb_core.analysis.rank_contrast",
+                "coreb_core.views.scope", "coreb_core.views.inputs"]
 
 FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
 

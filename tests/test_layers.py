@@ -2,7 +2,8 @@
 private names, and the library never imports Streamlit, ui/ or pages/.
 
 Layers, bottom up: foundation (errors, paths, input_paths, text, progress, atomic) -> data -> runs -> results -> retrieval ->
-evaluation -> analysis -> present (words, Streamlit-free) -> entry points (cli, defaults) -> ui -> pages / app.py."""
+evaluation -> analysis -> present (words, Streamlit-free) -> views (one per question a page or verb answers)
+-> entry points (cli, defaults, report) -> ui -> pages / app.py."""
 import ast
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import pytest
 from tests.builders import REPO
 
 RANK = {"errors": 0, "paths": 0, "input_paths": 0, "text": 0, "progress": 0, "atomic": 0, "data": 1, "runs": 2, "results": 2.5, "retrieval": 3,
-        "evaluation": 4, "analysis": 5, "present": 5.5, "cli": 6, "defaults": 6, "report": 6, "__main__": 7, "__init__": 0}
+        "evaluation": 4, "analysis": 5, "present": 5.5, "views": 5.7, "cli": 6, "defaults": 6, "report": 6, "__main__": 7, "__init__": 0}
 
 
 def layer(module: str) -> int | None:
@@ -78,6 +79,9 @@ def test_the_guard_sees_a_violation():
     assert layer("coreb_core.analysis.traps") > layer("coreb_core.data.store")
     assert layer("ui.cache") > layer("coreb_core.cli") and layer("pages.overview") > layer("ui.cache")
     assert layer("coreb_core.analysis.selection") < layer("coreb_core.present.selection") < layer("coreb_core.report")
+    # the view layer: above the analyses and their words, below every front end
+    assert layer("coreb_core.present.trap_patterns") < layer("coreb_core.views.traps") < layer("coreb_core.cli.traps")
+    assert layer("coreb_core.views.scope") < layer("coreb_core.report") < layer("ui.cache")
 
 
 def test_the_public_api_names_what_its_modules_define():

@@ -12,7 +12,7 @@ BM25 and MiniLM runs; MiniLM takes minutes to build), so they are skipped. Each 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import NamedTuple
+from typing import Any, Callable, NamedTuple, TypeVar
 
 import pandas as pd
 import streamlit as st
@@ -71,6 +71,8 @@ from coreb_core.present.display import mark_anchor, text_preview, with_grades
 from coreb_core.results.imported import all_rows
 from coreb_core.runs.folders import BadRun, list_runs, read_hits, run_listing, run_meta, run_path
 from coreb_core.runs.meta import RunMeta, run_name
+from coreb_core.views.inputs import Inputs
+from coreb_core.views.scope import Scope
 from ui.inspection import cross_run_marker, trap_reason_short, trap_reason_text
 from ui.state import State
 
@@ -106,6 +108,72 @@ def _view(state: State) -> tuple[str, str, tuple[str, ...], str, bool]:
     """The key every cached view starts with: release, its version, runs, scheme and anchor exclusion."""
     return (state.release, release_version(state.release), tuple(state.run_ids), str(state.scheme),
             state.anchor_exclusion)
+
+
+def scope_of(state: State) -> Scope:
+    """The sidebar's choice as the views' ``Scope`` (the sidebar lists only runs of the release: nothing to refuse).
+
+    Example (the module's setup, then):
+
+    >>> scope_of(State("demo_v2603", V2, [bm25_id], "t2c", True)).run_ids == (bm25_id,)   # doctest: +SKIP
+    True
+    """
+    return Scope(state.release, release_version(state.release), tuple(state.run_ids), state.scheme,
+                 state.anchor_exclusion)
+
+
+class AppInputs(Inputs):
+    """The views' inputs from this module's per-server caches: every session and page shares one Store per
+    release version, one read of each run, one evaluation and one trap-win table per scope."""
+
+    def store(self, release: str) -> Store:
+        return store(release)
+
+    def hits(self, run_id: str) -> pd.DataFrame:
+        return hits(run_id)
+
+    def runs_of(self, release: str) -> dict[str, RunMeta]:
+        return runs_of(release)
+
+    @property
+    def result_rows(self) -> list[dict]:  # type: ignore[override]
+        return result_rows()
+
+    def evaluation(self, scope: Scope) -> Evaluation:
+        return tables(scope.release, scope.version, scope.run_ids, str(scope.scheme), scope.anchor_exclusion)
+
+    def trap_wins(self, scope: Scope) -> TrapWins:
+        return _trap_wins(scope.release, scope.version, scope.run_ids, scope.anchor_exclusion)
+
+
+APP_INPUTS = AppInputs()
+V = TypeVar("V")
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def _built(name: str, scope: Scope, options: tuple[tuple[str, Any], ...], _build: Callable[..., Any]) -> Any:
+    # The key: the view's name, the scope and the options; the build function itself is not hashed ("_").
+    return _build(scope, inputs=APP_INPUTS, **dict(options))
+
+
+def cached(build: Callable[..., V], spinner: str | None = None) -> Callable[..., V]:
+    """``build(scope, **options)`` of a view module, cached per server on the scope and the options (a second
+    visit, a shared link or a move back recomputes nothing), reading its inputs from the app's caches.
+
+    Example (the module's setup, then):
+
+    >>> from coreb_core.views import traps
+    >>> view = cached(traps.build)(scope_of(State("demo_v2603", V2, [bm25_id], "t2c", True)), task="t2c")   # doctest: +SKIP
+    """
+    name = f"{build.__module__}.{build.__qualname__}"
+
+    def call(scope: Scope, **options: Any) -> V:
+        key = tuple(sorted(options.items()))
+        if spinner is None:
+            return _built(name, scope, key, build)
+        with st.spinner(spinner, show_time=True):  # shown while it computes; a cached view returns at once
+            return _built(name, scope, key, build)
+    return call
 
 
 def runs_of(release: str) -> dict[str, RunMeta]:

@@ -143,6 +143,21 @@ CREATE VIEW judgments AS
            positive=int(POSITIVE), trap=int(TRAP))
 
 
+def check_cached(release: str, root: Path | None = None) -> Path:
+    """The release's folder in the cache; a one-line CorebError naming what is missing when it is not cached.
+
+    >>> check_cached("no_such_release", root)
+    Traceback (most recent call last):
+    coreb_core.errors.CorebError: release 'no_such_release' is not in the cache (...); missing ... Run: python -m coreb_core demo, import-data or fetch
+    """
+    folder = release_dir(release, root)
+    missing = [c for c in CONFIGS if not (folder / f"{c}.parquet").exists()]
+    if missing:
+        raise CorebError(f"release {release!r} is not in the cache ({folder}); missing {', '.join(missing)}. "
+                         f"Run: python -m coreb_core demo, import-data or fetch")
+    return folder
+
+
 class Store:
     """Read-only SQL over one cached release.
 
@@ -152,11 +167,7 @@ class Store:
     """
 
     def __init__(self, release: str, root: Path | None = None) -> None:
-        folder = release_dir(release, root)
-        missing = [c for c in CONFIGS if not (folder / f"{c}.parquet").exists()]
-        if missing:
-            raise CorebError(f"release {release!r} is not in the cache ({folder}); missing {', '.join(missing)}. "
-                             f"Run: python -m coreb_core demo, import-data or fetch")
+        check_cached(release, root)
         self.release = release
         self.root = root
         self.con = duckdb.connect(":memory:")

@@ -27,6 +27,8 @@ Example (loads MiniLM from the local Hugging Face cache and encodes with it, so 
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 OFFICIAL_MAX_LENGTH = 512  # coreb_runner models.py:184
@@ -77,7 +79,7 @@ class RunnerEncoder:
         import torch
         from transformers import AutoModel, AutoTokenizer
 
-        kwargs = {"revision": revision, "trust_remote_code": trust_remote_code}
+        kwargs: dict[str, Any] = {"revision": revision, "trust_remote_code": trust_remote_code}
         tokenizer = AutoTokenizer.from_pretrained(name, **kwargs)
         model = AutoModel.from_pretrained(name, dtype=getattr(torch, precision), **kwargs)
         check_positions(name, getattr(model.config, "max_position_embeddings", None))
