@@ -50,8 +50,10 @@ if needs_defaults():
     # shown with its progress and Cancel in the sidebar like any run a user starts.
     bar = st.progress(0.0, text="First launch: caching the benchmark and the BM25 default run…")
     try:
-        ensure_defaults(progress=lambda msg, frac: bar.progress(min(max(frac, 0.0), 1.0), text=f"First launch — {msg}"),
-                        models=FIRST_MODELS)
+        def first_launch_progress(msg: str, frac: float) -> None:
+            bar.progress(min(max(frac, 0.0), 1.0), text=f"First launch — {msg}")
+
+        ensure_defaults(progress=first_launch_progress, models=FIRST_MODELS)
         start_later_default()
     except CorebError as exc:
         st.error(f"Could not prepare the bundled benchmark: {plain(exc)}")

@@ -84,7 +84,7 @@ with left:
         st.caption("Source: coreb_core.retrieval.models registry (hub name, revision and prompts of each model).")
     release = state.release  # one release selector: the sidebar's
     st.markdown(f"Release: **{plain(release)}** (the sidebar's; change it there)")
-    tasks = st.multiselect("Tasks", list(TASKS), default=list(TASKS), key="run_tasks", format_func=TASK_LABELS.get)
+    tasks = st.multiselect("Tasks", list(TASKS), default=list(TASKS), key="run_tasks", format_func=lambda t: TASK_LABELS[t])
 with right:
     device = st.radio("Device", ["auto", "cpu", "cuda"], horizontal=True, key="run_device")
     has_cuda, cuda_line = _cuda()
@@ -117,7 +117,7 @@ if state_ is not None and not state_.finished:
 elif state_ is not None and state_.status == FAILED:
     for line in (state_.error or "").split("; "):
         st.error(plain(line))
-elif state_ is not None and state_.status == DONE:
+elif state_ is not None and state_.status == DONE and state_.run_id is not None:
     st.header("Last run")
     last_meta = run_meta(state_.run_id)  # read again: it may have been renamed since
     last_release = state_.request.release

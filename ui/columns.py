@@ -5,11 +5,10 @@ A page asks for the shared columns by name and adds its own: ``columns("run_labe
 Pages add their own shared columns in their section below, so that parallel edits do not collide."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 import streamlit as st
-
-Config = dict[str, Any]  # what st.column_config.* returns
+from streamlit.elements.lib.column_types import ColumnConfig as Config  # what st.column_config.* returns
 
 _TEXT, _NUMBER, _CHECK = st.column_config.TextColumn, st.column_config.NumberColumn, st.column_config.CheckboxColumn
 
@@ -49,13 +48,13 @@ def col(name: str, **changes: Any) -> Config:
     >>> col("subtask")["label"], col("subtask", width=150)["width"]
     ('Subtask', 150)
     """
-    config = VOCABULARY[name]()
+    config: dict[str, Any] = dict(VOCABULARY[name]())
     unknown = set(changes) - set(config) - {"format"}
     if unknown:
         raise TypeError(f"column setting(s) {sorted(unknown)} are not column_config settings")
     if "format" in changes:  # a number column's format lives in its type_config
-        config = {**config, "type_config": {**config["type_config"], "format": changes.pop("format")}}
-    return {**config, **changes}
+        config["type_config"] = {**config["type_config"], "format": changes.pop("format")}
+    return cast(Config, {**config, **changes})
 
 
 def columns(*shared: str, **own: Config | None) -> dict[str, Config | None]:

@@ -73,7 +73,9 @@ def open_inspector(state: State, query_id: str, origin: str | None = None) -> No
     """
     if origin is None:
         # Cheaper than inspect.stack(), which reads the source of every frame.
-        caller = Path(inspect.currentframe().f_back.f_code.co_filename).resolve()
+        frame = inspect.currentframe()
+        caller_frame = frame.f_back if frame is not None else None
+        caller = Path(caller_frame.f_code.co_filename if caller_frame is not None else "").resolve()
         origin = next((p.url_path for p in PAGE_SPECS if caller.as_posix().endswith(p.script)), None)
     # A document chosen on an earlier visit belongs to that query, not to this one.
     carried = {k: (v[0] if len(v) == 1 else v) for k, v in url_params().items() if k not in ("doc", "from") and v}

@@ -56,14 +56,14 @@ def sidebar(multi_run: bool = True) -> State:
         st.sidebar.warning(f"… and {len(skipped) - SKIPPED_SHOWN} more folders that are not runs "
                            "(`python -m coreb_core runs list` names them all).")
     if "runs" not in ss or not set(ss.runs) <= set(runs):
-        wanted = [r for r in url_values("runs") if r in runs]
-        ss.runs = wanted or list(runs)[-3:]
+        from_url = [r for r in url_values("runs") if r in runs]
+        ss.runs = from_url or list(runs)[-3:]
     run_ids = st.sidebar.multiselect("Runs", list(runs), key=kept("runs"), format_func=lambda r: run_label(runs[r]),
                                      help="Stored runs of this release (newest last). Add more on Run retrieval.")
     if "task" not in ss:
         wanted = url_param("task", "t2c")
         ss.task = wanted if wanted in TASK_LABELS else "t2c"
-    task = st.sidebar.selectbox("Task", list(TASK_LABELS), key=kept("task"), format_func=TASK_LABELS.get)
+    task = st.sidebar.selectbox("Task", list(TASK_LABELS), key=kept("task"), format_func=lambda t: TASK_LABELS[t])
     if "anchor" not in ss:
         ss.anchor = url_param("anchor", "1") != "0"
     anchor = st.sidebar.toggle("C2C anchor exclusion", key=kept("anchor"),

@@ -180,7 +180,7 @@ def url_float(name: str) -> float | None:
     (2.5, None)
     """
     try:
-        value = float(url_param(name, ""))
+        value = float(url_param(name, "") or "")
     except ValueError:
         return None
     return value if value >= 0 else None
