@@ -23,7 +23,7 @@ MODULES = ["coreb_core.data.measures", "coreb_core.evaluation.kernels", "coreb_c
            "coreb_core.retrieval.models", "coreb_core.retrieval.search",
            "coreb_core.data.schema", "coreb_core.results.published", "coreb_core.data.mini.judge",
            "coreb_core.retrieval.profiles", "coreb_core.retrieval.device", "coreb_core.retrieval.embeddings",
-           "coreb_core.retrieval.encode", "coreb_core.results.imported", "coreb_core.data.mini.check_problem", "coreb_core.cli",
+           "coreb_core.retrieval.encode", "coreb_core.results.imported", "coreb_core.data.mini.check_problem", "coreb_core.cli.registry", "coreb_core.cli.main",
            "coreb_core.input_paths", "coreb_core.text", "coreb_core.analysis.proportions", "coreb_core.present.display", "coreb_core.present.format", "ui.widgets",
            "coreb_core.present.numbers", "coreb_core.present.selection", "coreb_core.present.csv_cells",
            "coreb_core.analysis.article", "ui.jobs", "ui.state", "ui.navigation", "ui.warmup",
