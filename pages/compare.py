@@ -22,15 +22,17 @@ from coreb_core.present.display import (
 )
 from coreb_core.present.format import plain
 from coreb_core.present.labels import SLICE_LABELS, TASK_LABELS, TRAP_KIND_LABELS
+from coreb_core.views import traps
 from ui.cache import (
+    cached,
     compare_tests,
     run_contrasts,
     run_difficulty,
     run_pair_deltas,
     run_rerank_errors,
-    run_slices,
     run_tables,
     runs_of,
+    scope_of,
 )
 from ui.chart_specs import draw
 from ui.navigation import open_inspector
@@ -218,7 +220,8 @@ st.subheader("By text length")
 slice_by = st.radio("Slice by", list(SLICE_BYS), horizontal=True, format_func=SLICE_LABELS.get,
                     key=remembered("compare_slice_by", "slice_by", one_of(list(SLICE_BYS))))
 write_url({"slice_by": slice_by})
-cut = run_slices(chosen_state, DEFAULT_QUANTILES).by(slice_by)
+cut = cached(traps.slices, spinner="Slicing by text length…")(scope_of(chosen_state),
+                                                             quantiles=DEFAULT_QUANTILES).by(slice_by)
 cut = cut[cut["task"] == state.task]
 st.caption(provenance(state, f"nDCG@10 ×100 under v2 per quartile of {SLICE_LABELS[slice_by]} (characters; the same "
                              "bins for every run: this task's queries with a positive); Trap analysis has the "

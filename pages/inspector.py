@@ -15,7 +15,8 @@ from coreb_core.errors import CorebError
 from coreb_core.present.display import UNJUDGED_BADGE, pct_columns
 from coreb_core.present.labels import TASK_LABELS
 from coreb_core.text import nfc_forms
-from ui.cache import query_finder, query_lists, run_agreement, runs_of, store
+from coreb_core.views import traps
+from ui.cache import cached, query_finder, query_lists, runs_of, scope_of, store
 from ui.inspection import back_params, back_target, row_colours, trap_reason_text
 from ui.sidebar import sidebar
 from ui.state import (
@@ -108,7 +109,7 @@ with st.expander("Find a query", expanded=url_query is None):
         finder = query_finder(state, text, subtask, language, trap_run, delta_runs)
         found = finder.found
         if lost_by is not None:  # queries that many chosen runs lose to a trap (Trap analysis: agreement)
-            agreement = run_agreement(state)
+            agreement = cached(traps.agreement)(scope_of(state))
             found = agreement.lost_rows(found, lost_by)
             finder = finder._replace(found=found, shown=agreement.lost_rows(finder.shown, lost_by))
     except CorebError as exc:
@@ -274,7 +275,7 @@ fixed_px = {"grade": 85, "doc_id": 175, "language": 70, "pass_fail": 60, "tests"
 fixed_px = {**fixed_px, "beats": 62}
 why_px = 1130 - 30 - sum(fixed_px.values()) - RANK_PX * len(rank_columns)
 # "beats k of n": how many of the chosen runs each trap beats (Trap analysis: agreement across runs).
-beats = run_agreement(state).beats_of(q.query_id)
+beats = cached(traps.agreement)(scope_of(state)).beats_of(q.query_id)
 positions_shown = positions.assign(beats=[f"{beats[d][0]} of {beats[d][1]}" if d in beats else None
                                           for d in positions["doc_id"]])
 st.dataframe(positions_shown, hide_index=True, placeholder="—", width="stretch", on_select="rerun",

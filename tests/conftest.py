@@ -114,6 +114,20 @@ def mini_data(tmp_path_factory) -> Path:
     return root
 
 
+@pytest.fixture(scope="session")
+def lexical_cache(mini_data, tmp_path_factory) -> tuple[Path, dict[str, str]]:
+    """Both CoREB-mini releases and two lexical runs on demo_v2603 (bm25, bm25s-mteb; seconds each), in a cache of
+    their own: the fast loop's runs for tests that set a page beside a verb. Returns (root, model -> run id)."""
+    import shutil
+
+    from coreb_core.paths import datasets_dir
+    from coreb_core.retrieval.pipeline import run_retrieval
+
+    root = tmp_path_factory.mktemp("lexical") / "cache"
+    shutil.copytree(datasets_dir(mini_data), datasets_dir(root))
+    return root, {model: run_retrieval(model, "demo_v2603", root=root).run_id for model in ("bm25", "bm25s-mteb")}
+
+
 @pytest.fixture
 def tiny_store(tmp_path):
     """The hand-made dump of tests/dump.py, cached and opened as a Store."""

@@ -41,7 +41,8 @@ DATA_MODULES = ["coreb_core", "coreb_core.defaults", "coreb_core.report", "coreb
                 "coreb_core.analysis.trap_wins", "coreb_core.analysis.comparison", "coreb_core.analysis.mteb_parity",
                 "coreb_core.analysis.difficulty", "coreb_core.analysis.agreement", "coreb_core.analysis.stability",
                 "coreb_core.analysis.slices", "coreb_core.analysis.rank_contrast",
-                "coreb_core.views.scope", "coreb_core.views.inputs"]
+                "coreb_core.views.scope", "coreb_core.views.inputs", "coreb_core.views.traps",
+                "coreb_core.views.stability"]
 
 FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
 

@@ -17,7 +17,6 @@ from typing import Any, Callable, NamedTuple, TypeVar
 import pandas as pd
 import streamlit as st
 
-from coreb_core.analysis.agreement import TrapAgreement, trap_agreement
 from coreb_core.analysis.article import ArticleFigures, article_figures
 from coreb_core.analysis.comparison import (
     PairVerdict,
@@ -32,7 +31,6 @@ from coreb_core.analysis.comparison import (
 from coreb_core.analysis.console_tables import console_tables
 from coreb_core.analysis.deflation import deflation_table, slope_data, top_drop_queries
 from coreb_core.analysis.difficulty import ProblemDifficulty, problem_difficulty
-from coreb_core.analysis.embedding_map import EmbeddingMap, embedding_map
 from coreb_core.analysis.inspection import (
     candidates,
     judged_positions,
@@ -53,12 +51,8 @@ from coreb_core.analysis.mteb_parity import MTEB_TWINS, mteb_parity
 from coreb_core.analysis.rank_contrast import Contrasts, anchor_exclusions, contrasting_queries
 from coreb_core.analysis.rerank_errors import RerankErrors, rerank_errors_of
 from coreb_core.analysis.selection import Recommendation, recommend
-from coreb_core.analysis.slices import LengthSlices, length_slices
-from coreb_core.analysis.stability import ReleaseStability, counterpart, release_stability
-from coreb_core.analysis.surface_bias import SurfaceBias, surface_bias
 from coreb_core.analysis.trap_kinds import TrapReason, trap_reasons
-from coreb_core.analysis.trap_wins import TrapWins, trap_wins, why_traps_win
-from coreb_core.analysis.traps import trap_breakdown
+from coreb_core.analysis.trap_wins import TrapWins, trap_wins
 from coreb_core.data.schema import APP_GROUPINGS
 from coreb_core.data.sql_console import SqlConsole
 from coreb_core.data.statistics import release_statistics
@@ -69,7 +63,7 @@ from coreb_core.evaluation.significance import with_correction
 from coreb_core.paths import release_dir, results_file
 from coreb_core.present.display import mark_anchor, text_preview, with_grades
 from coreb_core.results.imported import all_rows
-from coreb_core.runs.folders import BadRun, list_runs, read_hits, run_listing, run_meta, run_path
+from coreb_core.runs.folders import BadRun, list_runs, read_hits, run_listing, run_path
 from coreb_core.runs.meta import RunMeta, run_name
 from coreb_core.views.inputs import Inputs
 from coreb_core.views.scope import Scope
@@ -308,42 +302,6 @@ def run_tables(state: State) -> Evaluation:
 @st.cache_data(show_spinner="Classifying trap wins…", max_entries=32)
 def _trap_wins(release: str, version: str, run_ids: tuple[str, ...], anchor_exclusion: bool) -> TrapWins:
     return trap_wins(store(release), {rid: hits(rid) for rid in run_ids}, anchor_exclusion)
-
-
-class TrapPage(NamedTuple):
-    """The Trap analysis page's tables for one task and grouping, each from ``coreb_core.analysis``: the
-    breakdown (``trap_breakdown``) and why traps win (``why_traps_win``'s fields)."""
-
-    breakdown: pd.DataFrame
-    kinds_by_task: pd.DataFrame
-    kinds_by_subtask: pd.DataFrame
-    bugs: pd.DataFrame
-    near_miss: pd.DataFrame
-    margins: pd.DataFrame
-    rank_gaps: pd.DataFrame
-
-
-@st.cache_data(show_spinner=False, max_entries=64)
-def _trap_page(release: str, version: str, run_ids: tuple[str, ...], scheme: str, anchor_exclusion: bool,
-               task: str, level: str) -> TrapPage:
-    traps = tables(release, version, run_ids, scheme, anchor_exclusion).traps
-    wins = _trap_wins(release, version, run_ids, anchor_exclusion)
-    wins = wins._replace(traps=wins.traps[wins.traps["task"] == task], queries=wins.queries[wins.queries["task"] == task])
-    return TrapPage(trap_breakdown(store(release), traps, task, level), *why_traps_win(wins))
-
-
-def run_trap_page(state: State, level: str) -> TrapPage:
-    """The Trap analysis page's tables for the sidebar's runs and task, grouped by ``level``; cached per
-    server, so a second visit (a shared link, a move back to the page) recomputes nothing.
-
-    Example (the module's setup, then):
-
-    >>> state = State("demo_v2603", V2, [bm25_id], "c2c", anchor_exclusion=True)   # doctest: +SKIP
-    >>> run_trap_page(state, "subtask").breakdown[["subtask", "queries"]].head(1)   # doctest: +SKIP
-              subtask  queries
-    0  c2c_cross_lang       96
-    """
-    return _trap_page(*_view(state), state.task, level)
 
 
 class OverviewPage(NamedTuple):
@@ -609,41 +567,6 @@ def query_lists(release: str, query_id: str, shown: list[str], labels: dict[str,
                         tuple(letters[r] for r in shown), anchor_exclusion, top)
 
 
-@st.cache_data(show_spinner="Measuring lexical overlap…", max_entries=32)
-def surface_tables(release: str, version: str, run_ids: tuple[str, ...], anchor_exclusion: bool) -> SurfaceBias:
-    """``surface_bias`` of the chosen runs' trap wins (``_trap_wins``' cached result: the best trap and
-    positive come from the one definition; token overlaps are memoised on the Store, once per version).
-
-    Example (the module's setup, then):
-
-    >>> bias = surface_tables("demo_v2603", release_version("demo_v2603"), (bm25_id,), True)   # doctest: +SKIP
-    >>> bias.summary["task"].tolist()   # doctest: +SKIP
-    ['c2c', 'c2t', 't2c']
-    """
-    return surface_bias(store(release), _trap_wins(release, version, run_ids, anchor_exclusion))
-
-
-def run_surface(state: State) -> SurfaceBias:
-    """``surface_tables`` for what the sidebar chose."""
-    return surface_tables(state.release, release_version(state.release), tuple(state.run_ids), state.anchor_exclusion)
-
-
-@st.cache_data(show_spinner="Reading cached vectors…", max_entries=64)
-def embedding_points(release: str, version: str, run_id: str, query_id: str, neighbours: int,
-                     anchor_exclusion: bool) -> EmbeddingMap:
-    """``embedding_map`` of one query under one dense run, from the embedding cache (nothing re-encoded).
-
-    Example (skipped: it reads CoREB-mini and a MiniLM run (minutes to build) from the cache ``COREB_CACHE``
-    points at, as a page does):
-
-    >>> m = embedding_points("demo_v2603", release_version("demo_v2603"), minilm_id,
-    ...                      "q_t2c_canonical_retro_any_0001", 10, True)   # doctest: +SKIP
-    >>> m.points["role"].iloc[0], m.method   # doctest: +SKIP
-    ('query', 'PCA')
-    """
-    return embedding_map(store(release), run_meta(run_id), query_id, neighbours, anchor_exclusion, hits=hits(run_id))
-
-
 class CompareTests(NamedTuple):
     """Compare runs' paired tests for one task and metric (``coreb_core.analysis.comparison``)."""
     pairs: pd.DataFrame  # pair_table
@@ -756,52 +679,6 @@ def sql_console(state: State) -> SqlConsole:
     return _sql_console(*_view(state))
 
 
-# ------------------------------------------------------------------ trap wins across runs, releases and lengths
-@st.cache_data(show_spinner=False, max_entries=32)
-def _agreement(release: str, version: str, run_ids: tuple[str, ...], anchor_exclusion: bool) -> TrapAgreement:
-    return trap_agreement(_trap_wins(release, version, run_ids, anchor_exclusion))
-
-
-def run_agreement(state: State) -> TrapAgreement:
-    """``trap_agreement`` of the sidebar's runs (from the cached trap wins), cached per server."""
-    return _agreement(state.release, release_version(state.release), tuple(state.run_ids), state.anchor_exclusion)
-
-
-@st.cache_data(show_spinner="Slicing by text length…", max_entries=32)
-def _slices(release: str, version: str, run_ids: tuple[str, ...], scheme: str, anchor_exclusion: bool,
-            quantiles: int) -> LengthSlices:
-    per_query = tables(release, version, run_ids, scheme, anchor_exclusion).per_query(V2)
-    return length_slices(store(release), _trap_wins(release, version, run_ids, anchor_exclusion), per_query,
-                         quantiles=quantiles)
-
-
-def run_slices(state: State, quantiles: int) -> LengthSlices:
-    """``length_slices`` of the sidebar's runs (nDCG@10 under v2, the official scheme), cached per server."""
-    return _slices(*_view(state), quantiles)
-
-
-def counterparts(state: State) -> dict[str, RunMeta]:
-    """Each chosen run's counterpart on another cached release (``stability.counterpart``): run id -> its meta."""
-    from coreb_core.data.store import list_releases
-
-    others = [m for r in list_releases() if r != state.release for m in runs_of(r).values()]
-    mine = runs_of(state.release)
-    found = {rid: counterpart(mine[rid], others) for rid in state.run_ids if rid in mine}
-    return {rid: meta for rid, meta in found.items() if meta is not None}
-
-
-@st.cache_data(show_spinner="Comparing releases…", max_entries=32)
-def _stability(release_a: str, version_a: str, run_a: str, release_b: str, version_b: str, run_b: str,
-               anchor_exclusion: bool) -> ReleaseStability:
-    return release_stability(_trap_wins(release_a, version_a, (run_a,), anchor_exclusion),
-                             _trap_wins(release_b, version_b, (run_b,), anchor_exclusion))
-
-
-def run_stability(first: RunMeta, second: RunMeta, anchor_exclusion: bool) -> ReleaseStability:
-    """``release_stability`` of one model's runs on two releases (older release first), cached per server."""
-    a, b = sorted((first, second), key=lambda m: m.made_on())
-    return _stability(a.made_on(), release_version(a.made_on()), a.run_id, b.made_on(), release_version(b.made_on()),
-                      b.run_id, anchor_exclusion)
 
 
 @st.cache_data(show_spinner="Ranking problems…", max_entries=32)

@@ -1,15 +1,20 @@
 """Small widgets every page uses: errors shown as lines, CSV downloads, provenance captions, run labels."""
 from __future__ import annotations
 
-from typing import NamedTuple
+import functools
+from typing import Callable, NamedTuple, ParamSpec, TypeVar
 
 import pandas as pd
 import streamlit as st
 
+from coreb_core.errors import CorebError
 from coreb_core.present.csv_cells import csv_bytes
 from coreb_core.present.format import code, plain
 from coreb_core.runs.meta import RunMeta, run_created, run_name
 from ui.state import State
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 def run_label(meta: RunMeta) -> str:
@@ -49,6 +54,26 @@ def show_error(exc: BaseException) -> None:
     """
     for line in str(exc).splitlines() or [type(exc).__name__]:
         st.error(plain(line))
+
+
+def guarded(section: Callable[P, R]) -> Callable[P, R | None]:
+    """A page section whose refusal (a ``CorebError``) is shown inside it, as ``show_error`` lines, and never hides
+    the sections below: the page reads as a list of such sections.
+
+    >>> @guarded
+    ... def section() -> int:
+    ...     raise CorebError("no vectors cached for run r1")
+    >>> section() is None   # one red box, and the page goes on
+    True
+    """
+    @functools.wraps(section)
+    def drawn(*args: P.args, **kwargs: P.kwargs) -> R | None:
+        try:
+            return section(*args, **kwargs)
+        except CorebError as exc:
+            show_error(exc)
+            return None
+    return drawn
 
 
 def csv_download(frame: pd.DataFrame, name: str, label: str = "Download CSV") -> None:

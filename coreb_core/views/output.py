@@ -9,6 +9,7 @@ import math
 import numbers
 from typing import Iterable, Protocol
 
+import numpy as np
 import pandas as pd
 
 
@@ -21,12 +22,24 @@ class ViewResult(Protocol):
 
 
 def records(frame: pd.DataFrame) -> list[dict]:
-    """A frame as JSON-ready row objects (NaN -> null, numpy numbers -> plain numbers).
+    """A frame as JSON-ready row objects at full precision (NaN, NA and NaT -> None, numpy scalars -> Python's).
 
-    >>> records(pd.DataFrame({"run": ["a"], "p": [float("nan")]}))
-    [{'run': 'a', 'p': None}]
+    >>> records(pd.DataFrame({"run": ["a"], "p": [float("nan")], "x": [7 / 6], "ok": [True]}))
+    [{'run': 'a', 'p': None, 'x': 1.1666666666666667, 'ok': True}]
     """
-    return json.loads(frame.to_json(orient="records"))
+    return [{str(k): _plain(v) for k, v in row.items()} for row in frame.to_dict("records")]
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, np.generic):
+        value = value.item()
+    if value is None or value is pd.NA or value is pd.NaT:
+        return None
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, pd.Timestamp):
+        return value.isoformat()
+    return value
 
 
 def json_ready(value: object) -> object:
