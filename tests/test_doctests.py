@@ -42,7 +42,8 @@ DATA_MODULES = ["coreb_core", "coreb_core.defaults", "coreb_core.report", "coreb
                 "coreb_core.analysis.difficulty", "coreb_core.analysis.agreement", "coreb_core.analysis.stability",
                 "coreb_core.analysis.slices", "coreb_core.analysis.rank_contrast",
                 "coreb_core.views.scope", "coreb_core.views.inputs", "coreb_core.views.traps",
-                "coreb_core.views.stability"]
+                "coreb_core.views.stability", "coreb_core.views.compare", "coreb_core.views.contrasts",
+                "coreb_core.views.difficulty"]
 
 FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
 

@@ -18,19 +18,8 @@ import pandas as pd
 import streamlit as st
 
 from coreb_core.analysis.article import ArticleFigures, article_figures
-from coreb_core.analysis.comparison import (
-    PairVerdict,
-    headline_verdict,
-    pair_deltas,
-    pair_table,
-    pair_verdicts,
-    recorrect,
-    run_intervals,
-    split_runs,
-)
 from coreb_core.analysis.console_tables import console_tables
 from coreb_core.analysis.deflation import deflation_table, slope_data, top_drop_queries
-from coreb_core.analysis.difficulty import ProblemDifficulty, problem_difficulty
 from coreb_core.analysis.inspection import (
     candidates,
     judged_positions,
@@ -48,8 +37,6 @@ from coreb_core.analysis.leaderboard import (
     t2c_language_gradient,
 )
 from coreb_core.analysis.mteb_parity import MTEB_TWINS, mteb_parity
-from coreb_core.analysis.rank_contrast import Contrasts, anchor_exclusions, contrasting_queries
-from coreb_core.analysis.rerank_errors import RerankErrors, rerank_errors_of
 from coreb_core.analysis.selection import Recommendation, recommend
 from coreb_core.analysis.trap_kinds import TrapReason, trap_reasons
 from coreb_core.analysis.trap_wins import TrapWins, trap_wins
@@ -59,7 +46,6 @@ from coreb_core.data.statistics import release_statistics
 from coreb_core.data.store import Store
 from coreb_core.evaluation.evaluate import Coverage, Evaluation, analyse_many, coverage
 from coreb_core.evaluation.schemes import V1, V2, Scheme
-from coreb_core.evaluation.significance import with_correction
 from coreb_core.paths import release_dir, results_file
 from coreb_core.present.display import mark_anchor, text_preview, with_grades
 from coreb_core.results.imported import all_rows
@@ -464,27 +450,6 @@ def deflation_page(state: State, labels: dict[str, str], per_run: int, reading: 
     return _deflation_page(*_view(state), state.task, tuple(labels.items()), per_run, reading)
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
-def _pair_deltas(release: str, version: str, run_ids: tuple[str, ...], scheme: str, anchor_exclusion: bool,
-                 task: str, a: str, b: str, metric: str) -> pd.DataFrame:
-    per_query = split_runs(tables(release, version, run_ids, scheme, anchor_exclusion).per_query(scheme), task,
-                           list(run_ids))
-    return pair_deltas(per_query, a, b, metric, store=store(release))
-
-
-def run_pair_deltas(state: State, a: str, b: str, metric: str) -> pd.DataFrame:
-    """``coreb_core.analysis.comparison.pair_deltas`` of runs ``a`` and ``b`` on the sidebar's task, among the
-    runs ``state.run_ids`` (Compare's picked runs), cached per server.
-
-    Example (the module's setup, then):
-
-    >>> state = State("demo_v2603", V2, [bm25_id, minilm_id], "t2c", anchor_exclusion=True)   # doctest: +SKIP
-    >>> len(run_pair_deltas(state, minilm_id, bm25_id, "ndcg_at_10"))   # doctest: +SKIP
-    720
-    """
-    return _pair_deltas(*_view(state), state.task, a, b, metric)
-
-
 class QueryFinder(NamedTuple):
     """The inspector's query finder: the matching queries (``coreb_core.analysis.inspection.candidates``)."""
 
@@ -567,70 +532,6 @@ def query_lists(release: str, query_id: str, shown: list[str], labels: dict[str,
                         tuple(letters[r] for r in shown), anchor_exclusion, top)
 
 
-class CompareTests(NamedTuple):
-    """Compare runs' paired tests for one task and metric (``coreb_core.analysis.comparison``)."""
-    pairs: pd.DataFrame  # pair_table
-    intervals: pd.DataFrame  # run_intervals
-    verdicts: list[PairVerdict]  # pair_verdicts, in the order of pairs
-    headline: PairVerdict | None  # headline_verdict: the result stated first
-
-
-@st.cache_data(show_spinner="Running paired tests and bootstrap…", max_entries=64)
-def _compare_tests(release: str, version: str, run_ids: tuple[str, ...], scheme: str, anchor_exclusion: bool,
-                   task: str, metric: str, labels: tuple[tuple[str, str], ...],
-                   baseline: str | None = None) -> CompareTests:
-    per_query = split_runs(tables(release, version, run_ids, scheme, anchor_exclusion).per_query(scheme), task,
-                           list(run_ids))
-    names = dict(labels)
-    pairs = pair_table(per_query, metric, labels=names, baseline=baseline)
-    intervals = run_intervals(per_query, metric, labels=names)
-    verdicts = pair_verdicts(per_query, pairs, task, baseline=baseline)
-    return CompareTests(pairs, intervals, verdicts, headline_verdict(verdicts, intervals))
-
-
-def compare_tests(state: State, run_ids: list[str], metric: str, labels: dict[str, str],
-                  baseline: str | None = None, correction: str = "holm") -> CompareTests:
-    """Paired tests, verdicts and intervals of ``run_ids`` on the sidebar's task, every pair or each run against
-    ``baseline``: the page's slow part (10,000 resamples each), computed once per view and server; the
-    ``correction`` (Holm, Bonferroni, BH) is applied to them afterwards, without testing again.
-
-    Example (the module's setup, then):
-
-    >>> state = State("demo_v2603", V2, [bm25_id, minilm_id], "t2c", anchor_exclusion=True)   # doctest: +SKIP
-    >>> labels = {bm25_id: "bm25", minilm_id: "minilm"}   # doctest: +SKIP
-    >>> t = compare_tests(state, [bm25_id, minilm_id], "ndcg_at_10", labels)   # doctest: +SKIP
-    >>> len(t.verdicts), t.headline is t.verdicts[0]   # doctest: +SKIP
-    (1, True)
-    """
-    tests = _compare_tests(state.release, release_version(state.release), tuple(run_ids), str(state.scheme),
-                           state.anchor_exclusion, state.task, metric, tuple(sorted(labels.items())), baseline)
-    verdicts = recorrect(tests.verdicts, correction)
-    return CompareTests(with_correction(tests.pairs, correction), tests.intervals, verdicts,
-                        headline_verdict(verdicts, tests.intervals))
-
-
-@st.cache_data(show_spinner="Contrasting the two rankings…", max_entries=64)
-def _contrasts(release: str, version: str, run_ids: tuple[str, ...], scheme: str, anchor_exclusion: bool,
-               task: str, a: str, b: str, metric: str, k: int, measure: str, limit: int) -> Contrasts:
-    deltas = _pair_deltas(release, version, run_ids, scheme, anchor_exclusion, task, a, b, metric)
-    exclude = anchor_exclusions(store(release)) if anchor_exclusion else {}
-    return contrasting_queries(hits(a), hits(b), k, measure, limit, per_query=deltas, task=task, exclude=exclude)
-
-
-def run_contrasts(state: State, a: str, b: str, metric: str, k: int, measure: str, limit: int) -> Contrasts:
-    """``coreb_core.analysis.rank_contrast.contrasting_queries`` of runs ``a`` and ``b`` on the sidebar's task
-    (top ``k`` lists, the C2C anchor left out under anchor exclusion), with each query's Δ ``metric``
-    (``run_pair_deltas``), among the runs ``state.run_ids``; cached per server.
-
-    Example (the module's setup, then):
-
-    >>> c = run_contrasts(state, minilm_id, bm25_id, "ndcg_at_10", 10, "tau_ap", 20)   # doctest: +SKIP
-    >>> c.queries, len(c.rows)   # doctest: +SKIP
-    (720, 20)
-    """
-    return _contrasts(*_view(state), state.task, a, b, metric, k, measure, limit)
-
-
 @st.cache_data(show_spinner="Ranking runs (bootstrap intervals, paired tests)…", max_entries=64)
 def _recommendation(release: str, version: str, run_ids: tuple[str, ...], scheme: str, anchor_exclusion: bool,
                     tasks: tuple[str, ...], languages: tuple[str, ...], budget_b: float | None,
@@ -677,27 +578,3 @@ def sql_console(state: State) -> SqlConsole:
     """The Data page's read-only console over the sidebar's release and its runs' hits and per-query metrics,
     one per choice and server (building it copies the release into DuckDB)."""
     return _sql_console(*_view(state))
-
-
-
-
-@st.cache_data(show_spinner="Ranking problems…", max_entries=32)
-def _difficulty(release: str, version: str, run_ids: tuple[str, ...], scheme: str, anchor_exclusion: bool,
-                task: str, metric: str) -> ProblemDifficulty:
-    per_query = tables(release, version, run_ids, scheme, anchor_exclusion).per_query(scheme)
-    return problem_difficulty(store(release), per_query, metric, task=task)
-
-
-def run_difficulty(state: State, metric: str) -> ProblemDifficulty:
-    """``problem_difficulty`` of the sidebar's runs on its task and scheme, cached per server."""
-    return _difficulty(*_view(state), state.task, metric)
-
-
-@st.cache_data(show_spinner="Setting the reranked run beside its first stage…", max_entries=32)
-def _rerank_errors(run_id: str, folder: str, anchor_exclusion: bool) -> RerankErrors:
-    return rerank_errors_of(run_id, anchor_exclusion=anchor_exclusion)
-
-
-def run_rerank_errors(run_id: str, anchor_exclusion: bool) -> RerankErrors:
-    """``rerank_errors_of`` a stored reranked run (its first stage and depth from its run.json), cached per server."""
-    return _rerank_errors(run_id, str(run_path(run_id)), anchor_exclusion)
