@@ -1,112 +1,111 @@
 """Overview: our runs, imported results and published figures side by side; heatmaps and charts of
-our runs. Layout only: every frame comes from coreb_core.analysis.leaderboard."""
+our runs. Layout only: every frame comes from coreb_core.views.overview. The page is a list of sections (each a
+function); a refusal in one is shown there and never hides the next."""
 import pandas as pd
 import streamlit as st
 
 from coreb_core.analysis.leaderboard import PUBLISHED_TASK_SOURCES, published_sources_for
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
-from coreb_core.errors import CorebError
 from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE
 from coreb_core.present.charts import heatmap, labelled_scatter, line_chart
 from coreb_core.present.display import pct_columns, points
 from coreb_core.present.format import code, plain
 from coreb_core.results.imported import short_source
 from coreb_core.results.published import QUERY_WEIGHTED, TASK_MEAN, published_version
-from ui.cache import article, language_gradient, language_pairs, mteb_side_by_side, overview_page, run_coverage, runs_of
+from coreb_core.views import overview
+from coreb_core.views.scope import Scope
+from ui.cache import cached, runs_of, scope_of
 from ui.chart_specs import draw
 from ui.sidebar import sidebar
-from ui.state import flag, one_of, remembered, some_of, stop_page, write_url
-from ui.widgets import csv_download, provenance, run_label, show_error
+from ui.state import State, flag, one_of, remembered, some_of, stop_page, write_url
+from ui.widgets import csv_download, guarded, provenance, run_label
 
-state = sidebar()
-st.title("Overview")
-
-metas = runs_of(state.release)
-if not state.run_ids:
-    st.info("Choose one or more runs in the sidebar (or create one on Run retrieval).")
-    stop_page()
-labels = {r: run_label(metas[r]) for r in state.run_ids if r in metas}
+LANGUAGE_ORDER = {language: i for i, language in enumerate(LANGUAGE_SCOPES)}
 
 
-# ------------------------------------------------------------------ leaderboard
-st.subheader("Leaderboard: nDCG@10 ×100 per task")
-left, right = st.columns([3, 1])
-sources = left.multiselect("Published sources", list(PUBLISHED_TASK_SOURCES), format_func=PUBLISHED_TASK_SOURCES.get,
-                           key=remembered("ov_sources", "sources", some_of(list(PUBLISHED_TASK_SOURCES)),
-                                          list(published_sources_for(state.release))))
-with_imported = right.toggle("Imported results", key=remembered("ov_imported", "imported", flag, True),
-                             help="MTEB trees and official-runner outputs brought in with import-results.")
-try:
-    tables = overview_page(state, labels, sources, with_imported, metas)
-except CorebError as exc:
-    show_error(exc)
-    stop_page()
-shown = pct_columns(tables.board, [*TASK_NAMES, QUERY_WEIGHTED, TASK_MEAN])  # fractions printed x100, one decimal
-# Identifying and deciding columns first: the run's name (not its id), then the overall score; release and
-# run id stay in the CSV download only, so the table fits a 1600 px page without scrolling.
-shown.insert(0, "name", shown["run"].map(labels).fillna(shown["model"]))
-version = published_version(state.release)
-ours = f"this app on {state.release}" + (f" = {version}" if version else "")
-shown.loc[shown["kind"] == "our run", "source"] = ours  # the id is in the run column
-shown["source"] = shown["source"].map(short_source)  # an imported file's folder, never the server's path
-# Pixel widths that add up to the main area at 1600 px (1,140 px), so nothing scrolls sideways; "—" where a
-# row has no figure (published rows print one kind of overall only).
-st.dataframe(shown, hide_index=True, placeholder="—",
-             width="stretch",
-             column_order=["name", QUERY_WEIGHTED, *TASK_NAMES, TASK_MEAN, "kind", "source", "scheme"],
-             column_config={
-                 "name": st.column_config.TextColumn("Run / model", width=210,
-                                                     help="Our runs by name (the id is in the CSV download)."),
-                 **{task: st.column_config.NumberColumn(task.upper(), format="%.1f", width=60) for task in TASK_NAMES},
-                 QUERY_WEIGHTED: st.column_config.NumberColumn(
-                     "Overall (queries)", format="%.1f", width=120,
-                     help="Query-weighted mean over every query of the release: the kind paper Table 3/14 and the "
-                          "project page print (task weights = query counts, e.g. T2C 1,123 · C2T 1,200 · C2C 278 "
-                          "on v2603)."),
-                 TASK_MEAN: st.column_config.NumberColumn(
-                     "Overall (tasks)", format="%.1f", width=110,
-                     help="Plain mean of T2C, C2C and C2T: the kind the README's Avg prints."),
-                 "kind": st.column_config.TextColumn("Kind", width=85),
-                 "source": st.column_config.TextColumn("Source", width=240),
-                 "scheme": st.column_config.TextColumn("Scheme", width=170),
-             })
-st.caption(provenance(state, "our rows: this app's evaluator on this release; imported rows: official-runner "
-                             "outputs (C2C anchor kept; MTEB's results have their own block below, on MTEB's scale); "
-                             "published rows: "
-                             "real CoREB, labelled by paper table / project page / README, each overall in the column "
-                             "of its kind. "
-                             + (f"This release is the published {version}: our rows and that version's published "
-                                "rows are like with like. " if version else
-                                "Figures on different releases are not comparable. ") + C2T_LABEL0_NOTE))
-csv_download(shown, "leaderboard")
-for run_id, tasks in run_coverage(state).items():  # a run (file) that leaves judged queries out
-    for covered in tasks.values():
-        if covered.warning():
-            st.warning(f"{plain(labels.get(run_id, run_id))} · {plain(covered.warning())}")
-
-if len(tables.mteb):
-    # MTEB's CoREB tasks score on another scale: their own block, never the v2 columns above.
-    st.subheader("Imported MTEB results: MTEB's scale, not v2")
-    mteb = pct_columns(tables.mteb, [*TASK_NAMES, TASK_MEAN]).assign(source=lambda f: f["source"].map(short_source))
-    st.dataframe(mteb, hide_index=True, placeholder="—", width="stretch",
-                 column_order=["model", "published_name", *TASK_NAMES, TASK_MEAN, "revision", "source"],
+@guarded
+def section_leaderboard(scope: Scope, state: State, labels: dict[str, str]) -> overview.Standings:
+    st.subheader("Leaderboard: nDCG@10 ×100 per task")
+    left, right = st.columns([3, 1])
+    sources = left.multiselect("Published sources", list(PUBLISHED_TASK_SOURCES),
+                               format_func=lambda s: PUBLISHED_TASK_SOURCES[s],
+                               key=remembered("ov_sources", "sources", some_of(list(PUBLISHED_TASK_SOURCES)),
+                                              list(published_sources_for(state.release))))
+    with_imported = right.toggle("Imported results", key=remembered("ov_imported", "imported", flag, True),
+                                 help="MTEB trees and official-runner outputs brought in with import-results.")
+    write_url({"sources": ",".join(sources), "imported": "1" if with_imported else "0"})
+    tables = cached(overview.standings, results=True)(scope, sources=tuple(sources), with_imported=with_imported,
+                                                       labels=labels)
+    shown = pct_columns(tables.board, [*TASK_NAMES, QUERY_WEIGHTED, TASK_MEAN])  # fractions printed x100, one decimal
+    # Identifying and deciding columns first: the run's name (not its id), then the overall score; release and
+    # run id stay in the CSV download only, so the table fits a 1600 px page without scrolling.
+    shown.insert(0, "name", shown["run"].map(labels).fillna(shown["model"]))
+    version = published_version(state.release)
+    ours = f"this app on {state.release}" + (f" = {version}" if version else "")
+    shown.loc[shown["kind"] == "our run", "source"] = ours  # the id is in the run column
+    shown["source"] = shown["source"].map(short_source)  # an imported file's folder, never the server's path
+    # Pixel widths that add up to the main area at 1600 px (1,140 px), so nothing scrolls sideways; "—" where a
+    # row has no figure (published rows print one kind of overall only).
+    st.dataframe(shown, hide_index=True, placeholder="—",
+                 width="stretch",
+                 column_order=["name", QUERY_WEIGHTED, *TASK_NAMES, TASK_MEAN, "kind", "source", "scheme"],
                  column_config={
-                     "model": st.column_config.TextColumn("MTEB model", width=260),
-                     "published_name": st.column_config.TextColumn(
-                         "Paper's name", width=140, help="The model's name in the paper's tables (leaderboard above)."),
-                     **{task: st.column_config.NumberColumn(task.upper(), format="%.1f", width=60)
-                        for task in TASK_NAMES},
-                     TASK_MEAN: st.column_config.NumberColumn("Mean of tasks", format="%.1f", width=110),
-                     "revision": st.column_config.TextColumn("Revision", width=110),
-                     "source": st.column_config.TextColumn("Source", width=240)})
-    st.caption("Source: imported MTEB result files, nDCG@10 ×100 of the retrieval tasks on MTEB's scale: "
-               + plain(str(tables.mteb["scheme"].iloc[0])) + ". Not comparable with the v2 columns above (the same "
-               "model scores higher here); the paper's name links a row to its published v2 figures.")
-    csv_download(tables.mteb, "mteb_results")
+                     "name": st.column_config.TextColumn("Run / model", width=210,
+                                                         help="Our runs by name (the id is in the CSV download)."),
+                     **{task: st.column_config.NumberColumn(task.upper(), format="%.1f", width=60) for task in TASK_NAMES},
+                     QUERY_WEIGHTED: st.column_config.NumberColumn(
+                         "Overall (queries)", format="%.1f", width=120,
+                         help="Query-weighted mean over every query of the release: the kind paper Table 3/14 and the "
+                              "project page print (task weights = query counts, e.g. T2C 1,123 · C2T 1,200 · C2C 278 "
+                              "on v2603)."),
+                     TASK_MEAN: st.column_config.NumberColumn(
+                         "Overall (tasks)", format="%.1f", width=110,
+                         help="Plain mean of T2C, C2C and C2T: the kind the README's Avg prints."),
+                     "kind": st.column_config.TextColumn("Kind", width=85),
+                     "source": st.column_config.TextColumn("Source", width=240),
+                     "scheme": st.column_config.TextColumn("Scheme", width=170),
+                 })
+    st.caption(provenance(state, "our rows: this app's evaluator on this release; imported rows: official-runner "
+                                 "outputs (C2C anchor kept; MTEB's results have their own block below, on MTEB's scale); "
+                                 "published rows: "
+                                 "real CoREB, labelled by paper table / project page / README, each overall in the column "
+                                 "of its kind. "
+                                 + (f"This release is the published {version}: our rows and that version's published "
+                                    "rows are like with like. " if version else
+                                    "Figures on different releases are not comparable. ") + C2T_LABEL0_NOTE))
+    csv_download(shown, "leaderboard")
+    for run_id, tasks in cached(overview.coverages)(scope).items():  # a run (file) that leaves judged queries out
+        for covered in tasks.values():
+            if covered.warning():
+                st.warning(f"{plain(labels.get(run_id, run_id))} · {plain(covered.warning())}")
 
-# ------------------------------------------------------------------ MTEB's own models, re-run
-parity = mteb_side_by_side(state)
-if len(parity):
+    if len(tables.mteb):
+        # MTEB's CoREB tasks score on another scale: their own block, never the v2 columns above.
+        st.subheader("Imported MTEB results: MTEB's scale, not v2")
+        mteb = pct_columns(tables.mteb, [*TASK_NAMES, TASK_MEAN]).assign(source=lambda f: f["source"].map(short_source))
+        st.dataframe(mteb, hide_index=True, placeholder="—", width="stretch",
+                     column_order=["model", "published_name", *TASK_NAMES, TASK_MEAN, "revision", "source"],
+                     column_config={
+                         "model": st.column_config.TextColumn("MTEB model", width=260),
+                         "published_name": st.column_config.TextColumn(
+                             "Paper's name", width=140, help="The model's name in the paper's tables (leaderboard above)."),
+                         **{task: st.column_config.NumberColumn(task.upper(), format="%.1f", width=60)
+                            for task in TASK_NAMES},
+                         TASK_MEAN: st.column_config.NumberColumn("Mean of tasks", format="%.1f", width=110),
+                         "revision": st.column_config.TextColumn("Revision", width=110),
+                         "source": st.column_config.TextColumn("Source", width=240)})
+        st.caption("Source: imported MTEB result files, nDCG@10 ×100 of the retrieval tasks on MTEB's scale: "
+                   + plain(str(tables.mteb["scheme"].iloc[0])) + ". Not comparable with the v2 columns above (the same "
+                   "model scores higher here); the paper's name links a row to its published v2 figures.")
+        csv_download(tables.mteb, "mteb_results")
+    return tables
+
+
+@guarded
+def section_mteb_parity(scope: Scope, state: State, labels: dict[str, str]) -> None:
+    parity = cached(overview.mteb_side_by_side, results=True)(scope)
+    if not len(parity):
+        return
     st.subheader("Our re-runs of MTEB's models beside MTEB's result files")
     # Three decimals of points: MTEB's files carry five decimals of a fraction, so equal means equal here.
     st.dataframe(parity.assign(**{c: parity[c] * 100 for c in ("ours", "mteb", "difference")}), hide_index=True,
@@ -121,121 +120,147 @@ if len(parity):
                "files (" + ", ".join(plain(short_source(s)) for s in sorted(set(parity["mteb_source"]))) + ")")
     csv_download(parity, "mteb_parity")
 
-# ------------------------------------------------------------------ heatmaps
-st.subheader("Our runs by subtask and by language")
-LANGUAGE_ORDER = {language: i for i, language in enumerate(LANGUAGE_SCOPES)}
-for by, title, frame in (("subtask", "Subtask", tables.by_subtask),
-                         ("language", "Task · target language", tables.by_language)):
-    frame = frame.rename(columns={"ndcg_at_10": "ndcg_at_10_raw"}).assign(value=points(frame["ndcg_at_10"]))
-    # Runs are the columns (few, named in full); subtasks or task · language cells the rows (many).
-    cells = frame.sort_values(["task", by], key=lambda c: c.map(LANGUAGE_ORDER).fillna(len(LANGUAGE_ORDER))
-                              if c.name == "language" else c)["cell"].drop_duplicates().tolist()
-    draw(heatmap, frame, x="run_label", y="cell", value="value", x_title="Run", y_title=title,
-         legend_title="nDCG@10 ×100", x_sort=list(labels.values()), y_sort=cells,
-         tooltip=("run_label", "task", by, "queries", "value"), title=f"nDCG@10 ×100 by {by}")
-    st.caption(provenance(state, f"mean nDCG@10 per {by} over the evaluated queries"
-                                 + ("; C2C has no target language ('any')" if by == "language" else "")))
-    csv_download(frame.drop(columns=["cell"]), f"ndcg10_by_{by}")
 
-# ------------------------------------------------------------------ C2C language pairs
-first = state.run_ids[0]
-st.subheader("C2C: anchor language → language of the positives")
-k = st.select_slider("Cutoff k", options=[1, 3, 5, 10, 20, 100], key=remembered("ov_k", "cutoff", one_of([1, 3, 5, 10, 20, 100]), 10))
-try:
-    pairs = language_pairs(state, first, k)
-except CorebError as exc:
-    show_error(exc)
-    pairs = None
-if pairs is not None:
+@guarded
+def section_heatmaps(scope: Scope, state: State, labels: dict[str, str], tables: overview.Standings) -> None:
+    st.subheader("Our runs by subtask and by language")
+    for by, title, frame in (("subtask", "Subtask", tables.by_subtask),
+                             ("language", "Task · target language", tables.by_language)):
+        frame = frame.rename(columns={"ndcg_at_10": "ndcg_at_10_raw"}).assign(value=points(frame["ndcg_at_10"]))
+        # Runs are the columns (few, named in full); subtasks or task · language cells the rows (many).
+        cells = frame.sort_values(["task", by], key=lambda c: c.map(LANGUAGE_ORDER).fillna(len(LANGUAGE_ORDER))
+                                  if c.name == "language" else c)["cell"].drop_duplicates().tolist()
+        draw(heatmap, frame, x="run_label", y="cell", value="value", x_title="Run", y_title=title,
+             legend_title="nDCG@10 ×100", x_sort=list(labels.values()), y_sort=cells,
+             tooltip=("run_label", "task", by, "queries", "value"), title=f"nDCG@10 ×100 by {by}")
+        st.caption(provenance(state, f"mean nDCG@10 per {by} over the evaluated queries"
+                                     + ("; C2C has no target language ('any')" if by == "language" else "")))
+        csv_download(frame.drop(columns=["cell"]), f"ndcg10_by_{by}")
+
+
+@guarded
+def section_language_pairs(scope: Scope, state: State, labels: dict[str, str]) -> None:
+    first = state.run_ids[0]
+    st.subheader("C2C: anchor language → language of the positives")
+    k = st.select_slider("Cutoff k", options=[1, 3, 5, 10, 20, 100], key=remembered("ov_k", "cutoff", one_of([1, 3, 5, 10, 20, 100]), 10))
+    write_url({"cutoff": str(k)})
+    pairs = cached(overview.language_pairs)(scope, run=first, k=k)
     pairs.insert(pairs.columns.get_loc("k"), "value", points(pairs["recall_at_k"]))
-if pairs is not None and len(pairs):
-    draw(heatmap, pairs, x="target_language", y="anchor_language", value="value",
-         x_title="Target language (positives)", y_title="Anchor language (query code)",
-         legend_title=f"Recall@{k} ×100", x_sort=list(LANGUAGE_SCOPES),
-         y_sort=list(LANGUAGE_SCOPES),
-         tooltip=("anchor_language", "target_language", "queries", "positives", "found", "value"),
-         title=f"Recall@{k} of positives per language pair: {labels.get(first, first)}")
-    st.caption(provenance(state, f"run {plain(labels.get(first, first))}; positives = rel=2 of the graded qrels whatever the scheme; per pair "
-                                 f"the mean over C2C queries of the share of their positives in that language "
-                                 f"ranked ≤ {k}"))
-    csv_download(pairs, "c2c_language_pairs")
-elif pairs is not None:
-    st.info("The first selected run has no C2C queries.")
+    if len(pairs):
+        draw(heatmap, pairs, x="target_language", y="anchor_language", value="value",
+             x_title="Target language (positives)", y_title="Anchor language (query code)",
+             legend_title=f"Recall@{k} ×100", x_sort=list(LANGUAGE_SCOPES),
+             y_sort=list(LANGUAGE_SCOPES),
+             tooltip=("anchor_language", "target_language", "queries", "positives", "found", "value"),
+             title=f"Recall@{k} of positives per language pair: {labels.get(first, first)}")
+        st.caption(provenance(state, f"run {plain(labels.get(first, first))}; positives = rel=2 of the graded qrels whatever the scheme; per pair "
+                                     f"the mean over C2C queries of the share of their positives in that language "
+                                     f"ranked ≤ {k}"))
+        csv_download(pairs, "c2c_language_pairs")
+    else:
+        st.info("The first selected run has no C2C queries.")
 
-# ------------------------------------------------------------------ parameter efficiency
-st.subheader("Parameter efficiency")
-efficiency = pct_columns(tables.efficiency, ["overall"])
-if len(efficiency):
-    draw(labelled_scatter, efficiency, "params_b", "overall", "model",
-         x_title="Parameters (billions, symlog)",
-         y_title="Overall nDCG@10 ×100 (query-weighted)", series="kind",
-         series_title="Source", log_x=True,
-         tooltip=["model", "kind", "params_b", "overall", "source", "scheme"])
-    st.caption(provenance(state, "published points: project page 1a0d779 (real CoREB v202603, the query-weighted "
-                                 "overall nDCG@10 of paper Table 3); our points: runs whose model spec records "
-                                 "params_b, overall query-weighted the same way on this release"))
-    csv_download(efficiency, "parameter_efficiency")
 
-# ------------------------------------------------------------------ T2C language gradient
-st.subheader("T2C by target language")
-no_search = st.toggle("Exclude the search subtask (as the paper's average)",
-                      key=remembered("ov_nosearch", "nosearch", flag, True))
-write_url({"sources": ",".join(sources), "imported": "1" if with_imported else "0", "cutoff": str(k),
-           "nosearch": "1" if no_search else "0"})
-gradient = pct_columns(language_gradient(state, labels, no_search), ["value"])
-if len(gradient):
-    draw(line_chart, gradient, "language", "value", "series", x_title="Target language (language constraint)",
-         y_title="T2C nDCG@10 ×100", series_title="Series", style="kind", style_title="Source",
-         x_sort=list(LANGUAGE_SCOPES),
-         tooltip=["series", "kind", "language", "value", "queries", "source"])
-    st.caption(provenance(state, "published: paper, average over models, search excluded; our runs: mean nDCG@10 "
-                                 "per target language"))
-    csv_download(gradient, "t2c_by_language")
-article_figures = article(state, labels)
-for r in article_figures.ranges:  # printed as one range for a group of languages: said, not plotted as a point
-    st.caption(f"The paper prints {' and '.join(r.languages)} together as a range: "
-               f"{r.low * 100:.1f}–{r.high * 100:.1f} (average of models, search excluded; v202603).")
+@guarded
+def section_efficiency(scope: Scope, state: State, labels: dict[str, str], tables: overview.Standings) -> None:
+    st.subheader("Parameter efficiency")
+    efficiency = pct_columns(tables.efficiency, ["overall"])
+    if len(efficiency):
+        draw(labelled_scatter, efficiency, "params_b", "overall", "model",
+             x_title="Parameters (billions, symlog)",
+             y_title="Overall nDCG@10 ×100 (query-weighted)", series="kind",
+             series_title="Source", log_x=True,
+             tooltip=["model", "kind", "params_b", "overall", "source", "scheme"])
+        st.caption(provenance(state, "published points: project page 1a0d779 (real CoREB v202603, the query-weighted "
+                                     "overall nDCG@10 of paper Table 3); our points: runs whose model spec records "
+                                     "params_b, overall query-weighted the same way on this release"))
+        csv_download(efficiency, "parameter_efficiency")
 
-# ------------------------------------------------------------------ the article's figures
-st.subheader("The article's figures beside this release")
-st.caption("What the CoREB paper and project page print (real CoREB v202603), each beside what the chosen runs give "
-           f"on {code(state.release)}. Published figures are as printed; ours are this app's evaluator.")
-t4, n1, rr, order_tab = st.tabs(["T2C by subtask (Table 4)", "C2C nDCG@1, anchor excluded", "Rerankers",
-                                 "Task order"])
-with t4:
-    both = pd.concat([article_figures.table4.assign(kind="published (paper Table 4, v202603)"),
-                      article_figures.our_t2c.assign(kind=f"our run on {state.release}")], ignore_index=True)
-    st.dataframe(pct_columns(both, ["canonical", "full", "search"]), hide_index=True, width="stretch",
-                 column_order=["model", "canonical", "full", "search", "kind"],
-                 column_config={k: st.column_config.NumberColumn(f"{k} ×100", format="%.1f", width=100)
-                                for k in ("canonical", "full", "search")})
-    st.caption("T2C nDCG@10 ×100 by subtask family. The paper's search column is 0.0–1.5 for every model: a "
-               "search query's positives are the solutions that pass or fail as asked, which the embeddings do "
-               "not tell apart. " + provenance(state, "ours: mean over each family's queries"))
-with n1:
-    rule = "excluded (as the paper)" if state.anchor_exclusion else "kept (sidebar): the anchor is rank 1, so 0"
-    both = pd.concat([article_figures.ndcg1.assign(kind="published (paper, v202603)"),
-                      article_figures.our_ndcg1.assign(kind=f"our run on {state.release}, anchor {rule}")],
-                     ignore_index=True)
-    st.dataframe(pct_columns(both, ["ndcg_at_1"]), hide_index=True, width="stretch",
-                 column_order=["model", "ndcg_at_1", "kind"],
-                 column_config={"ndcg_at_1": st.column_config.NumberColumn("C2C nDCG@1 ×100", format="%.1f")})
-    st.caption("C2C nDCG@1: is the first document a verified solution of the same problem? The paper reports it with "
-               "the query's own code (the anchor) left out; with the anchor kept every query scores 0. "
-               + provenance(state, "ours: mean over the C2C queries"))
-with rr:
-    st.dataframe(article_figures.rerankers, hide_index=True, width="stretch",
-                 column_order=["model", *TASK_NAMES, "mean"],
-                 column_config={**{t: st.column_config.NumberColumn(f"{t.upper()} Δ %", format="%+.1f")
-                                   for t in TASK_NAMES},
-                                "mean": st.column_config.NumberColumn("mean Δ %", format="%+.1f")})
-    st.caption("Unit: percent of C2LLM-7B's own nDCG@10 (−8.3 = 8.3 % lower), not points. Each reranker reorders "
-               "C2LLM-7B's top 128. Source: the project page (final reranker numbers, v202603). Only the CoREB "
-               "reranker gains on every task. Our reranked runs: `python -m coreb_core run --rerank` (not in "
-               "this table).")
-with order_tab:
-    o = article_figures.order
-    st.markdown(f"The article says every model scores **{' > '.join(t.upper() for t in o.order)}**. In paper Table 3 "
-                f"(v202603) **{o.holding} of {o.models}** models do; the exceptions: "
-                + plain("; ".join(o.exceptions) or "none") + ".")
-    st.caption("Source: paper Table 3, nDCG@10 per task, v202603. Our runs' order is in the leaderboard above.")
+
+@guarded
+def section_language_gradient(scope: Scope, state: State, labels: dict[str, str]) -> None:
+    st.subheader("T2C by target language")
+    no_search = st.toggle("Exclude the search subtask (as the paper's average)",
+                          key=remembered("ov_nosearch", "nosearch", flag, True))
+    write_url({"nosearch": "1" if no_search else "0"})
+    gradient = pct_columns(cached(overview.language_gradient, results=True)(scope, exclude_search=no_search,
+                                                                              labels=labels), ["value"])
+    if len(gradient):
+        draw(line_chart, gradient, "language", "value", "series", x_title="Target language (language constraint)",
+             y_title="T2C nDCG@10 ×100", series_title="Series", style="kind", style_title="Source",
+             x_sort=list(LANGUAGE_SCOPES),
+             tooltip=["series", "kind", "language", "value", "queries", "source"])
+        st.caption(provenance(state, "published: paper, average over models, search excluded; our runs: mean nDCG@10 "
+                                     "per target language"))
+        csv_download(gradient, "t2c_by_language")
+    article_figures = cached(overview.article, results=True)(scope, labels=labels)
+    for r in article_figures.ranges:  # printed as one range for a group of languages: said, not plotted as a point
+        st.caption(f"The paper prints {' and '.join(r.languages)} together as a range: "
+                   f"{r.low * 100:.1f}–{r.high * 100:.1f} (average of models, search excluded; v202603).")
+
+
+@guarded
+def section_article(scope: Scope, state: State, labels: dict[str, str]) -> None:
+    article_figures = cached(overview.article, results=True)(scope, labels=labels)
+    st.subheader("The article's figures beside this release")
+    st.caption("What the CoREB paper and project page print (real CoREB v202603), each beside what the chosen runs give "
+               f"on {code(state.release)}. Published figures are as printed; ours are this app's evaluator.")
+    t4, n1, rr, order_tab = st.tabs(["T2C by subtask (Table 4)", "C2C nDCG@1, anchor excluded", "Rerankers",
+                                     "Task order"])
+    with t4:
+        both = pd.concat([article_figures.table4.assign(kind="published (paper Table 4, v202603)"),
+                          article_figures.our_t2c.assign(kind=f"our run on {state.release}")], ignore_index=True)
+        st.dataframe(pct_columns(both, ["canonical", "full", "search"]), hide_index=True, width="stretch",
+                     column_order=["model", "canonical", "full", "search", "kind"],
+                     column_config={k: st.column_config.NumberColumn(f"{k} ×100", format="%.1f", width=100)
+                                    for k in ("canonical", "full", "search")})
+        st.caption("T2C nDCG@10 ×100 by subtask family. The paper's search column is 0.0–1.5 for every model: a "
+                   "search query's positives are the solutions that pass or fail as asked, which the embeddings do "
+                   "not tell apart. " + provenance(state, "ours: mean over each family's queries"))
+    with n1:
+        rule = "excluded (as the paper)" if state.anchor_exclusion else "kept (sidebar): the anchor is rank 1, so 0"
+        both = pd.concat([article_figures.ndcg1.assign(kind="published (paper, v202603)"),
+                          article_figures.our_ndcg1.assign(kind=f"our run on {state.release}, anchor {rule}")],
+                         ignore_index=True)
+        st.dataframe(pct_columns(both, ["ndcg_at_1"]), hide_index=True, width="stretch",
+                     column_order=["model", "ndcg_at_1", "kind"],
+                     column_config={"ndcg_at_1": st.column_config.NumberColumn("C2C nDCG@1 ×100", format="%.1f")})
+        st.caption("C2C nDCG@1: is the first document a verified solution of the same problem? The paper reports it with "
+                   "the query's own code (the anchor) left out; with the anchor kept every query scores 0. "
+                   + provenance(state, "ours: mean over the C2C queries"))
+    with rr:
+        st.dataframe(article_figures.rerankers, hide_index=True, width="stretch",
+                     column_order=["model", *TASK_NAMES, "mean"],
+                     column_config={**{t: st.column_config.NumberColumn(f"{t.upper()} Δ %", format="%+.1f")
+                                       for t in TASK_NAMES},
+                                    "mean": st.column_config.NumberColumn("mean Δ %", format="%+.1f")})
+        st.caption("Unit: percent of C2LLM-7B's own nDCG@10 (−8.3 = 8.3 % lower), not points. Each reranker reorders "
+                   "C2LLM-7B's top 128. Source: the project page (final reranker numbers, v202603). Only the CoREB "
+                   "reranker gains on every task. Our reranked runs: `python -m coreb_core run --rerank` (not in "
+                   "this table).")
+    with order_tab:
+        o = article_figures.order
+        st.markdown(f"The article says every model scores **{' > '.join(t.upper() for t in o.order)}**. In paper Table 3 "
+                    f"(v202603) **{o.holding} of {o.models}** models do; the exceptions: "
+                    + plain("; ".join(o.exceptions) or "none") + ".")
+        st.caption("Source: paper Table 3, nDCG@10 per task, v202603. Our runs' order is in the leaderboard above.")
+
+
+state = sidebar()
+st.title("Overview")
+
+metas = runs_of(state.release)
+if not state.run_ids:
+    st.info("Choose one or more runs in the sidebar (or create one on Run retrieval).")
+    stop_page()
+labels = {r: run_label(metas[r]) for r in state.run_ids if r in metas}
+scope = scope_of(state)
+tables = section_leaderboard(scope, state, labels)
+section_mteb_parity(scope, state, labels)
+if tables is not None:
+    section_heatmaps(scope, state, labels, tables)
+section_language_pairs(scope, state, labels)
+if tables is not None:
+    section_efficiency(scope, state, labels, tables)
+section_language_gradient(scope, state, labels)
+section_article(scope, state, labels)

@@ -17,7 +17,6 @@ from typing import Any, Callable, NamedTuple, TypeVar
 import pandas as pd
 import streamlit as st
 
-from coreb_core.analysis.article import ArticleFigures, article_figures
 from coreb_core.analysis.console_tables import console_tables
 from coreb_core.analysis.deflation import deflation_table, slope_data, top_drop_queries
 from coreb_core.analysis.inspection import (
@@ -28,15 +27,6 @@ from coreb_core.analysis.inspection import (
     ranked_list,
     run_ranks,
 )
-from coreb_core.analysis.leaderboard import (
-    c2c_language_pairs,
-    group_heatmap,
-    leaderboard,
-    mteb_board,
-    parameter_efficiency,
-    t2c_language_gradient,
-)
-from coreb_core.analysis.mteb_parity import MTEB_TWINS, mteb_parity
 from coreb_core.analysis.selection import Recommendation, recommend
 from coreb_core.analysis.trap_kinds import TrapReason, trap_reasons
 from coreb_core.analysis.trap_wins import TrapWins, trap_wins
@@ -44,7 +34,7 @@ from coreb_core.data.schema import APP_GROUPINGS
 from coreb_core.data.sql_console import SqlConsole
 from coreb_core.data.statistics import release_statistics
 from coreb_core.data.store import Store
-from coreb_core.evaluation.evaluate import Coverage, Evaluation, analyse_many, coverage
+from coreb_core.evaluation.evaluate import Evaluation, analyse_many
 from coreb_core.evaluation.schemes import V1, V2, Scheme
 from coreb_core.paths import release_dir, results_file
 from coreb_core.present.display import mark_anchor, text_preview, with_grades
@@ -131,14 +121,17 @@ V = TypeVar("V")
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
-def _built(name: str, scope: Scope, options: tuple[tuple[str, Any], ...], _build: Callable[..., Any]) -> Any:
-    # The key: the view's name, the scope and the options; the build function itself is not hashed ("_").
+def _built(name: str, scope: Any, options: tuple[tuple[str, Any], ...], results: str,
+           _build: Callable[..., Any]) -> Any:
+    # The key: the view's name, its scope, its options and (for views that read them) the imported results'
+    # version; the build function itself is not hashed ("_").
     return _build(scope, inputs=APP_INPUTS, **dict(options))
 
 
-def cached(build: Callable[..., V], spinner: str | None = None) -> Callable[..., V]:
+def cached(build: Callable[..., V], spinner: str | None = None, results: bool = False) -> Callable[..., V]:
     """``build(scope, **options)`` of a view module, cached per server on the scope and the options (a second
-    visit, a shared link or a move back recomputes nothing), reading its inputs from the app's caches.
+    visit, a shared link or a move back recomputes nothing), reading its inputs from the app's caches. With
+    ``results`` the view reads the imported results, and an import (a new ``results_version``) rebuilds it.
 
     Example (the module's setup, then):
 
@@ -147,12 +140,13 @@ def cached(build: Callable[..., V], spinner: str | None = None) -> Callable[...,
     """
     name = f"{build.__module__}.{build.__qualname__}"
 
-    def call(scope: Scope, **options: Any) -> V:
+    def call(scope: Any, **options: Any) -> V:
         key = tuple(sorted(options.items()))
+        version = results_version() if results else ""
         if spinner is None:
-            return _built(name, scope, key, build)
+            return _built(name, scope, key, version, build)
         with st.spinner(spinner, show_time=True):  # shown while it computes; a cached view returns at once
-            return _built(name, scope, key, build)
+            return _built(name, scope, key, version, build)
     return call
 
 
@@ -253,26 +247,6 @@ def tables(release: str, version: str, run_ids: tuple[str, ...], scheme: str, an
                         groupings=APP_GROUPINGS)
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
-def _coverage(release: str, version: str, run_ids: tuple[str, ...], scheme: str, anchor_exclusion: bool
-              ) -> dict[str, dict[str, Coverage]]:
-    per_query = tables(release, version, run_ids, scheme, anchor_exclusion).per_query(scheme)
-    return {str(run): coverage(store(release), group, Scheme.parse(scheme))
-            for run, group in per_query.groupby("run", observed=True)}
-
-
-def run_coverage(state: State) -> dict[str, dict[str, Coverage]]:
-    """Per sidebar run and task, what its means average over (``coreb_core.evaluation.evaluate.coverage``):
-    a run file that leaves judged queries out is warned about where its numbers are shown.
-
-    Example (the module's setup, then):
-
-    >>> run_coverage(State("demo_v2603", V2, [bm25_id], "t2c", True))[bm25_id]["c2t"].missing   # doctest: +SKIP
-    0
-    """
-    return _coverage(*_view(state))
-
-
 def run_tables(state: State) -> Evaluation:
     """``tables`` for what the sidebar chose.
 
@@ -288,127 +262,6 @@ def run_tables(state: State) -> Evaluation:
 @st.cache_data(show_spinner="Classifying trap wins…", max_entries=32)
 def _trap_wins(release: str, version: str, run_ids: tuple[str, ...], anchor_exclusion: bool) -> TrapWins:
     return trap_wins(store(release), {rid: hits(rid) for rid in run_ids}, anchor_exclusion)
-
-
-class OverviewPage(NamedTuple):
-    """The Overview page's tables for the sidebar's runs, each from ``coreb_core.analysis.leaderboard``."""
-
-    board: pd.DataFrame  # leaderboard: our runs, imported and published rows, fractions
-    by_subtask: pd.DataFrame  # group_heatmap(…, "subtask")
-    by_language: pd.DataFrame  # group_heatmap(…, "language")
-    efficiency: pd.DataFrame  # parameter_efficiency
-    mteb: pd.DataFrame  # mteb_board: imported MTEB results on MTEB's own scale (empty unless imported results are on)
-
-
-@st.cache_data(show_spinner=False, max_entries=64)
-def _overview_page(release: str, version: str, run_ids: tuple[str, ...], scheme: str, anchor_exclusion: bool,
-                   labels: tuple[tuple[str, str], ...], sources: tuple[str, ...], with_imported: bool,
-                   results: str, _metas: dict[str, RunMeta]) -> OverviewPage:
-    # _metas is not part of the key (Streamlit skips arguments named with "_"): a stored run's provenance
-    # never changes but for its name and tags, and the names are in ``labels``.
-    evaluation = tables(release, version, run_ids, scheme, anchor_exclusion)
-    metas, rows, names = _metas, _result_rows(results), dict(labels)
-    board = leaderboard(evaluation.groups(scheme, "task"), metas, scheme, release, rows, list(sources), with_imported)
-    return OverviewPage(board, group_heatmap(evaluation.groups(scheme, "subtask"), "subtask", names),
-                        group_heatmap(evaluation.groups(scheme, "language"), "language", names),
-                        parameter_efficiency(rows, board, metas),
-                        mteb_board(rows) if with_imported else mteb_board([]))
-
-
-def overview_page(state: State, labels: dict[str, str], sources: list[str], with_imported: bool,
-                  metas: dict[str, RunMeta] | None = None) -> OverviewPage:
-    """The Overview's leaderboard, heatmaps and parameter-efficiency tables for the sidebar's runs, cached
-    per server and per version of the imported results (an import shows at once). ``metas``: the release's
-    runs (``runs_of``) when the page has read them already.
-
-    Example (the module's setup, then):
-
-    >>> state = State("demo_v2603", V2, [bm25_id], "t2c", anchor_exclusion=True)   # doctest: +SKIP
-    >>> page = overview_page(state, {bm25_id: "bm25"}, ["paper_table3"], True)   # doctest: +SKIP
-    >>> page.board.loc[page.board["run"] == bm25_id, "t2c"].round(4).tolist()   # doctest: +SKIP
-    [0.2998]
-    """
-    return _overview_page(*_view(state), tuple(labels.items()), tuple(sources), with_imported,
-                          results_version(), runs_of(state.release) if metas is None else metas)
-
-
-@st.cache_data(show_spinner=False, max_entries=32)
-def _mteb_parity(release: str, version: str, run_ids: tuple[str, ...], results: str) -> pd.DataFrame:
-    metas = runs_of(release)
-    twins = [r for r in run_ids if r in metas and metas[r].model in MTEB_TWINS]
-    return mteb_parity(store(release), {r: hits(r) for r in twins}, metas, _result_rows(results))
-
-
-def mteb_side_by_side(state: State) -> pd.DataFrame:
-    """``coreb_core.analysis.mteb_parity.mteb_parity`` for the sidebar's runs that follow an MTEB model's recipe,
-    cached per server and per version of the imported results.
-
-    Example (skipped: it reads the cache ``COREB_CACHE`` points at, as a page does; there the real release_v2603,
-    a bm25s-mteb run and MTEB's bm25s results imported, minutes to set up):
-
-    >>> mteb_id = next(m.run_id for m in list_runs("release_v2603") if m.model == "bm25s-mteb")   # doctest: +SKIP
-    >>> parity = mteb_side_by_side(State("release_v2603", V2, [mteb_id], "t2c", True))   # doctest: +SKIP
-    >>> parity["difference"].abs().max()   # doctest: +SKIP
-    0.0
-    """
-    return _mteb_parity(state.release, release_version(state.release), tuple(state.run_ids), results_version())
-
-
-@st.cache_data(show_spinner=False, max_entries=64)
-def _language_gradient(release: str, version: str, run_ids: tuple[str, ...], scheme: str, anchor_exclusion: bool,
-                       labels: tuple[tuple[str, str], ...], exclude_search: bool, results: str) -> pd.DataFrame:
-    evaluation = tables(release, version, run_ids, scheme, anchor_exclusion)
-    return t2c_language_gradient(store(release), evaluation.per_query(scheme), _result_rows(results), dict(labels),
-                                 exclude_search)
-
-
-@st.cache_data(show_spinner=False, max_entries=32)
-def _article(release: str, version: str, run_ids: tuple[str, ...], scheme: str, anchor_exclusion: bool,
-             labels: tuple[tuple[str, str], ...], results: str) -> ArticleFigures:
-    evaluation = tables(release, version, run_ids, scheme, anchor_exclusion)
-    return article_figures(store(release), evaluation.per_query(scheme), result_rows(), dict(labels))
-
-
-def article(state: State, labels: dict[str, str]) -> ArticleFigures:
-    """``coreb_core.analysis.article.article_figures`` for the sidebar's runs, cached per server.
-
-    Example (the module's setup, then):
-
-    >>> state = State("demo_v2603", V2, [bm25_id], "t2c", anchor_exclusion=True)   # doctest: +SKIP
-    >>> article(state, {bm25_id: "BM25"}).order.holding   # doctest: +SKIP
-    8
-    """
-    return _article(*_view(state), tuple(labels.items()), results_version())
-
-
-def language_gradient(state: State, labels: dict[str, str], exclude_search: bool) -> pd.DataFrame:
-    """``coreb_core.analysis.leaderboard.t2c_language_gradient`` for the sidebar's runs beside the published
-    average, cached per server and per version of the imported results.
-
-    Example (the module's setup, then):
-
-    >>> state = State("demo_v2603", V2, [bm25_id], "t2c", anchor_exclusion=True)   # doctest: +SKIP
-    >>> language_gradient(state, {bm25_id: "BM25"}, True)["series"].iloc[0]   # doctest: +SKIP
-    'BM25'
-    """
-    return _language_gradient(*_view(state), tuple(labels.items()), exclude_search, results_version())
-
-
-@st.cache_data(show_spinner=False, max_entries=64)
-def _language_pairs(release: str, version: str, run_id: str, anchor_exclusion: bool, k: int) -> pd.DataFrame:
-    return c2c_language_pairs(store(release), hits(run_id), anchor_exclusion, k)
-
-
-def language_pairs(state: State, run_id: str, k: int) -> pd.DataFrame:
-    """``coreb_core.analysis.leaderboard.c2c_language_pairs`` of one run at cutoff ``k``, cached per server.
-
-    Example (the module's setup, then):
-
-    >>> state = State("demo_v2603", V2, [bm25_id], "c2c", anchor_exclusion=True)   # doctest: +SKIP
-    >>> language_pairs(state, bm25_id, 10)[["anchor_language", "target_language"]].iloc[0].tolist()   # doctest: +SKIP
-    ['cpp', 'go']
-    """
-    return _language_pairs(state.release, release_version(state.release), run_id, state.anchor_exclusion, k)
 
 
 class DeflationPage(NamedTuple):

@@ -83,7 +83,7 @@ def test_overview_scheme_v1_changes_our_rows(app_cache, default_runs):
 
 
 def test_overview_shows_an_import_at_once_though_its_tables_are_cached(app_cache, default_runs, tmp_path):
-    """The Overview's tables are cached per server (ui.cache.overview_page); an import replaces
+    """The Overview's tables are cached per server (ui.cache.cached over coreb_core.views.overview, keyed on the results' version); an import replaces
     results.parquet, which is part of the key, so the next visit lists the imported model."""
     import shutil
 
