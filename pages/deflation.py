@@ -4,8 +4,7 @@ import streamlit as st
 
 from coreb_core.analysis.deflation import FILE, READINGS, headline, scheme_definitions
 from coreb_core.data.schema import TASK_NAMES
-from coreb_core.errors import CorebError
-from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE, Scheme
+from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE
 from coreb_core.present.charts import dumbbell, hbar
 from coreb_core.present.display import (
     ARTICLE_CLAIM,
@@ -17,12 +16,13 @@ from coreb_core.present.display import (
     text_preview,
 )
 from coreb_core.present.labels import TASK_LABELS
-from ui.cache import deflation_page, runs_of, store
+from coreb_core.views import deflation
+from ui.cache import APP_INPUTS, cached, runs_of, scope_of
 from ui.chart_specs import draw
 from ui.navigation import open_inspector
 from ui.sidebar import sidebar
 from ui.state import one_of, remembered, stop_page, write_url
-from ui.widgets import csv_download, run_label, show_error
+from ui.widgets import csv_download, guarded, run_label
 
 state = sidebar()
 st.title("Qrel deflation")
@@ -41,18 +41,16 @@ per_run = st.session_state[PER_RUN_KEY]
 READING_NAMES = {"v1": "paper: every solution of the problem (v1)",
                  "v1_gen": "generator code: passing solutions only on canonical and full retro (v1_gen)"}
 READING_KEY = remembered("deflation_reading", "reading", one_of(list(READINGS)), "v1")
-reading = st.radio("v1 rules for T2C", list(READINGS), key=READING_KEY, format_func=READING_NAMES.get,
+reading = st.radio("v1 rules for T2C", list(READINGS), key=READING_KEY, format_func=lambda r: READING_NAMES[r],
                    horizontal=True,
                    help="CoREB's paper says every solution of the queried problem was relevant in v1; the official "
                         "generator's code takes the passing solutions only for canonical and full retro. C2C and "
                         "C2T are the same under both.")
 write_url({"reading": None if reading == "v1" else reading})
-try:
-    has_file = "v1" in store(state.release).extra_qrels
-    tables = deflation_page(state._replace(scheme=Scheme.parse("file:v1")) if has_file else state, labels, per_run,
-                            reading)
-except CorebError as exc:
-    show_error(exc)
+scope = deflation.v1_scope(scope_of(state), inputs=APP_INPUTS)
+has_file = str(scope.scheme) == "file:v1"
+tables = guarded(cached(deflation.build))(scope, task=state.task, per_run=per_run, reading=reading, labels=labels)
+if tables is None:  # refused (shown above): every section below reads these tables
     stop_page()
 by_task = tables.by_task
 

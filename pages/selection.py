@@ -5,7 +5,6 @@ import streamlit as st
 
 from coreb_core.analysis.selection import PUBLISHED_ONLY, TASK_TABLES, parameter_text, recommend_published
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
-from coreb_core.errors import CorebError
 from coreb_core.present.charts import interval_dots
 from coreb_core.present.display import PRINTABLE_CSS, selection_points
 from coreb_core.present.format import plain
@@ -21,11 +20,12 @@ from coreb_core.present.selection import (
 )
 from coreb_core.report import build_report
 from coreb_core.results.published import comparable_version, release_relation
-from ui.cache import recommendation, result_rows, run_tables, runs_of
+from coreb_core.views import selection
+from ui.cache import APP_INPUTS, cached, result_rows, runs_of, scope_of
 from ui.chart_specs import draw
 from ui.sidebar import sidebar
 from ui.state import kept, stop_page, url_float, url_list, url_param, write_url
-from ui.widgets import csv_download, provenance, run_label, show_error
+from ui.widgets import csv_download, guarded, provenance, run_label
 
 
 def _leave_printable() -> None:
@@ -58,7 +58,7 @@ else:
     if "sel_avg" not in ss:
         ss.sel_avg = "queries" if url_param("avg") == "queries" else "tasks"
     c1, c2 = st.columns(2)
-    tasks = c1.multiselect("Tasks that matter", list(TASK_NAMES), key=kept("sel_tasks"), format_func=TASK_LABELS.get)
+    tasks = c1.multiselect("Tasks that matter", list(TASK_NAMES), key=kept("sel_tasks"), format_func=lambda t: TASK_LABELS[t])
     languages = c2.multiselect("Languages that matter", list(LANGUAGE_SCOPES), key=kept("sel_langs"),
                                help="T2C: the language constraint ('any' = unconstrained queries). C2C and C2T: the "
                                     "language of the query code.")
@@ -68,8 +68,8 @@ else:
                                    disabled=not limit)
     budget = float(budget_value) if limit else None
     average = c5.radio("Average", ["tasks", "queries"], key=kept("sel_avg"), horizontal=True,
-                       format_func={"tasks": "mean of tasks (as the README's Avg)",
-                                    "queries": "query-weighted (as paper Table 3)"}.get)
+                       format_func=lambda a: {"tasks": "mean of tasks (as the README's Avg)",
+                                              "queries": "query-weighted (as paper Table 3)"}[a])
 write_url({"sel_tasks": ",".join(tasks), "sel_langs": ",".join(languages), "avg": average,
            "print": "1" if printable else "0", "budget": None if budget is None else f"{budget:g}"})
 
@@ -79,15 +79,14 @@ if not tasks or not languages:
 if not state.run_ids:
     st.info("Choose one or more runs in the sidebar (or create one on Run retrieval).")
     stop_page()
-try:
-    tables = run_tables(state)
-    scheme = str(state.scheme)
-    metas = runs_of(state.release)
-    rec = recommendation(state, tasks, languages, budget, average)
-    published, published_excluded = recommend_published(result_rows(), tasks, languages, budget, version)
-except CorebError as exc:
-    show_error(exc)
+scope = scope_of(state)
+scheme, metas = str(state.scheme), runs_of(state.release)
+view = guarded(cached(selection.build, spinner="Ranking runs (bootstrap intervals, paired tests)…"))(
+    scope, tasks=tuple(tasks), languages=tuple(languages), budget_b=budget, average=average)
+if view is None:  # refused (shown above): the verdict, the tables and the report all read it
     stop_page()
+rec = view.recommendation
+published, published_excluded = recommend_published(result_rows(), tasks, languages, budget, version)
 
 names = {run: run_label(meta) for run, meta in metas.items()}
 summary = summary_markdown(rec, published, scheme, state.release, names)
@@ -171,7 +170,8 @@ with downloads[1]:
                        mime="text/html", help="One self-contained file (charts inline) that prints to two A4 pages.",
                        data=lambda: build_report(state.release, state.run_ids, scheme, tasks, languages, budget,
                                                  anchor_exclusion=state.anchor_exclusion, average=average,
-                                                 evaluation=tables, recommendation=rec).encode("utf-8"))
+                                                 evaluation=APP_INPUTS.evaluation(scope),
+                                                 recommendation=rec).encode("utf-8"))
 with downloads[2]:
     csv_download(ranked, "selection_ranked", label="Download ranking (CSV)")
 with downloads[3]:

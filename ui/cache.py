@@ -11,14 +11,12 @@ BM25 and MiniLM runs; MiniLM takes minutes to build), so they are skipped. Each 
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Callable, NamedTuple, TypeVar
 
 import pandas as pd
 import streamlit as st
 
 from coreb_core.analysis.console_tables import console_tables
-from coreb_core.analysis.deflation import deflation_table, slope_data, top_drop_queries
 from coreb_core.analysis.inspection import (
     candidates,
     judged_positions,
@@ -27,7 +25,6 @@ from coreb_core.analysis.inspection import (
     ranked_list,
     run_ranks,
 )
-from coreb_core.analysis.selection import Recommendation, recommend
 from coreb_core.analysis.trap_kinds import TrapReason, trap_reasons
 from coreb_core.analysis.trap_wins import TrapWins, trap_wins
 from coreb_core.data.schema import APP_GROUPINGS
@@ -264,45 +261,6 @@ def _trap_wins(release: str, version: str, run_ids: tuple[str, ...], anchor_excl
     return trap_wins(store(release), {rid: hits(rid) for rid in run_ids}, anchor_exclusion)
 
 
-class DeflationPage(NamedTuple):
-    """The Qrel deflation page's tables, each from ``coreb_core.analysis.deflation``."""
-
-    by_task: pd.DataFrame  # deflation_table(…, "task")
-    slopes: pd.DataFrame  # slope_data(by_task)
-    by_subtask: pd.DataFrame  # deflation_table(…, "subtask", task)
-    top: pd.DataFrame  # top_drop_queries(…, task, per_run)
-
-
-@st.cache_data(show_spinner=False, max_entries=64)
-def _deflation_page(release: str, version: str, run_ids: tuple[str, ...], scheme: str, anchor_exclusion: bool,
-                    task: str, labels: tuple[tuple[str, str], ...], per_run: int, reading: str) -> DeflationPage:
-    evaluation, names, s = tables(release, version, run_ids, scheme, anchor_exclusion), dict(labels), store(release)
-    if not evaluation.has(reading):  # the generator's reading: its per-query table beside the paper's v1
-        other = tables(release, version, run_ids, reading, anchor_exclusion).per_query(reading)
-        evaluation = replace(evaluation, schemes=evaluation.schemes + (reading,),
-                             per_query_tables={**evaluation.per_query_tables, reading: other})
-    by_task = deflation_table(s, evaluation, "task", labels=names, reading=reading)
-    return DeflationPage(by_task, slope_data(by_task),
-                         deflation_table(s, evaluation, "subtask", task=task, labels=names, reading=reading),
-                         top_drop_queries(evaluation.traps, task, per_run, store=s, labels=names,
-                                          v1=evaluation.per_query(reading)))
-
-
-def deflation_page(state: State, labels: dict[str, str], per_run: int, reading: str = "v1") -> DeflationPage:
-    """The Qrel deflation page's tables for the sidebar's runs and task (``state.scheme`` names the v1 view:
-    ``file:v1`` where the release stores v1 qrel files), cached per server. ``reading`` is the rebuilt v1's
-    reading: ``v1`` (the paper's) or ``v1_gen`` (the official generator code's).
-
-    Example (the module's setup, then):
-
-    >>> from coreb_core.evaluation.schemes import Scheme
-    >>> state = State("demo_v2603", Scheme.parse("file:v1"), [bm25_id], "t2c", anchor_exclusion=True)   # doctest: +SKIP
-    >>> sorted(deflation_page(state, {bm25_id: "bm25"}, 10).by_task["task"].unique())   # doctest: +SKIP
-    ['c2c', 'c2t', 't2c']
-    """
-    return _deflation_page(*_view(state), state.task, tuple(labels.items()), per_run, reading)
-
-
 class QueryFinder(NamedTuple):
     """The inspector's query finder: the matching queries (``coreb_core.analysis.inspection.candidates``)."""
 
@@ -383,29 +341,6 @@ def query_lists(release: str, query_id: str, shown: list[str], labels: dict[str,
     """
     return _query_lists(release, release_version(release), query_id, tuple(shown), tuple(labels[r] for r in shown),
                         tuple(letters[r] for r in shown), anchor_exclusion, top)
-
-
-@st.cache_data(show_spinner="Ranking runs (bootstrap intervals, paired tests)…", max_entries=64)
-def _recommendation(release: str, version: str, run_ids: tuple[str, ...], scheme: str, anchor_exclusion: bool,
-                    tasks: tuple[str, ...], languages: tuple[str, ...], budget_b: float | None,
-                    average: str) -> Recommendation:
-    evaluation = tables(release, version, run_ids, scheme, anchor_exclusion)
-    return recommend(store(release), evaluation.per_query(scheme), evaluation.traps, runs_of(release), list(tasks),
-                     list(languages), budget_b, average)
-
-
-def recommendation(state: State, tasks: list[str], languages: list[str], budget_b: float | None,
-                   average: str) -> Recommendation:
-    """Model selection's ranking of the sidebar's runs on the chosen slices (its bootstrap is the page's
-    slow part): computed once per choice and server.
-
-    Example (the module's setup, then):
-
-    >>> state = State("demo_v2603", V2, [bm25_id], "t2c", anchor_exclusion=True)   # doctest: +SKIP
-    >>> recommendation(state, ["t2c"], ["any"], None, "tasks").ranked["run"].tolist()   # doctest: +SKIP
-    ['bm25__demo_v2603__...']
-    """
-    return _recommendation(*_view(state), tuple(tasks), tuple(languages), budget_b, average)
 
 
 @st.cache_data(show_spinner="Counting…", max_entries=16)

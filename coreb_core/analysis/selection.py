@@ -32,6 +32,7 @@ x100 and words the recommendation for the page, the report and the CLI alike.
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Iterable, Mapping, NamedTuple, Sequence
 
 import numpy as np
@@ -438,7 +439,7 @@ def recommend_stored(release: str, run_ids: Sequence[str] | None = None, scheme:
                      budget_b: float | None = None, metric: str = "ndcg_at_10", anchor_exclusion: bool = True,
                      average: str = "tasks", evaluation: Evaluation | None = None,
                      n_permutations: int = DEFAULT_PERMUTATIONS,
-                     recommendation: Recommendation | None = None) -> StoredSelection:
+                     recommendation: Recommendation | None = None, root: Path | None = None) -> StoredSelection:
     """``recommend`` over stored runs of a cached release (every run of the release by default), for the
     report and the CLI; ``evaluation`` and ``recommendation`` may pass what the app already holds, so
     that every place states the page's verdict. A one-line ``CorebError`` for an unknown scheme, metric
@@ -457,20 +458,21 @@ def recommend_stored(release: str, run_ids: Sequence[str] | None = None, scheme:
     unknown = [t for t in tasks if t not in TASK_NAMES]
     if unknown or not tasks:
         raise CorebError(f"unknown task {', '.join(unknown) or '(none)'}; choose from {', '.join(TASK_NAMES)}")
-    store = Store(release)
+    store = Store(release, root)
     if run_ids:
-        metas = {r: run_meta(r) for r in run_ids}
-        other = [f"{r} ({m.release})" for r, m in metas.items() if m.release not in (None, release)]
+        metas = {r: run_meta(r, root) for r in run_ids}
+        # the one "made on this release" rule (coreb_core.views.scope): a run that records no release is refused
+        other = [f"{r} ({m.release})" for r, m in metas.items() if m.release != release]
         if other:
             raise CorebError(f"runs made on another release than {release}: {', '.join(other)}")
     else:
-        metas = {m.run_id: m for m in sorted(list_runs(release), key=lambda m: m.created or "")}
+        metas = {m.run_id: m for m in sorted(list_runs(release, root), key=lambda m: m.created or "")}
         if not metas:
             raise CorebError(f"release {release} has no stored runs; make one with: python -m coreb_core run "
                              f"--model bm25 --release {release}")
     if evaluation is None:
         schemes = tuple(dict.fromkeys([parsed, V2, V1]))
-        evaluation = analyse_many(store, {r: read_hits(r) for r in metas}, schemes, anchor_exclusion, traps=True)
+        evaluation = analyse_many(store, {r: read_hits(r, root) for r in metas}, schemes, anchor_exclusion, traps=True)
     rec = recommendation or recommend(store, evaluation.per_query(parsed), evaluation.traps, metas, tasks, languages,
                                       budget_b, average, metric=metric, n_permutations=n_permutations)
     return StoredSelection(store, parsed, metas, evaluation, rec)

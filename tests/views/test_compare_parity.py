@@ -78,3 +78,19 @@ def test_the_scheme_changes_what_both_show(pages):
     """v1 and v2 judge differently, so the page's (and the verbs') numbers move with the scheme."""
     _, _, shown = pages
     assert shown["v1"]["intervals"]["mean"].tolist() != shown["v2"]["intervals"]["mean"].tolist()
+
+
+@pytest.mark.parametrize("scheme", ["v1", "v2"])
+def test_select_prints_the_selection_pages_verdict(scheme, lexical_cache, capsys, monkeypatch):
+    root, runs = lexical_cache
+    ids = [runs["bm25"], runs["bm25s-mteb"]]
+    at = app_test("selection.py", root, {"release": RELEASE, "scheme": scheme, "task": TASK, "runs": ids,
+                                         "sel_tasks": "t2c,c2t", "sel_langs": "any,python"}).run()
+    assert not at.exception
+    assert [e.value for e in at.error] == []
+    view = verb(capsys, monkeypatch, root, "select", "--release", RELEASE, "--runs", *ids, "--task", "t2c", "c2t",
+                "--languages", "any", "python", "--scheme", scheme)
+    page_text = " ".join(m.value for m in at.markdown)
+    assert view["verdict"] in page_text.replace("\\", "")
+    ranked = one_table(at, "ci_low")
+    assert [pct(s["mean"]) for s in view["standings"]] == ranked["mean"].tolist()

@@ -1,0 +1,58 @@
+"""How much CoREB's v1 rules overstate each run against v2, per task and subtask, and the queries behind the drop
+(the Qrel deflation page). The v1 view is the release's stored v1 qrel files (``file:v1``) where it has them, else
+the v1 rules rebuilt from v2 under one of two readings (``v1``: the paper's; ``v1_gen``: the generator code's)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal, Mapping
+
+import pandas as pd
+
+from coreb_core.analysis.deflation import deflation_table, slope_data, top_drop_queries
+from coreb_core.evaluation.schemes import Scheme
+from coreb_core.views.compare import Task
+from coreb_core.views.inputs import Inputs
+from coreb_core.views.scope import Scope
+
+Reading = Literal["v1", "v1_gen"]
+
+
+def v1_scope(scope: Scope, *, inputs: Inputs | None = None) -> Scope:
+    """The scope whose scheme names the v1 view: ``file:v1`` where the release stores v1 qrel files."""
+    inputs = inputs or Inputs()
+    if "v1" in inputs.store(scope.release).extra_qrels:
+        return replace(scope, scheme=Scheme.parse("file:v1"))
+    return scope
+
+
+@dataclass(frozen=True)
+class DeflationView:
+    """The Qrel deflation page's tables (fractions)."""
+
+    by_task: pd.DataFrame  # deflation_table(…, "task")
+    slopes: pd.DataFrame  # slope_data(by_task)
+    by_subtask: pd.DataFrame  # deflation_table(…, "subtask", task)
+    top: pd.DataFrame  # top_drop_queries(…, task, per_run)
+
+
+def build(scope: Scope, *, task: Task, per_run: int = 10, reading: Reading = "v1",
+          labels: Mapping[str, str] | None = None, inputs: Inputs | None = None) -> DeflationView:
+    """Deflation of the scope's runs (the scope's scheme names the v1 view, see ``v1_scope``) under ``reading``, by
+    task, by ``task``'s subtasks, and the ``per_run`` queries of ``task`` that lose most.
+
+    >>> view = build(Scope.of("demo_v2603", [bm25], root=root), task="t2c", inputs=Inputs(root))
+    >>> sorted(view.by_task["task"].unique())
+    ['c2c', 'c2t', 't2c']
+    """
+    inputs = inputs or Inputs()
+    evaluation, store = inputs.evaluation(scope), inputs.store(scope.release)
+    names = dict(labels) if labels is not None else inputs.names(scope)
+    if not evaluation.has(reading):  # the generator's reading: its per-query table beside the paper's v1
+        other = inputs.evaluation(replace(scope, scheme=Scheme.parse(reading))).per_query(reading)
+        evaluation = replace(evaluation, schemes=evaluation.schemes + (reading,),
+                             per_query_tables={**evaluation.per_query_tables, reading: other})
+    by_task = deflation_table(store, evaluation, "task", labels=names, reading=reading)
+    return DeflationView(by_task, slope_data(by_task),
+                         deflation_table(store, evaluation, "subtask", task=task, labels=names, reading=reading),
+                         top_drop_queries(evaluation.traps, task, per_run, store=store, labels=names,
+                                          v1=evaluation.per_query(reading)))

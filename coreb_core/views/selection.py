@@ -1,0 +1,87 @@
+"""Which stored run to pick for chosen tasks, languages and a parameter limit: the Model selection page's verdict,
+the ``select`` verb and the report's (all through ``recommend_stored``, on the scope's evaluation)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal, Sequence
+
+from coreb_core.analysis.selection import Recommendation, recommend_stored
+from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
+from coreb_core.errors import CorebError
+from coreb_core.present.numbers import points
+from coreb_core.present.selection import (
+    evidence_sentence,
+    left_out_sentence,
+    params_words,
+    recommendation_sentence,
+    selection_header,
+    versus_first_words,
+)
+from coreb_core.text import terminal_safe
+from coreb_core.views.inputs import Inputs
+from coreb_core.views.scope import Scope
+
+Average = Literal["tasks", "queries"]
+
+
+def release_scope(release: str, run_ids: Sequence[str] | None = None, scheme: str = "v2",
+                  anchor_exclusion: bool = True, root: Path | None = None) -> Scope:
+    """The scope of a selection: the given runs, or every stored run of the release (oldest first)."""
+    from coreb_core.data.store import check_cached
+    from coreb_core.runs.folders import list_runs
+
+    check_cached(release, root)  # an unknown release is said as such, not as a release without runs
+    if not run_ids:
+        run_ids = [m.run_id for m in sorted(list_runs(release, root), key=lambda m: m.created or "")]
+        if not run_ids:
+            raise CorebError(f"release {release} has no stored runs; make one with: python -m coreb_core run "
+                             f"--model bm25 --release {release}")
+    return Scope.of(release, run_ids, scheme, anchor_exclusion, root)
+
+
+@dataclass(frozen=True)
+class SelectionView:
+    """The recommendation for the scope's runs, and what it was asked under."""
+
+    scope: Scope
+    recommendation: Recommendation
+
+    def to_json(self) -> dict:
+        """``select --json``: the standings as objects (fractions, p-values; a p-value without a test is null)."""
+        rec = self.recommendation
+        return {"release": self.scope.release, "scheme": str(self.scope.scheme), "metric": rec.metric,
+                "tasks": list(rec.tasks), "languages": list(rec.languages), "budget_b": rec.budget_b,
+                "average": rec.average, "verdict": recommendation_sentence(rec),
+                "standings": [{**s._asdict(), "compared": s.compared} for s in rec.standings],
+                "left_out": [{**x._asdict(), "tasks": list(x.tasks), "sentence": left_out_sentence(x)}
+                             for x in rec.left_out],
+                "excluded": rec.excluded.to_dict("records")}
+
+    def lines(self) -> list[str]:
+        """The page's verdict and evidence in its words, then one line per ranked run and per run left out."""
+        rec, scheme = self.recommendation, str(self.scope.scheme)
+        out = [selection_header(rec, scheme, self.scope.release), recommendation_sentence(rec),
+               evidence_sentence(rec, scheme)]
+        for s in rec.standings:
+            vs = "" if s.rank == 1 else f"  vs #1: {versus_first_words(s)}"
+            out.append(f"{s.rank:>3}. {s.model}  {points(s.mean)} [{points(s.ci_low)}–{points(s.ci_high)}]  "
+                       f"trap {points(s.trap_share)}%  {params_words(s.params_b)}  {s.queries} queries{vs}")
+        out += [f"  {left_out_sentence(left)}" for left in rec.left_out]
+        return [terminal_safe(line) for line in out]
+
+
+def build(scope: Scope, *, tasks: Sequence[str] = TASK_NAMES, languages: Sequence[str] = LANGUAGE_SCOPES,
+          budget_b: float | None = None, metric: str = "ndcg_at_10", average: Average = "tasks",
+          inputs: Inputs | None = None) -> SelectionView:
+    """The scope's runs ranked on the chosen slices (``recommend_stored`` on the scope's evaluation).
+
+    >>> view = build(Scope.of("demo_v2603", [bm25], root=root), tasks=("t2c",), budget_b=1.0, inputs=Inputs(root))
+    >>> view.recommendation.standings[0].run == bm25, view.to_json()["scheme"]
+    (True, 'v2')
+    """
+    inputs = inputs or Inputs()
+    chosen = recommend_stored(scope.release, list(scope.run_ids), str(scope.scheme), tuple(tasks), tuple(languages),
+                              budget_b, metric, scope.anchor_exclusion, average,
+                              evaluation=inputs.evaluation(scope), root=inputs.root)
+    return SelectionView(scope, chosen.recommendation)
