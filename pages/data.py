@@ -10,7 +10,9 @@ from coreb_core.errors import CorebError
 from coreb_core.paths import datasets_dir
 from coreb_core.present.charts import hbar
 from coreb_core.present.format import plain
-from ui.cache import release_stats, sql_console
+from coreb_core.views import data
+from coreb_core.views.scope import Scope
+from ui.cache import cached, release_version, sql_console
 from ui.chart_specs import draw
 from ui.sidebar import sidebar
 from ui.state import remembered, stop_page, write_url
@@ -83,7 +85,8 @@ releases = [state.release, *[r for r in list_releases() if r != state.release]]
 for release in releases:
     st.subheader(plain(release))
     try:
-        stats = release_stats(release)
+        stats = cached(data.statistics, spinner="Counting…")(Scope(release, release_version(release), (),
+                                                                  state.scheme, True))
     except CorebError as exc:
         show_error(exc)
         continue

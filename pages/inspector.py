@@ -13,11 +13,12 @@ from coreb_core.analysis.inspection import (
 )
 from coreb_core.errors import CorebError
 from coreb_core.present.display import UNJUDGED_BADGE, pct_columns
+from coreb_core.present.inspection import trap_reason_text
 from coreb_core.present.labels import TASK_LABELS
 from coreb_core.text import nfc_forms
-from coreb_core.views import traps
-from ui.cache import cached, query_finder, query_lists, runs_of, scope_of, store
-from ui.inspection import back_params, back_target, row_colours, trap_reason_text
+from coreb_core.views import inspector, traps
+from ui.cache import cached, runs_of, scope_of, store
+from ui.inspection import back_params, back_target, row_colours
 from ui.sidebar import sidebar
 from ui.state import (
     drop_url_buffer,
@@ -106,12 +107,13 @@ with st.expander("Find a query", expanded=url_query is None):
                                                      len(state.run_ids))))
         write_url({"lost_by": str(lost_by)})
     try:
-        finder = query_finder(state, text, subtask, language, trap_run, delta_runs)
+        finder = cached(inspector.finder)(scope_of(state), task=state.task, text=text, subtask=subtask,
+                                          language=language, trap_run=trap_run, delta_runs=delta_runs)
         found = finder.found
         if lost_by is not None:  # queries that many chosen runs lose to a trap (Trap analysis: agreement)
             agreement = cached(traps.agreement)(scope_of(state))
             found = agreement.lost_rows(found, lost_by)
-            finder = finder._replace(found=found, shown=agreement.lost_rows(finder.shown, lost_by))
+            finder = inspector.QueryFinder(found, agreement.lost_rows(finder.shown, lost_by))
     except CorebError as exc:
         show_error(exc)
         stop_page()
@@ -203,8 +205,11 @@ st.caption(provenance(state, "grades from the graded qrels; ranks as scored (que
                              + ("; three runs: compact lists (grade symbol ✓ ⚠ ✗ ○); why a trap is in the table "
                                 "below and beside the open document, scores in the CSV" if len(shown) == MAX_RUNS
                                 else "")))
-ranks, reasons, positions, listings = query_lists(state.release, q.query_id, list(shown), labels, letters,
-                                                 state.anchor_exclusion, top)
+chosen_lists = cached(inspector.lists)(scope_of(state).with_runs(shown), query_id=q.query_id,
+                                      labels={r: labels[r] for r in shown}, letters={r: letters[r] for r in shown},
+                                      top=top)
+ranks, reasons, positions, listings = (chosen_lists.ranks, chosen_lists.reasons, chosen_lists.positions,
+                                       chosen_lists.listings)
 
 # The open document: one per query; a click on any listed row (the newest click wins) opens it.
 if ss.get("insp_doc_for") != q.query_id:

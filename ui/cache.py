@@ -1,4 +1,6 @@
-"""Data the pages share, cached per server: one Store per release version, run hits, scored tables.
+"""The app's caches, per server: one Store per release version, each run's hits, each scope's evaluation and trap
+wins (``AppInputs``, what every view reads), and ``cached``: any view of ``coreb_core.views`` cached on its scope and
+options. No page knowledge and no analysis here: the views compose, the pages draw.
 
 The examples need a page's session and the cache ``COREB_CACHE`` points at (CoREB-mini with the first launch's
 BM25 and MiniLM runs; MiniLM takes minutes to build), so they are skipped. Each continues this setup:
@@ -11,36 +13,24 @@ BM25 and MiniLM runs; MiniLM takes minutes to build), so they are skipped. Each 
 """
 from __future__ import annotations
 
-from typing import Any, Callable, NamedTuple, TypeVar
+from dataclasses import replace
+from typing import Any, Callable, TypeVar
 
 import pandas as pd
 import streamlit as st
 
-from coreb_core.analysis.console_tables import console_tables
-from coreb_core.analysis.inspection import (
-    candidates,
-    judged_positions,
-    query_details,
-    query_hits,
-    ranked_list,
-    run_ranks,
-)
-from coreb_core.analysis.trap_kinds import TrapReason, trap_reasons
-from coreb_core.analysis.trap_wins import TrapWins, trap_wins
-from coreb_core.data.schema import APP_GROUPINGS
+from coreb_core.analysis.trap_wins import TrapWins
 from coreb_core.data.sql_console import SqlConsole
-from coreb_core.data.statistics import release_statistics
 from coreb_core.data.store import Store
-from coreb_core.evaluation.evaluate import Evaluation, analyse_many
-from coreb_core.evaluation.schemes import V1, V2, Scheme
+from coreb_core.evaluation.evaluate import Evaluation
+from coreb_core.evaluation.schemes import V2
 from coreb_core.paths import release_dir, results_file
-from coreb_core.present.display import mark_anchor, text_preview, with_grades
 from coreb_core.results.imported import all_rows
 from coreb_core.runs.folders import BadRun, list_runs, read_hits, run_listing, run_path
-from coreb_core.runs.meta import RunMeta, run_name
-from coreb_core.views.inputs import Inputs
+from coreb_core.runs.meta import RunMeta
+from coreb_core.views import data
+from coreb_core.views.inputs import Inputs, scope_evaluation, scope_trap_wins
 from coreb_core.views.scope import Scope
-from ui.inspection import cross_run_marker, trap_reason_short, trap_reason_text
 from ui.state import State
 
 
@@ -69,12 +59,6 @@ def store(release: str) -> Store:
     True
     """
     return _store(release, release_version(release))
-
-
-def _view(state: State) -> tuple[str, str, tuple[str, ...], str, bool]:
-    """The key every cached view starts with: release, its version, runs, scheme and anchor exclusion."""
-    return (state.release, release_version(state.release), tuple(state.run_ids), str(state.scheme),
-            state.anchor_exclusion)
 
 
 def scope_of(state: State) -> Scope:
@@ -107,10 +91,10 @@ class AppInputs(Inputs):
         return result_rows()
 
     def evaluation(self, scope: Scope) -> Evaluation:
-        return tables(scope.release, scope.version, scope.run_ids, str(scope.scheme), scope.anchor_exclusion)
+        return _evaluation(scope)
 
     def trap_wins(self, scope: Scope) -> TrapWins:
-        return _trap_wins(scope.release, scope.version, scope.run_ids, scope.anchor_exclusion)
+        return _trap_wins(replace(scope, scheme=V2))  # one entry whatever the sidebar's scheme
 
 
 APP_INPUTS = AppInputs()
@@ -224,145 +208,22 @@ def hits(run_id: str) -> pd.DataFrame:
 
 
 @st.cache_data(show_spinner="Scoring runs…", max_entries=32)
-def tables(release: str, version: str, run_ids: tuple[str, ...], scheme: str, anchor_exclusion: bool
-           ) -> Evaluation:
-    """analyse_many for the chosen runs: per-query metrics under the scheme and v1/v2, traps, groupings.
-
-    Example (the module's setup, then):
-
-    >>> ev = tables("demo_v2603", release_version("demo_v2603"), (bm25_id,), "v2", True)   # doctest: +SKIP
-    >>> ev.schemes   # doctest: +SKIP
-    ('v2', 'v1')
-    >>> ev.groups(V2, "task")[["task", "queries", "ndcg_at_10"]]   # doctest: +SKIP
-      task  queries  ndcg_at_10
-    0  c2c      144    0.463078
-    1  c2t      336    0.385968
-    2  t2c      720    0.299759
-    """
-    schemes = tuple(dict.fromkeys([Scheme.parse(scheme), V2, V1]))
-    return analyse_many(store(release), {rid: hits(rid) for rid in run_ids}, schemes, anchor_exclusion, traps=True,
-                        groupings=APP_GROUPINGS)
-
-
-def run_tables(state: State) -> Evaluation:
-    """``tables`` for what the sidebar chose.
-
-    Example (the module's setup, then):
-
-    >>> state = State("demo_v2603", V2, [bm25_id], "t2c", anchor_exclusion=True)   # doctest: +SKIP
-    >>> run_tables(state).groups(V2, "task")["ndcg_at_10"].round(4).tolist()   # doctest: +SKIP
-    [0.4631, 0.386, 0.2998]
-    """
-    return tables(*_view(state))
+def _evaluation(scope: Scope) -> Evaluation:
+    return scope_evaluation(store(scope.release), {rid: hits(rid) for rid in scope.run_ids}, scope)
 
 
 @st.cache_data(show_spinner="Classifying trap wins…", max_entries=32)
-def _trap_wins(release: str, version: str, run_ids: tuple[str, ...], anchor_exclusion: bool) -> TrapWins:
-    return trap_wins(store(release), {rid: hits(rid) for rid in run_ids}, anchor_exclusion)
-
-
-class QueryFinder(NamedTuple):
-    """The inspector's query finder: the matching queries (``coreb_core.analysis.inspection.candidates``)."""
-
-    found: pd.DataFrame  # candidates: full query texts (the CSV)
-    shown: pd.DataFrame  # the same rows with each query text cut to a preview (the table)
-
-
-@st.cache_data(show_spinner=False, max_entries=128)
-def _query_finder(release: str, version: str, run_ids: tuple[str, ...], scheme: str, anchor_exclusion: bool,
-                  task: str, text: str, subtask: str | None, language: str | None, trap_run: str | None,
-                  delta_runs: tuple[str, str] | None) -> QueryFinder:
-    evaluation = tables(release, version, run_ids, scheme, anchor_exclusion) if run_ids else None
-    found = candidates(store(release), task, text, subtask, language, trap_run=trap_run,
-                       traps=evaluation.traps if evaluation else None,
-                       per_query=evaluation.per_query(scheme) if evaluation else None, delta_runs=delta_runs)
-    return QueryFinder(found, found.assign(query=text_preview(found["query"])))
-
-
-def query_finder(state: State, text: str, subtask: str | None, language: str | None, trap_run: str | None = None,
-                 delta_runs: tuple[str, str] | None = None) -> QueryFinder:
-    """The sidebar's task's queries matching the inspector's search and filters, cached per server.
-
-    Example (the module's setup, then):
-
-    >>> state = State("demo_v2603", V2, [bm25_id], "c2c", anchor_exclusion=True)   # doctest: +SKIP
-    >>> found = query_finder(state, "", None, None, trap_run=bm25_id).found   # doctest: +SKIP
-    >>> int(found["traps_above_first_positive"].iloc[0])   # doctest: +SKIP
-    3
-    """
-    return _query_finder(*_view(state), state.task, text, subtask, language, trap_run, delta_runs)
-
-
-class QueryLists(NamedTuple):
-    """The inspector's tables for one query and the runs shown side by side (``query_lists``)."""
-
-    ranks: pd.DataFrame  # run_ranks: doc_id index, one column per shown run's label, its rank
-    reasons: dict[str, TrapReason]  # trap_reasons: why each trap is one
-    positions: pd.DataFrame  # judged_positions with grades and the reason ("why")
-    listings: dict[str, pd.DataFrame]  # run id -> its top ``top`` with grades, "in <letter>" markers and "why"
-
-
-@st.cache_data(show_spinner=False, max_entries=128)
-def _query_lists(release: str, version: str, query_id: str, shown: tuple[str, ...], labels: tuple[str, ...],
-                 letters: tuple[str, ...], anchor_exclusion: bool, top: int) -> QueryLists:
-    s = store(release)
-    q = query_details(s, query_id)
-    rows_by_run = {label: query_hits(hits(rid), query_id) for rid, label in zip(shown, labels)}
-    ranks = run_ranks(q, rows_by_run, anchor_exclusion).set_index("doc_id")
-    reasons = trap_reasons(s, q)
-    positions = with_grades(judged_positions(s, q, rows_by_run, anchor_exclusion), 0)
-    positions.insert(positions.columns.get_loc("tests") + 1, "why",
-                     [trap_reason_text(reasons.get(d)) for d in positions["doc_id"]])
-    listings = {}
-    for rid, label in zip(shown, labels):
-        if rows_by_run[label].empty:
-            continue
-        listing = with_grades(ranked_list(s, q, rows_by_run[label], anchor_exclusion, top), 1)
-        for other_label, letter in zip(labels, letters):
-            if other_label != label:
-                where = listing["doc_id"].map(ranks[other_label])
-                listing[f"in {letter}"] = [cross_run_marker(r, o, top) for r, o in zip(listing["rank"], where)]
-        listing["why"] = [trap_reason_short(reasons.get(d)) for d in listing["doc_id"]]
-        listings[rid] = mark_anchor(listing, q.anchor_code_id)
-    return QueryLists(ranks, reasons, positions, listings)
-
-
-def query_lists(release: str, query_id: str, shown: list[str], labels: dict[str, str], letters: dict[str, str],
-                anchor_exclusion: bool, top: int) -> QueryLists:
-    """The inspector's ranked lists of ``shown`` runs for one query, their cross-run markers and the judged
-    documents' positions, cached per server (a shared link or a move back recomputes nothing).
-
-    Example (the module's setup, then):
-
-    >>> views = query_lists("demo_v2603", "q_t2c_canonical_retro_cpp_0020", [bm25_id], {bm25_id: "bm25"},
-    ...                     {bm25_id: "A"}, True, 10)   # doctest: +SKIP
-    >>> len(views.listings[bm25_id]), list(views.ranks.columns)   # doctest: +SKIP
-    (10, ['bm25'])
-    """
-    return _query_lists(release, release_version(release), query_id, tuple(shown), tuple(labels[r] for r in shown),
-                        tuple(letters[r] for r in shown), anchor_exclusion, top)
-
-
-@st.cache_data(show_spinner="Counting…", max_entries=16)
-def _release_stats(release: str, version: str) -> dict[str, pd.DataFrame]:
-    return release_statistics(store(release))
-
-
-def release_stats(release: str) -> dict[str, pd.DataFrame]:
-    """``release_statistics`` of one cached release, once per version of it."""
-    return _release_stats(release, release_version(release))
+def _trap_wins(scope: Scope) -> TrapWins:
+    # keyed without the scheme: trap wins do not depend on it
+    return scope_trap_wins(store(scope.release), {rid: hits(rid) for rid in scope.run_ids}, scope)
 
 
 @st.cache_resource(show_spinner="Copying the release and the chosen runs into the console…", max_entries=4)
-def _sql_console(release: str, version: str, run_ids: tuple[str, ...], scheme: str,
-                 anchor_exclusion: bool) -> SqlConsole:
-    names = {rid: run_name(meta) for rid, meta in runs_of(release).items()}
-    evaluation = tables(release, version, run_ids, scheme, anchor_exclusion) if run_ids else None
-    extra = console_tables({rid: hits(rid) for rid in run_ids}, names, evaluation)
-    return SqlConsole(store(release), extra_tables=extra.as_dict())
+def _sql_console(scope: Scope) -> SqlConsole:
+    return data.console(scope, inputs=APP_INPUTS)
 
 
 def sql_console(state: State) -> SqlConsole:
     """The Data page's read-only console over the sidebar's release and its runs' hits and per-query metrics,
     one per choice and server (building it copies the release into DuckDB)."""
-    return _sql_console(*_view(state))
+    return _sql_console(scope_of(state))

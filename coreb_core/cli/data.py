@@ -122,13 +122,9 @@ def _sql_arguments(p: argparse.ArgumentParser) -> None:
          help="one read-only SELECT over a cached release and chosen runs (the Data page's "
                                    "SQL console: no writes, no files, no network; rows, bytes and cells capped)")
 def _sql(args: argparse.Namespace) -> int:
-    from coreb_core.analysis.console_tables import console_tables
-    from coreb_core.data.sql_console import SqlConsole, check_select
-    from coreb_core.data.store import Store
-    from coreb_core.evaluation.evaluate import analyse_many
-    from coreb_core.evaluation.schemes import V1, V2, Scheme
-    from coreb_core.runs.folders import read_hits, run_meta
-    from coreb_core.runs.meta import run_name
+    from coreb_core.data.sql_console import check_select
+    from coreb_core.views import data
+    from coreb_core.views.scope import Scope
 
     if args.query is None and args.runs and " " in args.runs[-1].strip():
         # `sql --runs A B "SELECT …"`: --runs took the query too; a run id holds no space, a query does
@@ -136,26 +132,9 @@ def _sql(args: argparse.Namespace) -> int:
     if args.query is None:
         raise CorebError("sql: give one SELECT statement")
     check_select(args.query)  # before the release is copied and the runs are scored
-    try:
-        scheme = Scheme.parse(args.scheme)
-    except ValueError as exc:
-        raise CorebError(str(exc)) from None
-    with Store(args.release) as store:
-        metas = {run_id: run_meta(run_id) for run_id in args.runs or ()}
-        other = [f"{r} ({m.release})" for r, m in metas.items() if m.release not in (None, args.release)]
-        if other:
-            raise CorebError(f"runs made on another release than {args.release}: {', '.join(other)}")
-        hits = {run_id: read_hits(run_id) for run_id in metas}
-        # the same schemes as the Data page's console: the chosen one, v2 and v1
-        evaluation = (analyse_many(store, hits, tuple(dict.fromkeys([scheme, V2, V1])),
-                                   scheme.anchor_exclusion(not args.no_anchor_exclusion))
-                      if hits else None)
-        tables = console_tables(hits, {r: run_name(m) for r, m in metas.items()}, evaluation)
-        console = SqlConsole(store, extra_tables=tables.as_dict())
-        try:
-            result = console.query(args.query)
-        finally:
-            console.close()
+    scope = Scope.of(args.release, args.runs or (), args.scheme, not args.no_anchor_exclusion)
+    with data.console(scope) as console:  # the Data page's console: the same tables, the same schemes
+        result = console.query(args.query)
     frame = result.frame
     if args.json:
         if frame.columns.duplicated().any():

@@ -21,6 +21,19 @@ from coreb_core.runs.meta import RunMeta, run_name
 from coreb_core.views.scope import Scope
 
 
+def scope_evaluation(store: Store, hits: dict[str, pd.DataFrame], scope: Scope) -> Evaluation:
+    """The scope's runs scored once for every view: per-query metrics under the scope's scheme, v2 and v1, the trap
+    table and the app's group means (``analyse_many``)."""
+    schemes = tuple(dict.fromkeys([scope.scheme, V2, V1]))
+    return analyse_many(store, hits, schemes, scope.anchor_exclusion, traps=True, groupings=APP_GROUPINGS)
+
+
+def scope_trap_wins(store: Store, hits: dict[str, pd.DataFrame], scope: Scope) -> TrapWins:
+    """Every judged trap and scored query of the scope's runs, every task (``trap_wins``; the scheme does not enter:
+    a trap win compares grades 1 and 2 as judged)."""
+    return trap_wins(store, hits, scope.anchor_exclusion)
+
+
 class Inputs:
     """A view's inputs, each read or computed once per instance.
 
@@ -75,19 +88,15 @@ class Inputs:
         return all_rows(self.root)
 
     def evaluation(self, scope: Scope) -> Evaluation:
-        """The scope's runs scored once for every view: per-query metrics under the scope's scheme, v2 and v1, the
-        trap table, and the app's group means (``analyse_many``)."""
+        """``scope_evaluation`` of the scope, once per instance."""
         key = (scope.release, scope.version, scope.run_ids, str(scope.scheme), scope.anchor_exclusion)
         if key not in self._evaluations:
-            schemes = tuple(dict.fromkeys([scope.scheme, V2, V1]))
-            self._evaluations[key] = analyse_many(self.store(scope.release), self.runs_hits(scope), schemes,
-                                                  scope.anchor_exclusion, traps=True, groupings=APP_GROUPINGS)
+            self._evaluations[key] = scope_evaluation(self.store(scope.release), self.runs_hits(scope), scope)
         return self._evaluations[key]
 
     def trap_wins(self, scope: Scope) -> TrapWins:
-        """Every judged trap and scored query of the scope's runs, every task (``trap_wins``; the scheme does not
-        enter: a trap win compares grades 1 and 2 as judged)."""
+        """``scope_trap_wins`` of the scope, once per instance."""
         key = (scope.release, scope.version, scope.run_ids, scope.anchor_exclusion)
         if key not in self._wins:
-            self._wins[key] = trap_wins(self.store(scope.release), self.runs_hits(scope), scope.anchor_exclusion)
+            self._wins[key] = scope_trap_wins(self.store(scope.release), self.runs_hits(scope), scope)
         return self._wins[key]

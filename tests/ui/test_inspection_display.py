@@ -13,7 +13,7 @@ def test_examples_run():
 
 def test_reason_texts():
     from coreb_core.analysis.trap_kinds import TrapReason
-    from ui.inspection import trap_reason_text
+    from coreb_core.present.inspection import trap_reason_text
 
     assert trap_reason_text(None) == ""
     assert trap_reason_text(TrapReason("failing_solution", "d", tests_passed=2, tests_total=4, language="python",
@@ -27,7 +27,8 @@ def test_reason_texts():
 
 
 def test_markers_colours_and_back():
-    from ui.inspection import back_params, back_target, cross_run_marker, row_colours
+    from coreb_core.present.inspection import cross_run_marker
+    from ui.inspection import back_params, back_target, row_colours
 
     assert [cross_run_marker(4, r, 5) for r in (4.0, 1.0, 5.0, 6.0, float("nan"))] == ["=", "#1 ↑3", "#5 ↓1", "#6", "—"]
     styles = row_colours(pd.Series([1.0, 0.0, None]), pd.Series(["t", "n", "u"]), None, 2)

@@ -1,0 +1,93 @@
+"""The Query inspector's questions: which queries of a task match a search and filters, and, for one query, the
+chosen runs' ranked lists side by side with the judged documents' positions and why each trap is one."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+import pandas as pd
+
+from coreb_core.analysis.inspection import (
+    candidates,
+    judged_positions,
+    query_details,
+    query_hits,
+    ranked_list,
+    run_ranks,
+)
+from coreb_core.analysis.trap_kinds import TrapReason, trap_reasons
+from coreb_core.present.display import mark_anchor, text_preview, with_grades
+from coreb_core.present.inspection import cross_run_marker, trap_reason_short, trap_reason_text
+from coreb_core.views.compare import Task
+from coreb_core.views.inputs import Inputs
+from coreb_core.views.scope import Scope
+
+
+@dataclass(frozen=True)
+class QueryFinder:
+    """The matching queries (``candidates``)."""
+
+    found: pd.DataFrame  # full query texts (the CSV)
+    shown: pd.DataFrame  # the same rows with each query text cut to a preview (the table)
+
+
+def finder(scope: Scope, *, task: Task, text: str = "", subtask: str | None = None, language: str | None = None,
+           trap_run: str | None = None, delta_runs: tuple[str, str] | None = None,
+           inputs: Inputs | None = None) -> QueryFinder:
+    """The task's queries matching ``text`` and the filters; with runs, ranked by ``trap_run``'s traps above the
+    first positive or by the Δ of ``delta_runs`` (under the scope's scheme).
+
+    >>> found = finder(Scope.of("demo_v2603", [bm25], root=root), task="c2c", trap_run=bm25, inputs=Inputs(root)).found
+    >>> int(found["traps_above_first_positive"].iloc[0])
+    3
+    """
+    inputs = inputs or Inputs()
+    evaluation = inputs.evaluation(scope) if scope.run_ids else None
+    found = candidates(inputs.store(scope.release), task, text, subtask, language, trap_run=trap_run,
+                       traps=evaluation.traps if evaluation else None,
+                       per_query=evaluation.per_query(scope.scheme) if evaluation else None, delta_runs=delta_runs)
+    return QueryFinder(found, found.assign(query=text_preview(found["query"])))
+
+
+@dataclass(frozen=True)
+class QueryLists:
+    """One query's tables for the runs shown side by side."""
+
+    ranks: pd.DataFrame  # run_ranks: doc_id index, one column per shown run's label, its rank
+    reasons: dict[str, TrapReason]  # trap_reasons: why each trap is one
+    positions: pd.DataFrame  # judged_positions with grades and the reason ("why")
+    listings: dict[str, pd.DataFrame]  # run id -> its top ``top`` with grades, "in <letter>" markers and "why"
+
+
+def lists(scope: Scope, *, query_id: str, labels: Mapping[str, str], letters: Mapping[str, str], top: int = 10,
+          inputs: Inputs | None = None) -> QueryLists:
+    """The ranked lists of the scope's runs for ``query_id`` (each run's ``labels`` name and ``letters`` letter),
+    their cross-run markers and the judged documents' positions.
+
+    >>> views = lists(Scope.of("demo_v2603", [bm25], root=root), query_id="q_t2c_canonical_retro_cpp_0020",
+    ...               labels={bm25: "bm25"}, letters={bm25: "A"}, inputs=Inputs(root))
+    >>> len(views.listings[bm25]), list(views.ranks.columns)
+    (10, ['bm25'])
+    """
+    inputs = inputs or Inputs()
+    store, shown = inputs.store(scope.release), list(scope.run_ids)
+    q = query_details(store, query_id)
+    rows_by_run = {labels[rid]: query_hits(inputs.hits(rid), query_id) for rid in shown}
+    ranks = run_ranks(q, rows_by_run, scope.anchor_exclusion).set_index("doc_id")
+    reasons = trap_reasons(store, q)
+    positions = with_grades(judged_positions(store, q, rows_by_run, scope.anchor_exclusion), 0)
+    positions.insert(positions.columns.get_loc("tests") + 1, "why",
+                     [trap_reason_text(reasons.get(d)) for d in positions["doc_id"]])
+    listings = {}
+    for rid in shown:
+        label = labels[rid]
+        if rows_by_run[label].empty:
+            continue
+        listing = with_grades(ranked_list(store, q, rows_by_run[label], scope.anchor_exclusion, top), 1)
+        for other in shown:
+            if other != rid:
+                where = listing["doc_id"].map(ranks[labels[other]])
+                listing[f"in {letters[other]}"] = [cross_run_marker(r, o, top) for r, o in zip(listing["rank"], where)]
+        listing["why"] = [trap_reason_short(reasons.get(d)) for d in listing["doc_id"]]
+        listings[rid] = mark_anchor(listing, q.anchor_code_id)
+    return QueryLists(ranks, reasons, positions, listings)
