@@ -29,7 +29,7 @@ class ScoreView:
 
     def warnings(self) -> list[str]:
         """A run (file) that leaves judged queries out, per task: said on stderr, where its numbers are shown."""
-        return [c.warning() for c in self.covered.values() if c.warning()]
+        return [w for w in (c.warning() for c in self.covered.values()) if w]
 
     def lines(self) -> list[str]:
         """What ``eval`` prints: per task the leaderboard's metrics, then the breakdown and the overall figures."""
