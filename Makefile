@@ -41,7 +41,7 @@ $(CHROMIUM):
 test: lint $(CHROMIUM)
 	$(OFFLINE) $(PY) -m pytest -q --durations=15 tests  # the slowest tests listed: the suite must stay near 15 min
 
-# ruff (pyflakes, bugbear, isort) on the tree and mypy on coreb_core (pyproject.toml configures both); part of `make test`.
+# ruff (pyflakes, bugbear, isort) on the tree and mypy on coreb_core, ui, pages and app.py (pyproject.toml configures both); part of `make test`.
 lint: $(VENV)/.dev-installed
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy

@@ -78,25 +78,26 @@ with st.expander("Find a query", expanded=url_query is None):
     c1, c2, c3 = st.columns([2, 2, 1])
     text = c1.text_input("Search id or text", key=remembered("insp_text", "find", lambda raw: raw[-1][:200]),
                          placeholder="e.g. 0003, circular, def main")
-    subtask = c2.selectbox("Subtask", [None] + facets["subtask"], format_func=lambda v: "all" if v is None else v,
+    subtask = c2.selectbox("Subtask", [None, *facets["subtask"]], format_func=lambda v: "all" if v is None else v,
                            key=remembered("insp_subtask", "subtask", one_of(facets["subtask"])))
-    language = c3.selectbox("Target language", [None] + facets["target_language"],
+    language = c3.selectbox("Target language", [None, *facets["target_language"]],
                             format_func=lambda v: "all" if v is None else v,
                             key=remembered("insp_lang", "lang", one_of(facets["target_language"])))
     modes = ["no run filter", "trap above positive in a run", "largest Δ nDCG@10 between two runs",
              "lost to a trap by several runs"]
     mode = st.radio("Run filter", modes, horizontal=True, key=remembered("insp_mode", "filter", one_of(modes)))
     write_url({"find": text, "subtask": subtask, "lang": language, "filter": mode if mode != modes[0] else None})
-    trap_run = delta_runs = None
+    trap_run: str | None = None
+    delta_runs: tuple[str, str] | None = None
     if mode == modes[1] and state.run_ids:
-        trap_run = st.selectbox("Run", state.run_ids, format_func=labels.get, key="insp_trap_run")
+        trap_run = st.selectbox("Run", state.run_ids, format_func=lambda r: labels[r], key="insp_trap_run")
     elif mode == modes[2]:
         if len(state.run_ids) < 2:
             st.info("Choose two runs in the sidebar to compare.")
         else:
             d1, d2 = st.columns(2)
-            a = d1.selectbox("Run a", state.run_ids, format_func=labels.get, key="insp_run_a")
-            b = d2.selectbox("Run b", [r for r in state.run_ids if r != a], format_func=labels.get, key="insp_run_b")
+            a = d1.selectbox("Run a", state.run_ids, format_func=lambda r: labels[r], key="insp_run_a")
+            b = d2.selectbox("Run b", [r for r in state.run_ids if r != a], format_func=lambda r: labels[r], key="insp_run_b")
             delta_runs = (a, b)
     lost_by = None
     if mode == modes[3] and state.run_ids:
@@ -192,7 +193,7 @@ if len(shown) > MAX_RUNS:
     if "insp_shown" not in ss or not set(ss.insp_shown) <= set(state.run_ids):
         ss.insp_shown = [r for r in url_values("shown") if r in state.run_ids][:MAX_RUNS] or state.run_ids[:MAX_RUNS]
     shown = st.multiselect("Runs side by side (up to 3)", state.run_ids, max_selections=MAX_RUNS,
-                           format_func=labels.get, key="insp_shown") or state.run_ids[:1]
+                           format_func=lambda r: labels[r], key="insp_shown") or state.run_ids[:1]
 if "insp_top" not in ss:
     ss.insp_top = min(max(int(url_float("k") or 10), 1), 100)
 top = st.slider("Top", min_value=1, max_value=100, key="insp_top")

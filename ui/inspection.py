@@ -26,7 +26,7 @@ def row_colours(relevance: pd.Series, doc_ids: pd.Series, selected: str | None, 
     """
     styles = []
     for rel, doc in zip(relevance, doc_ids):
-        colour = SELECTED_COLOUR if doc == selected else ROW_COLOURS.get(None if pd.isna(rel) else int(rel))
+        colour = SELECTED_COLOUR if doc == selected else (None if pd.isna(rel) else ROW_COLOURS.get(int(rel)))
         styles.append(f"background-color: {colour}; color: #111" if colour else "")
     return pd.DataFrame({i: styles for i in range(width)})
 
