@@ -55,11 +55,11 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=7)
     args = parser.parse_args()
 
-    from coreb_core.analysis.agreement import trap_agreement
     from coreb_core.analysis.difficulty import problem_difficulty
     from coreb_core.analysis.slices import length_slices
     from coreb_core.analysis.stability import release_stability
-    from coreb_core.analysis.trap_wins import trap_wins
+    from coreb_core.analysis.traps.agreement import trap_agreement
+    from coreb_core.analysis.traps.wins import trap_wins
     from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import analyse_many
     from coreb_core.runs.folders import read_hits

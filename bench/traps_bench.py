@@ -32,8 +32,8 @@ TARGET_S = 1.0
 
 def compute(store, hits: dict) -> dict:
     """Everything one page view of the trap-wins sections (or the CLI) computes."""
-    from coreb_core.analysis.surface_bias import surface_bias
-    from coreb_core.analysis.trap_wins import trap_wins, why_traps_win
+    from coreb_core.analysis.traps.surface import surface_bias
+    from coreb_core.analysis.traps.wins import trap_wins, why_traps_win
 
     wins = trap_wins(store, hits)
     return {"wins": wins, "why": why_traps_win(wins), "surface": surface_bias(store, wins)}
@@ -50,7 +50,7 @@ def baseline(store, hits: dict) -> None:
 def page_view(cached: bytes, task: str = "t2c") -> None:
     """What a warm view of the Trap analysis page computes: ``trap_wins`` and ``surface_bias`` are kept by
     ``st.cache_data`` (``ui.cache``), which unpickles them on every hit; then the task's aggregations run."""
-    from coreb_core.analysis.trap_wins import (
+    from coreb_core.analysis.traps.wins import (
         bug_shares,
         kind_shares,
         margin_summary,

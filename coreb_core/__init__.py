@@ -2,7 +2,7 @@
 
 The small public API: the verbs a notebook or a script needs, loaded on first use (so ``import coreb_core`` and
 ``python -m coreb_core --help`` stay instant and this module imports no layer above the foundation). Everything
-else is reachable by its module path (``coreb_core.analysis.trap_wins`` …); docs/architecture.md maps them.
+else is reachable by its module path (``coreb_core.analysis.traps.wins`` …); docs/architecture.md maps them.
 
 Example (CoREB-mini in the configured cache ``COREB_CACHE``, with the BM25 run ``bm25`` that
 ``cc.run_retrieval("bm25", "demo_v2603")`` stored there):
@@ -38,7 +38,7 @@ PUBLIC = {
     "compare_pair": "coreb_core.evaluation.significance",
     "recommend": "coreb_core.analysis.selection",
     "recommend_stored": "coreb_core.analysis.selection",
-    "classify_traps": "coreb_core.analysis.trap_kinds",
+    "classify_traps": "coreb_core.analysis.traps.kinds",
     "CorebError": "coreb_core.errors",
 }
 __all__ = sorted(PUBLIC)

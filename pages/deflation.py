@@ -12,7 +12,7 @@ from coreb_core.present.display import (
     WHY_V2_DEFLATES,
     deflation_sentence,
     pct_columns,
-    points,
+    points_column,
     text_preview,
 )
 from coreb_core.present.labels import TASK_LABELS
@@ -106,7 +106,7 @@ csv_download(by_task, f"deflation_by_task_{state.release}")
 
 slopes = tables.slopes
 # One row per task, run and v1 source: its v1 and v2 scores joined (a facet per task did not fit 1000 px).
-slopes = slopes.assign(value=points(slopes["ndcg_at_10"]),
+slopes = slopes.assign(value=points_column(slopes["ndcg_at_10"]),
                        row=slopes["task"].str.upper() + " · " + slopes["label"]
                        + slopes["v1_source"].map(lambda s: f" · v1 from {s}" if s == FILE else ""))
 draw(dumbbell, slopes, "row", "value", "scheme", x_title="nDCG@10 ×100", y_title=None,

@@ -8,7 +8,7 @@ from coreb_core.analysis.leaderboard import PUBLISHED_TASK_SOURCES, published_so
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE
 from coreb_core.present.charts import heatmap, labelled_scatter, line_chart
-from coreb_core.present.display import pct_columns, points
+from coreb_core.present.display import pct_columns, points_column
 from coreb_core.present.format import code, plain
 from coreb_core.results.imported import short_source
 from coreb_core.results.published import QUERY_WEIGHTED, TASK_MEAN, published_version
@@ -126,7 +126,7 @@ def section_heatmaps(scope: Scope, state: State, labels: dict[str, str], tables:
     st.subheader("Our runs by subtask and by language")
     for by, title, frame in (("subtask", "Subtask", tables.by_subtask),
                              ("language", "Task · target language", tables.by_language)):
-        frame = frame.rename(columns={"ndcg_at_10": "ndcg_at_10_raw"}).assign(value=points(frame["ndcg_at_10"]))
+        frame = frame.rename(columns={"ndcg_at_10": "ndcg_at_10_raw"}).assign(value=points_column(frame["ndcg_at_10"]))
         # Runs are the columns (few, named in full); subtasks or task · language cells the rows (many).
         cells = frame.sort_values(["task", by], key=lambda c: c.map(LANGUAGE_ORDER).fillna(len(LANGUAGE_ORDER))
                                   if c.name == "language" else c)["cell"].drop_duplicates().tolist()
@@ -145,7 +145,7 @@ def section_language_pairs(scope: Scope, state: State, labels: dict[str, str]) -
     k = st.select_slider("Cutoff k", options=[1, 3, 5, 10, 20, 100], key=remembered("ov_k", "cutoff", one_of([1, 3, 5, 10, 20, 100]), 10))
     write_url({"cutoff": str(k)})
     pairs = cached(overview.language_pairs)(scope, run=first, k=k)
-    pairs.insert(pairs.columns.get_loc("k"), "value", points(pairs["recall_at_k"]))
+    pairs.insert(pairs.columns.get_loc("k"), "value", points_column(pairs["recall_at_k"]))
     if len(pairs):
         draw(heatmap, pairs, x="target_language", y="anchor_language", value="value",
              x_title="Target language (positives)", y_title="Anchor language (query code)",

@@ -10,7 +10,7 @@ from coreb_core.errors import CorebError
 from coreb_core.evaluation.evaluate import score_run
 from coreb_core.input_paths import check_input_path
 from coreb_core.present.charts import hbar
-from coreb_core.present.display import points
+from coreb_core.present.display import points_column
 from coreb_core.present.format import error_lines, model_table, ndcg_frame, plain, prompt_table
 from coreb_core.present.labels import TASK_LABELS
 from coreb_core.present.numbers import duration_text
@@ -129,7 +129,7 @@ elif state_ is not None and state_.status == DONE and state_.run_id is not None:
     st.caption(f"{duration_text(state_.elapsed_s)}, {last_meta.texts_encoded or 0} texts encoded (the rest came from "
                "the vector cache). " + where)
     scores = ndcg_frame(score_run(state_.run_id))
-    shown = scores.assign(ndcg_at_10=points(scores["ndcg_at_10"]))  # x100, one decimal, as on every page
+    shown = scores.assign(ndcg_at_10=points_column(scores["ndcg_at_10"]))  # x100, one decimal, as on every page
     draw(hbar, shown, "task", "ndcg_at_10", x_title="nDCG@10 ×100", y_sort=list(TASKS), value_format=".1f",
          tooltip=["task", alt.Tooltip("ndcg_at_10:Q", title="nDCG@10 ×100", format=".1f")])
     st.dataframe(shown, hide_index=True, placeholder="—",

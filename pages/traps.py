@@ -8,7 +8,7 @@ import streamlit as st
 
 from coreb_core.analysis.slices import SLICE_BYS
 from coreb_core.analysis.stability import STABILITY_LEVELS
-from coreb_core.analysis.traps import LEVELS, MEASURES
+from coreb_core.analysis.traps.breakdown import LEVELS, MEASURES
 from coreb_core.present.charts import (
     hbar,
     heatmap,
@@ -24,7 +24,7 @@ from coreb_core.present.display import (
     gap_labels,
     map_labels,
     pct_columns,
-    points,
+    points_column,
     surface_sentence,
 )
 from coreb_core.present.labels import (
@@ -200,10 +200,10 @@ def section_near_miss(scope: Scope, state: State, labels: dict[str, str]) -> Non
         st.info("No failing solution with test counts among this task's traps (C2T traps are texts).")
         return
     plotted = curve.assign(run_label=curve["run"].map(labels).fillna(curve["run"]),
-                           pass_percent=points((curve["bin_low"] + curve["bin_high"]) / 2),
+                           pass_percent=points_column((curve["bin_low"] + curve["bin_high"]) / 2),
                            bin_text=fraction_ranges(curve["bin_low"], curve["bin_high"]),
-                           probability_pts=points(curve["probability"]), low_pts=points(curve["low"]),
-                           high_pts=points(curve["high"]),
+                           probability_pts=points_column(curve["probability"]), low_pts=points_column(curve["low"]),
+                           high_pts=points_column(curve["high"]),
                            pass_bin_label=curve["pass_bin"].map(PASS_BIN_LABELS))
     draw(interval_lines, plotted, "pass_percent", "probability_pts", "low_pts", "high_pts", "run_label",
          x_title="tests passed by the failing solution (%, bin middle)", x_domain=(0, 100),
@@ -413,12 +413,12 @@ def section_surface(scope: Scope, state: State, labels: dict[str, str]) -> None:
     shares = surface.summary[surface.summary["task"] == state.task]
     run_names = shares["run"].map(labels).fillna(shares["run"])
     bars = pd.concat([
-        pd.DataFrame({"run_label": run_names, "queries": "trap wins", "share": points(shares["share_wins_trap_higher"]),
-                      "low": points(shares["wins_low"]), "high": points(shares["wins_high"]),
+        pd.DataFrame({"run_label": run_names, "queries": "trap wins", "share": points_column(shares["share_wins_trap_higher"]),
+                      "low": points_column(shares["wins_low"]), "high": points_column(shares["wins_high"]),
                       "n": shares["trap_wins"]}),
         pd.DataFrame({"run_label": run_names, "queries": "correct orderings",
-                      "share": points(shares["share_correct_trap_higher"]), "low": points(shares["correct_low"]),
-                      "high": points(shares["correct_high"]), "n": shares["correct"]})], ignore_index=True)
+                      "share": points_column(shares["share_correct_trap_higher"]), "low": points_column(shares["correct_low"]),
+                      "high": points_column(shares["correct_high"]), "n": shares["correct"]})], ignore_index=True)
     draw(hbar, bars.dropna(subset=["share"]), "run_label", "share",
          x_title="Queries where the trap shares more words with the query (×100)",
          color="queries", color_title="Among", y_sort=list(labels.values()),

@@ -76,7 +76,7 @@ def test_pages_hold_only_page_scripts():
 
 
 def test_the_guard_sees_a_violation():
-    assert layer("coreb_core.analysis.traps") > layer("coreb_core.data.store")
+    assert layer("coreb_core.analysis.traps.breakdown") > layer("coreb_core.data.store")
     assert layer("ui.cache") > layer("coreb_core.cli") and layer("pages.overview") > layer("ui.cache")
     assert layer("coreb_core.analysis.selection") < layer("coreb_core.present.selection") < layer("coreb_core.report")
     # the view layer: above the analyses and their words, below every front end

@@ -19,7 +19,7 @@ from typing import Any, Callable, TypeVar
 import pandas as pd
 import streamlit as st
 
-from coreb_core.analysis.trap_wins import TrapWins
+from coreb_core.analysis.traps.wins import TrapWins
 from coreb_core.data.sql_console import SqlConsole
 from coreb_core.data.store import Store
 from coreb_core.evaluation.evaluate import Evaluation

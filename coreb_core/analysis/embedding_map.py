@@ -42,7 +42,7 @@ import numpy as np
 import pandas as pd
 
 from coreb_core.analysis.inspection import official_ranks, query_details, query_hits
-from coreb_core.analysis.trap_kinds import trap_reasons
+from coreb_core.analysis.traps.kinds import trap_reasons
 from coreb_core.data.schema import NEGATIVE, POSITIVE, TRAP
 from coreb_core.data.store import Store
 from coreb_core.errors import CorebError

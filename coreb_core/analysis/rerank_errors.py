@@ -2,7 +2,7 @@
 promoted over a positive the first stage had right) and the ones it rescued, by trap kind.
 
 Definitions, per evaluated query (a query of the qrels that both runs list). Ranks are the evaluator's: those of
-``coreb_core.analysis.trap_wins`` (the query's own id and, with ``anchor_exclusion``, the C2C anchor leave the
+``coreb_core.analysis.traps.wins`` (the query's own id and, with ``anchor_exclusion``, the C2C anchor leave the
 list and the hits below move up), so "best positive" and "best trap" are the best-ranked rel=2 and rel=1
 documents of ``TrapWins.queries``:
 
@@ -15,7 +15,7 @@ documents of ``TrapWins.queries``:
 - ``rescued``: a trap above the best positive in the first stage, right after reranking.
 - the trap of a broken query is the reranked run's best trap (now above the positive), of a rescued query
   the first stage's best trap (the one demoted below it); ``trap_kind`` is its kind
-  (``coreb_core.analysis.trap_kinds.TRAP_KINDS``).
+  (``coreb_core.analysis.traps.kinds.TRAP_KINDS``).
 
 For a reranked run that reorders only the first stage's top ``depth`` (``rerank_run``), a query whose best
 positive is deeper keeps its order with every trap, so broken and rescued queries always lie within the ceiling.
@@ -50,8 +50,8 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from coreb_core.analysis.trap_kinds import TRAP_KINDS
-from coreb_core.analysis.trap_wins import trap_wins
+from coreb_core.analysis.traps.kinds import TRAP_KINDS
+from coreb_core.analysis.traps.wins import trap_wins
 from coreb_core.data.schema import POSITIVE
 from coreb_core.data.store import Store
 from coreb_core.errors import CorebError

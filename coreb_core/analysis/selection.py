@@ -40,7 +40,7 @@ import pandas as pd
 
 from coreb_core.analysis.comparison import SIGNIFICANCE_LEVEL, PairVerdict
 from coreb_core.analysis.leaderboard import canonical_model, run_params, score
-from coreb_core.analysis.traps import share_lost
+from coreb_core.analysis.traps.breakdown import share_lost
 from coreb_core.data.measures import SELECTION_METRICS
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.data.store import Store

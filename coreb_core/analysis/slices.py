@@ -7,7 +7,7 @@ every run is sliced the same way): by the query's own length, and by its positiv
 (the *document length* of the query). Per run, task and bin: the queries, the mean of a per-query
 metric (the official per-query values the caller passes, e.g. ``Evaluation.per_query("v2")``) and the
 *trap-win rate*, the share of the bin's queries where some trap outranks the best positive
-(``coreb_core.analysis.trap_wins``), with a Wilson 95% interval.
+(``coreb_core.analysis.traps.wins``), with a Wilson 95% interval.
 
 The duel: every query where a run lists both its best trap and its best positive at different ranks;
 ``longer_first`` is the share where the higher-ranked of the two is the longer text, split into trap
@@ -16,7 +16,7 @@ as a share far from one half.
 
 Example (CoREB-mini and a BM25 run in ``root``):
 
-    >>> from coreb_core.analysis.trap_wins import trap_wins
+    >>> from coreb_core.analysis.traps.wins import trap_wins
     >>> from coreb_core.evaluation.evaluate import analyse_many
     >>> from coreb_core.runs.folders import read_hits
     >>> hits = {"bm25": read_hits(bm25)}
@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 
 from coreb_core.analysis.proportions import wilson_interval
-from coreb_core.analysis.trap_wins import TrapWins
+from coreb_core.analysis.traps.wins import TrapWins
 from coreb_core.data.measures import metric_label
 from coreb_core.data.schema import POSITIVE
 from coreb_core.data.store import Store

@@ -3,14 +3,14 @@
 The releases are problem-disjoint (no query or document is shared), so the comparison is by kind, not by
 document. For one model's run on each release, the *trap-win rate per judged trap* of a group is the share
 of its judged traps (in queries that have a positive) that the run ranks above the query's best positive
-(``coreb_core.analysis.trap_wins``' definition, and ``kind_shares``' ``win_rate``). Per task and group (trap kind, bug kind where the
+(``coreb_core.analysis.traps.wins``' definition, and ``kind_shares``' ``win_rate``). Per task and group (trap kind, bug kind where the
 corpus records one, subtask): both rates, their difference (second release − first) with Newcombe's
 95% interval, and the two-proportion z-test's p-value. An interval that excludes 0 says the rate moved
 between releases more than sampling explains.
 
 Example (CoREB-mini: a BM25 run on each release):
 
-    >>> from coreb_core.analysis.trap_wins import trap_wins
+    >>> from coreb_core.analysis.traps.wins import trap_wins
     >>> from coreb_core.data.store import Store
     >>> from coreb_core.retrieval.pipeline import run_retrieval
     >>> from coreb_core.runs.folders import read_hits
@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from coreb_core.analysis.proportions import difference_interval, two_proportion_p
-from coreb_core.analysis.trap_wins import TrapWins
+from coreb_core.analysis.traps.wins import TrapWins
 from coreb_core.errors import CorebError, check_choice
 from coreb_core.runs.meta import RunMeta
 

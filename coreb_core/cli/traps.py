@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import argparse
 
-from coreb_core.analysis.traps import LEVELS
+from coreb_core.analysis.traps.breakdown import LEVELS
 from coreb_core.cli.registry import (
     anchor_option,
     command,

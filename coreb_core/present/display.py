@@ -15,7 +15,7 @@ import pandas as pd
 
 from coreb_core.analysis.comparison import PairVerdict
 from coreb_core.analysis.deflation import Deflation
-from coreb_core.analysis.surface_bias import SurfaceFinding
+from coreb_core.analysis.traps.surface import SurfaceFinding
 from coreb_core.data.measures import metric_label
 from coreb_core.data.schema import NEGATIVE, POSITIVE, TASK_NAMES, TRAP
 from coreb_core.present.format import plain
@@ -47,10 +47,11 @@ def pct_columns(frame: pd.DataFrame, columns: Iterable[str]) -> pd.DataFrame:
     return out
 
 
-def points(fractions: pd.Series) -> pd.Series:
-    """A column of fractions as x100 points, one decimal (vectorised, for chart values).
+def points_column(fractions: pd.Series) -> pd.Series:
+    """A column of fractions as x100 points, one decimal (vectorised, for chart values; ``numbers.points`` words one
+    value).
 
-    >>> points(pd.Series([0.43219, 0.5])).tolist()
+    >>> points_column(pd.Series([0.43219, 0.5])).tolist()
     [43.2, 50.0]
     """
     return (fractions * 100).round(1)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from coreb_core.analysis.trap_kinds import (
+from coreb_core.analysis.traps.kinds import (
     FAILING_SOLUTION,
     JUDGED_NON_MATCH,
     NOISE_DESCRIPTION,

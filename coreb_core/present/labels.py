@@ -2,7 +2,7 @@
 
 TASK_LABELS = {"t2c": "Text → code (T2C)", "c2c": "Code → code (C2C)", "c2t": "Code → text (C2T)"}
 
-# Trap kinds (coreb_core.analysis.trap_kinds.TRAP_KINDS) and pass-fraction bins (coreb_core.analysis.trap_wins).
+# Trap kinds (coreb_core.analysis.traps.kinds.TRAP_KINDS) and pass-fraction bins (coreb_core.analysis.traps.wins).
 TRAP_KIND_LABELS = {"failing_solution": "failing solution", "wrong_language": "correct, wrong language",
                     "other_model": "correct, other model", "noise_description": "noise description",
                     "judged_non_match": "judged non-match", "not_a_positive": "correct, not a positive"}

@@ -3,7 +3,7 @@ page's Embedding map), from the embedding cache: nothing is re-encoded."""
 from __future__ import annotations
 
 from coreb_core.analysis.embedding_map import EmbeddingMap, embedding_map
-from coreb_core.analysis.surface_bias import TRAP_WIN, SurfaceBias
+from coreb_core.analysis.traps.surface import TRAP_WIN, SurfaceBias
 from coreb_core.retrieval.profiles import run_encoder_identity
 from coreb_core.views.inputs import Inputs
 from coreb_core.views.scope import Scope

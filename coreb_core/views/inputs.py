@@ -11,7 +11,7 @@ from typing import Any
 
 import pandas as pd
 
-from coreb_core.analysis.trap_wins import TrapWins, trap_wins
+from coreb_core.analysis.traps.wins import TrapWins, trap_wins
 from coreb_core.data.schema import APP_GROUPINGS
 from coreb_core.data.store import Store
 from coreb_core.evaluation.evaluate import Evaluation, analyse_many

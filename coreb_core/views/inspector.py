@@ -15,7 +15,7 @@ from coreb_core.analysis.inspection import (
     ranked_list,
     run_ranks,
 )
-from coreb_core.analysis.trap_kinds import TrapReason, trap_reasons
+from coreb_core.analysis.traps.kinds import TrapReason, trap_reasons
 from coreb_core.present.display import mark_anchor, text_preview, with_grades
 from coreb_core.present.inspection import cross_run_marker, trap_reason_short, trap_reason_text
 from coreb_core.views.compare import Task

@@ -11,11 +11,11 @@ from typing import Literal
 
 import pandas as pd
 
-from coreb_core.analysis.agreement import TrapAgreement, trap_agreement
 from coreb_core.analysis.slices import DEFAULT_QUANTILES, LengthSlices, length_slices
-from coreb_core.analysis.surface_bias import SurfaceBias, surface_bias
-from coreb_core.analysis.trap_wins import TrapWins, WhyTrapsWin, why_traps_win
-from coreb_core.analysis.traps import share_lost, trap_breakdown, worst_queries
+from coreb_core.analysis.traps.agreement import TrapAgreement, trap_agreement
+from coreb_core.analysis.traps.breakdown import share_lost, trap_breakdown, worst_queries
+from coreb_core.analysis.traps.surface import SurfaceBias, surface_bias
+from coreb_core.analysis.traps.wins import TrapWins, WhyTrapsWin, why_traps_win
 from coreb_core.evaluation.schemes import V2
 from coreb_core.present.numbers import points
 from coreb_core.present.trap_patterns import agreement_sentence, duel_sentence, jaccard_sentence

@@ -105,7 +105,7 @@ def test_largest_deltas_and_candidates(tiny_store):
 
 def test_trap_reasons(tiny_store):
     from coreb_core.analysis.inspection import query_details
-    from coreb_core.analysis.trap_kinds import (
+    from coreb_core.analysis.traps.kinds import (
         FAILING_SOLUTION,
         NOISE_DESCRIPTION,
         WRONG_LANGUAGE,

@@ -14,7 +14,7 @@ def mini_store(mini_data):
 
 def test_failing_solution_trap(mini_store):
     from coreb_core.analysis.inspection import query_details
-    from coreb_core.analysis.trap_kinds import FAILING_SOLUTION, trap_reasons
+    from coreb_core.analysis.traps.kinds import FAILING_SOLUTION, trap_reasons
     from coreb_core.present.inspection import trap_reason_text
 
     reasons = trap_reasons(mini_store, query_details(mini_store, "q_t2c_canonical_retro_any_0001"))
@@ -28,7 +28,7 @@ def test_failing_solution_trap(mini_store):
 
 def test_wrong_language_noise_and_non_match_traps(mini_store):
     from coreb_core.analysis.inspection import query_details
-    from coreb_core.analysis.trap_kinds import JUDGED_NON_MATCH, NOISE_DESCRIPTION, WRONG_LANGUAGE, trap_reasons
+    from coreb_core.analysis.traps.kinds import JUDGED_NON_MATCH, NOISE_DESCRIPTION, WRONG_LANGUAGE, trap_reasons
     from coreb_core.present.inspection import trap_reason_text
 
     wrong = trap_reasons(mini_store, query_details(mini_store, "q_t2c_canonical_retro_cpp_0020"))["code_v202603_00121"]

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from coreb_core.analysis.proportions import two_proportion_p, wilson_interval
-from coreb_core.analysis.surface_bias import CORRECT, TRAP_WIN, jaccard, judged_overlap, surface_bias, surface_summary
+from coreb_core.analysis.traps.surface import CORRECT, TRAP_WIN, jaccard, judged_overlap, surface_bias, surface_summary
 from coreb_core.evaluation.evaluate import trap_table
 from coreb_core.evaluation.join import release_index
 from coreb_core.retrieval.search import code_tokens

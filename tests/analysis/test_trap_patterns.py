@@ -14,11 +14,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from coreb_core.analysis.agreement import trap_agreement
 from coreb_core.analysis.proportions import difference_interval
 from coreb_core.analysis.slices import length_bins, length_slices
 from coreb_core.analysis.stability import release_stability
-from coreb_core.analysis.trap_wins import trap_wins
+from coreb_core.analysis.traps.agreement import trap_agreement
+from coreb_core.analysis.traps.wins import trap_wins
 from coreb_core.errors import CorebError
 from coreb_core.evaluation.evaluate import analyse_many
 from tests.builders import code, tiny_hits
@@ -148,7 +148,7 @@ def test_stability_refuses_several_runs_per_release(two_runs):
 
 
 def test_agreement_refuses_no_run():
-    from coreb_core.analysis.trap_wins import TrapWins
+    from coreb_core.analysis.traps.wins import TrapWins
 
     empty = pd.DataFrame({"run": pd.Categorical([])})
     with pytest.raises(CorebError, match="at least one scored run"):

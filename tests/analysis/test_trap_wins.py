@@ -1,4 +1,4 @@
-"""coreb_core.analysis.trap_wins on hand-made runs over a hand-made release (the tiny dump plus a
+"""coreb_core.analysis.traps.wins on hand-made runs over a hand-made release (the tiny dump plus a
 recorded bug kind and a c2t_match non-match), the ``traps`` CLI and the Trap analysis page's new
 sections. Every expected number is worked out by hand in the comments."""
 import json
@@ -55,14 +55,14 @@ def kinds_store(tmp_path):
 
 
 def _wins(store, runs=None, **kwargs):
-    from coreb_core.analysis.trap_wins import trap_wins
+    from coreb_core.analysis.traps.wins import trap_wins
 
     runs = runs or {"a": RUN_A}
     return trap_wins(store, {name: scored_hits(store, lists, name) for name, lists in runs.items()}, **kwargs)
 
 
 def test_classify_traps_one_kind_per_case():
-    from coreb_core.analysis.trap_kinds import classify_traps
+    from coreb_core.analysis.traps.kinds import classify_traps
 
     cases = pd.DataFrame.from_records([
         # task, subtask, target, anchor, language, model, passed, is_noise -> kind, off, wanted, anchor
@@ -112,7 +112,7 @@ def test_wins_agree_with_the_trap_table(kinds_store):
 
 
 def test_kind_shares_per_task_and_subtask(kinds_store):
-    from coreb_core.analysis.trap_wins import bug_shares, kind_shares
+    from coreb_core.analysis.traps.wins import bug_shares, kind_shares
 
     wins = _wins(kinds_store)
     by_task = kind_shares(wins, "task").set_index(["task", "kind"])
@@ -135,7 +135,7 @@ def test_kind_shares_per_task_and_subtask(kinds_store):
 
 
 def test_near_miss_bin_probability_and_wilson_interval(kinds_store):
-    from coreb_core.analysis.trap_wins import near_miss_curve
+    from coreb_core.analysis.traps.wins import near_miss_curve
 
     curve = near_miss_curve(_wins(kinds_store, task="t2c"))
     # T2C's failing solutions: code 3 of Q1 (wins) and of Q2 (below the positive): 1 of 2 in the 40-60% bin.
@@ -150,7 +150,7 @@ def test_near_miss_bin_probability_and_wilson_interval(kinds_store):
 
 
 def test_margins_and_rank_gaps_by_hand(kinds_store):
-    from coreb_core.analysis.trap_wins import margin_summary, rank_gap_histogram
+    from coreb_core.analysis.traps.wins import margin_summary, rank_gap_histogram
 
     wins = _wins(kinds_store)
     queries = wins.queries.set_index("query_id")
@@ -210,7 +210,7 @@ def test_cli_traps_json_and_errors(kinds_store):
 
 
 def test_page_shows_why_traps_win(kinds_store):
-    from coreb_core.analysis.trap_wins import kind_shares
+    from coreb_core.analysis.traps.wins import kind_shares
 
     run_id = _stored_run(kinds_store)
     at = app_test("traps.py", kinds_store.root, {"release": "tiny", "task": "t2c", "runs": [run_id]}).run()

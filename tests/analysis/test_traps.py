@@ -1,4 +1,4 @@
-"""coreb_core.analysis.traps on exact hand-made runs over the tiny release."""
+"""coreb_core.analysis.traps.breakdown on exact hand-made runs over the tiny release."""
 import pandas as pd
 import pytest
 
@@ -23,7 +23,7 @@ def tiny_traps(store, runs: dict[str, dict]) -> pd.DataFrame:
 
 
 def test_breakdown_exact_values(tiny_store):
-    from coreb_core.analysis.traps import trap_breakdown
+    from coreb_core.analysis.traps.breakdown import trap_breakdown
 
     swapped = {q: [(d, 1.0 - s) for d, s in pairs] for q, pairs in T2C_LISTS.items()}  # reversed order
     traps = tiny_traps(tiny_store, {"a": T2C_LISTS, "b": swapped})
@@ -45,14 +45,14 @@ def test_breakdown_exact_values(tiny_store):
 
 
 def test_breakdown_of_a_task_the_runs_lack_is_empty(tiny_store):
-    from coreb_core.analysis.traps import trap_breakdown
+    from coreb_core.analysis.traps.breakdown import trap_breakdown
 
     table = trap_breakdown(tiny_store, tiny_traps(tiny_store, {"a": T2C_LISTS}), "c2c", "subtask")
     assert len(table) == 0 and "group" in table.columns
 
 
 def test_breakdown_rejects_unknown_level(tiny_store):
-    from coreb_core.analysis.traps import trap_breakdown
+    from coreb_core.analysis.traps.breakdown import trap_breakdown
     from coreb_core.errors import CorebError
 
     with pytest.raises(CorebError, match="unknown level"):
@@ -60,7 +60,7 @@ def test_breakdown_rejects_unknown_level(tiny_store):
 
 
 def test_worst_queries_order(tiny_store):
-    from coreb_core.analysis.traps import worst_queries
+    from coreb_core.analysis.traps.breakdown import worst_queries
 
     swapped = {q: [(d, 1.0 - s) for d, s in pairs] for q, pairs in T2C_LISTS.items()}
     traps = tiny_traps(tiny_store, {"a": T2C_LISTS, "b": swapped})

@@ -167,9 +167,9 @@ def test_one_history_entry_per_visit_and_back_returns(served, browser, default_r
 @pytest.fixture(scope="module")
 def library(app_cache, default_run_ids):
     """What coreb_core says of the two default runs on demo_v2603, T2C."""
-    from coreb_core.analysis.agreement import trap_agreement
     from coreb_core.analysis.difficulty import problem_difficulty
-    from coreb_core.analysis.trap_wins import trap_wins
+    from coreb_core.analysis.traps.agreement import trap_agreement
+    from coreb_core.analysis.traps.wins import trap_wins
     from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import analyse_many
     from coreb_core.runs.folders import read_hits

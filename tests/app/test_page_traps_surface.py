@@ -6,7 +6,7 @@ from tests.builders import app_test
 
 
 def test_surface_sentences_and_map(app_cache, default_run_ids):
-    from coreb_core.analysis.surface_bias import TRAP_WIN, surface_bias
+    from coreb_core.analysis.traps.surface import TRAP_WIN, surface_bias
     from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import trap_table
     from coreb_core.runs.folders import read_hits

@@ -9,8 +9,8 @@ import shutil
 
 import pytest
 
-from coreb_core.analysis.trap_wins import kind_shares, trap_wins
-from coreb_core.analysis.traps import trap_breakdown
+from coreb_core.analysis.traps.breakdown import trap_breakdown
+from coreb_core.analysis.traps.wins import kind_shares, trap_wins
 from coreb_core.data.store import Store
 from coreb_core.evaluation.evaluate import analyse_many
 from coreb_core.evaluation.schemes import V2
@@ -35,7 +35,7 @@ def bm25(mini_data, tmp_path_factory):
 
 def test_share_lost_is_of_the_queries_with_a_positive():
     """was: no one definition; each place divided by every evaluated query."""
-    from coreb_core.analysis.traps import share_lost
+    from coreb_core.analysis.traps.breakdown import share_lost
 
     assert share_lost(526, 1010) == pytest.approx(0.520792, abs=1e-6)
     assert share_lost([1, 0], [2, 0]).tolist()[0] == 0.5 and share_lost(0, 0) != share_lost(0, 0)  # NaN

@@ -20,7 +20,7 @@ def real_pair(real_cache, tmp_path_factory):
 
 
 def _wins(root, release, models):
-    from coreb_core.analysis.trap_wins import trap_wins
+    from coreb_core.analysis.traps.wins import trap_wins
     from coreb_core.data.store import Store
     from coreb_core.runs.folders import read_hits
 
@@ -30,7 +30,7 @@ def _wins(root, release, models):
 
 
 def test_agreement_of_the_two_lexical_runs(real_pair):
-    from coreb_core.analysis.agreement import trap_agreement
+    from coreb_core.analysis.traps.agreement import trap_agreement
 
     _, wins = _wins(real_pair, "release_v2603", ("bm25", "bm25s-mteb"))
     agreement = trap_agreement(wins)

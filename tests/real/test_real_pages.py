@@ -64,7 +64,7 @@ def test_deflation_shows_the_seeds_ten_to_fifteen_points_on_bm25(real_cache, rea
 
 
 def test_traps_on_real_data_name_their_kinds(real_cache, real_runs):
-    from coreb_core.analysis.trap_wins import trap_wins
+    from coreb_core.analysis.traps.wins import trap_wins
     from coreb_core.data.store import Store
     from coreb_core.runs.folders import read_hits
 

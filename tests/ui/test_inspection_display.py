@@ -12,7 +12,7 @@ def test_examples_run():
 
 
 def test_reason_texts():
-    from coreb_core.analysis.trap_kinds import TrapReason
+    from coreb_core.analysis.traps.kinds import TrapReason
     from coreb_core.present.inspection import trap_reason_text
 
     assert trap_reason_text(None) == ""

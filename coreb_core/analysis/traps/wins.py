@@ -3,7 +3,7 @@
 A *trap win* is a judged trap (rel=1) that a run ranks above the best-ranked positive of its query
 (the same count as ``traps_above_first_positive`` of ``coreb_core.evaluation.evaluate.trap_table``:
 evaluator ranks, the query's own id and the C2C anchor dropped, a query without a positive has no
-win). Each trap gets the kind of ``coreb_core.analysis.trap_kinds.classify_traps`` (the rule the query
+win). Each trap gets the kind of ``coreb_core.analysis.traps.kinds.classify_traps`` (the rule the query
 inspector uses), its test pass fraction (failing solutions; binned gross < 0.2 ≤ partial < 0.8 ≤
 near-miss) and, where the corpus records it (CoREB-mini's ``meta.variant``), the kind of bug.
 
@@ -35,7 +35,7 @@ import numpy as np
 import pandas as pd
 
 from coreb_core.analysis.proportions import wilson_interval
-from coreb_core.analysis.trap_kinds import FAILING_SOLUTION, TRAP_KINDS, classify_traps
+from coreb_core.analysis.traps.kinds import FAILING_SOLUTION, TRAP_KINDS, classify_traps
 from coreb_core.data.schema import POSITIVE, TRAP
 from coreb_core.data.store import Store
 from coreb_core.errors import CorebError, check_choice

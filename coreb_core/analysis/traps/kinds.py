@@ -65,7 +65,7 @@ def _flag(values: pd.Series, wanted: bool) -> np.ndarray:
 
 def classify_traps(frame: pd.DataFrame) -> pd.DataFrame:
     """The kind of each judged trap: the one rule behind ``trap_reasons`` (one query) and
-    ``coreb_core.analysis.trap_wins`` (every query of a run), vectorised.
+    ``coreb_core.analysis.traps.wins`` (every query of a run), vectorised.
 
     ``frame`` has one row per (query, trap): the query's ``task``, ``subtask``, ``target_language``
     (None or "any" when unconstrained) and ``anchor_language``; the document's ``language``, ``model``,

@@ -1,7 +1,7 @@
 """Surface bias: do a run's traps win because they share more words with the query?
 
 A *trap win* is a query where the run ranks its best trap (rel=1) above its best positive (rel=2); a
-*correct ordering* is the opposite. Both come from ``coreb_core.analysis.trap_wins`` (the one definition:
+*correct ordering* is the opposite. Both come from ``coreb_core.analysis.traps.wins`` (the one definition:
 evaluator ranks, the query's own id and the C2C anchor dropped), so the trap wins here are the queries
 with ``trap_wins > 0`` there, and the queries ``trap_table`` flags ``trap_above_positive``. "Best" is the
 best-ranked document of the grade; when the run stores none of that grade (the losing side), the first
@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 
 from coreb_core.analysis.proportions import two_proportion_p, wilson_interval
-from coreb_core.analysis.trap_wins import TrapWins, trap_wins
+from coreb_core.analysis.traps.wins import TrapWins, trap_wins
 from coreb_core.data.store import Store
 from coreb_core.errors import CorebError
 from coreb_core.evaluation.join import release_index

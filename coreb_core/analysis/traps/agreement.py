@@ -1,6 +1,6 @@
 """Agreement on trap wins across runs: which traps beat every model, and how alike the runs fail.
 
-A *trap win* is ``coreb_core.analysis.trap_wins``' (a judged trap ranked above its query's best
+A *trap win* is ``coreb_core.analysis.traps.wins``' (a judged trap ranked above its query's best
 positive, evaluator ranks, the query's own id and the C2C anchor dropped). Over the runs of one
 ``TrapWins``, and only queries that have a positive (elsewhere no trap can win):
 
@@ -14,7 +14,7 @@ positive, evaluator ranks, the query's own id and the C2C anchor dropped). Over 
 
 Example (CoREB-mini, two BM25 runs in ``root``):
 
-    >>> from coreb_core.analysis.trap_wins import trap_wins
+    >>> from coreb_core.analysis.traps.wins import trap_wins
     >>> from coreb_core.retrieval.pipeline import run_retrieval
     >>> from coreb_core.runs.folders import read_hits
     >>> other = run_retrieval("bm25s-mteb", "demo_v2603", root=root).run_id
@@ -36,7 +36,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from coreb_core.analysis.trap_wins import TrapWins
+from coreb_core.analysis.traps.wins import TrapWins
 from coreb_core.errors import CorebError
 
 QUERY_KEYS = ["task", "query_id"]
