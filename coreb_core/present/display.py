@@ -3,7 +3,7 @@ badges, the selection's sentences. The library returns ids, 0..1 fractions and t
 every display convention lives here so the library stays free of presentation.
 
 Example:
-    >>> pct(0.43219), points(pd.Series([0.43219, 0.5])).tolist()
+    >>> pct(0.43219), points_column(pd.Series([0.43219, 0.5])).tolist()
     (43.2, [43.2, 50.0])
 """
 from __future__ import annotations
