@@ -35,7 +35,33 @@ REFUSED_SQL = {
 
 
 def run_cli(*args: str, env: dict | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
-    """Run ``python -m coreb_core`` as a user would, in a fresh process."""
+    """Run the command line as a user would, in this process: ``coreb_core.cli.main`` with the argument list,
+    ``env`` set for the call (and restored), stdout and stderr captured; the answer shaped as ``subprocess.run``'s.
+    ``timeout`` is the fresh interpreter's (``run_cli_process``) and unused here. A new interpreter costs about 2 s
+    of imports per call, which is not what these tests test; ``run_cli_process`` is for those where it is."""
+    import contextlib
+    import io
+
+    from coreb_core.cli import main
+
+    saved = {k: os.environ.get(k) for k in (env or {})}
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        os.environ.update(env or {})
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(list(args))
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    return subprocess.CompletedProcess(["python", "-m", "coreb_core", *args], code, out.getvalue(), err.getvalue())
+
+
+def run_cli_process(*args: str, env: dict | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
+    """Run ``python -m coreb_core`` in a fresh interpreter: for the tests where the process is the point (the
+    module entry point itself, what reaches the terminal, an interpreter's exit)."""
     full_env = {**os.environ, **(env or {})}
     return subprocess.run([sys.executable, "-m", "coreb_core", *args], cwd=REPO, env=full_env,
                           capture_output=True, text=True, timeout=timeout)
