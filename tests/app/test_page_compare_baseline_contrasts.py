@@ -1,4 +1,4 @@
-"""Issue 26 on the Compare runs page: a baseline run, the correction (Holm, Bonferroni, BH), the paired t-test's
+"""The Compare runs page: a baseline run, the correction (Holm, Bonferroni, BH), the paired t-test's
 p beside the randomization p, and the contrasting queries (tau-AP, weighted tau), each against the library.
 Three lexical runs on CoREB-mini (seconds): BM25, MTEB's BM25 recipe and BM25 with each top 10 reversed."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 26 on the real release_v2603 (the BM25 and bm25s-mteb runs of ``real_cache``): tau-AP and weighted tau of
+"""On the real release_v2603 (the BM25 and bm25s-mteb runs of ``real_cache``): tau-AP and weighted tau of
 the two runs' rankings, the most contrasting queries (and how long they take warm), and the three corrections
 with a baseline (a third run made in memory: BM25 without each list's first hit; nothing is added to the cache)."""
 from __future__ import annotations

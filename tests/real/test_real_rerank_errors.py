@@ -1,4 +1,4 @@
-"""Issue 26 on the real release_v2603: reranker-stage errors (ceiling, broken, rescued by trap kind) of a real
+"""On the real release_v2603: reranker-stage errors (ceiling, broken, rescued by trap kind) of a real
 cross-encoder (the bundled MiniLM with a seeded head, tests/rerank_fixtures.py) over a BM25 first stage of C2C
 at depth 10 (about a minute on 2 cores: 2,780 pairs), and ``rerank_errors`` warm at the whole release's scale.
 A copy of ``real_cache`` holds the new runs: nothing is added to the shared cache."""

@@ -1,4 +1,4 @@
-"""Issue 26's trap analyses on the real CoREB (release_v2603 and release_v2602, BM25 and bm25s-mteb): agreement
+"""The trap analyses across runs, releases and lengths on the real CoREB (release_v2603 and release_v2602, BM25 and bm25s-mteb): agreement
 across runs, stability across releases and the length slices, with figures measured on the real release.
 (MiniLM's figures in docs/analyses.md were measured the same way; a real MiniLM encode takes minutes, so the suite
 uses the two lexical runs.)"""

@@ -1,4 +1,4 @@
-"""Issue 24 on the real release_v2603 (BM25 and bm25s-mteb runs): one verdict on the page, in the report and on
+"""On the real release_v2603 (BM25 and bm25s-mteb runs): one verdict on the page, in the report and on
 the CLI; the article's figures beside ours on the Overview; a run started on Run retrieval goes on in the
 background and is listed when done. (The browser checks on CoREB-mini: tests/app/test_browser_users.py.)"""
 from __future__ import annotations

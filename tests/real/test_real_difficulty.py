@@ -1,4 +1,4 @@
-"""Issue 26 on the real release_v2603 (BM25 and bm25s-mteb runs): per-problem difficulty across runs, the runs'
+"""On the real release_v2603 (BM25 and bm25s-mteb runs): per-problem difficulty across runs, the runs'
 rank correlation per task, and the time it takes at real scale."""
 from __future__ import annotations
 
