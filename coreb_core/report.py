@@ -27,6 +27,7 @@ import pandas as pd
 from coreb_core.analysis.comparison import SIGNIFICANCE_LEVEL
 from coreb_core.analysis.selection import (
     TABLE3,
+    Average,
     Recommendation,
     Standing,
     parameter_text,
@@ -134,7 +135,7 @@ def _mark(s: Standing) -> str:
 def build_report(release: str, run_ids: Sequence[str] | None = None, scheme: str = "v2",
                  tasks: Sequence[str] = TASK_NAMES, languages: Sequence[str] = LANGUAGE_SCOPES,
                  budget_b: float | None = None, metric: str = "ndcg_at_10", anchor_exclusion: bool = True,
-                 average: str = "tasks", evaluation: Evaluation | None = None,
+                 average: Average = "tasks", evaluation: Evaluation | None = None,
                  n_permutations: int = DEFAULT_PERMUTATIONS, now: datetime | None = None,
                  recommendation: Recommendation | None = None) -> str:
     """The stakeholder report as one self-contained HTML string (see the module docstring).

@@ -1,9 +1,11 @@
 """Model selection: choose tasks, languages and a parameter budget; get a ranked, evidenced
 recommendation. Layout only: the analysis is coreb_core.analysis.selection."""
+from typing import cast
+
 import pandas as pd
 import streamlit as st
 
-from coreb_core.analysis.selection import PUBLISHED_ONLY, TASK_TABLES, parameter_text, recommend_published
+from coreb_core.analysis.selection import PUBLISHED_ONLY, TASK_TABLES, Average, parameter_text, recommend_published
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.present.charts import interval_dots
 from coreb_core.present.display import PRINTABLE_CSS, selection_points
@@ -169,7 +171,7 @@ with downloads[1]:
     st.download_button("Download report (HTML)", key="sel-report", file_name=f"coreb_report_{state.release}.html",
                        mime="text/html", help="One self-contained file (charts inline) that prints to two A4 pages.",
                        data=lambda: build_report(state.release, state.run_ids, scheme, tasks, languages, budget,
-                                                 anchor_exclusion=state.anchor_exclusion, average=average,
+                                                 anchor_exclusion=state.anchor_exclusion, average=cast(Average, average),
                                                  evaluation=APP_INPUTS.evaluation(scope),
                                                  recommendation=rec).encode("utf-8"))
 with downloads[2]:

@@ -33,7 +33,7 @@ Example (CoREB-mini and a BM25 run in ``root``):
 """
 from __future__ import annotations
 
-from typing import Mapping, NamedTuple
+from typing import Literal, Mapping, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -50,6 +50,8 @@ FILE = "v1 (stored v1 qrel files)"
 # The two readings of the v1 rules (docs/semantics.md): the paper's (T2C every solution) and the official
 # generator code's (T2C canonical and full retro: passing solutions only). One of them is compared at a time.
 READINGS = {"v1": COMPUTED, "v1_gen": GENERATOR}
+Reading = Literal["v1", "v1_gen"]  # READINGS' keys as a type
+By = Literal["task", "subtask"]
 
 
 class Deflation(NamedTuple):
@@ -83,8 +85,8 @@ def scheme_definitions() -> pd.DataFrame:
                                         DESCRIPTIONS["file"]]})
 
 
-def deflation_table(store: Store, tables: Evaluation, by: str = "task", task: str | None = None,
-                    labels: Mapping[str, str] | None = None, reading: str = "v1") -> pd.DataFrame:
+def deflation_table(store: Store, tables: Evaluation, by: By = "task", task: str | None = None,
+                    labels: Mapping[str, str] | None = None, reading: Reading = "v1") -> pd.DataFrame:
     """v1 against v2 nDCG@10 per run and task (``by="task"``) or per task and ``by`` group.
 
     One row per run, task, (group) and v1 source: the rebuilt v1 rules in ``reading`` (``"v1"``, the paper's:

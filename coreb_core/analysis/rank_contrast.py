@@ -35,7 +35,7 @@ Example (a swap at the top costs more than the same swap at the bottom; Kendall'
 """
 from __future__ import annotations
 
-from typing import Mapping, NamedTuple, Sequence
+from typing import Literal, Mapping, NamedTuple, Sequence
 
 import numpy as np
 import pandas as pd
@@ -81,6 +81,7 @@ class RankCorrelation(NamedTuple):
 
 TAU_AP, WEIGHTED_TAU = RankCorrelation("tau_ap"), RankCorrelation("weighted_tau")
 RANK_CORRELATIONS: tuple[RankCorrelation, ...] = (TAU_AP, WEIGHTED_TAU)
+RankMeasure = Literal["tau_ap", "weighted_tau"]  # RANK_CORRELATIONS' names as a type
 
 
 class Contrasts(NamedTuple):

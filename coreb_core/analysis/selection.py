@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Iterable, Mapping, NamedTuple, Sequence
+from typing import Iterable, Literal, Mapping, NamedTuple, Sequence
 
 import numpy as np
 import pandas as pd
@@ -62,6 +62,9 @@ TABLE3 = "published:paper_table3_v202603_retrieval"
 TASK_TABLES = {"v202603": (TABLE3, "paper Table 3"),
                "v202602": ("published:paper_table14_v202602_retrieval", "paper Table 14")}
 TABLE15 = "published:paper_table15_v202603_c2c_by_anchor_language_ndcg10"
+
+AVERAGES = ("tasks", "queries")  # mean of task means (the README's Avg), or query-weighted (paper Table 3)
+Average = Literal["tasks", "queries"]  # AVERAGES as a type
 
 
 # Why a run is left out of the ranking (``LeftOut.why``); coreb_core.present.selection words each one.
@@ -107,7 +110,7 @@ class Recommendation(NamedTuple):
     tasks: tuple[str, ...]
     languages: tuple[str, ...]
     budget_b: float | None
-    average: str
+    average: Average
     # The first-ranked run against the second on the queries both scored (paired randomization test,
     # Holm-corrected across the first run's comparisons with every other ranked run); None with < 2 runs.
     lead: PairVerdict | None = None
@@ -172,7 +175,7 @@ def selected_queries(store: Store, tasks: Iterable[str], languages: Iterable[str
     return set(ql.loc[ql["task"].isin(list(tasks)) & ql["language"].isin(list(languages)), "query_id"])
 
 
-def slice_scores(per_query: pd.DataFrame, chosen: set[str], average: str = "tasks",
+def slice_scores(per_query: pd.DataFrame, chosen: set[str], average: Average = "tasks",
                  metric: str = "ndcg_at_10") -> dict[str, pd.DataFrame]:
     """Per run: its chosen queries with ``score``, the per-query value weighted so that the plain
     mean of ``score`` is the selection mean (mean of task means, or the query-weighted mean).
@@ -233,7 +236,7 @@ class Standing(NamedTuple):
 
 def recommend(store: Store, per_query: pd.DataFrame, traps: pd.DataFrame, metas: Mapping[str, RunMeta],
               tasks: Iterable[str] = TASK_NAMES, languages: Iterable[str] = LANGUAGE_SCOPES,
-              budget_b: float | None = None, average: str = "tasks", seed: int = 0, metric: str = "ndcg_at_10",
+              budget_b: float | None = None, average: Average = "tasks", seed: int = 0, metric: str = "ndcg_at_10",
               n_permutations: int = DEFAULT_PERMUTATIONS) -> Recommendation:
     """Rank our runs on the chosen slices: mean ``metric`` (nDCG@10 by default), bootstrap 95% interval,
     share of the chosen queries with a positive that are lost to a trap (graded qrels), parameters; ties
@@ -437,7 +440,7 @@ class StoredSelection(NamedTuple):
 def recommend_stored(release: str, run_ids: Sequence[str] | None = None, scheme: str = "v2",
                      tasks: Sequence[str] = TASK_NAMES, languages: Sequence[str] = LANGUAGE_SCOPES,
                      budget_b: float | None = None, metric: str = "ndcg_at_10", anchor_exclusion: bool = True,
-                     average: str = "tasks", evaluation: Evaluation | None = None,
+                     average: Average = "tasks", evaluation: Evaluation | None = None,
                      n_permutations: int = DEFAULT_PERMUTATIONS,
                      recommendation: Recommendation | None = None, root: Path | None = None) -> StoredSelection:
     """``recommend`` over stored runs of a cached release (every run of the release by default), for the

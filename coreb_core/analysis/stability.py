@@ -27,7 +27,7 @@ Example (CoREB-mini: a BM25 run on each release):
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -37,7 +37,8 @@ from coreb_core.analysis.traps.wins import TrapWins
 from coreb_core.errors import CorebError, check_choice
 from coreb_core.runs.meta import RunMeta
 
-STABILITY_LEVELS = ("kind", "bug", "subtask")
+StabilityLevel = Literal["kind", "bug", "subtask"]
+STABILITY_LEVELS: tuple[StabilityLevel, ...] = ("kind", "bug", "subtask")
 COLUMNS = ["traps_a", "wins_a", "rate_a", "traps_b", "wins_b", "rate_b", "difference", "low", "high", "p_value"]
 
 
@@ -58,7 +59,7 @@ class ReleaseStability(NamedTuple):
     by_bug: pd.DataFrame
     by_subtask: pd.DataFrame
 
-    def level(self, name: str) -> pd.DataFrame:
+    def level(self, name: StabilityLevel) -> pd.DataFrame:
         """The frame of one of ``STABILITY_LEVELS``."""
         return {"kind": self.by_kind, "bug": self.by_bug, "subtask": self.by_subtask}[
             check_choice(name, STABILITY_LEVELS, "level")]

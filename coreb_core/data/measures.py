@@ -102,6 +102,15 @@ NDCG_AT_10 = Measure("ndcg", 10)  # CoREB's main score
 SELECTION_METRICS = ("ndcg_at_10", "map_at_10", "recall_at_10", "mrr_at_10")
 
 
+def column_of(metric: Measure | str) -> str:
+    """The per-query column of ``metric``: a ``Measure``'s ``column``, or the column name as given.
+
+    >>> column_of(Measure("ndcg", 10)), column_of("recall_at_100")
+    ('ndcg_at_10', 'recall_at_100')
+    """
+    return metric.column if isinstance(metric, Measure) else metric
+
+
 def metric_label(column: str) -> str:
     """The canonical name of a metric column, or the column itself when it is no ``Measure``.
 

@@ -7,7 +7,7 @@ official ``coreb`` runner).
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 HUB_REPO = "hq-bench/coreb"
 HUB_RELEASES = ("release_v2602", "release_v2603")
@@ -153,6 +153,7 @@ TASKS: dict[str, Task] = {
 }
 # The task short names in the paper's order (T2C, C2C, C2T).
 TASK_NAMES: tuple[str, ...] = tuple(TASKS)
+TaskName = Literal["t2c", "c2c", "c2t"]  # TASK_NAMES as a type (tests/test_vocabularies.py keeps them equal)
 # The corpus kind a task searches, as the store's ``documents.corpus`` column names it.
 CORPUS_OF_TASK: dict[str, str] = {t.name: t.corpus.name.removesuffix("_corpus") for t in TASKS.values()}
 TASK_BY_QUERIES_CONFIG = {t.queries.name: t for t in TASKS.values()}
@@ -195,3 +196,4 @@ ID_PATTERNS = {
 GROUPINGS = {"subtask": "subtask", "language": "target_language", "anchor_language": "anchor_language",
              "problem": "problem_id", "query": "query_id"}
 APP_GROUPINGS = ("task", *(g for g in GROUPINGS if g != "query"))
+Grouping = Literal["subtask", "language", "anchor_language", "problem", "query"]  # GROUPINGS' keys as a type

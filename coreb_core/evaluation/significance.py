@@ -15,7 +15,7 @@ Example (two per-query tables sharing q1..q3; each run has one query the other l
 from __future__ import annotations
 
 from itertools import combinations
-from typing import NamedTuple, Sequence
+from typing import Literal, NamedTuple, Sequence
 
 import numpy as np
 import pandas as pd
@@ -188,6 +188,7 @@ class Correction(NamedTuple):
 
 HOLM, BONFERRONI, BH = Correction("holm"), Correction("bonferroni"), Correction("bh")
 CORRECTIONS: tuple[Correction, ...] = (HOLM, BONFERRONI, BH)
+CorrectionName = Literal["holm", "bonferroni", "bh"]  # CORRECTIONS' names as a type
 
 
 def adjust(p_values: Sequence[float], correction: "Correction | str" = HOLM) -> list[float]:

@@ -23,7 +23,7 @@ import hashlib
 import json
 import pickle
 from pathlib import Path
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from coreb_core.errors import CorebError
 from coreb_core.retrieval.models import (
@@ -37,6 +37,7 @@ from coreb_core.retrieval.models import (
 from coreb_core.retrieval.runner_encoder import OFFICIAL_MAX_LENGTH, OFFICIAL_PRECISION, RunnerEncoder
 
 PROFILES = ("official", "card")
+Profile = Literal["official", "card"]  # PROFILES as a type
 DEFAULT_PROFILE = "official"
 
 OFFICIAL_POOLING = ("mean of the last hidden state over the attention mask, or the model's own sentence_embedding "

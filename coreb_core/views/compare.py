@@ -4,7 +4,6 @@ randomization test. Per-query metrics under the scope's scheme."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
 import pandas as pd
 
@@ -18,30 +17,30 @@ from coreb_core.analysis.comparison import (
     run_intervals,
     split_runs,
 )
+from coreb_core.data.measures import Measure, column_of
+from coreb_core.data.schema import TaskName
 from coreb_core.errors import CorebError
-from coreb_core.evaluation.significance import Correction, with_correction
+from coreb_core.evaluation.significance import Correction, CorrectionName, with_correction
 from coreb_core.present.display import verdict_sentence
 from coreb_core.text import terminal_safe
 from coreb_core.views.inputs import Inputs
 from coreb_core.views.output import records
 from coreb_core.views.scope import Scope
 
-Task = Literal["t2c", "c2c", "c2t"]
-CorrectionName = Literal["holm", "bonferroni", "bh"]
 
-
-def per_query(scope: Scope, *, task: Task, inputs: Inputs | None = None) -> dict[str, pd.DataFrame]:
+def per_query(scope: Scope, *, task: TaskName, inputs: Inputs | None = None) -> dict[str, pd.DataFrame]:
     """Each run's per-query rows of one task under the scope's scheme (a run made for other tasks: empty)."""
     inputs = inputs or Inputs()
     return split_runs(inputs.evaluation(scope).per_query(scope.scheme), task, list(scope.run_ids))
 
 
-def deltas(scope: Scope, *, task: Task, a: str, b: str, metric: str = "ndcg_at_10",
+def deltas(scope: Scope, *, task: TaskName, a: str, b: str, metric: Measure | str = "ndcg_at_10",
            inputs: Inputs | None = None) -> pd.DataFrame:
     """Per query both runs scored: a's and b's ``metric``, Δ = a − b and the outcome for a, with the query's subtask
     and text (``pair_deltas``), largest Δ first."""
     inputs = inputs or Inputs()
-    return pair_deltas(per_query(scope, task=task, inputs=inputs), a, b, metric, store=inputs.store(scope.release))
+    return pair_deltas(per_query(scope, task=task, inputs=inputs), a, b, column_of(metric),
+                       store=inputs.store(scope.release))
 
 
 @dataclass(frozen=True)
@@ -57,7 +56,7 @@ class PairedTests:
     verdicts: list[PairVerdict]  # pair_verdicts, in the order of pairs
 
 
-def tests(scope: Scope, *, task: Task, metric: str = "ndcg_at_10", baseline: str | None = None,
+def tests(scope: Scope, *, task: TaskName, metric: Measure | str = "ndcg_at_10", baseline: str | None = None,
           inputs: Inputs | None = None) -> PairedTests:
     """Paired tests, verdicts and intervals of the scope's runs (at least two; ``baseline`` one of them)."""
     inputs = inputs or Inputs()
@@ -65,7 +64,7 @@ def tests(scope: Scope, *, task: Task, metric: str = "ndcg_at_10", baseline: str
         raise CorebError("compare needs two or more runs")
     if baseline is not None and baseline not in scope.run_ids:
         raise CorebError(f"--baseline {terminal_safe(baseline)} is not one of the --run ids")
-    rows, names = per_query(scope, task=task, inputs=inputs), inputs.names(scope)
+    rows, names, metric = per_query(scope, task=task, inputs=inputs), inputs.names(scope), column_of(metric)
     pairs = pair_table(rows, metric, labels=names, baseline=baseline)
     return PairedTests(scope, task, metric, baseline, pairs, run_intervals(rows, metric, labels=names),
                        pair_verdicts(rows, pairs, task, baseline=baseline))
@@ -106,7 +105,7 @@ def corrected(tests: PairedTests, correction: CorrectionName | Correction = "hol
                        headline_verdict(verdicts, tests.intervals))
 
 
-def build(scope: Scope, *, task: Task, metric: str = "ndcg_at_10", baseline: str | None = None,
+def build(scope: Scope, *, task: TaskName, metric: Measure | str = "ndcg_at_10", baseline: str | None = None,
           correction: CorrectionName | Correction = "holm", inputs: Inputs | None = None) -> CompareView:
     """The paired tests of the scope's runs on ``task``, judged under ``correction``.
 

@@ -3,17 +3,16 @@ difference under the scope's scheme: the Compare page's "Contrasting queries" an
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
-from coreb_core.analysis.rank_contrast import Contrasts, anchor_exclusions, contrasting_queries
+from coreb_core.analysis.rank_contrast import Contrasts, RankMeasure, anchor_exclusions, contrasting_queries
+from coreb_core.data.measures import Measure, column_of
+from coreb_core.data.schema import TaskName
 from coreb_core.errors import CorebError
 from coreb_core.text import terminal_safe
-from coreb_core.views.compare import Task, deltas
+from coreb_core.views.compare import deltas
 from coreb_core.views.inputs import Inputs
 from coreb_core.views.output import records
 from coreb_core.views.scope import Scope
-
-RankMeasure = Literal["tau_ap", "weighted_tau"]
 
 
 @dataclass(frozen=True)
@@ -49,7 +48,7 @@ class ContrastView:
         return out
 
 
-def build(scope: Scope, *, task: Task, a: str, b: str, metric: str = "ndcg_at_10", k: int = 10,
+def build(scope: Scope, *, task: TaskName, a: str, b: str, metric: Measure | str = "ndcg_at_10", k: int = 10,
           measure: RankMeasure = "tau_ap", limit: int = 20, inputs: Inputs | None = None) -> ContrastView:
     """Runs ``a`` and ``b`` (two of the scope's) on ``task``: the ``limit`` queries whose top-``k`` lists agree least
     (the C2C anchor left out under anchor exclusion), with each query's Δ ``metric``.
@@ -67,4 +66,4 @@ def build(scope: Scope, *, task: Task, a: str, b: str, metric: str = "ndcg_at_10
     exclude = anchor_exclusions(inputs.store(scope.release)) if scope.anchor_exclusion else {}
     found = contrasting_queries(inputs.hits(a), inputs.hits(b), k, measure, limit, task=task, exclude=exclude,
                                 per_query=deltas(scope, task=task, a=a, b=b, metric=metric, inputs=inputs))
-    return ContrastView(scope, task, a, b, metric, inputs.names(scope), found)
+    return ContrastView(scope, task, a, b, column_of(metric), inputs.names(scope), found)

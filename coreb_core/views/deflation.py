@@ -4,17 +4,15 @@ the v1 rules rebuilt from v2 under one of two readings (``v1``: the paper's; ``v
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Literal, Mapping
+from typing import Mapping
 
 import pandas as pd
 
-from coreb_core.analysis.deflation import deflation_table, slope_data, top_drop_queries
+from coreb_core.analysis.deflation import Reading, deflation_table, slope_data, top_drop_queries
+from coreb_core.data.schema import TaskName
 from coreb_core.evaluation.schemes import Scheme
-from coreb_core.views.compare import Task
 from coreb_core.views.inputs import Inputs
 from coreb_core.views.scope import Scope
-
-Reading = Literal["v1", "v1_gen"]
 
 
 def v1_scope(scope: Scope, *, inputs: Inputs | None = None) -> Scope:
@@ -35,7 +33,7 @@ class DeflationView:
     top: pd.DataFrame  # top_drop_queries(…, task, per_run)
 
 
-def build(scope: Scope, *, task: Task, per_run: int = 10, reading: Reading = "v1",
+def build(scope: Scope, *, task: TaskName, per_run: int = 10, reading: Reading = "v1",
           labels: Mapping[str, str] | None = None, inputs: Inputs | None = None) -> DeflationView:
     """Deflation of the scope's runs (the scope's scheme names the v1 view, see ``v1_scope``) under ``reading``, by
     task, by ``task``'s subtasks, and the ``per_run`` queries of ``task`` that lose most.

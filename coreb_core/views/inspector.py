@@ -16,9 +16,9 @@ from coreb_core.analysis.inspection import (
     run_ranks,
 )
 from coreb_core.analysis.traps.kinds import TrapReason, trap_reasons
+from coreb_core.data.schema import TaskName
 from coreb_core.present.display import mark_anchor, text_preview, with_grades
 from coreb_core.present.inspection import cross_run_marker, trap_reason_short, trap_reason_text
-from coreb_core.views.compare import Task
 from coreb_core.views.inputs import Inputs
 from coreb_core.views.scope import Scope
 
@@ -31,7 +31,7 @@ class QueryFinder:
     shown: pd.DataFrame  # the same rows with each query text cut to a preview (the table)
 
 
-def finder(scope: Scope, *, task: Task, text: str = "", subtask: str | None = None, language: str | None = None,
+def finder(scope: Scope, *, task: TaskName, text: str = "", subtask: str | None = None, language: str | None = None,
            trap_run: str | None = None, delta_runs: tuple[str, str] | None = None,
            inputs: Inputs | None = None) -> QueryFinder:
     """The task's queries matching ``text`` and the filters; with runs, ranked by ``trap_run``'s traps above the

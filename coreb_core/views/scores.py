@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from coreb_core.data.schema import Grouping, TaskName
 from coreb_core.evaluation.evaluate import DENOMINATORS, Coverage, aggregate, coverage, evaluate, summary
 from coreb_core.text import terminal_safe
 from coreb_core.views.inputs import Inputs
@@ -21,7 +22,7 @@ class ScoreView:
     scope: Scope
     source: str
     covered: dict[str, Coverage]
-    by: str | None  # the grouping of the breakdown, if any
+    by: Grouping | None  # the grouping of the breakdown, if any
     report: dict
 
     def to_json(self) -> dict:
@@ -57,8 +58,8 @@ class ScoreView:
         return out
 
 
-def build(scope: Scope, *, hits: pd.DataFrame | None = None, source: str | None = None, task: str | None = None,
-          by: str | None = None, inputs: Inputs | None = None) -> ScoreView:
+def build(scope: Scope, *, hits: pd.DataFrame | None = None, source: str | None = None, task: TaskName | None = None,
+          by: Grouping | None = None, inputs: Inputs | None = None) -> ScoreView:
     """The scores of the scope's one run (or of ``hits``, a run file's, named ``source``) under the scope's scheme.
 
     >>> view = build(Scope.of("demo_v2603", [bm25], root=root), inputs=Inputs(root))

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, Sequence
+from typing import Sequence
 
-from coreb_core.analysis.selection import Recommendation, recommend_stored
+from coreb_core.analysis.selection import Average, Recommendation, recommend_stored
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.errors import CorebError
 from coreb_core.present.numbers import points
@@ -21,8 +21,6 @@ from coreb_core.present.selection import (
 from coreb_core.text import terminal_safe
 from coreb_core.views.inputs import Inputs
 from coreb_core.views.scope import Scope
-
-Average = Literal["tasks", "queries"]
 
 
 def release_scope(release: str, run_ids: Sequence[str] | None = None, scheme: str = "v2",

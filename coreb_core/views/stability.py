@@ -10,6 +10,7 @@ import pandas as pd
 from coreb_core.analysis.stability import (
     STABILITY_LEVELS,
     ReleaseStability,
+    StabilityLevel,
     counterpart,
     model_difference,
     release_stability,
@@ -68,7 +69,7 @@ class StabilityView:
     names: tuple[str, str]
     shift: ReleaseStability
 
-    def level(self, name: str) -> pd.DataFrame:
+    def level(self, name: StabilityLevel) -> pd.DataFrame:
         """The rows of one of ``STABILITY_LEVELS`` for the view's task."""
         frame = self.shift.level(name)
         return frame if self.task is None else frame[frame["task"] == self.task].reset_index(drop=True)

@@ -7,15 +7,15 @@ rel=1 with rel=2 as judged) or nDCG@10 under v2, as the labels say: the scope's 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
 import pandas as pd
 
 from coreb_core.analysis.slices import DEFAULT_QUANTILES, LengthSlices, length_slices
 from coreb_core.analysis.traps.agreement import TrapAgreement, trap_agreement
-from coreb_core.analysis.traps.breakdown import share_lost, trap_breakdown, worst_queries
+from coreb_core.analysis.traps.breakdown import Level, share_lost, trap_breakdown, worst_queries
 from coreb_core.analysis.traps.surface import SurfaceBias, surface_bias
 from coreb_core.analysis.traps.wins import TrapWins, WhyTrapsWin, why_traps_win
+from coreb_core.data.schema import TaskName
 from coreb_core.evaluation.schemes import V2
 from coreb_core.present.numbers import points
 from coreb_core.present.trap_patterns import agreement_sentence, duel_sentence, jaccard_sentence
@@ -23,9 +23,6 @@ from coreb_core.text import p_text, terminal_safe
 from coreb_core.views.inputs import Inputs
 from coreb_core.views.output import records
 from coreb_core.views.scope import Scope
-
-Task = Literal["t2c", "c2c", "c2t"]
-Level = Literal["subtask × target language", "subtask", "target language", "task"]
 
 
 def of_task(wins: TrapWins, task: str | None) -> TrapWins:
@@ -36,7 +33,7 @@ def of_task(wins: TrapWins, task: str | None) -> TrapWins:
                          queries=wins.queries[wins.queries["task"] == task])
 
 
-def breakdown(scope: Scope, *, task: Task, level: Level = "task", inputs: Inputs | None = None) -> pd.DataFrame:
+def breakdown(scope: Scope, *, task: TaskName, level: Level = "task", inputs: Inputs | None = None) -> pd.DataFrame:
     """Traps per run and group of one task: the share lost to a trap, traps in the top 10, a trap at 1, nDCG@10 (v2)
     (``trap_breakdown``).
 
@@ -49,7 +46,7 @@ def breakdown(scope: Scope, *, task: Task, level: Level = "task", inputs: Inputs
     return trap_breakdown(inputs.store(scope.release), inputs.evaluation(scope).traps, task, level)
 
 
-def worst(scope: Scope, *, task: Task, run: str | None = None, limit: int = 25, inputs: Inputs | None = None
+def worst(scope: Scope, *, task: TaskName, run: str | None = None, limit: int = 25, inputs: Inputs | None = None
           ) -> pd.DataFrame:
     """The queries traps hurt most: most traps above the first positive, then lowest nDCG@10 (v2)
     (``worst_queries``), of one run or all."""
@@ -57,7 +54,7 @@ def worst(scope: Scope, *, task: Task, run: str | None = None, limit: int = 25, 
     return worst_queries(inputs.store(scope.release), inputs.evaluation(scope).traps, task, run, limit)
 
 
-def why(scope: Scope, *, task: Task | None = None, inputs: Inputs | None = None) -> WhyTrapsWin:
+def why(scope: Scope, *, task: TaskName | None = None, inputs: Inputs | None = None) -> WhyTrapsWin:
     """Trap kinds, bug kinds, the near-miss curve, margins and rank gaps of the scope's trap wins (``why_traps_win``)."""
     inputs = inputs or Inputs()
     return why_traps_win(of_task(inputs.trap_wins(scope), task))
@@ -93,7 +90,7 @@ class TrapView:
 
     scope: Scope
     task: str | None
-    level: str
+    level: Level
     names: dict[str, str]  # run id -> the name shown for it
     breakdown: pd.DataFrame  # the page's first table: per run and group of ``level`` (every task's when task is None)
     why: WhyTrapsWin
@@ -177,7 +174,7 @@ class TrapView:
         return out
 
 
-def build(scope: Scope, *, task: Task | None = None, level: Level = "task", quantiles: int = DEFAULT_QUANTILES,
+def build(scope: Scope, *, task: TaskName | None = None, level: Level = "task", quantiles: int = DEFAULT_QUANTILES,
           inputs: Inputs | None = None) -> TrapView:
     """Every trap section of the scope's runs, for one task (or all): ``traps``' whole answer.
 

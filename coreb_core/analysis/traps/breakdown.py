@@ -27,7 +27,7 @@ Example (CoREB-mini and a BM25 run in ``root``):
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -37,6 +37,7 @@ from coreb_core.data.store import Store, with_query_facts
 from coreb_core.errors import check_choice
 
 # Group levels the page offers: label -> query-fact columns (after run and task).
+Level = Literal["subtask × target language", "subtask", "target language", "task"]  # LEVELS' keys as a type
 LEVELS: dict[str, list[str]] = {
     "subtask × target language": [GROUPINGS["subtask"], GROUPINGS["language"]],
     "subtask": [GROUPINGS["subtask"]],
@@ -72,7 +73,7 @@ def _facts(store: Store, traps: pd.DataFrame, task: str | None) -> pd.DataFrame:
 
 
 def trap_breakdown(store: Store, traps: pd.DataFrame, task: str | None = None,
-                   level: str = "subtask × target language") -> pd.DataFrame:
+                   level: Level = "subtask × target language") -> pd.DataFrame:
     """Per run x task x group: queries, the three trap measures and mean v2 nDCG@10.
 
     Columns: run, task, <group columns of ``LEVELS[level]``>, group (those joined with " · "; the task
