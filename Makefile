@@ -49,7 +49,7 @@ lint: $(VENV)/.dev-installed
 # The fast loop while editing: everything but the browser, real-release and MiniLM tests (markers set in
 # tests/conftest.py), on CoREB-mini built in seconds. `make test` stays the suite CI runs.
 test-fast: $(VENV)/.dev-installed
-	$(OFFLINE) $(PY) -m pytest -q -m "not slow" tests
+	$(OFFLINE) $(PY) -m pytest -q -m "not slow" -n 2 tests  # both cores (pytest-xdist): its session fixtures take seconds
 
 # Median warm render time of every page on a 6x CoREB-mini with 11 runs (target: under 1 s).
 bench-app: $(VENV)/.dev-installed
