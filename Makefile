@@ -41,7 +41,7 @@ $(CHROMIUM):
 # Two passes over the same tests: the fast loop's on both cores, then the slow ones (browser, real release,
 # MiniLM) in one process, so that their session fixtures (the first launch, the real release) are built once.
 test: lint $(CHROMIUM)
-	$(OFFLINE) $(PY) -m pytest -q -m "not slow" -n 2 tests
+	$(OFFLINE) $(PY) -m pytest -q -m "not slow" -n 2 --dist worksteal tests
 	$(OFFLINE) $(PY) -m pytest -q -m slow --durations=15 tests  # the slowest tests listed: the suite must stay near 12 min
 
 # ruff (pyflakes, bugbear, isort) on the tree and mypy on coreb_core, ui, pages and app.py (pyproject.toml configures both); part of `make test`.
@@ -52,7 +52,7 @@ lint: $(VENV)/.dev-installed
 # The fast loop while editing: everything but the browser, real-release and MiniLM tests (markers set in
 # tests/conftest.py), on CoREB-mini built in seconds. `make test` stays the suite CI runs.
 test-fast: $(VENV)/.dev-installed
-	$(OFFLINE) $(PY) -m pytest -q -m "not slow" -n 2 tests  # both cores (pytest-xdist): its session fixtures take seconds
+	$(OFFLINE) $(PY) -m pytest -q -m "not slow" -n 2 --dist worksteal tests  # both cores (pytest-xdist): its session fixtures take seconds
 
 # Median warm render time of every page on a 6x CoREB-mini with 11 runs (target: under 1 s).
 bench-app: $(VENV)/.dev-installed
