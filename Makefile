@@ -59,4 +59,4 @@ bench-app: $(VENV)/.dev-installed
 	$(OFFLINE) $(PY) bench/app_bench.py
 
 clean-cache:
-	rm -rf data_cache/coreb data_cache/runs data_cache/embeddings data_cache/results
+	rm -rf data_cache/coreb data_cache/runs data_cache/embeddings data_cache/results data_cache/joins data_cache/onnx

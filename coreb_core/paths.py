@@ -52,6 +52,16 @@ def runs_dir(root: Path | None = None) -> Path:
     return (root or cache_root()) / "runs"
 
 
+def joins_dir(root: Path | None = None) -> Path:
+    """``data_cache/joins/<run_id>/<key>.npz``: each stored run read once against a release's judged pairs
+    (``coreb_core.evaluation.stored_joins``), so scoring it again reads no ranked list.
+
+    >>> joins_dir(Path("/tmp/cache"))
+    PosixPath('/tmp/cache/joins')
+    """
+    return (root or cache_root()) / "joins"
+
+
 def embeddings_dir(root: Path | None = None) -> Path:
     """``data_cache/embeddings/<model identity>/shard-*.npz``: cached vectors, shared by all runs.
 

@@ -17,7 +17,7 @@ import shutil
 
 import pytest
 
-MODULES = ["coreb_core.data.measures", "coreb_core.evaluation.kernels", "coreb_core.evaluation.judged_pairs", "coreb_core.evaluation.schemes",
+MODULES = ["coreb_core.retrieval.openvino_encoder", "coreb_core.data.measures", "coreb_core.evaluation.kernels", "coreb_core.evaluation.judged_pairs", "coreb_core.evaluation.schemes",
            "coreb_core.evaluation.significance", "coreb_core.evaluation.official", "coreb_core.errors", "coreb_core.paths", "coreb_core.progress",
            "coreb_core.atomic", "coreb_core.runs.hits", "coreb_core.runs.meta", "coreb_core.runs.folders", "coreb_core.runs.trec",
            "coreb_core.retrieval.models", "coreb_core.retrieval.search",
@@ -33,6 +33,7 @@ MODULES = ["coreb_core.data.measures", "coreb_core.evaluation.kernels", "coreb_c
 DATA_MODULES = ["coreb_core", "coreb_core.defaults", "coreb_core.report", "coreb_core.retrieval.jobs",
                 "coreb_core.retrieval.pipeline", "coreb_core.retrieval.runner_encoder", "coreb_core.evaluation.compile",
                 "coreb_core.evaluation.export", "coreb_core.evaluation.evaluate", "coreb_core.evaluation.join",
+                "coreb_core.evaluation.stored_joins",
                 "coreb_core.data.statistics", "coreb_core.data.store", "coreb_core.data.ingest", "coreb_core.data.sources",
                 "coreb_core.data.mini.build", "coreb_core.data.sql_console", "coreb_core.results.uploads",
                 "coreb_core.analysis.traps.kinds", "coreb_core.analysis.rerank_errors",

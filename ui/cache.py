@@ -24,6 +24,7 @@ from coreb_core.data.sql_console import SqlConsole
 from coreb_core.data.store import Store
 from coreb_core.evaluation.evaluate import Evaluation
 from coreb_core.evaluation.schemes import V2
+from coreb_core.evaluation.stored_joins import StoredRun
 from coreb_core.paths import release_dir, results_file
 from coreb_core.results.imported import all_rows
 from coreb_core.runs.folders import BadRun, list_runs, read_hits, run_listing, run_path
@@ -209,7 +210,8 @@ def hits(run_id: str) -> pd.DataFrame:
 
 @st.cache_data(show_spinner="Scoring runs…", max_entries=32)
 def _evaluation(scope: Scope) -> Evaluation:
-    return scope_evaluation(store(scope.release), {rid: hits(rid) for rid in scope.run_ids}, scope)
+    # Scored from each run's cached join (``stored_joins``): no ranked list is read unless a run is new.
+    return scope_evaluation(store(scope.release), {rid: StoredRun(rid) for rid in scope.run_ids}, scope)
 
 
 @st.cache_data(show_spinner="Classifying trap wins…", max_entries=32)

@@ -296,7 +296,9 @@ def c2c_language_hits(store: Store, hits: pd.DataFrame, anchor_exclusion: bool =
     run = index.code_run(hits)
     scored, qpos, rank, grade = judged_ranks(index, run, "qrels", anchor_exclusion)
     judged = index.judged("qrels")
-    keep = run.in_run[judged.qcode]
+    listed = np.zeros(index.n_queries, dtype=bool)
+    listed[scored] = True  # the run's scored queries: every judged query it lists
+    keep = listed[judged.qcode]
     qcode = judged.qcode[keep]
     if not np.array_equal(scored[qpos], qcode):
         raise CorebError("internal: judged ranks are not aligned with the qrels index")

@@ -48,8 +48,9 @@ from coreb_core.errors import CorebError, check_choice
 from coreb_core.evaluation.evaluate import Evaluation, analyse_many
 from coreb_core.evaluation.schemes import V1, V2, Scheme
 from coreb_core.evaluation.significance import DEFAULT_PERMUTATIONS, bootstrap_ci, compare_pair, holm, intervals
+from coreb_core.evaluation.stored_joins import StoredRun
 from coreb_core.results.published import parameter_counts
-from coreb_core.runs.folders import list_runs, read_hits, run_meta
+from coreb_core.runs.folders import list_runs, run_meta
 from coreb_core.runs.meta import RunMeta, run_name
 
 RANKED_COLUMNS = ["rank", "model", "run", "params_b", "queries", "mean", "ci_low", "ci_high",
@@ -475,7 +476,7 @@ def recommend_stored(release: str, run_ids: Sequence[str] | None = None, scheme:
                              f"--model bm25 --release {release}")
     if evaluation is None:
         schemes = tuple(dict.fromkeys([parsed, V2, V1]))
-        evaluation = analyse_many(store, {r: read_hits(r, root) for r in metas}, schemes, anchor_exclusion, traps=True)
+        evaluation = analyse_many(store, {r: StoredRun(r, root) for r in metas}, schemes, anchor_exclusion, traps=True)
     rec = recommendation or recommend(store, evaluation.per_query(parsed), evaluation.traps, metas, tasks, languages,
                                       budget_b, average, metric=metric, n_permutations=n_permutations)
     return StoredSelection(store, parsed, metas, evaluation, rec)

@@ -34,7 +34,7 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple, cast
+from typing import Any, Mapping, NamedTuple, cast
 
 import numpy as np
 import pandas as pd
@@ -55,7 +55,8 @@ from coreb_core.evaluation.join import (
 from coreb_core.evaluation.judged_pairs import dropped_above
 from coreb_core.evaluation.kernels import KS, QueryMetrics, means_by_cell, metric_names, per_query_metrics
 from coreb_core.evaluation.schemes import V1, V2, Scheme
-from coreb_core.runs.folders import read_hits
+from coreb_core.evaluation.stored_joins import StoredRun, stored_join
+from coreb_core.runs.folders import read_hits  # noqa: F401  (the examples below read runs with it)
 
 
 def official_ranks(rows: pd.DataFrame, query_id: str, task: str, anchor_id: str | None = None,
@@ -177,11 +178,12 @@ class Evaluation:
         return self.trap_rows
 
 
-def analyse_many(store: Store, runs: dict[str, pd.DataFrame], schemes=(V2,), anchor_exclusion: bool = True, ks=KS,
-                 traps: bool = False, groupings: tuple[str, ...] = ()) -> Evaluation:
+def analyse_many(store: Store, runs: Mapping[str, pd.DataFrame | StoredRun], schemes=(V2,), anchor_exclusion: bool = True,
+                 ks=KS, traps: bool = False, groupings: tuple[str, ...] = ()) -> Evaluation:
     """Evaluate several runs at once into an ``Evaluation`` (per-query rows per scheme, trap rows,
     group means for ``groupings``). Each run is coded and joined once (threads across runs); the metric
-    kernels then run once over all runs together.
+    kernels then run once over all runs together. A run is its hits, or a ``StoredRun`` (a stored run by
+    id), which is scored from the join kept beside it (``stored_joins``) and read only the first time.
 
     >>> ev = analyse_many(store, {"bm25": read_hits(bm25)}, (V2,), groupings=("task",))  # demo_v2603
     >>> ev.groups("v2", "task")[["run", "task", "ndcg_at_10"]]
@@ -203,7 +205,9 @@ def analyse_many(store: Store, runs: dict[str, pd.DataFrame], schemes=(V2,), anc
     joint = joint_judged(index, tuple(sorted({v for v, _ in views})))
     noise = any(d for _, d in views)
 
-    def code_and_join(hits: pd.DataFrame) -> RunJoin:
+    def code_and_join(hits: pd.DataFrame | StoredRun) -> RunJoin:
+        if isinstance(hits, StoredRun):
+            return stored_join(index, hits, joint, anchor_exclusion, noise)
         return join_run(index, index.code_run(hits), joint, anchor_exclusion, noise)
 
     def scheme_metrics(scheme: Scheme) -> QueryMetrics:
@@ -259,7 +263,7 @@ def _join_key(store: Store, scheme: Scheme) -> tuple[str, bool]:
     return qrels_view(store, scheme), scheme.drops_noise_texts
 
 
-def evaluate(store: Store, hits: pd.DataFrame, scheme: Scheme = V2, anchor_exclusion: bool = True,
+def evaluate(store: Store, hits: pd.DataFrame | StoredRun, scheme: Scheme = V2, anchor_exclusion: bool = True,
              ks=KS) -> pd.DataFrame:
     """One row per evaluated query: task, query_id and every metric (``ndcg_at_10``, …).
 
@@ -393,7 +397,7 @@ def score_run(run_id: str, root: Path | None = None) -> dict[str, float]:
     from coreb_core.runs.folders import run_meta
 
     with Store(run_meta(run_id, root).made_on(), root) as store:
-        result = summary(evaluate(store, read_hits(run_id, root)))
+        result = summary(evaluate(store, StoredRun(run_id, root)))
     return {t: m["ndcg_at_10"] for t, m in result["tasks"].items()}
 
 

@@ -45,7 +45,6 @@ class CodedRun(NamedTuple):
     d_local: np.ndarray
     doc_map: np.ndarray
     rank: np.ndarray  # per row, float (inf for the empty-list marker)
-    in_run: np.ndarray  # per query code
 
 
 class ReleaseIndex:
@@ -122,10 +121,8 @@ class ReleaseIndex:
             ranks = pd.to_numeric(ranks)
         plain_int = isinstance(ranks.dtype, np.dtype) and ranks.dtype.kind in "iu"  # cannot hold a missing value
         rank = ranks.to_numpy(dtype=np.float64) if plain_int else ranks.to_numpy(dtype=np.float64, na_value=np.inf)
-        listed = np.bincount(q_local + 1, minlength=len(query_map) + 1)[1:] > 0  # local codes with a row
-        in_run = np.zeros(self.n_queries, dtype=bool)
-        in_run[query_map[listed & (query_map >= 0)]] = True
-        return CodedRun(q_local, query_map, d_local, doc_map, rank, in_run)
+        # Which queries the run lists is found by the scan, which reads every row anyway.
+        return CodedRun(q_local, query_map, d_local, doc_map, rank)
 
 
 def local_codes(column: pd.Series, index: pd.Index) -> tuple[np.ndarray, np.ndarray]:
@@ -177,9 +174,10 @@ class RunJoin(NamedTuple):
     """One run matched once against every judged pair of the views being scored (their union).
 
     The pass over the run's rows happens here, once per run; each view then reads its pairs' values
-    and applies the drops on its judged pairs only."""
+    and applies the drops on its judged pairs only. Nothing here grows with the run's rows, so a join
+    is what ``coreb_core.evaluation.stored_joins`` keeps beside a stored run."""
 
-    run: CodedRun
+    in_run: np.ndarray  # per query code: the run lists it (an empty list counts)
     joint: "JointJudged"
     rank: np.ndarray  # per joint pair: the stored rank, inf when the run does not list it
     excluded_above: np.ndarray  # per joint pair: own-id / C2C-anchor hits above it (the official rank rule)
@@ -213,7 +211,7 @@ def join_run(index: ReleaseIndex, run: CodedRun, joint: JointJudged, anchor_excl
     scan = joint.pairs.scan(run.q_local, run.query_map, run.d_local, run.doc_map, run.rank, index.self_doc,
                             index.anchor if anchor_exclusion else no_doc, index.noise_doc,
                             index.c2t_query if noise else np.zeros(index.n_queries, dtype=bool))
-    return RunJoin(run, joint, scan.rank, scan.excluded_above, scan.noise_above if noise else None, excluded)
+    return RunJoin(scan.in_run, joint, scan.rank, scan.excluded_above, scan.noise_above if noise else None, excluded)
 
 
 def view_ranks(index: ReleaseIndex, joined: RunJoin, view: str = "qrels", drop_noise: bool = False
@@ -224,7 +222,7 @@ def view_ranks(index: ReleaseIndex, joined: RunJoin, view: str = "qrels", drop_n
     ``drop_noise``, every noise description in a C2T list leave the list, and hits below move up.
     Only the pairs of the run's evaluated queries are touched (a view's pairs are sorted by query)."""
     j = index.judged(view)
-    scored = np.flatnonzero(joined.run.in_run & j.has_qrels)
+    scored = np.flatnonzero(joined.in_run & j.has_qrels)
     # The pairs of the scored queries: contiguous ranges of the query-sorted pairs.
     bounds = np.searchsorted(j.qcode, np.stack([scored, scored + 1]))
     lengths = bounds[1] - bounds[0]

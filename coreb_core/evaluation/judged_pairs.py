@@ -21,6 +21,8 @@ Example: judged (q0, d1), (q1, d0), (q1, d2); the run lists q0: d0 (its own id),
     ...                   c2t_query=np.zeros(2, bool))
     >>> scan.rank, scan.excluded_above  # per judged pair: stored rank (inf: not listed), drops above
     (array([ 2., inf,  1.]), array([1., 0., 0.]))
+    >>> scan.in_run  # per query code: listed by the run
+    array([ True,  True])
 """
 from __future__ import annotations
 
@@ -90,12 +92,11 @@ def dropped_above(qcode: np.ndarray, rank: np.ndarray, dropped: np.ndarray) -> n
 
 @numba.njit(cache=True, nogil=True)
 def _scan(q_local, query_map, d_local, doc_map, rank, starts, docs, self_doc, anchor, noise_doc, c2t_query,
-          pair_rank, excluded_above, noise_above) -> bool:
-    n_queries, n_docs = len(starts) - 1, len(noise_doc)
+          pair_rank, excluded_above, noise_above, seen) -> bool:
+    n_docs = len(noise_doc)
     # ``pair_of_doc`` holds the current query's judged docs (position of the pair, -1 elsewhere): it is
     # filled when the query changes and cleared after, so each row is one cached load, no search.
     pair_of_doc = np.full(n_docs, -1, dtype=np.int64)
-    seen = np.zeros(n_queries, dtype=np.bool_)
     current, last_rank = -1, -np.inf
     excluded_strictly, excluded_at, noise_strictly, noise_at = 0.0, 0.0, 0.0, 0.0
     for i in range(len(q_local)):
@@ -136,11 +137,13 @@ def _scan(q_local, query_map, d_local, doc_map, rank, starts, docs, self_doc, an
 
 class RunScan(NamedTuple):
     """A run read against judged pairs: per pair, the stored rank (inf when the run does not list
-    it) and the dropped hits above it, own id / C2C anchor and C2T noise texts counted apart."""
+    it) and the dropped hits above it, own id / C2C anchor and C2T noise texts counted apart; per
+    query code, whether the run lists the query (an empty list counts)."""
 
     rank: np.ndarray
     excluded_above: np.ndarray
     noise_above: np.ndarray
+    in_run: np.ndarray
 
 
 class JudgedPairs(NamedTuple):
@@ -173,11 +176,15 @@ class JudgedPairs(NamedTuple):
         args = (query_map, d_local, doc_map, rank, kernel_input(self.starts, i), kernel_input(self.docs, i),
                 kernel_input(self_doc, i), kernel_input(anchor, i), kernel_input(noise_doc, b),
                 kernel_input(c2t_query, b))
-        out = RunScan(np.full(len(self.keys), np.inf), np.zeros(len(self.keys)), np.zeros(len(self.keys)))
+        out = self._empty_scan()
         if not _scan(q_local, *args, *out):
             query = np.where(q_local >= 0, query_map[q_local], -1)
             order = np.lexsort((rank, query))
             args = (query_map, kernel_input(d_local[order], i), doc_map, kernel_input(rank[order], np.float64)) + args[4:]
-            out = RunScan(np.full(len(self.keys), np.inf), np.zeros(len(self.keys)), np.zeros(len(self.keys)))
+            out = self._empty_scan()
             _scan(kernel_input(q_local[order], i), *args, *out)
         return out
+
+    def _empty_scan(self) -> RunScan:
+        n = len(self.keys)
+        return RunScan(np.full(n, np.inf), np.zeros(n), np.zeros(n), np.zeros(len(self.starts) - 1, dtype=np.bool_))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 import pandas as pd
 
@@ -16,14 +16,16 @@ from coreb_core.data.schema import APP_GROUPINGS
 from coreb_core.data.store import Store
 from coreb_core.evaluation.evaluate import Evaluation, analyse_many
 from coreb_core.evaluation.schemes import V1, V2
+from coreb_core.evaluation.stored_joins import StoredRun
 from coreb_core.runs.folders import list_runs, read_hits, run_meta
 from coreb_core.runs.meta import RunMeta, run_name
 from coreb_core.views.scope import Scope
 
 
-def scope_evaluation(store: Store, hits: dict[str, pd.DataFrame], scope: Scope) -> Evaluation:
+def scope_evaluation(store: Store, hits: Mapping[str, pd.DataFrame | StoredRun], scope: Scope) -> Evaluation:
     """The scope's runs scored once for every view: per-query metrics under the scope's scheme, v2 and v1, the trap
-    table and the app's group means (``analyse_many``)."""
+    table and the app's group means (``analyse_many``). Runs by reference (``StoredRun``) score from their
+    cached joins."""
     schemes = tuple(dict.fromkeys([scope.scheme, V2, V1]))
     return analyse_many(store, hits, schemes, scope.anchor_exclusion, traps=True, groupings=APP_GROUPINGS)
 
@@ -91,7 +93,8 @@ class Inputs:
         """``scope_evaluation`` of the scope, once per instance."""
         key = (scope.release, scope.version, scope.run_ids, str(scope.scheme), scope.anchor_exclusion)
         if key not in self._evaluations:
-            self._evaluations[key] = scope_evaluation(self.store(scope.release), self.runs_hits(scope), scope)
+            stored = {run_id: StoredRun(run_id, self.root) for run_id in scope.run_ids}
+            self._evaluations[key] = scope_evaluation(self.store(scope.release), stored, scope)
         return self._evaluations[key]
 
     def trap_wins(self, scope: Scope) -> TrapWins:
