@@ -66,6 +66,8 @@ def hits_from_scores(task: str, query_ids: list[str], doc_ids: list[str], scores
     """
     doc_array = np.asarray(doc_ids, dtype=object)
     by_id = np.argsort(doc_array, kind="stable")[::-1]
+    if counted is None:
+        return _top_k_hits(task, query_ids, doc_array[by_id], np.asarray(scores), by_id, top_k, keep)
     doc_sorted, s = doc_array[by_id], np.asarray(scores, dtype=np.float64)[:, by_id]
     # Stable sort of -score (as trec_eval compares it) over doc-id-descending columns: score desc, then doc
     # id desc (trec_eval).
@@ -97,6 +99,51 @@ def hits_from_scores(task: str, query_ids: list[str], doc_ids: list[str], scores
         "query_id": pd.Categorical.from_codes(rows_q, pd.Index(query_ids)),
         "doc_id": pd.Categorical.from_codes(rows_d, pd.Index(doc_sorted)),
         "rank": r.astype(np.int32), "score": s[rows_q, rows_d], "in_top_k": r <= k,
+    })
+
+
+def _top_k_hits(task: str, query_ids: list[str], doc_sorted: np.ndarray, scores: np.ndarray, by_id: np.ndarray,
+                top_k: int, keep: Mapping[str, Iterable[str]] | None) -> pd.DataFrame:
+    """``hits_from_scores`` without a stretch: the top ``top_k`` of each row and the kept documents below it,
+    from a partial selection (no full sort; about two score-sized temporaries). Columns are in doc-id-descending
+    order, so among equal keys the lower column wins, as trec_eval breaks ties."""
+    n_q, n_d = scores.shape
+    k = min(top_k, n_d)
+    key = trec_order_key(scores)[:, by_id]  # float32, doc-id-descending columns
+    rows = np.zeros((n_q, 0), dtype=np.int64)
+    if k:
+        kth = np.partition(key, n_d - k, axis=1)[:, n_d - k]  # each row's k-th largest key
+        above = key > kth[:, None]
+        tied = key == kth[:, None]
+        # Of the keys tied with the k-th, the lowest columns fill the row up to k.
+        room = k - above.sum(axis=1)
+        chosen = above | (tied & (np.cumsum(tied, axis=1, dtype=np.int32) <= room[:, None]))
+        cols = np.nonzero(chosen)[1].reshape(n_q, k)  # ascending columns per row
+        picked = np.take_along_axis(key, cols, axis=1)
+        rows = np.take_along_axis(cols, np.argsort(-picked, axis=1, kind="stable"), axis=1)
+    rows_q = np.repeat(np.arange(n_q), k)
+    rows_d = rows.ravel()
+    r = np.tile(np.arange(1, k + 1), n_q)
+    if keep:
+        col = {d: i for i, d in enumerate(doc_sorted)}
+        extra = [(qi, col[d]) for qi, q in enumerate(query_ids) for d in keep.get(q, ()) if d in col]
+        if extra:
+            eq, ed = np.array(extra).T
+            ranks = np.empty(len(eq), dtype=np.int64)
+            for start in range(0, len(eq), 2048):  # bounded memory: 2,048 rows of keys at a time
+                part = slice(start, start + 2048)
+                row_keys, own = key[eq[part]], key[eq[part], ed[part]][:, None]
+                before = (row_keys > own) | ((row_keys == own) & (np.arange(n_d)[None, :] < ed[part][:, None]))
+                ranks[part] = before.sum(axis=1) + 1
+            beyond = ranks > k
+            rows_q, rows_d, r = np.r_[rows_q, eq[beyond]], np.r_[rows_d, ed[beyond]], np.r_[r, ranks[beyond]]
+            order = np.lexsort((r, rows_q))
+            rows_q, rows_d, r = rows_q[order], rows_d[order], r[order]
+    return pd.DataFrame({
+        "task": pd.Categorical.from_codes(np.zeros(len(r), dtype=np.int8), [task]),
+        "query_id": pd.Categorical.from_codes(rows_q, pd.Index(query_ids)),
+        "doc_id": pd.Categorical.from_codes(rows_d, pd.Index(doc_sorted)),
+        "rank": r.astype(np.int32), "score": scores[rows_q, by_id[rows_d]].astype(np.float64), "in_top_k": r <= k,
     })
 
 
