@@ -274,10 +274,11 @@ def _read_rerank_inputs(release: str, root: Path | None, hits: pd.DataFrame,
 def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = tuple(TASKS), device: str = "auto",
                   batch_size: int = 64, top_k: int = DEFAULT_TOP_K, progress: Progress = silent,
                   root: Path | None = None, model_loader=load_encoder,
-                  profile: str = DEFAULT_PROFILE) -> RetrievalResult:
+                  profile: str = DEFAULT_PROFILE, backend: str = "torch") -> RetrievalResult:
     """Encode (or fetch from the cache), search exactly, store the run with provenance.
     ``profile`` is ``official`` (as coreb_runner 0.1.0 encodes) or ``card`` (as the model's card
-    says); BM25 has no encoder and ignores it. ``model_loader(spec, encoding, device)`` loads the
+    says); BM25 has no encoder and ignores it. ``backend`` "openvino" / "openvino-bf16" runs the official profile
+    on OpenVINO (CPU, float32 / bfloat16, each its own embedding cache). ``model_loader(spec, encoding, device)`` loads the
     encoder when something must be encoded (the app passes a cached one, so a model is loaded once
     per server).
 
@@ -300,8 +301,8 @@ def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = tuple(TASKS
         ensure_available(spec)  # fail within seconds, before any work, when a hub model cannot be had
     loaded, fingerprint = _read_release(release, root, tasks)
     used_device = pick_device(device) if spec.kind == "dense" else "cpu"
-    encoding = encoding_for(spec, profile, used_device) if spec.kind == "dense" else None
-    if encoding and encoding.backend == "transformers" and Path(spec.name).is_dir():
+    encoding = encoding_for(spec, profile, used_device, backend) if spec.kind == "dense" else None
+    if encoding and encoding.backend in ("transformers", "openvino") and Path(spec.name).is_dir():
         check_folder_positions(Path(spec.name))  # before any progress: the runner's 512 tokens must fit
     encoder = _Encoder(spec, encoding, used_device, progress, model_loader) if encoding else None
     cache = EmbeddingCache(encoder_identity(spec, encoding), root) if encoding else None

@@ -61,7 +61,8 @@ class Encoding(NamedTuple):
     {'query': '', 'document': '', 'source': 'coreb_runner adds no prompt (models.py:173-182)'}
     """
     profile: str
-    backend: str  # "transformers" (AutoModel, as coreb_runner) or "sentence-transformers" (the model's modules)
+    backend: str  # "transformers" (AutoModel, as coreb_runner), "openvino" (the same model exported, on the CPU)
+    # or "sentence-transformers" (the model's modules)
     max_length: int | None  # tokens kept per text; None = the model's own maximum
     precision: str  # float32 / float16 / bfloat16
     pooling: str
@@ -101,20 +102,38 @@ def check_profile(profile: str) -> str:
     return profile
 
 
-def encoding_for(spec: ModelSpec, profile: str, device: str) -> Encoding:
-    """How ``spec`` encodes under ``profile`` on ``device`` (a dense model; BM25 has no encoder).
+# How the official profile runs its transformer: PyTorch fp32 (default), OpenVINO fp32, OpenVINO bf16 (CPU only).
+BACKENDS = ("torch", "openvino", "openvino-bf16")
+
+
+def encoding_for(spec: ModelSpec, profile: str, device: str, backend: str = "torch") -> Encoding:
+    """How ``spec`` encodes under ``profile`` on ``device`` (a dense model; BM25 has no encoder). ``backend``
+    "openvino" / "openvino-bf16" run the official profile's transformer on OpenVINO (CPU only; the same weights,
+    in float32 / bfloat16).
 
     >>> from coreb_core.retrieval.models import resolve
     >>> enc = encoding_for(resolve("minilm"), "official", "cpu")
     >>> enc.profile, enc.backend, enc.max_length, enc.precision
     ('official', 'transformers', 512, 'float32')
+    >>> enc = encoding_for(resolve("minilm"), "official", "cpu", backend="openvino-bf16")
+    >>> enc.backend, enc.precision
+    ('openvino', 'bfloat16')
+    >>> encoding_for(resolve("minilm"), "card", "cpu", backend="openvino")
+    Traceback (most recent call last):
+    coreb_core.errors.CorebError: --backend openvino runs the official profile on the CPU only (asked: profile card on cpu)
     """
     check_profile(profile)
+    if backend not in BACKENDS:
+        raise CorebError(f"unknown backend {backend!r}; use {' or '.join(BACKENDS)}")
     if spec.kind != "dense":
         raise CorebError(f"{spec.id} has no encoder, so it has no encoding profile")
+    if backend != "torch" and (profile != "official" or device != "cpu"):
+        raise CorebError(f"--backend {backend} runs the official profile on the CPU only (asked: profile {profile} "
+                         f"on {device})")
     if profile == "official":
         none = TaskPrompts("", "", "coreb_runner adds no prompt (models.py:173-182)")
-        return Encoding("official", "transformers", OFFICIAL_MAX_LENGTH, OFFICIAL_PRECISION, OFFICIAL_POOLING,
+        return Encoding("official", "transformers" if backend == "torch" else "openvino", OFFICIAL_MAX_LENGTH,
+                        "bfloat16" if backend == "openvino-bf16" else OFFICIAL_PRECISION, OFFICIAL_POOLING,
                         {task: none for task in TASK_NAMES}, OFFICIAL_NOTE)
     prompts = dict(spec.card) if spec.id in REGISTRY else _own_prompts(spec)
     return Encoding("card", "sentence-transformers", spec.card_max_length, precision_for(spec, device),
@@ -183,7 +202,7 @@ def load_encoder(spec: ModelSpec, encoding: Encoding, device: str):
     ('RunnerEncoder', (1, 384))
     """
     local = Path(spec.name).is_dir()
-    if encoding.backend == "transformers":
+    if encoding.backend in ("transformers", "openvino"):
         from coreb_core.retrieval.models import ensure_available
 
         ensure_available(spec)
@@ -191,6 +210,12 @@ def load_encoder(spec: ModelSpec, encoding: Encoding, device: str):
             raise CorebError(f"{spec.name}: the official profile loads with transformers AutoModel, which needs "
                              "config.json at the folder's root; use --profile card for this folder")
     try:
+        if encoding.backend == "openvino":
+            from coreb_core.retrieval.openvino_encoder import OpenVinoEncoder
+
+            # the exported model is the same for both precisions: named by the float32 encoding's identity
+            exported = encoder_identity(spec, encoding._replace(precision=OFFICIAL_PRECISION))
+            return OpenVinoEncoder.load(spec.name, exported, spec.revision, spec.trust_remote_code, encoding.precision)
         if encoding.backend == "transformers":
             return RunnerEncoder.load(spec.name, device, spec.revision, spec.trust_remote_code, encoding.precision)
         return load_dense(spec, device, encoding.precision, encoding.max_length)

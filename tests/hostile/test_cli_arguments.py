@@ -46,6 +46,17 @@ def test_run_unknown_device(tiny_cache, capsys):
         refuses([*RUN, "--device", "foo"], capsys, "--device: ", "'foo'", "auto, cpu, cuda, cuda:N or mps")
 
 
+@pytest.mark.parametrize("extra, mentions", [
+    (["--backend", "gpu"], ["--backend: invalid choice: 'gpu'"]),
+    (["--backend", "openvino", "--profile", "card"], ["--backend openvino runs the official profile on the CPU only",
+                                                      "profile card on cpu"]),
+], ids=["unknown-backend", "openvino-with-card"])
+def test_run_backend_refused_before_any_work(tiny_cache, capsys, extra, mentions):
+    """OpenVINO runs the official profile on the CPU only; anything else is one line, nothing exported or stored."""
+    with unchanged(tiny_cache):
+        refuses(["run", "--model", "minilm", "--release", "tiny", "--device", "cpu", *extra], capsys, *mentions)
+
+
 @pytest.mark.parametrize("tasks, mentions", [("", ["at least one"]), (" , ", ["at least one"]),
                                              ("t2c,t2c", ["t2c", "twice"]), ("t2c,x2y", ["unknown task 'x2y'"])],
                          ids=["empty", "commas-only", "repeated", "unknown"])
