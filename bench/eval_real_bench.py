@@ -1,0 +1,261 @@
+"""Evaluation speed on the real release, side by side with the official procedure and the peers.
+
+Builds, in a temporary cache, the real ``release_v2603`` (``--real``, default ``../shared/coreb_real``)
+with its queries repeated ``--scale`` times (×10: 26,010 queries, ids suffixed ``~k``, the same corpora
+and judgments), one real BM25 run made by the pipeline and 10 synthetic runs ranked from noisy BM25 scores
+exactly as the pipeline ranks (top 100 plus every judged document, C2T stretched for the v1 view: 821,480
+rows per run at ×1). Then, on the same 11 runs (nDCG, MAP, Recall, P at 1/3/5/10/100, v2):
+
+- **official**: ``coreb_core.evaluation.official.official_evaluate`` (pytrec_eval, as coreb_runner's
+  ``EvaluateRetrieval.evaluate``), per task, from run dicts already in memory;
+- **ours, in memory**: ``analyse_many`` of the runs' hits frames (codes, join, kernels);
+- **ours, stored, first time**: ``analyse_many`` of ``StoredRun`` references with no cached join: reads each
+  ``hits.parquet`` once and writes its join (``coreb_core/evaluation/stored_joins.py``);
+- **ours, stored**: the same again from a fresh index: the joins are read from disk, no ranked list is;
+- **peers** (with ``--peers PYTHON``, a venv holding ranx and ir_measures: see bench/README.md): ranx
+  ``evaluate`` and ir_measures ``calc_aggregate`` on the same runs, in their own process.
+
+Numbers are checked equal (every metric, every query of run 0, against pytrec_eval) before any timing.
+Peak memory: tracemalloc's peak during each of our evaluations. ``--runs 1 11 50`` times the stored path
+for each count and fits the exponent of time against runs.
+
+    .venv/bin/python bench/eval_real_bench.py [--scale 10] [--runs 1 11 50] [--peers bench/.peers/bin/python]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import subprocess
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+KS = (1, 3, 5, 10, 100)
+FAMILIES = (("ndcg", "NDCG"), ("map", "MAP"), ("recall", "Recall"), ("precision", "P"))
+
+
+def scaled_copy(real: Path, out: Path, scale: int) -> Path:
+    """The real release_v2603 with every query (and its judgments) repeated ``scale`` times."""
+    src, dst = real / "release_v2603", out / "release_v2603"
+    dst.mkdir(parents=True)
+    for f in sorted(src.glob("*.jsonl")):
+        lines = f.read_text(encoding="utf-8").splitlines()
+        if "queries" in f.name or "qrels" in f.name:
+            rows = [json.loads(line) for line in lines]
+            lines = [json.dumps({**r, "query_id": f"{r['query_id']}~{k}" if k else r["query_id"]})
+                     for k in range(scale) for r in rows]
+        (dst / f.name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return out
+
+
+def build(root: Path, real: Path, scale: int, n_runs: int) -> tuple[str, list[str]]:
+    from coreb_core.data.store import Store
+    from coreb_core.results.uploads import import_dataset
+    from coreb_core.retrieval.pipeline import load_task, run_retrieval
+    from coreb_core.retrieval.search import bm25_scores
+    from coreb_core.runs.folders import new_run_id, write_run
+    from coreb_core.runs.hits import concat_hits, hits_from_scores
+
+    release, _ = import_dataset(scaled_copy(real, root / "src", scale), split="release_v2603", root=root)
+    run_ids = [run_retrieval("bm25", release, root=root).run_id]
+    rng = np.random.default_rng(2603)
+    with Store(release, root) as store:
+        tasks = [load_task(store, t) for t in ("t2c", "c2c", "c2t")]
+        bases = []
+        for data in tasks:
+            base = bm25_scores(data.queries, data.docs)
+            bases.append(base / np.maximum(base.max(axis=1, keepdims=True), 1e-9))
+    for r in range(n_runs - 1):
+        parts = [hits_from_scores(task, data.query_ids, data.doc_ids,
+                                  base + rng.normal(0.0, 0.05 + 0.05 * (r % 10), size=base.shape),
+                                  keep=data.keep, counted=data.counted)
+                 for task, data, base in zip(("t2c", "c2c", "c2t"), tasks, bases)]
+        run_ids.append(write_run(concat_hits(parts), {"run_id": new_run_id(f"synthetic-{r:02d}", release),
+                                                      "release": release, "model": f"synthetic-{r:02d}"}, root))
+    return release, run_ids
+
+
+def official_inputs(store, frames: list[pd.DataFrame]):
+    qrels: dict[str, dict[str, dict[str, int]]] = {}
+    for t, q, d, r in store.sql("SELECT task, query_id, doc_id, relevance FROM qrels").fetchall():
+        qrels.setdefault(t, {}).setdefault(q, {})[d] = r
+    dicts = []
+    for hits in frames:
+        per: dict[str, dict[str, dict[str, float]]] = {}
+        for t, q, d, s in hits[["task", "query_id", "doc_id", "score"]].itertuples(index=False):
+            if isinstance(d, str):
+                per.setdefault(t, {}).setdefault(q, {})[d] = s
+        dicts.append(per)
+    return qrels, dicts
+
+
+def check_equal(store, hits: pd.DataFrame, qrels, results) -> float:
+    """Largest difference, over every metric and query of one run, between ours and pytrec_eval."""
+    from coreb_core.evaluation.evaluate import evaluate
+    from coreb_core.evaluation.official import official_evaluate
+    from coreb_core.evaluation.schemes import V2
+
+    # official_evaluate is coreb_runner's EvaluateRetrieval.evaluate: the C2C anchor stays in the list there
+    # (the runner drops it in a separate step), so the check keeps it too.
+    ours = evaluate(store, hits, V2, anchor_exclusion=False, ks=KS).set_index("query_id")
+    worst = 0.0
+    for task, res in results.items():
+        theirs = official_evaluate(qrels[task], res, KS, per_query=True)
+        for ours_name, _ in FAMILIES:
+            trec = {"ndcg": "ndcg_cut", "map": "map_cut", "recall": "recall", "precision": "P"}[ours_name]
+            for k in KS:
+                mine = ours.loc[list(theirs), f"{ours_name}_at_{k}"].to_numpy()
+                ref = np.array([theirs[q][f"{trec}_{k}"] for q in theirs])
+                worst = max(worst, float(np.abs(mine - ref).max()))
+    return worst
+
+
+FRESH = '''
+import shutil, sys, time
+from pathlib import Path
+from coreb_core.data.store import Store
+from coreb_core.evaluation.evaluate import analyse_many
+from coreb_core.evaluation.schemes import V2
+from coreb_core.evaluation.stored_joins import StoredRun
+from coreb_core.paths import joins_dir
+root, release, fresh, ids = Path(sys.argv[1]), sys.argv[2], sys.argv[3] == "1", sys.argv[4:]
+if fresh:
+    shutil.rmtree(joins_dir(root), ignore_errors=True)
+t0 = time.perf_counter()
+analyse_many(Store(release, root), {r: StoredRun(r, root) for r in ids}, (V2,), ks=(1, 3, 5, 10, 100))
+# VmHWM, not ru_maxrss: Linux carries ru_maxrss over from the parent through fork and exec
+hwm = next(int(line.split()[1]) for line in open("/proc/self/status") if line.startswith("VmHWM:"))
+print(time.perf_counter() - t0, hwm / 2 ** 20)
+'''
+
+
+def fresh_process(root: Path, release: str, ids: list[str], fresh: bool) -> tuple[float, float]:
+    """(peak resident GiB, seconds) of a new interpreter scoring ``ids`` from the stored runs."""
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", FRESH, str(root), release, "1" if fresh else "0", *ids],
+                          capture_output=True, text=True, check=True)
+    seconds, rss = map(float, done.stdout.split())
+    return rss, seconds
+
+
+def timed(fn, repeats: int = 3) -> tuple[float, float]:
+    """Median seconds of ``repeats`` calls, and tracemalloc's peak (GiB) over one more call."""
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    tracemalloc.start()
+    fn()
+    peak = tracemalloc.get_traced_memory()[1] / 2 ** 30
+    tracemalloc.stop()
+    return sorted(times)[len(times) // 2], peak
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--real", type=Path, default=Path(__file__).resolve().parents[1].parent / "shared" / "coreb_real")
+    parser.add_argument("--scale", type=int, default=1)
+    parser.add_argument("--runs", type=int, nargs="*", default=[11])
+    parser.add_argument("--peers", help="a Python with ranx and ir_measures (bench/README.md)")
+    args = parser.parse_args()
+
+    from coreb_core.data.store import Store
+    from coreb_core.evaluation.evaluate import analyse_many
+    from coreb_core.evaluation.join import release_index
+    from coreb_core.evaluation.official import official_evaluate
+    from coreb_core.evaluation.schemes import V2
+    from coreb_core.evaluation.stored_joins import StoredRun
+    from coreb_core.paths import joins_dir
+    from coreb_core.runs.folders import read_hits
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        t0 = time.perf_counter()
+        release, run_ids = build(root, args.real, args.scale, max(args.runs))
+        print(f"built {release} ×{args.scale} with {len(run_ids)} runs in {time.perf_counter() - t0:.0f} s")
+        store = Store(release, root)
+        ids = run_ids[:11]
+        frames = [read_hits(r, root) for r in ids]
+        rows = sum(map(len, frames))
+        print(f"{len(ids)} runs × {store.sql('SELECT count(*) FROM queries').fetchone()[0]:,} queries, "
+              f"{rows // len(ids):,} stored rows per run ({(frames[0]['rank'] <= 100).sum():,} of them at rank ≤ 100)")
+        qrels, dicts = official_inputs(store, frames)
+        print(f"check: ours against pytrec_eval, every metric and query of run 0: max |Δ| = "
+              f"{check_equal(store, frames[0], qrels, dicts[0]):.1e}")
+
+        def official(dicts, qrels) -> None:
+            for per in dicts:
+                for task, res in per.items():
+                    official_evaluate(qrels[task], res, KS, round_to=None)
+
+        t0 = time.perf_counter()
+        official(dicts, qrels)
+        t_official = time.perf_counter() - t0
+        del dicts, qrels  # tens of millions of dict entries at 10x: not kept beside the peers' process
+        named = dict(zip(ids, frames))
+        analyse_many(store, named, (V2,), ks=KS)  # compiles nothing new; warms the release index
+        t_memory, peak_memory = timed(lambda: analyse_many(store, named, (V2,), ks=KS))
+
+        def stored(run_list: list[str], fresh_cache: bool) -> None:
+            if fresh_cache:
+                import shutil
+                shutil.rmtree(joins_dir(root), ignore_errors=True)
+            store.cache.pop("release_index", None)  # a new index: nothing memoised in memory
+            analyse_many(store, {r: StoredRun(r, root) for r in run_list}, (V2,), ks=KS)
+
+        t_first, peak_first = timed(lambda: stored(ids, True), repeats=1)
+        t_stored, peak_stored = timed(lambda: stored(ids, False))
+        index_build, _ = timed(lambda: (store.cache.pop("release_index", None), release_index(store).judged("qrels")),
+                               repeats=3)
+        print(f"official procedure (pytrec_eval, 4 families × 5 cutoffs, v2), {len(ids)} runs: {t_official:.2f} s")
+        for label, t, peak in (("ours, in memory (hits frames)", t_memory, peak_memory),
+                               ("ours, stored runs, first time (reads hits, writes joins)", t_first, peak_first),
+                               ("ours, stored runs (joins cached; fresh index included)", t_stored, peak_stored)):
+            print(f"{label}: {t:.3f} s, peak {peak:.2f} GiB -> {t_official / t:.1f}x the official procedure")
+        print(f"  (of which the release index's build, once per release version: {index_build:.3f} s)")
+        for fresh in (True, False):  # what a new process (a CLI verb, a new server) holds at its peak
+            rss, seconds = fresh_process(root, release, ids, fresh)
+            print(f"a new process scoring the {len(ids)} stored runs, {'first time' if fresh else 'joins cached'}: "
+                  f"{seconds:.2f} s in the process, peak resident memory {rss:.2f} GiB (imports included)")
+        if args.peers:
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+            folder = root / "peers"
+            folder.mkdir()
+            q = store.sql("SELECT task, query_id, doc_id, CASE WHEN relevance >= 2 THEN relevance ELSE 0 END "
+                          "AS relevance FROM qrels").df()
+            pq.write_table(pa.Table.from_pandas(q, preserve_index=False), folder / "qrels.parquet")
+            for i, hits in enumerate(frames):
+                part = hits[hits["doc_id"].notna()][["task", "query_id", "doc_id", "score"]]
+                part = part[part["doc_id"].astype(str) != part["query_id"].astype(str)]
+                pq.write_table(pa.Table.from_pandas(part.astype({"task": str, "query_id": str, "doc_id": str}),
+                                                    preserve_index=False), folder / f"run-{i:02d}.parquet")
+            done = subprocess.run([args.peers, str(Path(__file__).with_name("peers_eval.py")), str(folder)],
+                                  capture_output=True, text=True)
+            if done.returncode:
+                raise SystemExit(f"peers failed: {done.stderr.strip().splitlines()[-1:]}")
+            out = json.loads(done.stdout.splitlines()[-1])
+            for name in ("ranx", "ir_measures"):
+                print(f"{name} ({len(ids)} runs, its own process): {out[f'{name}_s']:.2f} s -> ours (stored) "
+                      f"{out[f'{name}_s'] / t_stored:.1f}x faster, ours (in memory) {out[f'{name}_s'] / t_memory:.1f}x")
+            print(f"  ranx nDCG@10 of run 0 per task: {out['ranx_ndcg10_first_run']}")
+        if len(args.runs) > 1:
+            points = []
+            for n in args.runs:
+                stored(run_ids[:n], True)  # joins written
+                t, _ = timed(lambda n=n: stored(run_ids[:n], False))
+                points.append((n, t))
+                print(f"stored evaluation of {n} runs: {t:.3f} s")
+            slope = np.polyfit([math.log(n) for n, _ in points], [math.log(t) for _, t in points], 1)[0]
+            print(f"fitted exponent of time against runs ({', '.join(str(n) for n, _ in points)}): {slope:.2f}")
+
+
+if __name__ == "__main__":
+    main()
