@@ -90,15 +90,20 @@ def hits_from_scores(task: str, query_ids: list[str], doc_ids: list[str], scores
             beyond = ranks[eq, ed] > depth[eq]
             rows_q = np.r_[rows_q, eq[beyond]]
             rows_d = np.r_[rows_d, ed[beyond]]
-    r = ranks[rows_q, rows_d]
+    return _run_rows(task, query_ids, doc_sorted, rows_q, rows_d, ranks[rows_q, rows_d], s[rows_q, rows_d], k)
+
+
+def _run_rows(task: str, query_ids: list[str], doc_sorted: np.ndarray, rows_q: np.ndarray, rows_d: np.ndarray,
+              r: np.ndarray, score: np.ndarray, k: int) -> pd.DataFrame:
+    """Run rows in (query, rank) order, from per-row query positions, positions in ``doc_sorted``, ranks and
+    scores; categorical id columns: compact in memory and on disk, and nearly free to code in evaluation."""
     order = np.lexsort((r, rows_q))
     rows_q, rows_d, r = rows_q[order], rows_d[order], r[order]
-    # Categorical columns: compact in memory and on disk, and nearly free to code in evaluation.
     return pd.DataFrame({
         "task": pd.Categorical.from_codes(np.zeros(len(r), dtype=np.int8), [task]),
         "query_id": pd.Categorical.from_codes(rows_q, pd.Index(query_ids)),
         "doc_id": pd.Categorical.from_codes(rows_d, pd.Index(doc_sorted)),
-        "rank": r.astype(np.int32), "score": s[rows_q, rows_d], "in_top_k": r <= k,
+        "rank": r.astype(np.int32), "score": score[order].astype(np.float64), "in_top_k": r <= k,
     })
 
 
@@ -137,14 +142,8 @@ def _top_k_hits(task: str, query_ids: list[str], doc_sorted: np.ndarray, scores:
                 ranks[part] = before.sum(axis=1) + 1
             beyond = ranks > k
             rows_q, rows_d, r = np.r_[rows_q, eq[beyond]], np.r_[rows_d, ed[beyond]], np.r_[r, ranks[beyond]]
-            order = np.lexsort((r, rows_q))
-            rows_q, rows_d, r = rows_q[order], rows_d[order], r[order]
-    return pd.DataFrame({
-        "task": pd.Categorical.from_codes(np.zeros(len(r), dtype=np.int8), [task]),
-        "query_id": pd.Categorical.from_codes(rows_q, pd.Index(query_ids)),
-        "doc_id": pd.Categorical.from_codes(rows_d, pd.Index(doc_sorted)),
-        "rank": r.astype(np.int32), "score": scores[rows_q, by_id[rows_d]].astype(np.float64), "in_top_k": r <= k,
-    })
+    # ``scores`` keeps the caller's column order: each row's score is looked up through ``by_id`` (no matrix copy)
+    return _run_rows(task, query_ids, doc_sorted, rows_q, rows_d, r, scores[rows_q, by_id[rows_d]], k)
 
 
 def concat_hits(frames: list[pd.DataFrame]) -> pd.DataFrame:
