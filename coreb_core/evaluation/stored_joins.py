@@ -84,7 +84,7 @@ def _load(file: Path, index: ReleaseIndex, joint: JointJudged, anchor_exclusion:
     try:
         with np.load(file, allow_pickle=False) as data:
             arrays = {name: data[name] for name in ("in_run", "rank", "excluded_above", "noise_above")}
-    except (OSError, ValueError, KeyError):
+    except (OSError, ValueError, KeyError, EOFError):  # EOFError: an empty file
         return None
     shapes_fit = (arrays["in_run"].shape == (index.n_queries,) and arrays["in_run"].dtype == np.bool_
                   and all(arrays[n].shape == (n_pairs,) and arrays[n].dtype == np.float64
