@@ -2,7 +2,7 @@
 address). Pages live in pages/; analysis lives in coreb_core."""
 import streamlit as st
 
-from coreb_core.present.format import plain
+from coreb_core.present.format import plain, release_words
 from ui.navigation import PAGE_SPECS
 from ui.state import PageStopped, buffer_url, drop_url_buffer, flush_url, keep_widget_state, url_params
 from ui.warmup import start_warmup
@@ -63,7 +63,7 @@ if (job := later_default()) is not None:
     default_job = board().state(job)
     if not default_job.finished:
         st.info(f"The {default_job.request.model} default run is being built in the background (progress and Cancel "
-                f"in the sidebar); it appears under Runs in the sidebar (release {default_job.request.release}) "
+                f"in the sidebar); it appears under Runs in the sidebar ({release_words(default_job.request.release)}) "
                 "when done.", icon=":material/hourglass_top:")
     elif default_job.status == FAILED:
         st.warning(f"The {default_job.request.model} default run could not be built: {plain(default_job.error)}. "

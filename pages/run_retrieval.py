@@ -11,7 +11,7 @@ from coreb_core.evaluation.evaluate import score_run
 from coreb_core.input_paths import check_input_path
 from coreb_core.present.charts import hbar
 from coreb_core.present.display import points_column
-from coreb_core.present.format import error_lines, model_table, ndcg_frame, plain, prompt_table
+from coreb_core.present.format import error_lines, model_table, ndcg_frame, plain, prompt_table, release_words
 from coreb_core.present.labels import TASK_LABELS
 from coreb_core.present.numbers import duration_text
 from coreb_core.results.imported import import_results
@@ -122,9 +122,9 @@ elif state_ is not None and state_.status == DONE and state_.run_id is not None:
     last_meta = run_meta(state_.run_id)  # read again: it may have been renamed since
     last_release = state_.request.release
     st.subheader(plain(run_label(last_meta)), help=run_tooltip(last_meta), anchor=False)
-    where = (f"It is now listed under Runs in the sidebar for release {last_release}."
+    where = (f"It is now listed under Runs in the sidebar for {release_words(last_release)}."
              if state.release == last_release else
-             f"It was made on release {last_release}; switch the sidebar's Release to {last_release} "
+             f"It was made on {release_words(last_release)}; switch the sidebar's Release to {last_release} "
              "to find it under Runs.")
     st.caption(f"{duration_text(state_.elapsed_s)}, {last_meta.texts_encoded or 0} texts encoded (the rest came from "
                "the vector cache). " + where)
@@ -147,7 +147,7 @@ if "run_renamed" in ss:
     st.success(ss.pop("run_renamed"))
 named = runs_of(state.release)
 if not named:
-    st.info(f"No runs on release {state.release} yet.")
+    st.info(f"No runs on {release_words(state.release)} yet.")
 else:
     ids = list(named)
     if ss.get("rename_run") not in named:  # default: the last run when it is on this release, else the newest

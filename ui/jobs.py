@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from coreb_core.present.format import plain
+from coreb_core.present.format import plain, release_words
 from coreb_core.present.numbers import duration_text
 from coreb_core.retrieval.jobs import CANCELLED, DEFAULT, DONE, FAILED, JobState, RunRequest, board
 
@@ -49,7 +49,7 @@ def outcome_text(state: JobState, name: str | None = None) -> str:
     what = job_title(state.request)
     if state.status == DONE:
         return (f"The run {name or what} finished in {duration_text(state.elapsed_s)}; it is listed under Runs for "
-                f"release {state.request.release}.")
+                f"{release_words(state.request.release)}.")
     if state.status == CANCELLED:
         return f"The run of {what} was cancelled after {duration_text(state.elapsed_s)}; nothing was stored."
     return f"The run of {what} failed: {state.error}"

@@ -98,6 +98,15 @@ def _escape(match: re.Match) -> str:
     return "\\:"
 
 
+def release_words(release: str) -> str:
+    """A release named in a sentence: "release X", but the hub's own names already say it.
+
+    >>> release_words("demo_v2603"), release_words("release_v2603")
+    ('release demo_v2603', 'release_v2603')
+    """
+    return release if release.lower().startswith("release") else f"release {release}"
+
+
 def plain(text: Any) -> str:
     """Backslash-escape Markdown so that data shown in st.error/st.success, captions and sentences
     stays literal text (Streamlit renders Markdown in all of them).

@@ -28,6 +28,7 @@ from coreb_core.analysis.selection import (
 )
 from coreb_core.data.measures import metric_label
 from coreb_core.data.schema import LANGUAGE_SCOPES
+from coreb_core.present.format import release_words
 from coreb_core.present.numbers import points
 from coreb_core.results.published import release_relation
 from coreb_core.text import p_text
@@ -79,7 +80,7 @@ def selection_header(rec: Recommendation, scheme: str, release: str) -> str:
     'T2C, C2T · python · at most 100 M parameters · nDCG@10 ×100 · mean of task means · scheme v2 · release demo_v2603'
     """
     return (f"{slice_words(rec)} · {metric_label(rec.metric)} ×100 · {AVERAGE_WORDS[rec.average]} · scheme {scheme} · "
-            f"release {release}")
+            f"{release_words(release)}")
 
 
 def _name(s: Standing, names: Mapping[str, str]) -> str:

@@ -12,6 +12,7 @@ from typing import Iterable
 from coreb_core.data.store import check_cached
 from coreb_core.errors import CorebError
 from coreb_core.evaluation.schemes import V2, Scheme
+from coreb_core.present.format import release_words
 from coreb_core.text import terminal_safe
 
 
@@ -66,7 +67,7 @@ class Scope:
         for run_id in runs:  # the one "made on this release" rule: a run that records no release is refused
             made_on = run_meta(run_id, root).made_on()
             if made_on != release:
-                raise CorebError(f"run {run_id} was made on release {made_on}, not {release}")
+                raise CorebError(f"run {run_id} was made on {release_words(made_on)}, not {release}")
         return cls(release, str(folder.resolve()), runs, parsed, parsed.anchor_exclusion(anchor_exclusion))
 
     def with_runs(self, run_ids: Iterable[str]) -> Scope:

@@ -9,6 +9,7 @@ from typing import Sequence
 from coreb_core.analysis.selection import Average, Recommendation, recommend_stored
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.errors import CorebError
+from coreb_core.present.format import release_words
 from coreb_core.present.numbers import points
 from coreb_core.present.selection import (
     evidence_sentence,
@@ -33,7 +34,7 @@ def release_scope(release: str, run_ids: Sequence[str] | None = None, scheme: st
     if not run_ids:
         run_ids = [m.run_id for m in sorted(list_runs(release, root), key=lambda m: m.created or "")]
         if not run_ids:
-            raise CorebError(f"release {release} has no stored runs; make one with: python -m coreb_core run "
+            raise CorebError(f"{release_words(release)} has no stored runs; make one with: python -m coreb_core run "
                              f"--model bm25 --release {release}")
     return Scope.of(release, run_ids, scheme, anchor_exclusion, root)
 

@@ -98,3 +98,12 @@ def test_no_script_relies_on_streamlit_magic():
                 if not docstring:
                     bare.append(f"{script.name}:{statement.lineno}")
     assert bare == []
+
+
+def test_the_server_watches_no_files():
+    """Issue 34: a file watcher over the project (``.venv`` and ``data_cache/`` included) printed thousands of
+    "Inotify queue overflowed" lines during a long run; the served app watches nothing."""
+    import tomllib
+
+    config = tomllib.loads((REPO / ".streamlit" / "config.toml").read_text())
+    assert config["server"]["fileWatcherType"] == "none"
