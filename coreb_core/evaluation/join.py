@@ -203,10 +203,16 @@ def joint_judged(index: ReleaseIndex, views: tuple[str, ...]) -> JointJudged:
     return memo[views]
 
 
+def excluded_docs(index: ReleaseIndex, anchor_exclusion: bool) -> list[np.ndarray]:
+    """Per query code, the documents that always leave its list: its own id (where one is a document) and,
+    with ``anchor_exclusion``, the C2C anchor."""
+    return ([index.self_doc] if index.has_self_doc else []) + ([index.anchor] if anchor_exclusion else [])
+
+
 def join_run(index: ReleaseIndex, run: CodedRun, joint: JointJudged, anchor_exclusion: bool = True,
              noise: bool = False) -> RunJoin:
     """Read a coded run against the joint judged pairs (``JudgedPairs.scan``): one pass over its rows."""
-    excluded = ([index.self_doc] if index.has_self_doc else []) + ([index.anchor] if anchor_exclusion else [])
+    excluded = excluded_docs(index, anchor_exclusion)
     no_doc = np.full(index.n_queries, -1, dtype=np.int64)
     scan = joint.pairs.scan(run.q_local, run.query_map, run.d_local, run.doc_map, run.rank, index.self_doc,
                             index.anchor if anchor_exclusion else no_doc, index.noise_doc,

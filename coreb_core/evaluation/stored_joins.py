@@ -30,7 +30,7 @@ from typing import NamedTuple
 import numpy as np
 
 from coreb_core.atomic import atomic_write_bytes
-from coreb_core.evaluation.join import JointJudged, ReleaseIndex, RunJoin, join_run
+from coreb_core.evaluation.join import JointJudged, ReleaseIndex, RunJoin, excluded_docs, join_run
 from coreb_core.paths import joins_dir
 from coreb_core.runs.folders import fingerprint, read_hits, run_path
 
@@ -72,10 +72,6 @@ def stored_join(index: ReleaseIndex, stored: StoredRun, joint: JointJudged, anch
     return memo[key]
 
 
-def _excluded(index: ReleaseIndex, anchor_exclusion: bool) -> list[np.ndarray]:
-    return ([index.self_doc] if index.has_self_doc else []) + ([index.anchor] if anchor_exclusion else [])
-
-
 def _load(file: Path, index: ReleaseIndex, joint: JointJudged, anchor_exclusion: bool, noise: bool
           ) -> RunJoin | None:
     """The join in ``file`` when it is one for this index and these pairs; None otherwise (missing,
@@ -92,7 +88,7 @@ def _load(file: Path, index: ReleaseIndex, joint: JointJudged, anchor_exclusion:
     if not shapes_fit:
         return None
     return RunJoin(arrays["in_run"], joint, arrays["rank"], arrays["excluded_above"],
-                   arrays["noise_above"] if noise else None, _excluded(index, anchor_exclusion))
+                   arrays["noise_above"] if noise else None, excluded_docs(index, anchor_exclusion))
 
 
 def _save(file: Path, joined: RunJoin) -> None:
