@@ -43,7 +43,7 @@ from coreb_core.errors import CorebError
 from coreb_core.evaluation.evaluate import Evaluation
 from coreb_core.evaluation.significance import DEFAULT_PERMUTATIONS
 from coreb_core.present import charts
-from coreb_core.present.numbers import points
+from coreb_core.present.numbers import points, shown_difference, signed_points
 from coreb_core.present.selection import (
     evidence_sentence,
     left_out_sentence,
@@ -178,7 +178,7 @@ def build_report(release: str, run_ids: Sequence[str] | None = None, scheme: str
 
     rows = [[str(s.rank), _esc(s.model), _esc(parameter_text(s.params_b)), str(s.queries),
              f"<b>{points(s.mean)}</b>" + ("*" if s.significant else ""),
-             f"{points(s.ci_low)}–{points(s.ci_high)}", "" if s.rank == 1 else f"{s.delta_vs_best * 100:+.1f}",
+             f"{points(s.ci_low)}–{points(s.ci_high)}", "" if s.rank == 1 else signed_points(shown_difference(s.mean, board[0].mean) / 100),
              _esc(_mark(s)), "" if s.rank == 1 else f"{s.wins}/{s.ties}/{s.losses}", points(s.trap_share)]
             for s in board]
     parts.append("<section><h2>Leaderboard (our runs on this release)</h2>" + _table(

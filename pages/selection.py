@@ -27,7 +27,7 @@ from ui.cache import APP_INPUTS, cached, result_rows, runs_of, scope_of
 from ui.chart_specs import draw
 from ui.sidebar import sidebar
 from ui.state import kept, stop_page, url_float, url_list, url_param, write_url
-from ui.widgets import csv_download, guarded, provenance, run_label
+from ui.widgets import csv_download, download, guarded, provenance, run_label
 
 
 def _leave_printable() -> None:
@@ -166,14 +166,14 @@ if len(published_excluded) and not printable:
 downloads = st.columns(5)
 with downloads[0]:
     st.download_button("Download summary (markdown)", summary.encode("utf-8"), file_name="coreb_selection.md",
-                       mime="text/markdown", key="sel-summary")
+                       mime="text/markdown", key="sel-summary", on_click="ignore")
 with downloads[1]:
-    st.download_button("Download report (HTML)", key="sel-report", file_name=f"coreb_report_{state.release}.html",
-                       mime="text/html", help="One self-contained file (charts inline) that prints to two A4 pages.",
-                       data=lambda: build_report(state.release, state.run_ids, scheme, tasks, languages, budget,
-                                                 anchor_exclusion=state.anchor_exclusion, average=cast(Average, average),
-                                                 evaluation=APP_INPUTS.evaluation(scope),
-                                                 recommendation=rec).encode("utf-8"))
+    download("Download report (HTML)", key="sel-report", file_name=f"coreb_report_{state.release}.html",
+             mime="text/html", help="One self-contained file (charts inline) that prints to two A4 pages.",
+             building="Building the report (HTML): the verdict, tables and charts of this selection…",
+             make=lambda: build_report(state.release, state.run_ids, scheme, tasks, languages, budget,
+                                       anchor_exclusion=state.anchor_exclusion, average=cast(Average, average),
+                                       evaluation=APP_INPUTS.evaluation(scope), recommendation=rec).encode("utf-8"))
 with downloads[2]:
     csv_download(ranked, "selection_ranked", label="Download ranking (CSV)")
 with downloads[3]:

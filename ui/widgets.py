@@ -10,6 +10,7 @@ import streamlit as st
 from coreb_core.errors import CorebError
 from coreb_core.present.csv_cells import csv_bytes
 from coreb_core.present.format import code, plain
+from coreb_core.retrieval.jobs import board
 from coreb_core.runs.meta import RunMeta, run_created, run_name
 from ui.state import State
 
@@ -76,18 +77,36 @@ def guarded(section: Callable[P, R]) -> Callable[P, R | None]:
     return drawn
 
 
+def download(label: str, make: Callable[[], bytes], file_name: str, mime: str, key: str,
+             help: str | None = None, building: str = "Preparing the download…") -> None:
+    """A download button whose file ``make()`` builds when the button is pressed, or now, under a spinner
+    saying ``building``, while a background run is going.
+
+    Why: a file built on the press is kept by Streamlit only until the second script run after it, and while a
+    run is going the sidebar's progress reruns every second, so the browser could ask for a file already gone
+    (no file, or one named by its hash: issue 34). A file built with the page is kept as long as the button is
+    shown.
+
+    >>> download("Download CSV", lambda: b"a,b\\n", "scores.csv", "text/csv", key="csv-scores")   # doctest: +SKIP
+    """
+    data: bytes | Callable[[], bytes] = make
+    if board().running():
+        with st.spinner(building):
+            data = make()
+    # on_click="ignore": a download changes nothing on the page, so it does not run the page again
+    st.download_button(label, data, file_name=file_name, mime=mime, key=key, help=help, on_click="ignore")
+
+
 def csv_download(frame: pd.DataFrame, name: str, label: str = "Download CSV") -> None:
     """A download button for ``frame`` as ``<name>.csv`` (its key is derived from ``name``, so one per name),
-    built when the button is pressed. Text cells that a spreadsheet would run as a formula (a run named
-    ``=HYPERLINK(…)``) are written inert (``csv_bytes``).
+    built when the button is pressed (see ``download``). Text cells that a spreadsheet would run as a formula
+    (a run named ``=HYPERLINK(…)``) are written inert (``csv_bytes``).
 
     Outside a page Streamlit draws nothing, so the example shows only the call:
 
     >>> csv_download(pd.DataFrame({"task": ["t2c"], "ndcg_at_10": [0.3]}), "scores")   # doctest: +SKIP
     """
-    # a callable: the CSV is built only when the button is pressed, not on every render of the page
-    st.download_button(label, lambda: csv_bytes(frame), file_name=f"{name}.csv",
-                       mime="text/csv", key=f"csv-{name}")
+    download(label, lambda: csv_bytes(frame), f"{name}.csv", "text/csv", key=f"csv-{name}")
 
 
 def provenance(state: State, extra: str = "") -> str:

@@ -111,8 +111,8 @@ def heatmap(frame: pd.DataFrame, x: str, y: str, value: str, *, x_title: str | N
 
     The height is ``rows_height(rows, cell_px)``; both axes are sorted (``x_sort``/``y_sort`` first, then
     ascending); every row label shows in full (no label dropped for overlap, limit from the longest);
-    column labels wrap at " · " and stay horizontal while they fit in ``HORIZONTAL_LABELS_PX``, else
-    they are angled.
+    column labels are above the cells, wrap at " · " and stay horizontal while they fit in
+    ``HORIZONTAL_LABELS_PX``, else they are angled.
     Text is white on the dark end of ``scheme`` and black on the light end. ``width``: see ``_fit_width``;
     without ``legend`` the colour scale is not drawn (the values are written in the cells anyway).
 
@@ -126,8 +126,9 @@ def heatmap(frame: pd.DataFrame, x: str, y: str, value: str, *, x_title: str | N
     x_labels = frame[x].astype(str)
     # Horizontal (wrapped) column labels while they fit side by side in a 1000 px wide page.
     few_columns = columns * _wrapped_label_limit(x_labels) <= HORIZONTAL_LABELS_PX
+    # Column labels above the cells: with many rows, labels under them are off the first screen (issue 34).
     x_axis = (alt.Axis(labelAngle=0, labelExpr=_wrap_expr(), labelLimit=_wrapped_label_limit(x_labels),
-                       labelOverlap=False)  # at the bottom: wrapped lines grow away from the cells
+                       orient="top", labelOverlap=False)
               if few_columns else
               alt.Axis(labelAngle=-40, labelLimit=label_limit(x_labels), orient="top", labelOverlap=False))
     y_axis = alt.Axis(labelLimit=label_limit(frame[y]), labelOverlap=False)

@@ -39,6 +39,18 @@ def signed_points(delta: float) -> str:
     return f"{delta * 100:+.1f}".replace("-", "−")
 
 
+def shown_difference(a: float, b: float) -> float:
+    """``a - b`` in points as a reader computes it from the two values as shown (``points``: x100, one decimal),
+    so that a sentence's or a table's difference adds up with the scores beside it.
+
+    >>> shown_difference(0.4034, 0.3786)   # 40.3 and 37.9 are shown: 2.4 (the difference itself rounds to 2.5)
+    2.4
+    >>> signed_points(shown_difference(0.3786, 0.4034) / 100)
+    '−2.4'
+    """
+    return round(round(float(a) * 100, 1) - round(float(b) * 100, 1), 1)
+
+
 def interval_text(low: float, high: float) -> str:
     """A 95% interval of fractions in points: ``0.4–2.2``, or ``−0.5 to 1.3`` when a bound is negative.
 

@@ -29,7 +29,7 @@ from coreb_core.analysis.selection import (
 from coreb_core.data.measures import metric_label
 from coreb_core.data.schema import LANGUAGE_SCOPES
 from coreb_core.present.format import release_words
-from coreb_core.present.numbers import points
+from coreb_core.present.numbers import points, shown_difference
 from coreb_core.results.published import release_relation
 from coreb_core.text import p_text
 
@@ -143,9 +143,9 @@ def recommendation_sentence(rec: Recommendation, names: Mapping[str, str] | None
     >>> rec = Recommendation(pd.DataFrame(), pd.DataFrame(), ("t2c",), LANGUAGE_SCOPES, 0.1, "tasks",
     ...                      standings=(s1, s2))
     >>> recommendation_sentence(rec)
-    'Choose minilm: best nDCG@10 on T2C (all languages) among runs with at most 100 M parameters (38.1 vs 31.0 for bm25, +7.1 points, significant after Holm correction, p < 0.001).'
+    'Choose minilm: best nDCG@10 on T2C (all languages) among runs with at most 100 M parameters (38.1 vs 31.0 for bm25, 7.1 points ahead, significant after Holm correction, p < 0.001).'
     >>> recommendation_sentence(rec._replace(standings=(s1, s2._replace(p_holm=0.39, significant=False))), {"r1": "BM25"})
-    'No clear winner: minilm leads BM25 on nDCG@10 for T2C (all languages) among runs with at most 100 M parameters (38.1 vs 31.0, +7.1 points), but not significantly (p = 0.39 after Holm correction).'
+    'No clear winner: minilm leads BM25 on nDCG@10 for T2C (all languages) among runs with at most 100 M parameters (38.1 vs 31.0, 7.1 points ahead), but not significantly (p = 0.39 after Holm correction).'
     >>> recommendation_sentence(rec._replace(standings=(s1,), budget_b=None))
     'Choose minilm: it is the only run that qualifies for T2C (all languages) among all runs (nDCG@10 38.1, 95% CI 35.0–41.0).'
     """
@@ -165,8 +165,8 @@ def recommendation_sentence(rec: Recommendation, names: Mapping[str, str] | None
     if not second.compared:  # no query both scored: two means over different queries, no test
         return (f"No clear winner: {first} and {other} share no query in {where}, so they cannot be compared "
                 f"({points(top.mean)} and {points(second.mean)} are means over different queries).")
-    # The gap of the printed (rounded) scores, so that the sentence's arithmetic adds up.
-    gap = f"{round(top.mean * 100, 1) - round(second.mean * 100, 1):+.1f} points"
+    # The gap of the printed (rounded) scores, so that the sentence's arithmetic adds up; unsigned, as a lead.
+    gap = f"{shown_difference(top.mean, second.mean):.1f} points ahead"
     if second.significant:
         return (f"Choose {first}: best {label} on {where} {among} ({points(top.mean)} vs {points(second.mean)} for "
                 f"{other}, {gap}, significant after Holm correction, {p_text(second.p_holm)}).")

@@ -27,7 +27,7 @@ import os
 import re
 import shutil
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 import pandas as pd
 
@@ -37,6 +37,7 @@ from coreb_core.data.schema import TASKS
 from coreb_core.errors import CorebError, DataError
 from coreb_core.input_paths import allowed_roots, file_problem, readable_files
 from coreb_core.paths import results_file, runs_dir
+from coreb_core.progress import Progress, silent
 from coreb_core.results.published import published_rows
 
 # Each imported row says what changes its numbers against the official v2 scoring.
@@ -354,9 +355,29 @@ def _mteb_rows(path: Path, data: dict, origin: "_Origin") -> tuple[list[dict], i
     return rows, dropped
 
 
-def _import_mteb(files: list[Path], root: Path | None, origin: "_Origin") -> tuple[int, list[dict], list[str]]:
+def _file_counter(total: int, progress: Progress) -> Callable[..., None]:
+    """``tick(n=1)``: ``n`` more of ``total`` files read, said to ``progress``.
+
+    >>> seen = []
+    >>> tick = _file_counter(1200, lambda m, f: seen.append((m, f)))
+    >>> tick(); tick(599); seen[-1]
+    ('600 of 1,200 files read', 0.5)
+    """
+    done = 0
+
+    def tick(n: int = 1) -> None:
+        nonlocal done
+        done += n
+        progress(f"{done:,} of {total:,} files read", done / total if total else 1.0)
+
+    return tick
+
+
+def _import_mteb(files: list[Path], root: Path | None, origin: "_Origin",
+                 tick: Callable[..., None] = lambda n=1: None) -> tuple[int, list[dict], list[str]]:
     skipped, good = [], []
     for path in files:
+        tick()
         data, reason = _check_mteb_file(path)
         if not reason and origin.mteb_model(path)[0] is None:
             reason = ("an uploaded MTEB file names its model in model_meta.json: upload that file beside it, "
@@ -557,8 +578,9 @@ def _looks_like_trec(path: Path) -> bool:
 
 
 def import_results(path: Path, release: str | None = None, task: str | None = None, model: str | None = None,
-                   root: Path | None = None, uploaded: bool = False) -> ImportReport:
-    """Import whatever ``path`` holds (see module docstring); never stops at the first bad file.
+                   root: Path | None = None, uploaded: bool = False, progress: Progress = silent) -> ImportReport:
+    """Import whatever ``path`` holds (see module docstring); never stops at the first bad file. ``progress``
+    hears ``"<n> of <total> files read"`` after each file.
 
     >>> import tempfile
     >>> folder = Path(tempfile.mkdtemp())
@@ -587,12 +609,14 @@ def import_results(path: Path, release: str | None = None, task: str | None = No
     rows: list[dict] = []
     runs: list[str] = []
     imported = 0
+    tick = _file_counter(len(files), progress)
 
     # (d) runs exported by this project: folders holding run.json or hits.parquet, each checked against
     # the run folder schema before anything is copied, and only those two files copied
     folders = sorted({f.parent for f in files if f.name in RUN_FILES})
     releases = list_releases(root) if folders else []
     for folder in folders:
+        tick(sum(f.parent == folder for f in files))
         try:
             meta = check_run_folder(folder, releases)
             target = runs_dir(root) / meta.run_id
@@ -611,12 +635,15 @@ def import_results(path: Path, release: str | None = None, task: str | None = No
 
     # (b) MTEB task files
     mteb = [f for f in files if f.suffix == ".json" and f.stem in MTEB_TASKS]
-    n, mteb_rows, bad = _import_mteb(mteb, root, origin)
+    n, mteb_rows, bad = _import_mteb(mteb, root, origin, tick)
     imported, rows, skipped = imported + n, rows + mteb_rows, skipped + bad
 
     # (a) official runner output: <task>.json beside <task>_predictions.json, or a metrics-shaped json
     for f in files:
-        if f.suffix != ".json" or f in mteb or f.name == "model_meta.json":
+        if f.suffix != ".json" or f in mteb:
+            continue
+        tick()
+        if f.name == "model_meta.json":
             continue
         if f.stem.endswith("_predictions"):
             if release is None:
@@ -645,7 +672,10 @@ def import_results(path: Path, release: str | None = None, task: str | None = No
 
     # (c) TREC run files, recognised by their first line
     for f in files:
-        if f.suffix in (".json", ".parquet", ".md") or f.name.startswith("."):
+        if f.suffix == ".json":
+            continue
+        tick()
+        if f.suffix in (".parquet", ".md") or f.name.startswith("."):
             continue
         if not _looks_like_trec(f):
             skipped.append(f"{f}: not a recognised result file (MTEB task JSON, runner output, TREC run, exported run)")

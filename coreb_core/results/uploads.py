@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Iterable
 
 from coreb_core.errors import CorebError, DataError, DataProblem
+from coreb_core.progress import Progress, silent
 
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,200}$")
 # One upload: a hub-layout release is 8 parquet files, a result tree a few hundred small JSONs. Streamlit
@@ -115,7 +116,7 @@ def import_uploaded_dataset(files: Iterable[tuple[str, bytes]], release: str | N
 
 
 def import_uploaded_results(files: Iterable[tuple[str, bytes]], release: str | None = None, task: str | None = None,
-                            model: str | None = None, root: Path | None = None):
+                            model: str | None = None, root: Path | None = None, progress: Progress = silent):
     """coreb_core.results.imported.import_results over uploaded files (a temporary folder, removed afterwards).
 
     Example (CoREB-mini in ``root``):
@@ -130,7 +131,8 @@ def import_uploaded_results(files: Iterable[tuple[str, bytes]], release: str | N
     with tempfile.TemporaryDirectory(prefix="coreb-results-") as tmp:
         save_uploads(files, Path(tmp))
         try:
-            report = import_results(Path(tmp), release or None, task or None, model or None, root, uploaded=True)
+            report = import_results(Path(tmp), release or None, task or None, model or None, root, uploaded=True,
+                                    progress=progress)
         except CorebError as exc:
             raise _uploaded_error(exc, Path(tmp)) from None
         return report._replace(skipped=[_uploaded(line, Path(tmp)) for line in report.skipped])

@@ -28,6 +28,9 @@ def _is_oom(exc: BaseException) -> bool:
     return "out of memory" in str(exc).lower() or type(exc).__name__ == "OutOfMemoryError"
 
 
+FIRST_BATCH = 8  # texts in the first batch of a step (see encode_texts)
+
+
 def encode_texts(model, texts: list[str], prompt: str, batch_size: int, normalize: bool,
                  progress: Progress = silent, label: str = "", pool=None) -> np.ndarray:
     """Encode in length-sorted batches (longest first, so padding is small and memory peaks early);
@@ -46,8 +49,11 @@ def encode_texts(model, texts: list[str], prompt: str, batch_size: int, normaliz
     order = np.argsort([-len(t) for t in texts], kind="stable")
     out: np.ndarray | None = None
     done, size = 0, max(1, batch_size)
+    progress(f"{label} 0/{len(texts)}", 0.0)  # the step has begun (the model load before it has ended)
     while done < len(texts):
-        idx = order[done:done + size]
+        # A small first batch: its pace gives a time left within seconds, where a full batch of the
+        # longest texts can take a minute on a busy machine.
+        idx = order[done:done + (min(size, FIRST_BATCH) if done == 0 else size)]
         batch = [texts[i] for i in idx]
         try:
             kwargs = {"pool": pool} if pool is not None else {}

@@ -35,7 +35,7 @@ RUNNING, DONE, FAILED, CANCELLED = "running", "done", "failed", "cancelled"
 USER, DEFAULT = "user", "default"  # who asked for a job: a user, or the first launch's default runs
 ETA_WINDOW_S = 60.0  # the time left is extrapolated from the progress made over the last minute
 ETA_MIN_SPAN_S = 3.0  # and only once the work has moved for this long (a model load does not count)
-ETA_MIN_FRACTION = 0.01  # and by this much
+ETA_MIN_FRACTION = 0.002  # and by this much (a step's share is in proportion to its work: small is not noise)
 
 
 class RunCancelled(Exception):
@@ -76,30 +76,42 @@ class JobState(NamedTuple):
 
 
 def eta_from(samples: list[tuple[float, float]], now: float) -> float | None:
-    """Seconds left, from (time, fraction) samples: the rate over the last ``ETA_WINDOW_S`` seconds, so a
-    fast start (vectors from the cache) or a slow model load does not skew the estimate for long.
+    """Seconds left at ``now``, from (time, fraction) samples: the pace over the minute before the last step
+    (so a fast start, vectors from the cache, or a slow model load does not skew it for long), counted down
+    between steps so it never stands still; once a step is later than that pace said, the pace as if it
+    landed now (a slowing run is told so at once).
 
     >>> eta_from([(0.0, 0.0), (10.0, 0.1), (20.0, 0.2)], 20.0)   # 1% a second: 80 s left
     80.0
+    >>> eta_from([(0.0, 0.0), (10.0, 0.1), (20.0, 0.2)], 30.0)   # ten seconds later, no new step: 70 s
+    70.0
+    >>> eta_from([(0.0, 0.0), (10.0, 0.1), (20.0, 0.2)], 120.0)  # overdue: 0.2 in 120 s, 0.8 left
+    480.0
     >>> eta_from([(0.0, 0.5), (1.0, 0.5)], 1.0) is None           # no movement yet: no estimate
     True
     >>> eta_from([(0.0, 0.0), (10.0, 0.6), (100.0, 0.7), (160.0, 0.8)], 160.0)  # the last minute's pace
     120.0
     >>> eta_from([(0.0, 0.0), (1.0, 0.0), (40.0, 0.0), (50.0, 0.1)], 50.0)  # a 40 s model load is not counted
     90.0
+    >>> eta_from([(0.0, 0.0), (30.0, 0.0), (100.0, 0.1), (200.0, 0.2)], 200.0)  # steps further apart than a minute
+    800.0
     """
     if not samples:
         return None
-    t_now, f_now = samples[-1]
-    earlier = [i for i, (t, _) in enumerate(samples) if t <= now - ETA_WINDOW_S]
-    i = earlier[-1] if earlier else 0
+    t_last, f_last = samples[-1]
+    earlier = [i for i, (t, _) in enumerate(samples) if t <= t_last - ETA_WINDOW_S]
+    # the window reaches at least one step back (steps further apart than the window still give a pace)
+    i = min(earlier[-1] if earlier else 0, max(0, len(samples) - 2))
     while i + 1 < len(samples) and samples[i + 1][1] == samples[i][1]:  # from the end of a plateau (a model load)
         i += 1
-    base = samples[i]
-    span, moved = t_now - base[0], f_now - base[1]
+    base_t, base_f = samples[i]
+    span, moved = t_last - base_t, f_last - base_f
     if span < ETA_MIN_SPAN_S or moved < ETA_MIN_FRACTION:
         return None
-    return round(max(0.0, (1.0 - f_now) * span / moved), 1)
+    left = (1.0 - f_last) * span / moved - max(0.0, now - t_last)
+    if left <= 0:  # later than the pace said: the pace as if the next step landed now
+        left = (1.0 - f_last) * (now - base_t) / moved
+    return round(max(0.0, left), 1)
 
 
 @dataclass

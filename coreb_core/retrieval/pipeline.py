@@ -322,14 +322,14 @@ def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = tuple(TASKS
             pool = _pool_factory(used_device, encoding)
             assert encoder is not None and cache is not None  # both exist whenever there is an encoding
             dv, nd = encode_cached(encoder, data.docs, dp, cache, batch_size, spec.normalize,
-                                   part_of(step, "documents ", 0.0, docs_w), "docs", pool)
+                                   part_of(step, "", 0.0, docs_w), "documents", pool)
             qv, nq = encode_cached(encoder, data.queries, qp, cache, batch_size, spec.normalize,
-                                   part_of(step, "queries ", docs_w, queries_w), "queries", pool)
+                                   part_of(step, "", docs_w, queries_w), "queries", pool)
             if dv.shape[1] != qv.shape[1]:
                 # The documents came from a shard written before checksums whose width the encoder has just
                 # contradicted (the cache dropped it on storing the queries' vectors): fetch them again.
                 dv, nd2 = encode_cached(encoder, data.docs, dp, cache, batch_size, spec.normalize,
-                                        part_of(step, "documents ", 0.0, docs_w), "docs", pool)
+                                        part_of(step, "", 0.0, docs_w), "documents", pool)
                 nd += nd2
             encoded += nd + nq
             t1 = time.perf_counter()

@@ -97,7 +97,10 @@ def test_report_numbers_and_significance_are_the_evaluators(report_cache, t2c_re
     pair = compare_pair(per[per["run"] == noisy], per[per["run"] == bm25], "ndcg_at_10", n_permutations=10_000)
     assert pair.p_randomization < 0.05  # one comparison: Holm leaves it as is
     assert rows[1][3] == "*" and html_lib.unescape(rows[1][7]) == f"▼ below best ({p_text(pair.p_randomization)})"
-    assert rows[1][6] == f"{(means[noisy] - means[bm25]) * 100:+.1f}"
+    # Δ vs best is the difference of the two means as shown (issue 34: "+2.4 points" in the verdict beside a
+    # table's "-2.5" for the same gap), with a true minus; the verdict states the same gap as a lead
+    shown_gap = round(float(rows[0][2]) - float(rows[1][2]), 1)
+    assert rows[1][6] == f"−{shown_gap:.1f}"
     # the verdict and its evidence: the same sentences as the page and the CLI, from the same Recommendation
     from coreb_core.present.selection import evidence_sentence, recommendation_sentence
 
@@ -107,6 +110,7 @@ def test_report_numbers_and_significance_are_the_evaluators(report_cache, t2c_re
     assert verdict.startswith(f"Choose bm25 · demo_v2603: best nDCG@10 on T2C (all languages) among runs with at most 1 B "
                               f"parameters ({means[bm25] * 100:.1f} vs {means[noisy] * 100:.1f} for bm25-noisy · demo_v2603")
     assert "significant after Holm correction" in verdict and "not significant" not in verdict
+    assert f", {shown_gap:.1f} points ahead, " in verdict
     assert evidence.endswith(f"against bm25-noisy · demo_v2603 it wins {pair.losses} queries, ties {pair.ties} and loses "
                              f"{pair.wins}.")
 

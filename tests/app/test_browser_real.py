@@ -4,6 +4,7 @@ the global state must hold, and a screenshot of each lands in tests/artifacts/re
 from __future__ import annotations
 
 import shutil
+import time
 
 import pytest
 
@@ -92,3 +93,50 @@ def test_imported_mteb_results_have_their_own_block_in_the_browser(real_cache, r
     assert board_rows == 1 + len(real_runs) + published  # header, our two runs, the published rows: no MTEB row
     assert mteb_rows == 1 + 22 and "Qwen3-Emb-0.6B" in mteb_text  # its own block, with the paper's names
     assert "Imported MTEB results: MTEB's scale, not v2" in text and "/shared/" not in text
+
+
+def test_the_report_downloads_during_a_background_run(real_cache, real_runs, tmp_path):
+    """Issue 34: while a run was going, "Download report (HTML)" once gave no file within 121 s and twice a file named
+    by its hash; the progress said "estimating time left" for 18 minutes and its model-load seconds froze. Now, on
+    the real release, a MiniLM run (about 3 minutes here) shows a time left within a minute of its start that moves
+    between two looks; the report downloaded meanwhile is the named file with the page's verdict, the run still
+    going; then it is cancelled."""
+    from tests.app.test_browser_users import _menu, _reports_verdict, _selection_url, _start_minilm, _verdict_and_evidence
+
+    cache = tmp_path / "cache"  # without vectors: MiniLM encodes
+    shutil.copytree(real_cache, cache, symlinks=True, ignore=shutil.ignore_patterns("embeddings"))
+    runs = "&".join(f"runs={r}" for r in real_runs)
+    with serve(cache, tmp_path / "streamlit.log") as base, chromium(tmp_path / "profile") as browser:
+        page = browser.new_page()
+        page.set_viewport_size({"width": 1280, "height": 800})
+        page.goto(f"{base}/?release=release_v2603&{runs}", wait_until="domcontentloaded")
+        wait_for_script(page)
+        _start_minilm(page)
+        started = time.monotonic()
+        sidebar = page.locator('[data-testid="stSidebar"]')
+        progress = '() => document.querySelector(\'[data-testid="stSidebar"] [data-testid="stProgress"]\')?.innerText'
+        page.wait_for_function(f"() => / left/.test(({progress})() || '')", timeout=60_000)
+        assert time.monotonic() - started < 60
+        first = page.evaluate(progress)
+        page.wait_for_timeout(3_000)
+        second = page.evaluate(progress)
+        assert " left" in second and first.split(" · ")[1:] != second.split(" · ")[1:], (first, second)  # it moves
+        _menu(page, "Model selection")
+        page.goto(_selection_url(page, sel_tasks="t2c", budget="0.6"), wait_until="domcontentloaded")
+        wait_for_script(page, "Model selection")
+        page.wait_for_function(PAGE_DRAWN_JS, timeout=PAGE_LOAD_MS, polling=200)
+        verdict, evidence = _verdict_and_evidence(page)
+        with page.expect_download(timeout=60_000) as download:
+            page.get_by_role("button", name="Download report (HTML)").click()
+        assert download.value.suggested_filename == "coreb_report_release_v2603.html"
+        report = tmp_path / download.value.suggested_filename
+        download.value.save_as(report)
+        assert _reports_verdict(report) == [verdict, evidence]
+        page.wait_for_function("() => document.querySelector('[data-testid=\"stSidebar\"]').innerText"
+                               ".includes('Running in the background')", timeout=10_000)  # the run is still going
+        page.screenshot(path=str(ARTIFACTS / "real-report-during-run.png"))
+        sidebar.get_by_role("button", name="Cancel this run").click()
+        # (this session did not start the run, so it is not told how it ended: the progress just goes)
+        page.wait_for_function("() => !document.querySelector('[data-testid=\"stSidebar\"]').innerText"
+                               ".includes('Running in the background')", timeout=120_000)
+        page.close()

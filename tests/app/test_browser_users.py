@@ -53,6 +53,40 @@ def _menu(page, title: str) -> None:
     wait_for_script(page, title)
 
 
+def _start_minilm(page, profile: str | None = None) -> None:
+    """Run retrieval from the menu: MiniLM (with ``profile``'s radio label, else the default), Run; returns once the
+    sidebar shows it running."""
+    _menu(page, "Run retrieval")
+    page.locator(".st-key-run_model").click()
+    page.get_by_role("option", name="minilm", exact=True).click()
+    wait_for_script(page, "Run retrieval")
+    if profile:
+        page.locator(".st-key-run_profile").get_by_text(profile).click()
+        wait_for_script(page, "Run retrieval")
+    page.get_by_role("button", name="Run", exact=True).click()
+    page.wait_for_function("() => document.querySelector('[data-testid=\"stSidebar\"]').innerText"
+                           ".includes('Running in the background')", timeout=60_000)
+
+
+def _selection_url(page, **constraints: str) -> str:
+    """The page's own URL with the Model selection constraints added, as its share link carries them."""
+    url = urllib.parse.urlparse(page.url)
+    query = {**urllib.parse.parse_qs(url.query), **{k: [v] for k, v in constraints.items()}}
+    return url._replace(query=urllib.parse.urlencode(query, doseq=True)).geturl()
+
+
+def _verdict_and_evidence(page) -> tuple[str, str]:
+    main = page.locator('[data-testid="stMain"]')
+    verdict = main.locator('[data-testid="stMarkdownContainer"] p').filter(
+        has_text=re.compile(r"^(Choose|No clear winner)")).first.inner_text().strip()
+    return verdict, main.locator('[data-testid="stText"]').first.inner_text().strip()
+
+
+def _reports_verdict(path) -> list[str]:
+    box = re.search(r'<div class="rec"><b>Recommendation.</b> (.*?)</div>', path.read_text(encoding="utf-8")).group(1)
+    return [html_lib.unescape(part).strip() for part in box.split("<br>")]
+
+
 def test_the_report_states_the_pages_verdict(served, browser, default_run_ids, tmp_path):
     """The issue's case: T2C, python + java, at most 0.6 B parameters. The page's verdict and the report's
     (the downloaded file) must be the same sentences; the report used to rank with its own code and say
@@ -63,24 +97,19 @@ def test_the_report_states_the_pages_verdict(served, browser, default_run_ids, t
     wait_for_script(page)
     _menu(page, "Model selection")
     # the constraints, as the page's own share link carries them
-    url = urllib.parse.urlparse(page.url)
-    query = {**urllib.parse.parse_qs(url.query), "sel_tasks": ["t2c"], "sel_langs": ["python,java"], "budget": ["0.6"]}
-    page.goto(url._replace(query=urllib.parse.urlencode(query, doseq=True)).geturl(), wait_until="domcontentloaded")
+    page.goto(_selection_url(page, sel_tasks="t2c", sel_langs="python,java", budget="0.6"),
+              wait_until="domcontentloaded")
     wait_for_script(page, "Model selection")
     page.wait_for_function(PAGE_DRAWN_JS, timeout=PAGE_LOAD_MS, polling=200)
-    main = page.locator('[data-testid="stMain"]')
-    verdict = main.locator('[data-testid="stMarkdownContainer"] p').filter(
-        has_text=re.compile(r"^(Choose|No clear winner)")).first.inner_text().strip()
-    evidence = main.locator('[data-testid="stText"]').first.inner_text().strip()
+    verdict, evidence = _verdict_and_evidence(page)
     assert "T2C (python, java)" in verdict and "at most 600 M parameters" in verdict
     page.screenshot(path=str(ARTIFACTS / "selection-verdict.png"))
     with page.expect_download(timeout=PAGE_LOAD_MS) as download:
         page.get_by_role("button", name="Download report (HTML)").click()
+    assert download.value.suggested_filename == "coreb_report_demo_v2603.html"
     report = tmp_path / "report.html"
     download.value.save_as(report)
-    box = re.search(r'<div class="rec"><b>Recommendation.</b> (.*?)</div>', report.read_text(encoding="utf-8")).group(1)
-    said = [html_lib.unescape(part).strip() for part in box.split("<br>")]
-    assert said == [verdict, evidence]  # the page's verdict and evidence, word for word
+    assert _reports_verdict(report) == [verdict, evidence]  # the page's verdict and evidence, word for word
     page.close()
 
 
@@ -92,17 +121,8 @@ def test_a_run_survives_page_changes_and_is_listed_when_done(served, browser, de
     sidebar = page.locator(SIDEBAR)
     before = sidebar.inner_text()
 
-    def start_minilm() -> None:
-        _menu(page, "Run retrieval")
-        page.locator(".st-key-run_model").click()
-        page.get_by_role("option", name="minilm", exact=True).click()
-        wait_for_script(page, "Run retrieval")
-        page.get_by_role("button", name="Run", exact=True).click()
-        page.wait_for_function("() => document.querySelector('[data-testid=\"stSidebar\"]').innerText"
-                               ".includes('Running in the background')", timeout=60_000)
-
     # 1. Cancel from another page's sidebar: nothing is stored.
-    start_minilm()
+    _start_minilm(page)
     _menu(page, "Overview")
     page.wait_for_function("() => document.querySelector('[data-testid=\"stSidebar\"]').innerText"
                            ".includes('elapsed')", timeout=60_000)
@@ -112,7 +132,7 @@ def test_a_run_survives_page_changes_and_is_listed_when_done(served, browser, de
     assert "minilm · official · demo_v2603 (2)" not in sidebar.inner_text()
 
     # 2. Start again, leave for two other pages: the run goes on, its progress in each page's sidebar.
-    start_minilm()
+    _start_minilm(page)
     for title in ("Overview", "Trap analysis"):
         _menu(page, title)
         page.wait_for_function("() => /elapsed/.test(document.querySelector('[data-testid=\"stSidebar\"]').innerText)"
@@ -228,3 +248,4 @@ def test_a_trap_beating_both_runs_opens_the_inspector(served, browser, default_r
     shown = re.findall(r"Spearman's rho of .+? over (\d+) problems: (-?[0-9.]+)", text)
     assert shown == [(str(r.problems), f"{r.spearman:.2f}") for r in hard.correlations.itertuples()]
     page.close()
+

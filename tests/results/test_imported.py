@@ -73,6 +73,21 @@ def test_real_mteb_results_import_in_one_command_with_exact_values(cache):
     assert checked >= 21 * 6 * 3
 
 
+@pytest.mark.skipif(not SHARED_MTEB.exists(), reason="shared/mteb_results is not beside this checkout")
+def test_import_counts_every_file_it_reads(tmp_path, cache):
+    """Issue 34: the page's import sat behind a bare "Importing…" for 155 s; now each file read is counted, once,
+    up to every file the folder holds (the README and model_meta.json files included)."""
+    tree = tmp_path / "tree"
+    shutil.copytree(SHARED_MTEB, tree)
+    (tree / "notes.txt").write_text("hello")  # skipped, but read: counted too
+    seen: list[tuple[str, float]] = []
+    report = import_results(tree, root=cache, progress=lambda message, fraction: seen.append((message, fraction)))
+    total = sum(1 for f in tree.rglob("*") if f.is_file())
+    assert report.imported == 132 and total == 156
+    assert [m for m, _ in seen] == [f"{n:,} of {total:,} files read" for n in range(1, total + 1)]
+    assert [f for _, f in seen] == sorted(f for _, f in seen) and seen[-1][1] == 1.0
+
+
 def test_malformed_files_are_skipped_one_line_each(tmp_path, cache):
     root = tmp_path / "mixed"
     _mteb_file(root / "org__ok" / "r", "CorebT2CRetrieval", {"test": [_entry("default", 0.4)]}, "org/ok", "r")

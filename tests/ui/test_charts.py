@@ -56,6 +56,7 @@ def test_heatmap_writes_values_and_shows_full_sorted_labels():
     # two run columns: horizontal labels wrapped at " · ", each line wide enough
     assert x["axis"]["labelAngle"] == 0 and "split(datum.label" in x["axis"]["labelExpr"]
     assert x["axis"]["labelLimit"] >= len("demo_v2603") * 6
+    assert x["axis"]["orient"] == "top"  # above the cells: 18 rows put labels under them off the first screen
     assert spec["width"] == "container"
 
 
@@ -65,6 +66,7 @@ def test_heatmap_angles_many_long_column_labels():
     x = heatmap(frame, "x", "y", "value", x_title="X", y_title="Y", legend_title="v").to_dict()["layer"][0]
     axis = x["encoding"]["x"]["axis"]
     assert axis["labelAngle"] == -40 and axis["labelLimit"] >= label_limit(["language_10_long_name"])
+    assert axis["orient"] == "top"
 
 
 def test_hbar_full_labels_values_and_one_row_per_bar():
