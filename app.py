@@ -4,7 +4,7 @@ import streamlit as st
 
 from coreb_core.present.format import plain, release_words
 from ui.navigation import PAGE_SPECS
-from ui.state import PageStopped, buffer_url, drop_url_buffer, flush_url, keep_widget_state, url_params
+from ui.state import PageStopped, buffer_url, drop_url_buffer, flush_url, keep_widget_state, menu_links, url_params
 from ui.warmup import start_warmup
 
 start_warmup()  # once per server: heavy imports and the evaluation kernels load beside the first request
@@ -77,9 +77,8 @@ except PageStopped:  # the page ended early (stop_page): its URL state and the m
 finally:
     # The menu's links carry the state, so a click pushes one history entry with the next page's URL whole
     # (a bare link pushed the path alone, then the page its parameters: Back landed on the same page).
-    carried = {k: (v[0] if len(v) == 1 else v) for k, v in url_params().items() if v}
-    flush_url()
+    links = menu_links(flush_url(), page.url_path, [p.url_path for p in PAGES])
     with menu:
         for p in PAGES:
-            st.page_link(p, label=p.title, icon=p.icon, query_params=carried)
+            st.page_link(p, label=p.title, icon=p.icon, query_params=links[p.url_path])
 first_page_rendered()  # the MiniLM default run may start loading now

@@ -26,7 +26,10 @@ and charts from lazily loaded code after the script's last message, so the time 
 change, once every visible chart and table is drawn and nothing has changed for a second (the script-done
 time is printed beside it).
 
-    .venv/bin/python bench/app_bench.py --launch [--repeats 3] [--real ../shared/coreb_real]
+    .venv/bin/python bench/app_bench.py --launch [--repeats 3] [--real ../shared/coreb_real] [--busy 4]
+
+``--busy N`` runs N CPU-burning processes beside the server during the deep links and the baseline (a machine
+as busy as a shared one; the load average is printed with them).
 
 With ``--real`` the first launch imports the real CoREB (``COREB_DATA``) and runs BM25 on release_v2603
 before the first page, then MiniLM in the background (minutes on two cores), and the deep links open the
@@ -35,6 +38,7 @@ real release.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import statistics
@@ -42,7 +46,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import NamedTuple
+from typing import Iterator, NamedTuple
 
 import numpy as np
 
@@ -197,7 +201,22 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def launch(root: Path, repeats: int, log: Path, real: Path | None = None) -> int:
+@contextlib.contextmanager
+def busy(n: int) -> Iterator[None]:
+    """``n`` processes that only burn CPU, for as long as the block runs: a machine as busy as a user's shared one
+    (``--busy``; 0 = none)."""
+    import subprocess
+
+    procs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(n)]
+    try:
+        yield
+    finally:
+        for proc in procs:
+            proc.kill()
+            proc.wait()
+
+
+def launch(root: Path, repeats: int, log: Path, real: Path | None = None, load: int = 0) -> int:
     """First launch on the empty cache ``root`` and warm deep links into new sessions (see the module
     docstring); prints each time against its target. Returns 1 when a target is missed or a page failed."""
     import shutil
@@ -271,7 +290,11 @@ def launch(root: Path, repeats: int, log: Path, real: Path | None = None) -> int
             urls = [f"{base}/{url_path}" for _, url_path, _ in pages]
             medians = {True: [], False: []}
             steal_from = cpu_times()
-            timed = {new_tab: deep_link_times(browser, urls, repeats, new_tab=new_tab) for new_tab in (True, False)}
+            with busy(load):
+                if load:
+                    print(f"  with {load} CPU-burning processes beside the server (--busy {load})")
+                timed = {new_tab: deep_link_times(browser, urls, repeats, new_tab=new_tab) for new_tab in (True, False)}
+                load_average = os.getloadavg()[0]
             for (_, url_path, title), url in zip(pages, urls):
                 line = f"  /{url_path:<12}"
                 for new_tab in (True, False):
@@ -289,7 +312,8 @@ def launch(root: Path, repeats: int, log: Path, real: Path | None = None) -> int
                         line += f" | new profile: drawn {median:4.2f} s (min {min(times):.2f}, max {max(times):.2f})"
                 print(line)
             browser.close()
-            print(f"  host CPU steal during the deep links: {steal_share(steal_from, cpu_times())}")
+            print(f"  host CPU steal during the deep links: {steal_share(steal_from, cpu_times())}; load average "
+                  f"(1 min) at their end {load_average:.1f} on {os.cpu_count()} cores")
     finally:
         proc.terminate()
         proc.wait(timeout=30)
@@ -314,7 +338,8 @@ def launch(root: Path, repeats: int, log: Path, real: Path | None = None) -> int
             steal_from = cpu_times()
             for new_tab in (True, False):
                 url = f"http://127.0.0.1:{port}/"
-                times = deep_link_times(browser, [url], repeats, new_tab=new_tab)[url].drawn
+                with busy(load):
+                    times = deep_link_times(browser, [url], repeats, new_tab=new_tab)[url].drawn
                 base, ours = statistics.median(times), statistics.median(medians[new_tab])
                 print(f"  baseline ({'new tab' if new_tab else 'new profile'}): a one-line Streamlit script, same "
                       f"server flags and browser: {base:.2f} s; our median page {ours:.2f} s adds {ours - base:+.2f} s")
@@ -372,6 +397,8 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds one render may take")
     parser.add_argument("--launch", action="store_true",
                         help="first launch and deep links on a real server (see the module docstring)")
+    parser.add_argument("--busy", type=int, default=0,
+                        help="with --launch: this many CPU-burning processes during the deep links (a busy machine)")
     parser.add_argument("--real", type=Path, default=None,
                         help="the real CoREB instead of scaled CoREB-mini: a release folder or their parent "
                              "(shared/coreb_real); release_v2603 is used")
@@ -382,7 +409,7 @@ def main() -> int:
     if args.launch:
         with tempfile.TemporaryDirectory(prefix="coreb-launch-bench-") as tmp:
             root = args.cache or Path(tmp) / "cache"
-            return launch(root, args.repeats, Path(tmp) / "streamlit.log", real)
+            return launch(root, args.repeats, Path(tmp) / "streamlit.log", real, args.busy)
 
     with tempfile.TemporaryDirectory(prefix="coreb-app-bench-") as tmp:
         root = args.cache or Path(tmp)

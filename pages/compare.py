@@ -69,7 +69,7 @@ def section_tests(scope: Scope, state: State, labels: dict[str, str], metric: st
         st.markdown(plain(verdict_sentence(view.headline, labels)) if view.headline else "No pair to compare.")
 
     cover = coverage(cached(compare.per_query)(scope, task=state.task))
-    st.caption(f"{cover['shared']} queries are in every picked run and {cover['dropped']} of {cover['any']} were "
+    st.caption(f"{cover['shared']:,} queries are in every picked run and {cover['dropped']:,} of {cover['any']:,} were "
                "dropped (not shared by all). Each pair below is compared on the queries both of its runs share.")
     which = f"Each run against {labels[baseline]}" if baseline else "Every pair"
     named, short = CORRECTION_NAMES[correction], CORRECTION_SHORT[correction]
@@ -186,7 +186,7 @@ def section_contrasts(scope: Scope, state: State, labels: dict[str, str], metric
     st.caption(source + f" · {CONTRAST_LABELS[measure]} of each query's two top-{k} lists over their union (1 = the "
                "same order, −1 = reversed; a difference near the top costs more). A document missing from one run's "
                "top k is placed below that run's list, in the other run's order and in its reverse: the value is the "
-               f"mean of both. {found.queries} queries compared, mean {found.mean:.3f}; the {len(found.rows)} lowest "
+               f"mean of both. {found.queries:,} queries compared, mean {found.mean:.3f}; the {len(found.rows)} lowest "
                f"are listed. a = {labels[ca]}, b = {labels[cb]}; shared = documents in both top {k}; Δ "
                f"{metric_label(metric)} ×100 = a − b. Select a row to open it in the inspector.")
     shown = pct_columns(found.rows.drop(columns=["outcome"], errors="ignore"),
@@ -310,9 +310,9 @@ per_query = guarded(cached(compare.per_query))(scope, task=state.task)
 if per_query is None:  # the refusal is shown; nothing below can be computed without the scores
     stop_page()
 metrics = metric_columns(next(iter(per_query.values())))
-metric = right.selectbox("Metric", metrics, key=remembered("compare_metric", "metric", one_of(metrics),
-                                                          "ndcg_at_10" if "ndcg_at_10" in metrics else metrics[0],
-                                                          allowed=metrics))
+metric = right.selectbox("Metric", metrics, format_func=metric_label,
+                         key=remembered("compare_metric", "metric", one_of(metrics),
+                                        "ndcg_at_10" if "ndcg_at_10" in metrics else metrics[0], allowed=metrics))
 write_url({"compare": list(picked), "metric": metric})
 # A run made for other tasks (`--tasks c2c`) scores no query of this one: say so, rather than show empty tables.
 unscored = [r for r in picked if per_query[r].empty]
@@ -323,7 +323,7 @@ if unscored:
 if len(picked) - len(unscored) < 2:
     stop_page()
 
-source = provenance(state, f"{TASK_LABELS[state.task]} · `{metric}`")
+source = provenance(state, f"{TASK_LABELS[state.task]} · {metric_label(metric)}")
 view = section_tests(scope, state, labels, metric, source)
 if view is not None:
     section_intervals(view, state, metric, source)

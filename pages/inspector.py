@@ -22,6 +22,7 @@ from ui.inspection import back_params, back_target, row_colours
 from ui.sidebar import sidebar
 from ui.state import (
     drop_url_buffer,
+    keep_url,
     one_of,
     remembered,
     stop_page,
@@ -58,6 +59,8 @@ DIFF_VIEWS = ["unified diff", "side by side"]
 
 state = sidebar()
 origin = back_target(url_param("from"))
+if origin is not None:  # the calling page's keys stay in the URL for the Back button below
+    keep_url(["from", *back_params(url_params())])
 if origin is not None and st.button(f"← Back to {origin.title}", key="insp_back"):
     # The page as it was: the global state and its own URL parameters, none of the inspector's.
     params = back_params(url_params())

@@ -10,6 +10,7 @@ from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE
 from coreb_core.present.charts import heatmap, labelled_scatter, line_chart
 from coreb_core.present.display import pct_columns, points_column
 from coreb_core.present.format import code, plain
+from coreb_core.present.labels import chip_label
 from coreb_core.results.imported import short_source
 from coreb_core.results.published import QUERY_WEIGHTED, TASK_MEAN, published_version
 from coreb_core.views import overview
@@ -28,7 +29,9 @@ def section_leaderboard(scope: Scope, state: State, labels: dict[str, str]) -> o
     st.subheader("Leaderboard: nDCG@10 ×100 per task")
     left, right = st.columns([3, 1])
     sources = left.multiselect("Published sources", list(PUBLISHED_TASK_SOURCES),
-                               format_func=lambda s: PUBLISHED_TASK_SOURCES[s],
+                               format_func=lambda s: chip_label(PUBLISHED_TASK_SOURCES[s]),
+                               help="Per-task tables of the real CoREB: the paper's Table 3 (v202603) or 14 (v202602), "
+                                    "the project page at commit b312b5b, the dataset README; each with its release.",
                                key=remembered("ov_sources", "sources", some_of(list(PUBLISHED_TASK_SOURCES)),
                                               list(published_sources_for(state.release))))
     with_imported = right.toggle("Imported results", key=remembered("ov_imported", "imported", flag, True),

@@ -59,8 +59,10 @@ else:
         ss.sel_budget = url_float("budget") if url_float("budget") is not None else 1.0
     if "sel_avg" not in ss:
         ss.sel_avg = "queries" if url_param("avg") == "queries" else "tasks"
-    c1, c2 = st.columns(2)
-    tasks = c1.multiselect("Tasks that matter", list(TASK_NAMES), key=kept("sel_tasks"), format_func=lambda t: TASK_LABELS[t])
+    # Short chips (T2C, not "Text → code (T2C)"), and room for the six languages: long chips were cut at 1280 px.
+    c1, c2 = st.columns([2, 3])
+    tasks = c1.multiselect("Tasks that matter", list(TASK_NAMES), key=kept("sel_tasks"), format_func=str.upper,
+                           help=" · ".join(TASK_LABELS[t] for t in TASK_NAMES))
     languages = c2.multiselect("Languages that matter", list(LANGUAGE_SCOPES), key=kept("sel_langs"),
                                help="T2C: the language constraint ('any' = unconstrained queries). C2C and C2T: the "
                                     "language of the query code.")
@@ -163,22 +165,18 @@ if len(published_excluded) and not printable:
         st.dataframe(_for_display(published_excluded), hide_index=True, placeholder="—", width="stretch", column_config=columns,
                      column_order=["model", "parameters", "reason"])
 
-downloads = st.columns(5)
-with downloads[0]:
+# A row that wraps, each button as wide as its label (five equal columns cut the labels at 1280 px: issue 34).
+with st.container(horizontal=True):
     st.download_button("Download summary (markdown)", summary.encode("utf-8"), file_name="coreb_selection.md",
                        mime="text/markdown", key="sel-summary", on_click="ignore")
-with downloads[1]:
     download("Download report (HTML)", key="sel-report", file_name=f"coreb_report_{state.release}.html",
              mime="text/html", help="One self-contained file (charts inline) that prints to two A4 pages.",
              building="Building the report (HTML): the verdict, tables and charts of this selection…",
              make=lambda: build_report(state.release, state.run_ids, scheme, tasks, languages, budget,
                                        anchor_exclusion=state.anchor_exclusion, average=cast(Average, average),
                                        evaluation=APP_INPUTS.evaluation(scope), recommendation=rec).encode("utf-8"))
-with downloads[2]:
     csv_download(ranked, "selection_ranked", label="Download ranking (CSV)")
-with downloads[3]:
     csv_download(published, "selection_published", label="Download published models (CSV)")
-if len(rec.excluded) or len(published_excluded):
-    with downloads[4]:
+    if len(rec.excluded) or len(published_excluded):
         csv_download(pd.concat([excluded, _for_display(published_excluded)], ignore_index=True),
                      "selection_excluded", label="Download left-out models (CSV)")

@@ -68,8 +68,9 @@ def section_breakdown(scope: Scope, state: State, labels: dict[str, str]) -> Non
     chart_data = table.assign(run_label=table["run"].map(labels).fillna(table["run"]))
     tooltip = ["run_label", "task", "group", "queries", alt.Tooltip("share_trap_above_positive", format=".1%"),
                alt.Tooltip("traps_in_top_10_per_query", format=".2f"), alt.Tooltip("share_trap_at_1", format=".1%"),
-               alt.Tooltip("ndcg_at_10", format=".3f")]
-    value_format = ".2f" if measure == "traps_in_top_10_per_query" else ".0%"
+               alt.Tooltip("ndcg_at_10", title="nDCG@10 (v2)", format=".3f")]
+    # one decimal, as the table below prints the same shares (37.9, not 38%)
+    value_format = ".2f" if measure == "traps_in_top_10_per_query" else ".1%"
     title = f"{MEASURES[measure]} · {state.release} · {state.task}"
     if level == "task":
         draw(hbar, chart_data, "run_label", measure, x_title=MEASURES[measure], value_format=value_format,

@@ -6,7 +6,9 @@ Playwright (from PyPI) drives Debian's chromium (`apt-get install chromium`; nev
 from __future__ import annotations
 
 import contextlib
+import html as html_lib
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -216,3 +218,45 @@ def chromium(profile: Path) -> Iterator:
             yield context
         finally:
             context.close()
+
+
+SIDEBAR = '[data-testid="stSidebar"]'
+MENU = f'{SIDEBAR} [data-testid="stPageLink-NavLink"]'
+
+
+def menu(page, title: str) -> None:
+    """Click ``title`` in the sidebar menu and wait for its script."""
+    page.locator(MENU, has_text=title).first.click()
+    wait_for_script(page, title)
+
+
+def start_minilm(page) -> None:
+    """Run retrieval from the menu: MiniLM, Run; returns once the sidebar shows it running."""
+    menu(page, "Run retrieval")
+    page.locator(".st-key-run_model").click()
+    page.get_by_role("option", name="minilm", exact=True).click()
+    wait_for_script(page, "Run retrieval")
+    page.get_by_role("button", name="Run", exact=True).click()
+    page.wait_for_function("() => document.querySelector('[data-testid=\"stSidebar\"]').innerText"
+                           ".includes('Running in the background')", timeout=60_000)
+
+
+def selection_url(page, **constraints: str) -> str:
+    """The page's own URL with the Model selection constraints added, as its share link carries them."""
+    url = urllib.parse.urlparse(page.url)
+    query = {**urllib.parse.parse_qs(url.query), **{k: [v] for k, v in constraints.items()}}
+    return url._replace(query=urllib.parse.urlencode(query, doseq=True)).geturl()
+
+
+def verdict_and_evidence(page) -> tuple[str, str]:
+    """Model selection's verdict sentence and the evidence line under it, as shown."""
+    main = page.locator('[data-testid="stMain"]')
+    verdict = main.locator('[data-testid="stMarkdownContainer"] p').filter(
+        has_text=re.compile(r"^(Choose|No clear winner)")).first.inner_text().strip()
+    return verdict, main.locator('[data-testid="stText"]').first.inner_text().strip()
+
+
+def reports_verdict(path) -> list[str]:
+    """The downloaded report's recommendation box: its verdict and evidence sentences."""
+    box = re.search(r'<div class="rec"><b>Recommendation.</b> (.*?)</div>', path.read_text(encoding="utf-8")).group(1)
+    return [html_lib.unescape(part).strip() for part in box.split("<br>")]

@@ -28,7 +28,7 @@ MODULES = ["coreb_core.retrieval.openvino_encoder", "coreb_core.data.measures", 
            "coreb_core.present.numbers", "coreb_core.present.selection", "coreb_core.present.csv_cells",
            "coreb_core.analysis.article", "ui.jobs", "ui.state", "ui.navigation", "ui.warmup",
            "coreb_core.present.trap_patterns", "coreb_core.views.output", "ui.columns",
-           "coreb_core.present.inspection"]
+           "coreb_core.present.inspection", "coreb_core.present.labels"]
 
 DATA_MODULES = ["coreb_core", "coreb_core.defaults", "coreb_core.report", "coreb_core.retrieval.jobs",
                 "coreb_core.retrieval.pipeline", "coreb_core.retrieval.runner_encoder", "coreb_core.evaluation.compile",

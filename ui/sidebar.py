@@ -6,7 +6,7 @@ import streamlit as st
 from coreb_core.data.store import list_releases
 from coreb_core.defaults import default_release
 from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE, DESCRIPTIONS, SIDEBAR_SCHEMES, Scheme
-from coreb_core.present.format import plain
+from coreb_core.present.format import plain, without_release
 from coreb_core.present.labels import TASK_LABELS
 from ui.cache import runs_of, skipped_runs, store
 from ui.jobs import note_ended_jobs, show_jobs
@@ -58,8 +58,11 @@ def sidebar(multi_run: bool = True) -> State:
     if "runs" not in ss or not set(ss.runs) <= set(runs):
         from_url = [r for r in url_values("runs") if r in runs]
         ss.runs = from_url or list(runs)[-3:]
-    run_ids = st.sidebar.multiselect("Runs", list(runs), key=kept("runs"), format_func=lambda r: run_label(runs[r]),
-                                     help="Stored runs of this release (newest last). Add more on Run retrieval.")
+    # The release is chosen just above: the chips leave out its " · <release>" (they cut longer names at 1280 px).
+    run_ids = st.sidebar.multiselect("Runs", list(runs), key=kept("runs"),
+                                     format_func=lambda r: without_release(run_label(runs[r]), release),
+                                     help=f"Stored runs of {release} (newest last), named here without "
+                                          f"\" · {release}\". Add more on Run retrieval.")
     if "task" not in ss:
         wanted = url_param("task", "t2c")
         ss.task = wanted if wanted in TASK_LABELS else "t2c"

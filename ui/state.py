@@ -187,6 +187,7 @@ def url_float(name: str) -> float | None:
 
 
 URL_BUFFER = "_url_buffer"  # this run's URL parameters, while app.py collects them (buffer_url)
+URL_WRITTEN = "_url_written"  # the keys this run's write_url calls named (flush_url keeps only these)
 # The sidebar's keys lead every URL, in this order; page keys follow by name.
 URL_ORDER = {k: i for i, k in enumerate(("release", "scheme", "task", "anchor", "runs"))}
 
@@ -203,6 +204,8 @@ def write_url(params: Mapping[str, str | list[str] | None], owned: Iterable[str]
     ({'release': 'demo_v2603', 'runs': 'b'}, ['a', 'b'])
     """
     drop = set(params) | set(owned)
+    if st.session_state.get(URL_BUFFER) is not None:
+        st.session_state[URL_WRITTEN] = st.session_state.get(URL_WRITTEN, set()) | drop
     current = url_params()
     merged = {k: v for k, v in current.items() if k not in drop}
     merged.update({k: v if isinstance(v, list) else [v] for k, v in params.items() if v is not None and v != ""})
@@ -212,6 +215,18 @@ def write_url(params: Mapping[str, str | list[str] | None], owned: Iterable[str]
         st.session_state[URL_BUFFER] = ordered  # app.py writes it once, at the end of the run (flush_url)
     else:
         _write(ordered)
+
+
+def keep_url(keys: Iterable[str]) -> None:
+    """Keep ``keys`` in this run's URL as they are (``flush_url`` keeps only the keys a run wrote): the inspector
+    keeps the page it was opened from (``from``) and that page's keys, for its Back button.
+
+    Example (outside a page, nothing is collected: nothing to keep):
+
+    >>> keep_url(["from"])
+    """
+    if st.session_state.get(URL_BUFFER) is not None:
+        st.session_state[URL_WRITTEN] = st.session_state.get(URL_WRITTEN, set()) | set(keys)
 
 
 def url_params() -> dict[str, list[str]]:
@@ -241,14 +256,42 @@ def buffer_url() -> None:
     seemed dead); one write per run leaves one entry per visit."""
     st.session_state[URL_BUFFER] = None  # a run stopped by an exception may have left its own
     st.session_state[URL_BUFFER] = url_params()
+    st.session_state[URL_WRITTEN] = set()
 
 
-def flush_url() -> None:
-    """Write the parameters ``write_url`` collected in this run, once (nothing when they did not change)."""
+def flush_url() -> dict[str, list[str]]:
+    """Write the parameters ``write_url`` collected in this run, once (nothing when they did not change), and
+    return them. Only the sidebar's keys and those this run wrote are kept: another page's keys (its widgets
+    keep their values in the session anyway) made a copied link about 1,500 characters long (issue 34) and
+    would restore state the link's reader never saw."""
     buffered = st.session_state.get(URL_BUFFER)
+    written = st.session_state.get(URL_WRITTEN, set())
     st.session_state[URL_BUFFER] = None
-    if buffered is not None:
-        _write(buffered)
+    if buffered is None:
+        return url_params()
+    kept = {k: v for k, v in buffered.items() if k in URL_ORDER or k in written}
+    _write(kept)
+    return kept
+
+
+PAGE_URLS = "_page_urls"  # url_path -> the page's own URL keys as it last wrote them in this session
+
+
+def menu_links(written: Mapping[str, list[str]], current: str, targets: Iterable[str]) -> dict[str, dict]:
+    """Each menu link's parameters: the sidebar's keys as this run wrote them (``written``, from ``flush_url``) and
+    the target page's own keys as that page last wrote them in this session (``current``'s are in ``written``), so
+    that a revisit lands on the page's URL as it left it (one history entry) while no page carries another's.
+
+    Example (outside a page Streamlit keeps Session State in memory):
+
+    >>> links = menu_links({"release": ["r"], "measure": ["m"]}, "traps", ["traps", "data"])
+    >>> links["traps"], links["data"]
+    ({'release': 'r', 'measure': 'm'}, {'release': 'r'})
+    """
+    own = st.session_state.setdefault(PAGE_URLS, {})
+    own[current] = {k: v for k, v in written.items() if k not in URL_ORDER and v}
+    shared = {k: v for k, v in written.items() if k in URL_ORDER and v}
+    return {t: {k: (v[0] if len(v) == 1 else v) for k, v in {**shared, **own.get(t, {})}.items()} for t in targets}
 
 
 class PageStopped(Exception):

@@ -87,7 +87,7 @@ def download(label: str, make: Callable[[], bytes], file_name: str, mime: str, k
     (no file, or one named by its hash: issue 34). A file built with the page is kept as long as the button is
     shown.
 
-    >>> download("Download CSV", lambda: b"a,b\\n", "scores.csv", "text/csv", key="csv-scores")   # doctest: +SKIP
+    >>> download("Download notes", lambda: b"# notes", "notes.md", "text/markdown", key="notes")   # doctest: +SKIP
     """
     data: bytes | Callable[[], bytes] = make
     if board().running():

@@ -172,6 +172,29 @@ def headline(deflation: pd.DataFrame) -> list[Deflation]:
     return sorted(found, key=lambda d: order.get(d.task, len(order)))
 
 
+ALL_TASKS = "all tasks"  # the task of an ``overall`` finding
+
+
+def overall(deflation: pd.DataFrame) -> list[Deflation]:
+    """Per run, the rebuilt v1 rules against v2 over every task's queries at once, each query weighing the same
+    (the README's "12.7 points overall" for BM25 on release_v2603): the per-task means weighted by their queries.
+
+    >>> t = pd.DataFrame({"run": ["bm25", "bm25"], "task": ["t2c", "c2t"], "v1_source": [COMPUTED] * 2,
+    ...                   "v1": [0.5, 0.3], "v2": [0.4, 0.3], "queries": [300, 100]})
+    >>> [(d.run, d.task, round(d.v1, 3), round(d.overstatement, 3), d.queries) for d in overall(t)]
+    [('bm25', 'all tasks', 0.45, 0.075, 400)]
+    """
+    rows = deflation[deflation["v1_source"] != FILE]
+    found = []
+    for run, group in rows.groupby("run", sort=False):
+        weight = group["queries"].to_numpy(dtype=float)
+        if weight.sum() == 0:
+            continue
+        found.append(Deflation(str(run), ALL_TASKS, float(np.average(group["v1"], weights=weight)),
+                               float(np.average(group["v2"], weights=weight)), int(weight.sum())))
+    return found
+
+
 def slope_data(deflation: pd.DataFrame) -> pd.DataFrame:
     """Long form of a per-task ``deflation_table`` for a slope chart: one line per run, task and
     v1 source, from its v1 point (``scheme`` "v1") to its v2 point (``scheme`` "v2"), both on the

@@ -31,7 +31,7 @@ A BM25 run has no vectors to map:
 
     >>> embedding_map(store, run_meta(bm25), "q_t2c_canonical_retro_any_0001")
     Traceback (most recent call last):
-    coreb_core.errors.CorebError: run bm25__... has no encoder (model bm25): the embedding map needs a dense run
+    coreb_core.errors.CorebError: bm25 · demo_v2603 has no encoder (model bm25): the embedding map needs a dense run
 """
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ from coreb_core.errors import CorebError
 from coreb_core.retrieval.embeddings import EmbeddingCache
 from coreb_core.retrieval.profiles import run_encoder_identity
 from coreb_core.retrieval.search import normalise
-from coreb_core.runs.meta import RunMeta
+from coreb_core.runs.meta import RunMeta, run_name
 
 SNIPPET = 160
 ROLES = ("query", "positive", "trap", "judged negative", "neighbour")  # the order rows come in
@@ -116,11 +116,11 @@ def run_cache(meta: RunMeta, root: Path | None = None) -> EmbeddingCache:
 
     >>> run_cache(RunMeta("bm25-run", model="bm25"))
     Traceback (most recent call last):
-    coreb_core.errors.CorebError: run bm25-run has no encoder (model bm25): the embedding map needs a dense run
+    coreb_core.errors.CorebError: bm25 has no encoder (model bm25): the embedding map needs a dense run
     """
     identity = run_encoder_identity(meta.model_spec, meta.encoding)
     if identity is None:
-        raise CorebError(f"run {meta.run_id} has no encoder (model {meta.model}): the embedding map needs a dense run")
+        raise CorebError(f"{run_name(meta)} has no encoder (model {meta.model}): the embedding map needs a dense run")
     return EmbeddingCache(identity, root)
 
 
@@ -129,11 +129,13 @@ def run_vectors(cache: EmbeddingCache, meta: RunMeta, task: str, side: str, text
     ``task``; a one-line CorebError when any is missing (nothing is re-encoded)."""
     prompts = (meta.prompts or {}).get(task)
     if not prompts:
-        raise CorebError(f"run {meta.run_id} did not search task {task}")
+        raise CorebError(f"{run_name(meta)} did not search task {task}")
     found, missing = cache.lookup(texts, prompts.get(side) or "")
     if missing:
-        raise CorebError(f"{len(missing)} of {len(texts)} {side} vectors of run {meta.run_id} ({task}) are not in the "
-                         f"embedding cache {cache.folder.name}; nothing is re-encoded here: re-run the model to store them")
+        # the run's name, not its id or the cache folder's hash: a user reads this on the page
+        raise CorebError(f"{len(missing)} of {len(texts)} {side} vectors of {run_name(meta)} ({task}) are not in its "
+                         f"embedding cache; nothing is re-encoded here: run {meta.model} again on Run retrieval to store "
+                         "them")
     if not texts:
         return np.zeros((0, 0), dtype=np.float32)
     return np.stack([found[i] for i in range(len(texts))])

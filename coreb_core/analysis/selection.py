@@ -125,13 +125,13 @@ def parameter_text(params_b: float | None) -> str:
 
     >>> parameter_text(0.0227), parameter_text(0.5), parameter_text(7.0), parameter_text(1.5), parameter_text(None)
     ('22.7 M', '500 M', '7 B', '1.5 B', 'not reported')
-    >>> parameter_text(0.0)
-    '0'
+    >>> parameter_text(0.0)   # BM25: a lexical model learns none
+    'none (lexical)'
     """
     if params_b is None or pd.isna(params_b):
         return "not reported"
     if params_b == 0:
-        return "0"
+        return "none (lexical)"
     return f"{params_b * 1000:.3g} M" if params_b < 1 else f"{params_b:.3g} B"
 
 

@@ -347,15 +347,19 @@ def interval_lines(frame: pd.DataFrame, x: str, y: str, low: str, high: str, ser
     >>> frame = pd.DataFrame({"x": [10.0, 30.0] * 2, "p": [20.0, 35.0, 10.0, 15.0], "lo": [5.0, 20.0, 2.0, 5.0],
     ...                       "hi": [45.0, 50.0, 30.0, 35.0], "run": ["bm25"] * 2 + ["minilm"] * 2})
     >>> spec = interval_lines(frame, "x", "p", "lo", "hi", "run", x_title="x", y_title="p", series_title="Run").to_dict()
-    >>> [layer["mark"]["type"] for layer in spec["layer"]], spec["height"]
-    (['rule', 'line', 'point'], 300)
+    >>> [layer["mark"]["type"] for layer in spec["layer"]], spec["height"], spec["layer"][0]["encoding"]["x"]["axis"]
+    (['rule', 'line', 'point'], 300, {'format': 'd', 'labelOverlap': True, 'tickMinStep': 1})
     """
     names = sorted(frame[series].astype(str).unique())
     legend = alt.Legend(orient="bottom", direction="vertical", labelLimit=label_limit(names, minimum=120))
     color = alt.Color(f"{series}:N", title=series_title, sort=names, legend=legend)
     tooltip_channels = tips(tooltip or [series, x, alt.Tooltip(y, format=value_format)])
     x_scale = alt.Scale(domain=list(x_domain)) if x_domain else alt.Undefined
-    x_enc = alt.X(f"{x}:Q", title=x_title, axis=alt.Axis(labelOverlap=True), scale=x_scale)
+    values = pd.to_numeric(frame[x], errors="coerce").dropna()
+    whole = len(values) > 0 and bool((values == values.round()).all())
+    # whole-number x (bins 1–4): whole ticks only, never 1.5
+    x_axis = alt.Axis(labelOverlap=True, tickMinStep=1, format="d") if whole else alt.Axis(labelOverlap=True)
+    x_enc = alt.X(f"{x}:Q", title=x_title, axis=x_axis, scale=x_scale)
     y_scale = alt.Scale(domain=[0, 100]) if frame[[low, high]].max().max() <= 100 else alt.Scale(zero=True)
     base = alt.Chart(frame).encode(x=x_enc, color=color, tooltip=tooltip_channels)
     bars = base.mark_rule(strokeWidth=2, opacity=0.6).encode(

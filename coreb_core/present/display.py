@@ -14,13 +14,13 @@ from typing import Iterable, Mapping
 import pandas as pd
 
 from coreb_core.analysis.comparison import PairVerdict
-from coreb_core.analysis.deflation import Deflation
+from coreb_core.analysis.deflation import ALL_TASKS, Deflation
 from coreb_core.analysis.traps.surface import SurfaceFinding
 from coreb_core.data.measures import metric_label
 from coreb_core.data.schema import NEGATIVE, POSITIVE, TASK_NAMES, TRAP
 from coreb_core.present.format import plain
 from coreb_core.present.labels import TRAP_KIND_LABELS
-from coreb_core.present.numbers import interval_text, pct, signed_points
+from coreb_core.present.numbers import interval_text, pct, points, shown_difference, signed_points
 from coreb_core.text import p_text
 
 # Grade badges: the text every table shows in its ``grade`` column. Text symbols that every font has (coloured
@@ -116,7 +116,7 @@ CONTRAST_LABELS = {"tau_ap": "tau-AP", "weighted_tau": "weighted tau"}
 
 
 def _record(v: PairVerdict) -> str:
-    return f"{v.wins} wins / {v.ties} ties / {v.losses} losses"
+    return f"{v.wins:,} wins / {v.ties:,} ties / {v.losses:,} losses"
 
 
 def verdict_p(v: PairVerdict) -> float:
@@ -151,7 +151,7 @@ def verdict_sentence(v: PairVerdict, names: Mapping[str, str]) -> str:
     where = f"on {v.task.upper()} {metric_label(v.metric)}"
     if v.shared == 0:
         return f"{a} and {b} share no queries {where}: there is nothing to compare."
-    tail = f"{_record(v)} over {v.shared} shared queries."
+    tail = f"{_record(v)} over {v.shared:,} shared queries."
     after, p = f"after {CORRECTION_NAMES[v.correction.name]} correction", verdict_p(v)
     if v.significant:
         return (f"{a} beats {b} {where} by {v.delta * 100:.1f} points (95% CI {interval_text(v.ci_low, v.ci_high)}), "
@@ -236,15 +236,19 @@ ARTICLE_CLAIM = ("The seed article's \"from v1 to v2 nearly every model's nDCG@1
 
 
 def deflation_sentence(finding: Deflation, label: str) -> str:
-    """The page's answer for one run and task (Markdown, the run's label escaped): both scores and the
-    overstatement, x100.
+    """The page's answer for one run and task, or all tasks (Markdown, the run's label escaped): both scores and
+    the overstatement, x100, as the reader subtracts the two scores shown.
 
     >>> print(deflation_sentence(Deflation("r1", "t2c", v1=0.61, v2=0.48, queries=720), "bm25"))
     **bm25 · T2C**: v1 rules score 61.0, v2 scores 48.0: v1 overstates by **13.0 points** (720 queries).
+    >>> print(deflation_sentence(Deflation("r1", "all tasks", v1=0.4123, v2=0.2851, queries=2601), "bm25"))
+    **bm25 · all tasks**: v1 rules score 41.2, v2 scores 28.5: v1 overstates by **12.7 points** overall (2,601 queries, each weighing the same).
     """
-    return (f"**{plain(label)} · {finding.task.upper()}**: v1 rules score {finding.v1 * 100:.1f}, v2 scores "
-            f"{finding.v2 * 100:.1f}: v1 overstates by **{finding.overstatement * 100:.1f} points** "
-            f"({finding.queries} queries).")
+    every = finding.task == ALL_TASKS
+    where = ALL_TASKS if every else finding.task.upper()
+    tail = f" overall ({finding.queries:,} queries, each weighing the same)" if every else f" ({finding.queries:,} queries)"
+    return (f"**{plain(label)} · {where}**: v1 rules score {points(finding.v1)}, v2 scores {points(finding.v2)}: "
+            f"v1 overstates by **{shown_difference(finding.v1, finding.v2):.1f} points**{tail}.")
 
 
 def gap_labels(low: Iterable[float], high: Iterable[float]) -> list[str]:
@@ -278,7 +282,7 @@ SURFACE_ALPHA = 0.05
 
 
 def _count(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
+    return f"{n:,} {one if n == 1 else many}"
 
 
 def surface_sentence(finding: SurfaceFinding, label: str) -> str:

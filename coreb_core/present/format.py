@@ -131,3 +131,20 @@ def code(text: Any) -> str:
     fence = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
     pad = " " if "`" in text else ""
     return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def without_release(name: str, release: str) -> str:
+    """A run's name without its trailing `` · <release>`` (where the release is shown beside it already).
+
+    >>> without_release("bm25s-mteb · release_v2603", "release_v2603"), without_release("my run", "release_v2603")
+    ('bm25s-mteb', 'my run')
+    >>> without_release("minilm · official · release_v2603 (2)", "release_v2603")
+    'minilm · official (2)'
+    """
+    suffix = f" · {release}"
+    if name.endswith(suffix):
+        return name[: -len(suffix)]
+    head, sep, number = name.rpartition(" (")  # a numbered name: "… · release (2)"
+    if sep and head.endswith(suffix) and number.endswith(")") and number[:-1].isdigit():
+        return f"{head[: -len(suffix)]} ({number}"
+    return name

@@ -1,5 +1,7 @@
 """Display labels for the vocabulary of ``coreb_core.data.schema``."""
 
+import re
+
 TASK_LABELS = {"t2c": "Text → code (T2C)", "c2c": "Code → code (C2C)", "c2t": "Code → text (C2T)"}
 
 # Trap kinds (coreb_core.analysis.traps.kinds.TRAP_KINDS) and pass-fraction bins (coreb_core.analysis.traps.wins).
@@ -17,3 +19,15 @@ DENOMINATORS = (f"{LOST_SHARE[0].upper() + LOST_SHARE[1:]}: of the queries with 
                 f"above every positive; {WIN_RATE}: of the judged traps of those queries, those ranked above the "
                 "query's best positive. A query without a positive (C2T's c2t_match label-0 pairs) cannot lose and "
                 "counts in neither.")
+
+
+def chip_label(label: str) -> str:
+    """A published source's label short enough for a picker's chip (three fit beside each other at 1280 px).
+
+    >>> chip_label("paper Table 3 (release v202603)"), chip_label("project page b312b5b (release v202602)")
+    ('Table 3 · v202603', 'page b312b5b · v202602')
+    >>> chip_label("README (release v202603)"), chip_label("an imported file")
+    ('README · v202603', 'an imported file')
+    """
+    match = re.fullmatch(r"(?:paper |project )?(.+) \(release (v\d+)\)", label)
+    return f"{match.group(1)} · {match.group(2)}" if match else label

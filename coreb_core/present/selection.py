@@ -64,12 +64,14 @@ def slice_words(rec: Recommendation) -> str:
 
 
 def params_words(value: float | None) -> str:
-    """``22.7 M parameters``, or ``parameters not reported``.
+    """``22.7 M parameters``, ``no learned parameters (lexical)`` or ``parameters not reported``.
 
-    >>> params_words(0.0227), params_words(None)
-    ('22.7 M parameters', 'parameters not reported')
+    >>> params_words(0.0227), params_words(0.0), params_words(None)
+    ('22.7 M parameters', 'no learned parameters (lexical)', 'parameters not reported')
     """
-    return "parameters not reported" if value is None or pd.isna(value) else f"{parameter_text(value)} parameters"
+    if value is None or pd.isna(value):
+        return "parameters not reported"
+    return "no learned parameters (lexical)" if value == 0 else f"{parameter_text(value)} parameters"
 
 
 def selection_header(rec: Recommendation, scheme: str, release: str) -> str:
@@ -191,15 +193,15 @@ def evidence_sentence(rec: Recommendation, scheme: str, names: Mapping[str, str]
         return f"No run qualifies for {slice_words(rec)}."
     top = rec.standings[0]
     text = (f"{_name(top, names)} ranks first with mean {metric_label(rec.metric)} {points(top.mean)} (95% CI "
-            f"{points(top.ci_low)}–{points(top.ci_high)}, {top.queries} queries, scheme {scheme}), lost to a trap on "
+            f"{points(top.ci_low)}–{points(top.ci_high)}, {top.queries:,} queries, scheme {scheme}), lost to a trap on "
             f"{points(top.trap_share)}% of the queries with a positive, {params_words(top.params_b)}")
     if len(rec.standings) == 1:
         return text + "."
     second = rec.standings[1]  # its wins are the first run's losses
     if not second.compared:
         return text + f"; it shares no query with {_name(second, names)}."
-    return (text + f"; against {_name(second, names)} it wins {second.losses} queries, ties {second.ties} and loses "
-            f"{second.wins}.")
+    return (text + f"; against {_name(second, names)} it wins {second.losses:,} queries, ties {second.ties:,} and loses "
+            f"{second.wins:,}.")
 
 
 def published_empty_text(excluded: pd.DataFrame) -> str:
@@ -256,7 +258,7 @@ def summary_markdown(rec: Recommendation, published: pd.DataFrame, scheme: str, 
     for s in rec.standings:
         lines.append(f"{s.rank}. {_name(s, names)} ({s.run}): {points(s.mean)} [{points(s.ci_low)}, "
                      f"{points(s.ci_high)}], trap share {points(s.trap_share)}%, {params_words(s.params_b)}, "
-                     f"{s.queries} queries")
+                     f"{s.queries:,} queries")
     for left in rec.left_out:
         lines.append(f"- {left_out_sentence(left, names)}")
     lines += ["", f"## Published models ({PUBLISHED_ONLY}; {release_relation(release)})", ""]

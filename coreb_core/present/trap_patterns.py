@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from coreb_core.present.numbers import points
+from coreb_core.present.numbers import points, signed_points
 
 
 def agreement_sentence(task: str, beating_all: int, lost_by_all: int, runs: int) -> str:
@@ -38,10 +38,10 @@ def duel_sentence(task: str, name: str, decided: int, longer_first: float, low: 
     """Whether the longer of the best trap and the best positive tends to rank first.
 
     >>> duel_sentence("t2c", "bm25", 1066, 0.4962, 0.466, 0.526)
-    't2c, bm25: the higher-ranked of best trap and best positive is the longer text in 49.6% of 1066 queries (95% CI 46.6–52.6).'
+    't2c, bm25: the higher-ranked of best trap and best positive is the longer text in 49.6% of 1,066 queries (95% CI 46.6–52.6).'
     """
     return (f"{task}, {name}: the higher-ranked of best trap and best positive is the longer text in "
-            f"{points(longer_first)}% of {decided} queries (95% CI {points(low)}–{points(high)}).")
+            f"{points(longer_first)}% of {decided:,} queries (95% CI {points(low)}–{points(high)}).")
 
 
 def shift_text(difference: float, low: float, high: float) -> str:
@@ -50,11 +50,11 @@ def shift_text(difference: float, low: float, high: float) -> str:
     >>> shift_text(0.0772, 0.0021, 0.1521)
     '+7.7 points (95% CI +0.2 to +15.2): moved'
     >>> shift_text(0.032, -0.044, 0.103)
-    '+3.2 points (95% CI -4.4 to +10.3)'
+    '+3.2 points (95% CI −4.4 to +10.3)'
     >>> shift_text(float("nan"), float("nan"), float("nan"))
     'not measurable (the group is absent from one release)'
     """
     if any(math.isnan(v) for v in (difference, low, high)):
         return "not measurable (the group is absent from one release)"
     moved = ": moved" if low > 0 or high < 0 else ""
-    return f"{difference * 100:+.1f} points (95% CI {low * 100:+.1f} to {high * 100:+.1f}){moved}"
+    return f"{signed_points(difference)} points (95% CI {signed_points(low)} to {signed_points(high)}){moved}"

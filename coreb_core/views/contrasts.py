@@ -8,6 +8,7 @@ from coreb_core.analysis.rank_contrast import Contrasts, RankMeasure, anchor_exc
 from coreb_core.data.measures import Measure, column_of
 from coreb_core.data.schema import TaskName
 from coreb_core.errors import CorebError
+from coreb_core.present.numbers import signed_points
 from coreb_core.text import terminal_safe
 from coreb_core.views.compare import deltas
 from coreb_core.views.inputs import Inputs
@@ -44,7 +45,7 @@ class ContrastView:
         for r in f.rows.itertuples():
             delta = getattr(r, "delta", float("nan"))
             out.append(f"  {r.query_id}: tau-AP {r.tau_ap:+.3f}, weighted tau {r.weighted_tau:+.3f}, "
-                       f"{r.overlap} of the top {f.k} shared, Δ {delta * 100:+.1f} points")
+                       f"{r.overlap} of the top {f.k} shared, Δ {signed_points(delta)} points")
         return out
 
 

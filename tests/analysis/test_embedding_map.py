@@ -102,10 +102,10 @@ def test_map_of_a_hand_made_run(tiny_store):
 def test_missing_vectors_are_one_line_errors(tiny_store):
     meta = dense_meta()
     put_vectors(tiny_store, meta, leave_out=(6,))
-    with pytest.raises(CorebError, match=r"^1 of 6 document vectors of run dense-test \(t2c\) are not in the "
+    with pytest.raises(CorebError, match=r"^1 of 6 document vectors of minilm · official · tiny \(t2c\) are not in its "
                                          r"embedding cache") as err:
         embedding_map(tiny_store, meta, Q1)
-    assert "\n" not in str(err.value) and "re-encoded" in str(err.value)
+    assert "\n" not in str(err.value) and "re-encoded" in str(err.value) and meta.run_id not in str(err.value)
     with pytest.raises(CorebError, match="did not search task c2c"):
         embedding_map(tiny_store, meta, "q_c2c_cross_lang_0001")
     other_prompt = replace(dense_meta(), prompts={"t2c": {"query": "", "document": ""}})

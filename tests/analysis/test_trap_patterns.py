@@ -209,7 +209,7 @@ def test_cli_stability_and_its_errors(tmp_path):
              for r in json.loads(done.stdout)["by_kind"]}
     assert kinds[("t2c", "failing_solution")] == (1, 2, 2, 2) and kinds[("c2c", "failing_solution")] == (1, 1, 0, 1)
     text = run_cli("stability", "--run", a, "--against", b, "--task", "t2c", env=env)
-    assert "t2c failing_solution: a 1/2, b 2/2, b − a +50.0 points (95% CI -27.3 to +90.5)\n" in text.stdout
+    assert "t2c failing_solution: a 1/2, b 2/2, b − a +50.0 points (95% CI −27.3 to +90.5)\n" in text.stdout
     assert "by bug: neither release records one" in text.stdout
     for args, message in ((("--run", a, "--against", a), "name the same run"),
                           (("--run", "../../etc", "--against", b), "not a run id"),

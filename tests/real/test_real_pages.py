@@ -60,7 +60,10 @@ def test_deflation_shows_the_seeds_ten_to_fifteen_points_on_bm25(real_cache, rea
                   timeout=300).run()
     assert not at.exception
     shown = " ".join(m.value for m in at.markdown)
-    assert "v1 rules score 57.7, v2 scores 34.0: v1 overstates by **23.7 points** (1200 queries)" in shown, shown[:800]
+    assert "v1 rules score 57.7, v2 scores 34.0: v1 overstates by **23.7 points** (1,200 queries)" in shown, shown[:800]
+    # the README's tour: "BM25: 12.7 points overall", now on the page, before the per-task lines
+    assert shown.index("v1 rules score 41.2, v2 scores 28.5: v1 overstates by **12.7 points** overall (2,601 "
+                       "queries, each weighing the same)") < shown.index("· T2C**"), shown[:800]
 
 
 def test_traps_on_real_data_name_their_kinds(real_cache, real_runs):
@@ -167,7 +170,7 @@ def test_compare_shows_the_headlines_pair_first_oriented_as_the_headline(real_ca
     assert headline.startswith("bm25 · release\\_v2603 beats bm25s-mteb · release\\_v2603 on T2C nDCG@10 by 5.7")
     assert headline.replace("\\", "") == (  # the sentence docs/app.md quotes
         "bm25 · release_v2603 beats bm25s-mteb · release_v2603 on T2C nDCG@10 by 5.7 points (95% CI 4.3–7.2), "
-        "significant after Holm correction (p < 0.001), 345 wins / 595 ties / 183 losses over 1123 shared queries.")
+        "significant after Holm correction (p < 0.001), 345 wins / 595 ties / 183 losses over 1,123 shared queries.")
     pair = at.selectbox(key="compare_pair").value
     assert pair == (real_runs["bm25"], real_runs["bm25s-mteb"])  # better − other, as the headline
     deltas = next(d.value for d in at.dataframe if "outcome" in d.value.columns)
