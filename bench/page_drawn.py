@@ -17,9 +17,12 @@ SCRIPT_DONE_JS = """() => {
     const done = app && app.getAttribute('data-test-script-state') === 'notRunning';
     return done && (document.querySelector('h1') || document.querySelector('[data-testid="stException"]'));
 }"""
-# Installed in every new tab before Streamlit's code: the time of the page's latest change.
+# Installed in every new tab before Streamlit's code: the time of the page's latest change outside the sidebar
+# (a background run's progress there changes every second, and the page would never count as drawn meanwhile).
 LAST_CHANGE_INIT_JS = """(() => { window.__lastChange = 0;
-    new MutationObserver(() => { window.__lastChange = performance.now(); })
+    const inSidebar = n => { const e = n.nodeType === 1 ? n : n.parentElement;
+                             return !!(e && e.closest && e.closest('[data-testid="stSidebar"]')); };
+    new MutationObserver(records => { if (records.some(r => !inSidebar(r.target))) window.__lastChange = performance.now(); })
         .observe(document, {subtree: true, childList: true, attributes: true, characterData: true}); })();"""
 # The page is drawn: its script is done, every visible chart has its marks and every visible table its canvas
 # (both come from lazily loaded code, after the script's last message), and nothing has changed for QUIET_MS.
