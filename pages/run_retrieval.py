@@ -212,20 +212,24 @@ res_task = c2.selectbox("Task of a TREC file", [""] + list(TASKS), key="res_task
 res_model = c3.text_input("Model label (optional)", key="res_model")
 res = path_or_upload("res", "File or folder path", "Import path", "Result files", "Import uploaded results")
 if res.path_clicked or res.upload_clicked:
+    bar = st.progress(0.0, text="Importing: listing the files…")
+
+    def said(message: str, fraction: float) -> None:
+        bar.progress(fraction, text=f"Importing: {message}")
+
     try:
-        bar = st.progress(0.0, text="Importing: listing the files…")
-        said = lambda message, fraction: bar.progress(fraction, text=f"Importing: {message}")  # noqa: E731
         if res.path_clicked:
             report_ = import_results(check_input_path(res.path), res_release or None, res_task or None,
                                      res_model.strip() or None, progress=said)
         else:
             report_ = import_uploaded_results([(f.name, f.getvalue()) for f in res.files], res_release,
                                               res_task, res_model.strip(), progress=said)
-        bar.empty()
     except (CorebError, OSError) as exc:
+        bar.empty()
         for line in error_lines(exc):
             st.error(plain(line))
     else:
+        bar.empty()
         if report_.imported:
             st.success(f"Imported {report_.imported} file(s): {report_.rows} number(s) stored, "
                        f"{len(report_.runs)} run(s) created.")
