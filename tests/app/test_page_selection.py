@@ -56,7 +56,7 @@ def test_selection_ranks_by_slice_mean(app_cache, tasks, languages, default_runs
     first, second = (round(expected[r] * 100, 1) for r in order)
     words = _recommendation(at).replace("\\", "")  # the page escapes Markdown characters of names
     assert words.startswith((f"Choose {labels[order[0]]}: best nDCG@10 on", f"No clear winner: {labels[order[0]]} leads"))
-    assert f"{first:.1f} vs {second:.1f}" in words and f"{first - second:+.1f} points" in words
+    assert f"{first:.1f} vs {second:.1f}" in words and f"{first - second:.1f} points ahead" in words  # as shown
     assert "after Holm correction" in words and ("p = 0." in words or "p < 0.001" in words) and "e-" not in words
     assert any(m.value.startswith(f"#### {', '.join(t.upper() for t in tasks)} · ") for m in at.markdown)
 
@@ -72,7 +72,7 @@ def test_selection_respects_parameter_budget(app_cache, default_runs):
     assert excluded["model"].tolist() == ["minilm · official · demo_v2603"]  # the sidebar's name
     # issue 12: parameters in words ("22.7 M", not "0.0227 B")
     assert excluded["reason"].iloc[0] == "22.7 M parameters exceed the 10 M budget"
-    assert excluded["parameters"].tolist() == ["22.7 M"] and ranked["parameters"].tolist() == ["0"]
+    assert excluded["parameters"].tolist() == ["22.7 M"] and ranked["parameters"].tolist() == ["none (lexical)"]
     assert "it is the only run that qualifies" in _recommendation(at)
     assert _recommendation(at).startswith("Choose bm25 · demo\\_v2603: it is the only run")
     assert "at most 10 M parameters" in _recommendation(at)
