@@ -204,8 +204,7 @@ def write_url(params: Mapping[str, str | list[str] | None], owned: Iterable[str]
     ({'release': 'demo_v2603', 'runs': 'b'}, ['a', 'b'])
     """
     drop = set(params) | set(owned)
-    if st.session_state.get(URL_BUFFER) is not None:
-        st.session_state[URL_WRITTEN] = st.session_state.get(URL_WRITTEN, set()) | drop
+    keep_url(drop)  # this run named them: flush_url keeps them (or drops them, when unset)
     current = url_params()
     merged = {k: v for k, v in current.items() if k not in drop}
     merged.update({k: v if isinstance(v, list) else [v] for k, v in params.items() if v is not None and v != ""})
