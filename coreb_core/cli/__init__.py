@@ -6,6 +6,7 @@ handler (``registry.command``); ``main`` builds the parser and applies the one e
 - ``evaluate``: eval
 - ``traps``: traps, stability
 - ``compare``: compare, contrast, difficulty, rerank-errors
+- ``training``: samples, mine, train-reranker
 - ``selection``: select, report
 """
 from coreb_core.cli.main import ORDER, build_parser, main

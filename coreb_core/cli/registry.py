@@ -5,7 +5,8 @@ Example:
     >>> import coreb_core.cli  # registers every verb
     >>> sorted(COMMANDS)
     ['compare', 'contrast', 'demo', 'difficulty', 'eval', 'export', 'fetch', 'import-data', 'import-results', 'info',
-     'models', 'report', 'rerank-errors', 'results', 'run', 'runs', 'select', 'sql', 'stability', 'traps']
+     'mine', 'models', 'report', 'rerank-errors', 'results', 'run', 'runs', 'samples', 'select', 'sql', 'stability',
+     'train-reranker', 'traps']
 """
 from __future__ import annotations
 

@@ -1,0 +1,210 @@
+"""Samples files: written in one atomic step (JSON lines, or parquet for ``.parquet``), read back with a check of
+every line against the protocol's schema, and tied to the cached release they were made from.
+
+A JSON-lines file is one sample per line, keys in the article's order, UTF-8, no ASCII escapes, ``\\n`` endings:
+the same samples give the same bytes. Both kinds load with ``datasets.load_dataset("json" / "parquet", …)``.
+
+Example:
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "s.jsonl"
+    >>> s = Sample("q_t2c_search_go_0001", "text2code", "t2c_search_go", "Sum.", (Passage("code_v202603_00001", "a+b"),),
+    ...            (Passage("code_v202603_00002", "a-b"),), ())
+    >>> write_samples([s], path)
+    >>> read_samples(path) == [s]
+    True
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Iterable, NamedTuple
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from coreb_core.atomic import atomic_open, atomic_path
+from coreb_core.data.schema import SUBTASKS
+from coreb_core.data.store import Store, list_releases
+from coreb_core.errors import CorebError, DataError, DataProblem
+from coreb_core.training.samples import SHORT_TASK, Passage, Sample
+
+FIELDS = ("query_id", "task", "subtask", "query", "pos", "hard_neg", "easy_neg")
+PASSAGE_LISTS = ("pos", "hard_neg", "easy_neg")
+TRIPLET_COLUMNS = ("anchor", "positive")  # sentence-transformers' n-tuple columns (then negative_1, …)
+
+
+def sample_lines(samples: Iterable[Sample]) -> Iterable[str]:
+    """Each sample as its JSON line (with its ``\\n``).
+
+    >>> next(sample_lines([Sample("q", "code2text", "c2t_match", "x", (), (), ())]))
+    '{"query_id": "q", "task": "code2text", "subtask": "c2t_match", "query": "x", "pos": [], "hard_neg": [], "easy_neg": []}\\n'
+    """
+    for s in samples:
+        yield json.dumps(s.to_json(), ensure_ascii=False) + "\n"
+
+
+_PASSAGE_TYPE = pa.list_(pa.struct([("id", pa.string()), ("text", pa.string())]))
+_MINED_TYPE = pa.list_(pa.struct([("id", pa.string()), ("text", pa.string()), ("rank", pa.int64()),
+                                  ("grade", pa.string())]))
+
+
+def samples_table(samples: list[Sample]) -> pa.Table:
+    """The samples as an Arrow table (the parquet download): the schema's columns, passages as lists of structs
+    (with ``rank`` and ``grade`` when the negatives were mined)."""
+    mined = any(p.grade is not None for s in samples for p in s.hard_neg)
+    rows = [s.to_json() for s in samples]
+    schema = pa.schema([(f, pa.string()) for f in FIELDS[:4]]
+                       + [(f, _MINED_TYPE if mined and f == "hard_neg" else _PASSAGE_TYPE) for f in PASSAGE_LISTS])
+    return pa.Table.from_pylist(rows, schema=schema)
+
+
+def write_samples(samples: Iterable[Sample], path: Path) -> None:
+    """Write ``samples`` to ``path`` in one atomic step: parquet when its name ends in ``.parquet``, else JSON lines."""
+    path = Path(path)
+    if path.suffix == ".parquet":
+        with atomic_path(path) as tmp:
+            pq.write_table(samples_table(list(samples)), tmp)
+        return
+    with atomic_open(path, "w", encoding="utf-8") as f:
+        f.writelines(sample_lines(samples))
+
+
+def _passages(value: Any, where: str, line: int, field: str, problems: list[DataProblem]) -> tuple[Passage, ...]:
+    if not isinstance(value, list):
+        problems.append(DataProblem(where, line, field, "must be a list of {id, text} objects", value))
+        return ()
+    out = []
+    for i, p in enumerate(value):
+        if not (isinstance(p, dict) and isinstance(p.get("id"), str) and p["id"] and isinstance(p.get("text"), str)):
+            problems.append(DataProblem(where, line, f"{field}[{i}]", "must be an object with a text 'id' and 'text'",
+                                        p))
+            return ()
+        rank, grade = p.get("rank"), p.get("grade")
+        out.append(Passage(p["id"], p["text"], rank if isinstance(rank, int) else None,
+                           grade if isinstance(grade, str) else None))
+    return tuple(out)
+
+
+def _sample(row: Any, where: str, line: int, problems: list[DataProblem]) -> Sample | None:
+    """One line's sample, or None with its problems added (each names the line and the field)."""
+    if not isinstance(row, dict):
+        problems.append(DataProblem(where, line, "-", "must be a JSON object (one sample per line)", row))
+        return None
+    if all(c in row for c in TRIPLET_COLUMNS) and "query_id" not in row:
+        problems.append(DataProblem(where, line, "query_id", "missing: this is a triplets file (anchor, positive, "
+                                    "negative_…), not samples in the protocol's schema (python -m coreb_core samples, "
+                                    "or mine --format samples)"))
+        return None
+    missing = [f for f in FIELDS if f not in row]
+    if missing:
+        problems.append(DataProblem(where, line, missing[0], f"missing (a sample has {', '.join(FIELDS)})"))
+        return None
+    before = len(problems)
+    for f in FIELDS[:4]:
+        if not isinstance(row[f], str) or (f != "query" and not row[f]):
+            problems.append(DataProblem(where, line, f, "must be a non-empty text", row[f]))
+    task, subtask = row["task"], row["subtask"]
+    if isinstance(task, str) and task not in SHORT_TASK:
+        problems.append(DataProblem(where, line, "task", f"must be one of {', '.join(SHORT_TASK)}", task))
+    elif isinstance(task, str) and isinstance(subtask, str) and subtask not in SUBTASKS[SHORT_TASK[task]]:
+        problems.append(DataProblem(where, line, "subtask", f"is not a subtask of {task}", subtask))
+    lists = {f: _passages(row[f], where, line, f, problems) for f in PASSAGE_LISTS}
+    if len(problems) == before and not lists["pos"]:
+        problems.append(DataProblem(where, line, "pos", "must hold at least one positive"))
+    if len(problems) > before:
+        return None
+    return Sample(row["query_id"], task, subtask, row["query"], lists["pos"], lists["hard_neg"], lists["easy_neg"])
+
+
+def read_samples(path: Path) -> list[Sample]:
+    """Every sample of a JSON-lines or parquet samples file; a one-line DataError naming the file, line and field
+    of the first line that is not a sample of the protocol's schema (the file is not read further).
+
+    >>> import tempfile
+    >>> bad = Path(tempfile.mkdtemp()) / "t.jsonl"
+    >>> _ = bad.write_text('{"anchor": "q", "positive": "p", "negative_1": "n"}\\n')
+    >>> read_samples(bad)   # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    coreb_core.errors.DataError: .../t.jsonl: row 1: field 'query_id': missing: this is a triplets file ...
+    """
+    path = Path(path)
+    problems: list[DataProblem] = []
+    samples: list[Sample] = []
+    for line, row in _rows(path, problems):
+        sample = _sample(row, str(path), line, problems) if not problems else None
+        if problems:
+            break
+        if sample is not None:
+            samples.append(sample)
+    if not problems and not samples:
+        problems.append(DataProblem(str(path), "-", "-", "holds no sample"))
+    if problems:
+        raise DataError(problems[:1])
+    return samples
+
+
+def _rows(path: Path, problems: list[DataProblem]) -> Iterable[tuple[int, Any]]:
+    """(line number from 1, parsed row) of a JSON-lines or parquet file; unreadable lines become problems."""
+    where = str(path)
+    if path.suffix == ".parquet":
+        try:
+            rows = pq.read_table(path).to_pylist()
+        except (pa.ArrowException, OSError) as exc:
+            raise CorebError(f"{where}: not a readable parquet file ({' '.join(str(exc).split())[:200]})") from None
+        yield from enumerate(rows, start=1)
+        return
+    try:
+        with open(path, encoding="utf-8") as f:
+            for n, text in enumerate(f, start=1):
+                if not text.strip():
+                    continue
+                try:
+                    yield n, json.loads(text)
+                except json.JSONDecodeError as exc:
+                    problems.append(DataProblem(where, n, "-", f"not JSON ({exc.msg})", text.strip()))
+                    return
+    except UnicodeDecodeError:
+        raise CorebError(f"{where}: not UTF-8 text; a samples file is JSON lines or parquet") from None
+
+
+class SamplesSource(NamedTuple):
+    """The cached release a samples file was made from, and the source problems its queries belong to."""
+
+    release: str | None  # None: no cached release holds every query and positive with the same text
+    problems: frozenset[str]
+
+
+def samples_release(samples: list[Sample], root: Path | None = None) -> SamplesSource:
+    """The cached release whose queries and documents hold every sample's query and positive with the same text
+    (ids alone do not tell: release_v2603 reuses every code id of release_v2602 for other documents).
+
+    >>> with Store("demo_v2603", root) as store:
+    ...     from coreb_core.training.samples import build_samples, TRAIN
+    ...     samples = build_samples(store, TRAIN)
+    >>> samples_release(samples, root).release
+    'demo_v2603'
+    """
+    wanted_q = {(s.short_task, s.query_id, s.query) for s in samples}
+    wanted_d = {(p.id, p.text) for s in samples for p in s.pos}
+    for release in list_releases(root):
+        with Store(release, root) as store:
+            q = store.df("SELECT task, query_id, query, problem_id FROM queries")
+            have_q = set(zip(q["task"], q["query_id"], q["query"]))
+            if not wanted_q <= have_q:
+                continue
+            d = store.df("SELECT doc_id, content FROM documents")
+            if not wanted_d <= set(zip(d["doc_id"], d["content"])):
+                continue
+            ids = {(t, i) for t, i, _ in wanted_q}
+            problems = frozenset(str(p) for t, i, p in zip(q["task"], q["query_id"], q["problem_id"])
+                                 if (t, i) in ids and isinstance(p, str))
+            return SamplesSource(release, problems)
+    return SamplesSource(None, frozenset())
+
+
+def release_problems(release: str, root: Path | None = None) -> frozenset[str]:
+    """Every source problem of a cached release's queries and documents."""
+    with Store(release, root) as store:
+        rows = store.sql("SELECT problem_id FROM queries UNION SELECT problem_id FROM documents").fetchall()
+    return frozenset(str(p) for (p,) in rows if p is not None)
+

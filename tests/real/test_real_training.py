@@ -1,0 +1,142 @@
+"""The reranker protocol on the real releases: the article's sample counts (3,803 training samples of release_v2602,
+3,692 test samples of release_v2603) with every property on every sample and the same bytes twice; hard negatives
+mined from a real BM25 run; a bounded training from the bundled MiniLM weights on release_v2602's samples that
+lowers the held-out loss, its reranked release_v2603 run scored; and the refusals. A copy of ``real_cache`` holds
+what these tests add."""
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from coreb_core.data.store import Store
+from tests.builders import run_cli
+from tests.sample_checks import check_sample_lines
+
+# Counted on the real rows (one sample per (query, rel=2 document) of each query with a rel=1 document)
+TRAIN_COUNTS = {"t2c": 2372, "c2c": 367, "c2t": 1064}  # release_v2602, the train rule: 3,803
+TEST_COUNTS = {"t2c": 2249, "c2c": 623, "c2t": 820}  # release_v2603, the test rule (c2t_match left out): 3,692
+
+
+@pytest.fixture(scope="module")
+def cache(real_cache, tmp_path_factory):
+    root = tmp_path_factory.mktemp("real-training") / "cache"
+    shutil.copytree(real_cache, root, symlinks=True)
+    return root
+
+
+@pytest.fixture(scope="module")
+def train_file(cache, tmp_path_factory):
+    out = tmp_path_factory.mktemp("samples") / "train_v2602.jsonl"
+    done = run_cli("samples", "--release", "release_v2602", "--out", str(out), "--json", env={"COREB_CACHE": str(cache)})
+    assert done.returncode == 0, done.stderr
+    return out, json.loads(done.stdout)
+
+
+def test_the_training_samples_are_the_articles_3803(cache, train_file):
+    out, counts = train_file
+    assert counts["samples"] == 3803 and counts["rule"] == "train" and counts["by_task"] == TRAIN_COUNTS
+    with Store("release_v2602", cache) as store:
+        rows = check_sample_lines(store, out)
+    assert len(rows) == 3803 and sum(r["subtask"] == "c2t_match" for r in rows) == 206
+
+
+def test_the_test_samples_are_the_articles_3692_and_the_same_bytes_twice(cache, tmp_path):
+    env = {"COREB_CACHE": str(cache)}
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    first = run_cli("samples", "--release", "release_v2603", "--out", str(a), "--json", env=env)
+    assert first.returncode == 0, first.stderr
+    counts = json.loads(first.stdout)
+    assert counts["samples"] == 3692 and counts["rule"] == "test" and counts["by_task"] == TEST_COUNTS
+    assert "c2t_match" not in counts["by_subtask"] and counts["by_subtask"]["c2c_cross_lang"] == 429
+    assert run_cli("samples", "--release", "release_v2603", "--out", str(b), env=env).returncode == 0
+    assert a.read_bytes() == b.read_bytes()
+    with Store("release_v2603", cache) as store:
+        assert len(check_sample_lines(store, a)) == 3692
+    # the other rule, one option away: every subtask, 3,882 (190 of them c2t_match)
+    done = run_cli("samples", "--release", "release_v2603", "--rule", "train", "--out", str(b), "--json", env=env)
+    assert json.loads(done.stdout)["samples"] == 3882 and json.loads(done.stdout)["by_subtask"]["c2t_match"] == 190
+
+
+def test_mined_negatives_of_a_real_bm25_run_load_and_hold_no_positive(cache, tmp_path):
+    import datasets
+
+    from coreb_core.runs.folders import list_runs
+
+    bm25 = next(m.run_id for m in list_runs("release_v2603", cache) if m.model == "bm25")
+    out = tmp_path / "mined.jsonl"
+    done = run_cli("mine", "--run", bm25, "--out", str(out), "--format", "samples", "--json",
+                   env={"COREB_CACHE": str(cache)})
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    loaded = datasets.load_dataset("json", data_files=str(out), split="train")
+    assert len(loaded) == summary["samples"] == 4447 and summary["negatives_by_grade"]["trap"] > 1000
+    with Store("release_v2603", cache) as store:
+        positives = set(store.sql("SELECT query_id, doc_id FROM qrels WHERE relevance = 2").fetchall())
+    negatives = [(row["query_id"], n["id"]) for row in loaded for n in row["hard_neg"]]
+    assert len(negatives) == 5 * len(loaded) and not positives & set(negatives)
+
+
+@pytest.fixture(scope="module")
+def trained(cache, train_file, tmp_path_factory):
+    """A bounded training from the bundled MiniLM weights (a fresh head) on release_v2602's samples: 16 steps of 4
+    samples, each a list of its positive and 3 negatives cut to 128 tokens (about a minute on 2 cores)."""
+    out = tmp_path_factory.mktemp("reranker") / "minilm-coreb"
+    done = run_cli("train-reranker", "--samples", str(train_file[0]), "--base", "minilm", "--out", str(out),
+                   "--max-steps", "16", "--batch-size", "4", "--negatives", "3", "--max-length", "128",
+                   "--eval-samples", "48", "--learning-rate", "1e-4", "--json", env={"COREB_CACHE": str(cache)})
+    assert done.returncode == 0, done.stderr
+    return out, json.loads(done.stdout)
+
+
+def test_training_lowers_the_held_out_loss(trained):
+    out, result = trained
+    assert result["release"] == "release_v2602" and result["steps"] == 16 and result["held_out"] >= 48
+    assert result["loss_after"] < result["loss_before"], result
+    provenance = json.loads((out / "coreb_reranker.json").read_text())
+    assert provenance["base"] == "minilm" and provenance["loss"].startswith("LambdaLoss")
+    assert (out / "config.json").is_file() and not list(out.parent.glob(".*.tmp"))
+
+
+def test_the_trained_reranker_reranks_release_v2603(cache, trained):
+    from coreb_core.runs.folders import list_runs, run_meta
+
+    out, _ = trained
+    env = {"COREB_CACHE": str(cache)}
+    done = run_cli("run", "--model", "bm25", "--release", "release_v2603", "--tasks", "c2c", "--top-k", "10",
+                   "--rerank", str(out), "--rerank-depth", "10", env=env)
+    assert done.returncode == 0, done.stderr
+    reranked = [m for m in list_runs("release_v2603", cache) if m.kind == "rerank"]
+    assert len(reranked) == 1 and run_meta(reranked[0].run_id, cache).reranker == str(out)
+    assert done.stdout.count("c2c nDCG@10 (v2)") == 2
+
+
+@pytest.mark.parametrize("case", ["test release", "triplets", "not a cross-encoder", "not a folder", "exists"])
+def test_bad_training_input_gets_one_error_line_and_writes_nothing(cache, train_file, tmp_path, case):
+    env = {"COREB_CACHE": str(cache)}
+    samples, base, out = train_file[0], "minilm", tmp_path / "reranker"
+    if case == "test release":
+        samples = tmp_path / "test.jsonl"
+        assert run_cli("samples", "--release", "release_v2603", "--out", str(samples), env=env).returncode == 0
+        message = "samples of release_v2603, the test release"
+    elif case == "triplets":
+        from coreb_core.runs.folders import list_runs
+
+        bm25 = next(m.run_id for m in list_runs("release_v2603", cache) if m.model == "bm25")
+        samples = tmp_path / "triplets.jsonl"
+        assert run_cli("mine", "--run", bm25, "--out", str(samples), env=env).returncode == 0
+        message = "this is a triplets file"
+    elif case == "not a cross-encoder":
+        base, message = "bm25", "a lexical model has no weights"
+    elif case == "not a folder":
+        base, message = str(train_file[0]), "not a model folder"
+    else:
+        out.mkdir()
+        (out / "keep.txt").write_text("mine")
+        message = "exists and is not empty"
+    done = run_cli("train-reranker", "--samples", str(samples), "--base", base, "--out", str(out), "--max-steps", "1",
+                   env=env)
+    assert done.returncode == 2 and done.stderr.count("error:") == 1 and message in done.stderr, done.stderr
+    assert (case == "exists" and [p.name for p in out.iterdir()] == ["keep.txt"]) or not out.exists()
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
