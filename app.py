@@ -42,7 +42,7 @@ from coreb_core.defaults import (  # noqa: E402
     start_later_default,
 )
 from coreb_core.errors import CorebError  # noqa: E402
-from coreb_core.retrieval.jobs import FAILED, board  # noqa: E402
+from coreb_core.retrieval.jobs import FAILED, RunRequest, board  # noqa: E402
 
 if needs_defaults():
     # First launch on a fresh clone: the data (COREB_DATA's copy of the real CoREB, the hub, or CoREB-mini) and
@@ -61,12 +61,14 @@ if needs_defaults():
 
 if (job := later_default()) is not None:
     default_job = board().state(job)
+    request = default_job.request
+    model = request.model if isinstance(request, RunRequest) else request.title
     if not default_job.finished:
-        st.info(f"The {default_job.request.model} default run is being built in the background (progress and Cancel "
+        st.info(f"The {model} default run is being built in the background (progress and Cancel "
                 f"in the sidebar); it appears under Runs in the sidebar ({release_words(default_job.request.release)}) "
                 "when done.", icon=":material/hourglass_top:")
     elif default_job.status == FAILED:
-        st.warning(f"The {default_job.request.model} default run could not be built: {plain(default_job.error)}. "
+        st.warning(f"The {model} default run could not be built: {plain(default_job.error)}. "
                    "Build it from the Run retrieval page.")
 
 buffer_url()  # the page's URL parameters are written once, at the end of its run: one history entry a visit

@@ -78,3 +78,12 @@ def results_file(root: Path | None = None) -> Path:
     PosixPath('/tmp/cache/results/results.parquet')
     """
     return (root or cache_root()) / "results" / "results.parquet"
+
+
+def rerankers_dir(root: Path | None = None) -> Path:
+    """``data_cache/rerankers/<name>/``: cross-encoders trained from the app (the CLI writes where its user says).
+
+    >>> rerankers_dir(Path("/tmp/cache"))
+    PosixPath('/tmp/cache/rerankers')
+    """
+    return (root or cache_root()) / "rerankers"

@@ -271,15 +271,19 @@ def section_reranker(scope: Scope, state: State, labels: dict[str, str]) -> None
     rerank_id = st.selectbox("Reranked run", reranked, format_func=lambda r: labels[r],
                              key=remembered("compare_rerank", "rerank", one_of(reranked), allowed=reranked))
     write_url({"rerank": rerank_id})
-    errors = cached(rerank.build, spinner="Setting the reranked run beside its first stage…")(
-        scope.with_runs([rerank_id])).errors
+    view = cached(rerank.build, spinner="Setting the reranked run beside its first stage…")(
+        scope.with_runs([rerank_id]))
+    errors = view.errors
     summary = errors.summary[errors.summary["task"] == state.task]
     for r in summary.itertuples():
         first = errors.first_stage or ""
-        st.markdown(f"Against its first stage {labels.get(first, first)} (top "
+        st.markdown(f"Against its first stage {plain(labels.get(first, first))} (top "
                     f"{errors.depth} reranked): a positive within reach for **{r.ceiling} of {r.with_positive}** "
                     f"queries ({r.ceiling_share * 100:.1f}%); **{r.broken} broken** (a trap promoted over a positive "
-                    f"the first stage had right), **{r.rescued} rescued**, net {r.net:+d}.")
+                    f"the first stage had right), **{r.rescued} rescued**, net {r.net:+d}."
+                    + (f" {plain(view.delta_words(state.task))}." if view.delta_words(state.task) else ""))
+    if view.training:
+        st.caption("Reranker " + plain(view.training_words()) + ". " + provenance(state, "nDCG@10 as the leaderboard"))
     kinds = errors.by_kind[errors.by_kind["task"] == state.task]
     st.dataframe(kinds.assign(kind_label=kinds["kind"].map(TRAP_KIND_LABELS).fillna(kinds["kind"])),
                  hide_index=True, width="stretch", key="compare_rerank_kinds",

@@ -135,7 +135,8 @@ elif state_ is not None and state_.status == DONE and state_.run_id is not None:
     st.dataframe(shown, hide_index=True, placeholder="—",
                  column_config={"ndcg_at_10": st.column_config.NumberColumn("nDCG@10 ×100", format="%.1f")})
     csv_download(scores, f"ndcg-{state_.run_id}", label="Download nDCG@10 (CSV, fractions)")
-    st.caption(f"Source: this run on `{last_release}` · encoding profile `{state_.request.profile}` "
+    run_profile = state_.request.profile if isinstance(state_.request, RunRequest) else None
+    st.caption(f"Source: this run on `{last_release}` · encoding profile `{run_profile}` "
                "(BM25 has none) · scheme `v2` (official) · C2C anchor excluded · mean over each task's evaluated "
                "queries.")
 

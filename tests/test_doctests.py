@@ -28,7 +28,8 @@ MODULES = ["coreb_core.retrieval.openvino_encoder", "coreb_core.data.measures", 
            "coreb_core.present.numbers", "coreb_core.present.selection", "coreb_core.present.csv_cells",
            "coreb_core.analysis.article", "ui.jobs", "ui.state", "ui.navigation", "ui.warmup",
            "coreb_core.present.trap_patterns", "coreb_core.views.output", "ui.columns",
-           "coreb_core.present.inspection", "coreb_core.present.labels"]
+           "coreb_core.present.inspection", "coreb_core.present.labels", "coreb_core.training.reranker",
+           "coreb_core.training.protocol"]
 
 DATA_MODULES = ["coreb_core", "coreb_core.defaults", "coreb_core.report", "coreb_core.retrieval.jobs",
                 "coreb_core.retrieval.pipeline", "coreb_core.retrieval.runner_encoder", "coreb_core.evaluation.compile",
@@ -45,7 +46,9 @@ DATA_MODULES = ["coreb_core", "coreb_core.defaults", "coreb_core.report", "coreb
                 "coreb_core.analysis.slices", "coreb_core.analysis.rank_contrast",
                 "coreb_core.views.scope", "coreb_core.views.inputs", "coreb_core.views.traps",
                 "coreb_core.views.stability", "coreb_core.views.compare", "coreb_core.views.contrasts",
-                "coreb_core.views.difficulty", "coreb_core.views.overview", "coreb_core.views.deflation", "coreb_core.views.selection", "coreb_core.views.inspector", "coreb_core.views.data", "coreb_core.views.scores"]
+                "coreb_core.views.difficulty", "coreb_core.views.overview", "coreb_core.views.deflation", "coreb_core.views.selection", "coreb_core.views.inspector", "coreb_core.views.data", "coreb_core.views.scores",
+                "coreb_core.training.samples", "coreb_core.training.sample_files", "coreb_core.training.mining",
+                "coreb_core.views.training"]
 
 FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
 

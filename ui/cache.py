@@ -32,6 +32,8 @@ from coreb_core.runs.meta import RunMeta
 from coreb_core.views import data
 from coreb_core.views.inputs import Inputs, scope_evaluation, scope_trap_wins
 from coreb_core.views.scope import Scope
+from coreb_core.views.training import SamplesView
+from coreb_core.views.training import samples as training_samples
 from ui.state import State
 
 
@@ -130,6 +132,18 @@ def cached(build: Callable[..., V], spinner: str | None = None, results: bool = 
         with st.spinner(spinner, show_time=True):  # shown while it computes; a cached view returns at once
             return _built(name, scope, key, version, build)
     return call
+
+
+@st.cache_resource(show_spinner="Building the protocol's samples…", max_entries=4)
+def _samples_view(release: str, version: str, rule: str, hard: int, easy: int, seed: int) -> SamplesView:
+    # a resource, not data: thousands of samples with their texts (hundreds of MB) are not copied on each read
+    return training_samples(release, rule, hard, easy, seed)
+
+
+def samples_view(release: str, rule: str, hard: int, easy: int, seed: int) -> SamplesView:
+    """The protocol's samples of a release (``coreb_core.views.training.samples``), once per server and release
+    version."""
+    return _samples_view(release, release_version(release), rule, hard, easy, seed)
 
 
 def runs_of(release: str) -> dict[str, RunMeta]:

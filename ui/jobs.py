@@ -7,19 +7,23 @@ import streamlit as st
 
 from coreb_core.present.format import plain, release_words
 from coreb_core.present.numbers import duration_text
-from coreb_core.retrieval.jobs import CANCELLED, DEFAULT, DONE, FAILED, JobState, RunRequest, board
+from coreb_core.retrieval.jobs import CANCELLED, DEFAULT, DONE, FAILED, JobState, RunRequest, WorkRequest, board
 
 SEEN_KEY = "jobs_seen"  # job ids whose end this session has already acted on
 MINE_KEY = "jobs_mine"  # job ids this session started (their finished run is chosen under Runs)
 OUTCOME_KEY = "jobs_outcome"  # the last ended job this session should hear about
 
 
-def job_title(request: RunRequest) -> str:
-    """``minilm · official on demo_v2603`` (BM25 has no profile).
+def job_title(request: RunRequest | WorkRequest) -> str:
+    """``minilm · official on demo_v2603`` (BM25 has no profile); other work says what it is.
 
     >>> job_title(RunRequest("minilm", "demo_v2603", profile="card")), job_title(RunRequest("bm25", "demo_v2603"))
     ('minilm · card on demo_v2603', 'bm25 on demo_v2603')
+    >>> job_title(WorkRequest("mine", "mining hard negatives from bm25 · demo_v2603", "demo_v2603"))
+    'mining hard negatives from bm25 · demo_v2603'
     """
+    if isinstance(request, WorkRequest):
+        return request.title
     model = request.model if request.model.startswith("bm25") else f"{request.model} · {request.profile}"
     return f"{model} on {request.release}"
 
@@ -47,6 +51,11 @@ def outcome_text(state: JobState, name: str | None = None) -> str:
     'The run of bm25 on v was cancelled after 3 s; nothing was stored.'
     """
     what = job_title(state.request)
+    if isinstance(state.request, WorkRequest):
+        done = (f"Done in {duration_text(state.elapsed_s)}: {what}"
+                + (f"; the run {name} is listed under Runs." if name else "."))
+        return {DONE: done, CANCELLED: f"Cancelled after {duration_text(state.elapsed_s)}: {what}; nothing was "
+                                       "written."}.get(state.status, f"Failed: {what}: {state.error}")
     if state.status == DONE:
         return (f"The run {name or what} finished in {duration_text(state.elapsed_s)}; it is listed under Runs for "
                 f"{release_words(state.request.release)}.")
@@ -110,6 +119,15 @@ def _running_jobs() -> None:
     for s in running:
         st.caption(f"Running in the background: **{plain(job_title(s.request))}**")
         st.progress(s.fraction, text=plain(progress_line(s)))
-        st.button("Cancel this run", key=f"job_cancel_{s.job_id}", on_click=board().cancel, args=(s.job_id,),
-                  help="Stops the run at its next step; nothing half-written is stored (a run is stored only "
-                       "when it is complete).")
+        what = "run" if isinstance(s.request, RunRequest) else "job"
+        st.button(f"Cancel this {what}", key=f"job_cancel_{s.job_id}", on_click=board().cancel, args=(s.job_id,),
+                  help=f"Stops the {what} at its next step; nothing half-written is kept (a run or a trained "
+                       "reranker is stored only when it is complete).")
+
+
+def start_work(request: WorkRequest, work) -> str:
+    """Start other work (mining, training) in the background for this session, as ``start_job`` starts a run."""
+    job_id = board().submit_work(request, work)
+    st.session_state.setdefault(MINE_KEY, set()).add(job_id)
+    st.session_state.pop(OUTCOME_KEY, None)
+    return job_id

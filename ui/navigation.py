@@ -31,6 +31,7 @@ PAGE_SPECS = [
     PageSpec("pages/deflation.py", "Qrel deflation", ":material/trending_down:", "deflation"),
     PageSpec("pages/compare.py", "Compare runs", ":material/compare_arrows:", "compare"),
     PageSpec("pages/selection.py", "Model selection", ":material/recommend:", "selection"),
+    PageSpec("pages/training.py", "Training data", ":material/model_training:", "training"),
     PageSpec("pages/run_retrieval.py", "Run retrieval", ":material/play_arrow:", "run"),
     PageSpec("pages/data.py", "Data", ":material/database:", "data"),
 ]

@@ -115,12 +115,13 @@ def _train(args: argparse.Namespace) -> int:
 
     config = check_config(TrainingConfig(args.epochs, args.max_steps, args.batch_size, args.negatives,
                                          args.learning_rate, args.max_length, args.eval_samples, args.seed, args.device))
+    out = check_target(Path(args.out), folder=True, hint="name a new folder for the reranker")
     samples = check_input_path(args.samples)
     if samples.is_dir():
         raise CorebError(f"{samples} is a folder; --samples names a samples file")
     bar = TqdmProgress(f"training from {args.base}")
     try:
-        result = train_reranker(samples, args.base, Path(args.out), config, args.test_release or None, bar)
+        result = train_reranker(samples, args.base, out, config, args.test_release or None, bar)
     finally:
         bar.close()
     if args.json:

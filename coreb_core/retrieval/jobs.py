@@ -54,12 +54,34 @@ class RunRequest(NamedTuple):
     profile: str = DEFAULT_PROFILE
 
 
+class WorkRequest(NamedTuple):
+    """Work other than a retrieval run (mining hard negatives, training a reranker): its kind, the title the job
+    board shows and the release it belongs to. ``submit_work`` runs it.
+
+    >>> WorkRequest("train", "training a reranker from minilm", "release_v2602").title
+    'training a reranker from minilm'
+    """
+
+    kind: str
+    title: str
+    release: str
+
+
+class WorkOutcome(NamedTuple):
+    """What a finished piece of work made: a stored run (listed under Runs), a file or folder it wrote, and any
+    result its page reads back (``JobBoard.result``)."""
+
+    run_id: str | None = None
+    output: str | None = None
+    result: object = None
+
+
 class JobState(NamedTuple):
     """A snapshot of one job, for display: ``fraction`` in 0..1, seconds as floats, ``eta_s`` None while
     there is no honest estimate yet (a model still loading, or too little progress to extrapolate)."""
 
     job_id: str
-    request: RunRequest
+    request: RunRequest | WorkRequest
     status: str  # RUNNING, DONE, FAILED or CANCELLED
     message: str
     fraction: float
@@ -69,6 +91,7 @@ class JobState(NamedTuple):
     error: str | None  # one line, set when FAILED
     origin: str = USER  # USER or DEFAULT
     warnings: tuple[str, ...] = ()  # one line each, set when DONE (damaged embedding-cache shards re-encoded)
+    output: str | None = None  # set when DONE: what a piece of work wrote (a reranker's folder)
 
     @property
     def finished(self) -> bool:
@@ -117,7 +140,7 @@ def eta_from(samples: list[tuple[float, float]], now: float) -> float | None:
 @dataclass
 class _Job:
     job_id: str
-    request: RunRequest
+    request: RunRequest | WorkRequest
     started: float = field(default_factory=time.monotonic)
     message: str = "starting"
     fraction: float = 0.0
@@ -126,6 +149,8 @@ class _Job:
     run_id: str | None = None
     error: str | None = None
     warnings: tuple[str, ...] = ()
+    output: str | None = None
+    result: object = None
     finished: float | None = None
     cancel: threading.Event = field(default_factory=threading.Event)
     thread: threading.Thread | None = None
@@ -147,7 +172,7 @@ class _Job:
         elapsed = (self.finished or time.monotonic()) - self.started
         eta = None if self.status != RUNNING else eta_from(self.samples, elapsed)
         return JobState(self.job_id, self.request, self.status, self.message, self.fraction, elapsed, eta,
-                        self.run_id, self.error, self.origin, self.warnings)
+                        self.run_id, self.error, self.origin, self.warnings, self.output)
 
 
 Loader = Callable  # (spec, encoding, device) -> encoder
@@ -167,20 +192,60 @@ class JobBoard:
         still running (one at a time: they would share the same cores). With ``after``, the thread waits for
         that event (at most ``after_timeout_s``) before it loads anything; it counts as running meanwhile."""
         root = root or cache_root()  # pinned now: the thread must not follow a later change of COREB_CACHE
-        with self._lock:
-            busy = [j for j in self._jobs.values() if j.status == RUNNING]
-            if busy:
-                r = busy[0].request
-                raise CorebError(f"a run of {r.model} on {r.release} is still in progress; wait for it or cancel it")
-            job = _Job(uuid.uuid4().hex[:12], request, origin=origin)
-            if after is not None:
-                job.message = "waiting for the first page to render"
-            self._jobs[job.job_id] = job
+        job = self._new_job(request, origin)
+        if after is not None:
+            job.message = "waiting for the first page to render"
         job.thread = threading.Thread(target=self._work, args=(job, root, loader or self._shared_loader,
                                                                after, after_timeout_s),
                                       name=f"coreb-run-{job.job_id}", daemon=True)
         job.thread.start()
         return job.job_id
+
+    def submit_work(self, request: WorkRequest, work: Callable[[Callable[[str, float], None]], WorkOutcome]) -> str:
+        """Start ``work(progress)`` in a background thread, as a job like a run: progress, time left, Cancel (a
+        cancel raises ``RunCancelled`` from ``progress``: the work must leave nothing half-written). Its job id;
+        a ``CorebError`` when a job is still running.
+
+        >>> b = JobBoard()
+        >>> job = b.submit_work(WorkRequest("demo", "counting", "demo_v2603"), lambda progress: WorkOutcome(output="42"))
+        >>> b.wait(job).output, b.result(job)
+        ('42', None)
+        """
+        job = self._new_job(request, USER)
+        job.thread = threading.Thread(target=self._run_work, args=(job, work), name=f"coreb-work-{job.job_id}",
+                                      daemon=True)
+        job.thread.start()
+        return job.job_id
+
+    def _new_job(self, request: RunRequest | WorkRequest, origin: str) -> _Job:
+        with self._lock:
+            busy = [j for j in self._jobs.values() if j.status == RUNNING]
+            if busy:
+                r = busy[0].request
+                what = r.title if isinstance(r, WorkRequest) else f"a run of {r.model} on {r.release}"
+                raise CorebError(f"{what} is still in progress; wait for it or cancel it")
+            job = _Job(uuid.uuid4().hex[:12], request, origin=origin)
+            self._jobs[job.job_id] = job
+            return job
+
+    @staticmethod
+    def _run_work(job: _Job, work: Callable[[Callable[[str, float], None]], WorkOutcome]) -> None:
+        try:
+            outcome = work(job.report)
+        except RunCancelled:
+            job.status, job.message = CANCELLED, "cancelled: nothing was written"
+        except Exception as exc:  # noqa: BLE001 (a background thread has nobody to raise to: the app shows it)
+            job.status, job.error = FAILED, " ".join(str(exc).split()) or type(exc).__name__
+        else:
+            job.run_id, job.output, job.result = outcome.run_id, outcome.output, outcome.result
+            job.status, job.message, job.fraction = DONE, "done", 1.0
+        finally:
+            job.finished = time.monotonic()
+
+    def result(self, job_id: str) -> object:
+        """What a finished piece of work handed back for its page (None while it runs, or for a run)."""
+        job = self._jobs.get(job_id)
+        return job.result if job is not None and job.status == DONE else None
 
     def _shared_loader(self, spec, encoding, device):
         """Encoders load once per process and stay loaded (seconds to minutes to load); the last four."""
@@ -196,6 +261,7 @@ class JobBoard:
         from coreb_core.retrieval.pipeline import run_retrieval
 
         r = job.request
+        assert isinstance(r, RunRequest)  # submit takes only runs (submit_work the rest)
         try:
             if after is not None:
                 after.wait(after_timeout_s)

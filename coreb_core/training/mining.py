@@ -13,24 +13,24 @@ so either trains the same way; ``samples`` is the protocol's schema with each ne
 Example (CoREB-mini and a BM25 run in ``root``):
     >>> mined = mine_run(bm25, k=3, root=root)
     >>> mined.release, mined.k, len(mined.samples) > 0, sorted(set(mined.negatives["grade"]))
-    ('demo_v2603', 3, True, ['judged_negative', 'trap', 'unjudged'])
+    ('demo_v2603', 3, True, ['trap', 'unjudged'])
 """
 from __future__ import annotations
 
 from pathlib import Path
-from typing import NamedTuple
+from typing import IO, NamedTuple
 
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from coreb_core.atomic import atomic_open, atomic_path
+from coreb_core.atomic import atomic_open
 from coreb_core.data.schema import CORPUS_OF_TASK, NEGATIVE, POSITIVE, TASK_NAMES, TRAP
 from coreb_core.data.store import Store
 from coreb_core.errors import CorebError, check_choice
 from coreb_core.progress import Progress, silent
 from coreb_core.runs.folders import read_hits, run_meta
-from coreb_core.training.sample_files import TRIPLET_COLUMNS, write_samples
+from coreb_core.training.sample_files import TRIPLET_COLUMNS, write_samples_to
 from coreb_core.training.samples import LONG_TASK, Passage, Sample
 
 TRIPLETS, SAMPLES = "triplets", "samples"
@@ -134,14 +134,18 @@ def write_mined(mined: MinedNegatives, path: Path, fmt: str = TRIPLETS) -> int:
     ``triplets``: the n-tuple table; ``samples``: the protocol's schema (negatives with rank and grade)."""
     check_format(fmt)
     path = Path(path)
+    with atomic_open(path, "wb") as f:
+        return write_mined_to(f, mined, fmt, parquet=path.suffix == ".parquet")
+
+
+def write_mined_to(f: IO[bytes], mined: MinedNegatives, fmt: str = TRIPLETS, parquet: bool = False) -> int:
+    """``mined`` into an open binary file (a download's bytes, or a file's); the rows written."""
     if fmt == SAMPLES:
-        write_samples(mined.samples, path)
+        write_samples_to(f, mined.samples, parquet)
         return len(mined.samples)
     table = mined.triplets()
-    if path.suffix == ".parquet":
-        with atomic_path(path) as tmp:
-            pq.write_table(pa.Table.from_pandas(table, preserve_index=False), tmp)
+    if parquet:
+        pq.write_table(pa.Table.from_pandas(table, preserve_index=False), f)
     else:
-        with atomic_open(path, "w", encoding="utf-8") as f:
-            table.to_json(f, orient="records", lines=True, force_ascii=False)
+        f.write(table.to_json(orient="records", lines=True, force_ascii=False).encode("utf-8"))
     return len(table)

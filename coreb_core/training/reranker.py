@@ -24,7 +24,6 @@ import time
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from coreb_core.atomic import check_target
 from coreb_core.errors import CorebError
 from coreb_core.progress import Progress, silent
 from coreb_core.retrieval.device import check_device
@@ -150,7 +149,8 @@ def _split(samples: list[Sample], held_out: int, seed: int) -> tuple[list[Sample
     per_query: dict[str, int] = {}
     for s in samples:
         per_query[s.query_id] = per_query.get(s.query_id, 0) + 1
-    chosen, n = set(), 0
+    chosen: set[str] = set()
+    n = 0
     for q in ids:
         if n >= held_out or len(chosen) >= len(ids) - 1:
             break
@@ -190,7 +190,8 @@ def train_reranker(samples_path: Path, base: str, out: Path, config: TrainingCon
     start = time.perf_counter()
     config = check_config(config)
     out = Path(out)
-    check_target(out, folder=True, hint="name a new folder for the reranker")
+    if out.is_file():
+        raise CorebError(f"{out} is a file; name a new folder for the reranker")
     if out.exists() and any(out.iterdir()):
         raise CorebError(f"{out}: the folder exists and is not empty; name a new folder for the reranker")
     weights = base_model_path(base)  # before the samples are read: the cheaper refusal first

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Iterable, NamedTuple
+from typing import IO, Any, Iterable, NamedTuple
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from coreb_core.atomic import atomic_open, atomic_path
+from coreb_core.atomic import atomic_open
 from coreb_core.data.schema import SUBTASKS
 from coreb_core.data.store import Store, list_releases
 from coreb_core.errors import CorebError, DataError, DataProblem
@@ -61,12 +61,24 @@ def samples_table(samples: list[Sample]) -> pa.Table:
 def write_samples(samples: Iterable[Sample], path: Path) -> None:
     """Write ``samples`` to ``path`` in one atomic step: parquet when its name ends in ``.parquet``, else JSON lines."""
     path = Path(path)
-    if path.suffix == ".parquet":
-        with atomic_path(path) as tmp:
-            pq.write_table(samples_table(list(samples)), tmp)
+    with atomic_open(path, "wb") as f:
+        write_samples_to(f, samples, parquet=path.suffix == ".parquet")
+
+
+def write_samples_to(f: IO[bytes], samples: Iterable[Sample], parquet: bool = False) -> None:
+    """``samples`` into an open binary file: parquet, or JSON lines (UTF-8) — a download's bytes, or a file's.
+
+    >>> import io
+    >>> buffer = io.BytesIO()
+    >>> write_samples_to(buffer, [Sample("q", "code2text", "c2t_match", "x", (), (), ())])
+    >>> buffer.getvalue()[:14]
+    b'{"query_id": "'
+    """
+    if parquet:
+        pq.write_table(samples_table(list(samples)), f)
         return
-    with atomic_open(path, "w", encoding="utf-8") as f:
-        f.writelines(sample_lines(samples))
+    for line in sample_lines(samples):
+        f.write(line.encode("utf-8"))
 
 
 def _passages(value: Any, where: str, line: int, field: str, problems: list[DataProblem]) -> tuple[Passage, ...]:

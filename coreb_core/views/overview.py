@@ -24,6 +24,7 @@ from coreb_core.analysis.leaderboard import (
 from coreb_core.analysis.mteb_parity import MTEB_TWINS, mteb_parity
 from coreb_core.evaluation.evaluate import Coverage, coverage
 from coreb_core.views.inputs import Inputs
+from coreb_core.views.rerank import reranked_pair
 from coreb_core.views.scope import Scope
 
 
@@ -91,8 +92,9 @@ def language_gradient(scope: Scope, *, exclude_search: bool = True, labels: Mapp
 
 
 def article(scope: Scope, *, labels: Mapping[str, str] | None = None, inputs: Inputs | None = None) -> ArticleFigures:
-    """The article's figures beside the scope's runs (``article_figures``)."""
+    """The article's figures beside the scope's runs (``article_figures``), our reranked runs beside its rerankers."""
     inputs = inputs or Inputs()
     names = dict(labels) if labels is not None else inputs.names(scope)
     return article_figures(inputs.store(scope.release), inputs.evaluation(scope).per_query(scope.scheme),
-                           inputs.result_rows, names)
+                           inputs.result_rows, names, [p for p in (reranked_pair(scope, r, names, inputs)
+                                                               for r in scope.run_ids) if p is not None])

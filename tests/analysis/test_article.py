@@ -1,9 +1,12 @@
 """coreb_core.analysis.article: the article's figures (read by hand from the paper and project page) and ours
 beside them, on CoREB-mini's default runs."""
 import pandas as pd
+import pytest
 
 from coreb_core.analysis.article import (
+    PUBLISHED_RERANKERS,
     LanguageRange,
+    RerankedPair,
     article_figures,
     ndcg1_anchor_excluded,
     reranker_deltas,
@@ -31,7 +34,21 @@ def test_task_order_has_three_exceptions_in_table3():
 
 def test_reranker_deltas_are_percent_and_ndcg1_is_the_papers():
     deltas = reranker_deltas(published_rows()).set_index("model")
-    assert deltas.loc["Jina Reranker v2"].tolist() == [-8.3, -8.8, -22.4, -13.17]  # t2c, c2c, c2t, mean
+    assert deltas.loc["Jina Reranker v2", ["t2c", "c2c", "c2t", "mean"]].tolist() == [-8.3, -8.8, -22.4, -13.17]
+    # the same change in nDCG@10: the page's percent of C2LLM-7B's paper Table 3 score (T2C 0.443, C2C 0.659)
+    assert deltas.loc["Jina Reranker v2", "t2c_delta"] == pytest.approx(-0.083 * 0.443)
+    assert deltas.loc["CoREB-Reranker", "c2c_delta"] == pytest.approx(0.051 * 0.659)
+    assert set(deltas["source"]) == {PUBLISHED_RERANKERS}
+
+
+def test_our_reranked_run_sits_beside_the_published_rerankers():
+    ours = RerankedPair("bm25+rerank", "bm25", 10, "release_v2602", {"t2c": 0.30, "c2c": 0.50, "c2t": 0.40},
+                        {"t2c": 0.25, "c2c": 0.40, "c2t": 0.50})
+    deltas = reranker_deltas(published_rows(), [ours]).set_index("model")
+    row = deltas.loc["bm25+rerank"]
+    assert row[["t2c", "c2c", "c2t"]].tolist() == pytest.approx([20.0, 25.0, -20.0])  # % of the first stage
+    assert row[["t2c_delta", "c2c_delta", "c2t_delta"]].tolist() == pytest.approx([0.05, 0.10, -0.10])
+    assert row["source"] == "ours: over bm25's top 10, trained on release_v2602" and len(deltas) == 6
     assert deltas.index[0] == "CoREB-Reranker" and (deltas.loc["CoREB-Reranker", ["t2c", "c2c", "c2t"]] > 0).all()
     ndcg1 = ndcg1_anchor_excluded(published_rows())
     assert ndcg1.iloc[0].tolist() == ["Jina-code-0.5b", 0.378] and len(ndcg1) == 5
