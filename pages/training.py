@@ -16,7 +16,7 @@ from coreb_core.present.format import code, error_lines, plain
 from coreb_core.present.labels import TASK_LABELS
 from coreb_core.progress import Progress
 from coreb_core.retrieval.jobs import DONE, FAILED, WorkOutcome, WorkRequest, board
-from coreb_core.training.mining import FORMATS, SAMPLES, TRIPLETS, K, MinedNegatives, write_mined_to
+from coreb_core.training.mining import SAMPLES, TRIPLETS, K, MinedNegatives, write_mined_to
 from coreb_core.training.protocol import train_and_rerank
 from coreb_core.training.reranker import TrainingConfig
 from coreb_core.training.sample_files import write_samples_to
@@ -68,12 +68,10 @@ def section_samples() -> training.SamplesView:
     with st.expander("Counts per task and subtask"):
         st.dataframe(view.counts.table(), hide_index=True, width="stretch",
                      column_config={"samples": st.column_config.NumberColumn(format="%d")})
-    d1, d2, _ = st.columns([1, 1, 2])
     name = f"coreb_samples_{release}_{rule}_h{hard}_e{easy}_s{seed}"
-    with d1:
+    with st.container(horizontal=True):  # buttons at their own widths, side by side
         download("Download JSONL", lambda: _samples_bytes(view, False), f"{name}.jsonl", "application/jsonl",
                  key="training_samples_jsonl", building="Writing the samples as JSON lines…")
-    with d2:
         download("Download parquet", lambda: _samples_bytes(view, True), f"{name}.parquet",
                  "application/vnd.apache.parquet", key="training_samples_parquet",
                  building="Writing the samples as parquet…")
@@ -158,10 +156,9 @@ def section_mining() -> None:
                           "negatives": [grades["trap"], grades["judged_negative"], grades["unjudged"]]})
     draw(hbar, chart, "grade", "negatives", x_title="distinct (query, negative) pairs", y_sort=None, value_format=",d",
          tooltip=["grade", alt.Tooltip("negatives:Q", format=",")])
-    cols = st.columns(len(FORMATS) + 1)
     name = f"coreb_mined_{m.run_id}_k{m.k}"
-    for col, (fmt, parquet) in zip(cols, [(TRIPLETS, False), (TRIPLETS, True), (SAMPLES, False)]):
-        with col:
+    with st.container(horizontal=True):
+        for fmt, parquet in [(TRIPLETS, False), (TRIPLETS, True), (SAMPLES, False)]:
             ext = "parquet" if parquet else "jsonl"
             download(f"{fmt} ({ext})", functools.partial(_mined_bytes, m, fmt, parquet), f"{name}_{fmt}.{ext}",
                      "application/vnd.apache.parquet" if parquet else "application/jsonl",

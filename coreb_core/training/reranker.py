@@ -100,8 +100,11 @@ def base_model_path(base: str) -> str:
     Traceback (most recent call last):
     coreb_core.errors.CorebError: --base bm25: a lexical model has no weights; a cross-encoder starts from a transformers model (e.g. minilm, the bundled all-MiniLM-L6-v2)
     """
-    if Path(base).expanduser().is_file():
+    given = Path(base).expanduser()
+    if given.is_file():
         raise CorebError(f"--base {base}: a file, not a model folder")
+    if base.startswith((".", "/", "~")) and not given.is_dir():
+        raise CorebError(f"--base {base}: no such model folder")
     spec = resolve(base)
     if spec.kind == "bm25":
         raise CorebError(f"--base {base}: a lexical model has no weights; a cross-encoder starts from a transformers "
@@ -111,8 +114,6 @@ def base_model_path(base: str) -> str:
                          "transformers model (e.g. minilm)")
     folder = Path(spec.name)
     if not folder.is_dir():
-        if base.startswith((".", "/", "~")):
-            raise CorebError(f"--base {base}: no such model folder")
         ensure_available(spec)  # a hub name: cached, or a one-line error offline
         return spec.name
     from transformers import AutoConfig

@@ -151,3 +151,36 @@ def test_the_report_downloads_during_a_background_run(real_cache, real_runs, tmp
             page.wait_for_function("() => document.querySelector('[data-testid=\"stSidebar\"]').innerText"
                                    ".includes('was cancelled after')", timeout=120_000)
         page.close()
+
+
+def test_training_data_counts_the_articles_samples_and_mines_a_run(real_cache, real_runs, tmp_path):
+    """Training data from the menu on the real release: the article's 3,692 test samples; the first hard negative says
+    why it is a trap; mining BM25's confusions runs as a job and its triplets download and load with datasets."""
+    import datasets
+
+    cache = tmp_path / "cache"
+    shutil.copytree(real_cache, cache, symlinks=True)
+    with serve(cache, tmp_path / "streamlit.log") as base, chromium(tmp_path / "profile") as browser:
+        page = open_page(browser, f"{base}/?release=release_v2603&runs={real_runs[0]}", width=1280, height=800)
+        wait_for_script(page)
+        menu(page, "Training data")
+        page.wait_for_function(PAGE_DRAWN_JS, timeout=PAGE_LOAD_MS, polling=200)
+        main = page.locator('[data-testid="stMain"]')
+        assert "3,692" in main.locator('[data-testid="stMetric"]').first.inner_text()
+        page.screenshot(path=str(ARTIFACTS / "real-training-samples-1280x800.png"))
+        hard = main.locator('[data-testid="stExpander"] summary', has_text="hard negative").first
+        assert " — " in hard.inner_text()  # its trap kind, in words
+        page.get_by_role("button", name="Mine", exact=True).click()
+        page.wait_for_function("() => document.querySelector('[data-testid=\"stMain\"]').innerText"
+                               ".includes('traps (rel=1)')", timeout=PAGE_LOAD_MS)
+        page.wait_for_function(PAGE_DRAWN_JS, timeout=PAGE_LOAD_MS, polling=200)
+        page.get_by_role("button", name="triplets (jsonl)").scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / "real-training-mined-1280x800.png"))
+        with page.expect_download(timeout=PAGE_LOAD_MS) as download:
+            page.get_by_role("button", name="triplets (jsonl)").click()
+        saved = tmp_path / download.value.suggested_filename
+        download.value.save_as(saved)
+        page.close()
+    loaded = datasets.load_dataset("json", data_files=str(saved), split="train")
+    assert loaded.column_names == ["anchor", "positive", "negative_1", "negative_2", "negative_3", "negative_4",
+                                   "negative_5"] and len(loaded) > 4000
