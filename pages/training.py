@@ -3,6 +3,7 @@ negative is a trap, downloads), hard negatives mined from a run, and a reranker 
 board. Widgets only; the work is coreb_core.views.training and coreb_core.training."""
 import functools
 import io
+from typing import Callable
 
 import altair as alt
 import pandas as pd
@@ -137,16 +138,9 @@ def section_mining() -> None:
                        help="Its top k documents that are not positives (a rel=2 document never is one; the C2C "
                             "anchor neither), each marked trap, judged negative or unjudged. Runs as a job.")
     if go:
-        label = run_label(runs[run])
-        try:
-            ss["training_mine_job"] = start_work(
-                WorkRequest("mine", f"mining {int(k)} hard negatives per query from {label}", release),
-                lambda progress: WorkOutcome(result=training.mined(run, int(k), progress=progress)))
-        except CorebError as exc:
-            for line in error_lines(exc):
-                st.error(plain(line))
-        else:
-            st.rerun()
+        _start("training_mine_job",
+               WorkRequest("mine", f"mining {int(k)} hard negatives per query from {run_label(runs[run])}", release),
+               lambda progress: WorkOutcome(result=training.mined(run, int(k), progress=progress)))
     mined = _finished("training_mine_job")
     if not isinstance(mined, training.MinedView) or mined.mined.release != release:
         return
@@ -172,6 +166,18 @@ def _mined_bytes(m: MinedNegatives, fmt: str, parquet: bool) -> bytes:
     buffer = io.BytesIO()
     write_mined_to(buffer, m, fmt, parquet)
     return buffer.getvalue()
+
+
+def _start(key: str, request: WorkRequest, work: Callable[[Progress], WorkOutcome]) -> None:
+    """Start ``work`` as this session's job under ``key`` (its refusal shown here), then draw the page again: the
+    sidebar shows the job's progress and Cancel."""
+    try:
+        ss[key] = start_work(request, work)
+    except CorebError as exc:
+        for line in error_lines(exc):
+            st.error(plain(line))
+    else:
+        st.rerun()
 
 
 def _finished(key: str):
@@ -221,13 +227,7 @@ def section_training() -> None:
         def work(progress: Progress) -> WorkOutcome:
             return _protocol(train_release, first, base, config, int(depth), progress)
 
-        try:
-            ss["training_job"] = start_work(WorkRequest("train", title, release), work)
-        except CorebError as exc:
-            for line in error_lines(exc):
-                st.error(plain(line))
-        else:
-            st.rerun()
+        _start("training_job", WorkRequest("train", title, release), work)
     result = _finished("training_job")
     if result is None:
         return

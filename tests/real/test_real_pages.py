@@ -2,12 +2,14 @@
 error box, and the deciding numbers equal the library's on the same runs."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tests.builders import app_test
+from ui.navigation import PAGE_SPECS
 
-PAGES = ["overview.py", "inspector.py", "traps.py", "deflation.py", "compare.py", "selection.py",
-         "run_retrieval.py", "data.py"]
+PAGES = [Path(p.script).name for p in PAGE_SPECS]
 
 
 @pytest.fixture(scope="module")

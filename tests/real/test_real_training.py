@@ -99,17 +99,46 @@ def test_training_lowers_the_held_out_loss(trained):
     assert (out / "config.json").is_file() and not list(out.parent.glob(".*.tmp"))
 
 
-def test_the_trained_reranker_reranks_release_v2603(cache, trained):
-    from coreb_core.runs.folders import list_runs, run_meta
+@pytest.fixture(scope="module")
+def reranked(cache, trained):
+    """A BM25 C2C run of release_v2603 (top 10) reranked by the trained reranker (about 30 s: 2,780 pairs)."""
+    from coreb_core.runs.folders import list_runs
 
-    out, _ = trained
-    env = {"COREB_CACHE": str(cache)}
     done = run_cli("run", "--model", "bm25", "--release", "release_v2603", "--tasks", "c2c", "--top-k", "10",
-                   "--rerank", str(out), "--rerank-depth", "10", env=env)
+                   "--rerank", str(trained[0]), "--rerank-depth", "10", env={"COREB_CACHE": str(cache)})
     assert done.returncode == 0, done.stderr
-    reranked = [m for m in list_runs("release_v2603", cache) if m.kind == "rerank"]
-    assert len(reranked) == 1 and run_meta(reranked[0].run_id, cache).reranker == str(out)
-    assert done.stdout.count("c2c nDCG@10 (v2)") == 2
+    runs = [m for m in list_runs("release_v2603", cache) if m.kind == "rerank"]
+    assert len(runs) == 1
+    return runs[0], done.stdout
+
+
+def test_the_trained_reranker_reranks_release_v2603(cache, trained, reranked):
+    meta, stdout = reranked
+    assert meta.reranker == str(trained[0]) and meta.rerank_depth == 10 and meta.tasks == ("c2c",)
+    assert stdout.count("c2c nDCG@10 (v2)") == 2
+
+
+def test_the_pages_set_the_trained_reranker_beside_the_articles(cache, reranked):
+    """The Overview's reranker table and Compare's reranker stage show the reranked run, its training and its
+    nDCG@10 change beside the article's rerankers; the numbers are the evaluator's."""
+    from coreb_core.evaluation.evaluate import score_run
+    from tests.builders import app_test
+
+    meta, _ = reranked
+    after, before = score_run(meta.run_id, cache)["c2c"], score_run(str(meta.first_stage), cache)["c2c"]
+    params = {"release": "release_v2603", "runs": [str(meta.first_stage), meta.run_id], "task": "c2c"}
+    overview = app_test("overview.py", cache, params, timeout=300).run()
+    assert not overview.exception
+    table = next(d.value for d in overview.dataframe if "source" in d.value.columns and "c2c_delta" in d.value.columns)
+    ours = table[table["source"].str.startswith("ours:")]
+    assert len(ours) == 1 and "trained on release_v2602" in ours["source"].iloc[0]
+    assert ours["c2c_delta"].iloc[0] * 100 == pytest.approx((after - before) * 100)
+    assert (table["source"] != ours["source"].iloc[0]).sum() == 5  # the five published rerankers beside it
+    compare = app_test("compare.py", cache, {**params, "rerank": meta.run_id}, timeout=300).run()
+    assert not compare.exception and not compare.error
+    text = " ".join(m.value for m in compare.markdown) + " ".join(c.value for c in compare.caption)
+    assert f"nDCG@10 {before * 100:.1f} → {after * 100:.1f}" in text and "the article's rerankers" in text
+    assert "trained here from minilm on" in text and "held-out loss" in text
 
 
 @pytest.mark.parametrize("case", ["test release", "triplets", "not a cross-encoder", "not a folder", "exists"])
