@@ -104,6 +104,7 @@ def test_mining_a_minilm_run_agrees_with_sentence_transformers(app_cache, defaul
     ours = pd.DataFrame([[s.query, s.pos[0].text, *[p.text for p in s.hard_neg
                                                      if p.id not in positives_of_text[s.query]][:3]] for s in t2c],
                         columns=["anchor", "positive", "negative_1", "negative_2", "negative_3"])
+    ours = ours[ours["anchor"].isin(ours["anchor"].drop_duplicates().head(120))]  # every document, 120 queries
     with Store(RELEASE, app_cache) as store:
         corpus = store.df("SELECT content FROM documents WHERE corpus = 'code' ORDER BY doc_id")["content"].tolist()
     model = SentenceTransformer(bundled_minilm_path(), device="cpu")
@@ -114,7 +115,7 @@ def test_mining_a_minilm_run_agrees_with_sentence_transformers(app_cache, defaul
     both = ours.drop_duplicates().merge(theirs.drop_duplicates(), on=["anchor", "positive"], suffixes=("", "_st"))
     negatives = ["negative_1", "negative_2", "negative_3"]
     same = sum(list(r[negatives]) == list(r[[f"{n}_st" for n in negatives]]) for _, r in both.iterrows())
-    assert len(both) == len(ours.drop_duplicates()) > 300
+    assert len(both) == len(ours.drop_duplicates()) > 200
     assert same / len(both) >= 0.95, f"{same} of {len(both)} (query, positive) rows mined alike"
 
 
