@@ -115,8 +115,9 @@ def test_mining_a_minilm_run_agrees_with_sentence_transformers(app_cache, defaul
     both = ours.drop_duplicates().merge(theirs.drop_duplicates(), on=["anchor", "positive"], suffixes=("", "_st"))
     negatives = ["negative_1", "negative_2", "negative_3"]
     same = sum(list(r[negatives]) == list(r[[f"{n}_st" for n in negatives]]) for _, r in both.iterrows())
+    print(f"\nmine_hard_negatives agrees on {same} of {len(both)} (query, positive) rows")
     assert len(both) == len(ours.drop_duplicates()) > 200
-    assert same / len(both) >= 0.95, f"{same} of {len(both)} (query, positive) rows mined alike"
+    assert same / len(both) >= 0.99, f"{same} of {len(both)} (query, positive) rows mined alike"  # measured: all
 
 
 @pytest.mark.parametrize("args, message", [
