@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import html as html_lib
+import json
 import os
 import re
 import shutil
@@ -224,9 +225,15 @@ SIDEBAR = '[data-testid="stSidebar"]'
 MENU = f'{SIDEBAR} [data-testid="stPageLink-NavLink"]'
 
 
+def menu_link(page, title: str):
+    """The sidebar menu's link to the page titled exactly ``title`` (``has_text`` alone matches any link holding the
+    words, case aside: "Data" would find "Training data" first)."""
+    return page.locator(MENU).filter(has=page.locator(f"text={json.dumps(title)}")).first
+
+
 def menu(page, title: str) -> None:
     """Click ``title`` in the sidebar menu and wait for its script."""
-    page.locator(MENU, has_text=title).first.click()
+    menu_link(page, title).click()
     wait_for_script(page, title)
 
 

@@ -91,6 +91,8 @@ def test_overview_shows_the_article_figures(app_cache, default_run_ids):
     order = next(m.value for m in at.markdown if m.value.startswith("The article says"))
     assert "**8 of 11** models do" in order and "Qwen3-Emb-8B" in order
     assert any("ruby and go together as a range: 38.3–38.7" in c.value for c in at.caption)
-    assert any(c.value.startswith("Unit: percent of C2LLM-7B's own nDCG@10") for c in at.caption)
+    assert any(c.value.startswith("Each reranker reorders a first stage's top documents.") for c in at.caption)
+    rerankers = next(d.value for d in at.dataframe if "source" in d.value.columns and "c2c_delta" in d.value.columns)
+    assert len(rerankers) == 5 and rerankers["source"].str.startswith("published").all()  # no reranked run here
     t4 = next(d.value for d in at.dataframe if "search" in d.value.columns)
     assert t4.set_index("model").loc["Qwen3-4B", "search"] == 1.5  # x100, one decimal

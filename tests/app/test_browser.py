@@ -24,6 +24,7 @@ from tests.browser import (
     click_first_row,
     global_state,
     log_tail,
+    menu_link,
     open_page,
     serve,
     wait_for_script,
@@ -120,7 +121,7 @@ def test_menu_navigation_keeps_the_global_state(served, browser, default_run_ids
     assert chosen == {"release": ["demo_v2603"], "scheme": ["v1"], "task": ["c2t"], "anchor": ["0"], "runs": [bm25]}
     visited = []
     for _, title, _ in app_pages()[1:] + app_pages()[:1]:
-        page.locator('[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"]', has_text=title).first.click()
+        menu_link(page, title).click()
         wait_for_script(page, title)
         visited.append(title)
         assert global_state(page) == chosen, f"after clicking {visited} in the menu"

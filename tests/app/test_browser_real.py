@@ -15,6 +15,7 @@ from tests.browser import (
     chromium,
     global_state,
     menu,
+    menu_link,
     open_page,
     page_problems,
     reports_verdict,
@@ -52,7 +53,7 @@ def test_every_page_of_the_real_release_from_themenu(real_cache, real_runs, tmp_
         chosen = global_state(page)
         assert chosen["release"] == ["release_v2603"] and chosen["runs"] == sorted(real_runs)
         for url_path, title, default in pages[1:] + pages[:1]:
-            page.locator('[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"]', has_text=title).first.click()
+            menu_link(page, title).click()
             wait_for_script(page, title)
             page.wait_for_function(PAGE_DRAWN_JS, timeout=PAGE_LOAD_MS, polling=200)
             page.screenshot(path=str(ARTIFACTS / f"real-{url_path}.png"), full_page=True)
