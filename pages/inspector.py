@@ -41,7 +41,7 @@ RUN_LETTERS = "ABC"
 # side by side in the main area at 1600 px (560 px each, the selection column included); three lists get about
 # 365 px each, so they keep the rank, the grade's symbol (the row's colour says it too), the document and where
 # the other two runs put it; why a trap and the score are in the table of judged documents and beside the open one.
-LIST_COLUMNS = ["rank", "grade", "doc_id", "why", "score"]
+LIST_COLUMNS = ["rank", "grade", "doc_id", "why", "hub", "score"]
 COMPACT_COLUMNS = ["rank", "grade_symbol", "doc_id"]
 LIST_CONFIG = {"rank": st.column_config.NumberColumn("#", width=40),
                "grade": st.column_config.TextColumn("Grade", width=88),
@@ -49,7 +49,10 @@ LIST_CONFIG = {"rank": st.column_config.NumberColumn("#", width=40),
                                                            "✗ judged negative, ○ unjudged, ⚓ the C2C anchor "
                                                            "(the query's own code, kept)"),
                "doc_id": st.column_config.TextColumn("Document", width=135),
-               "why": st.column_config.TextColumn("Why a trap", width=130),
+               "why": st.column_config.TextColumn("Why a trap", width=120),
+               "hub": st.column_config.NumberColumn("Hub", width=45, help="A hub of this run: one of its 10 documents "
+                                                    "in the most top-10 lists of this task, and in how many (Trap "
+                                                    "analysis → Hubs)"),
                "score": st.column_config.NumberColumn("Score", width=55)}
 ELSEWHERE_PX = 62  # "#9 ↓4", "#186", "=", "—": where another run ranks the same document
 RANK_PX = 56  # a rank column of the table of judged documents ("rank A", up to 3 digits)

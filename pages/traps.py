@@ -27,6 +27,7 @@ from coreb_core.present.display import (
     points_column,
     surface_sentence,
 )
+from coreb_core.present.format import plain
 from coreb_core.present.labels import (
     DENOMINATORS,
     LOST_SHARE,
@@ -38,7 +39,8 @@ from coreb_core.present.labels import (
 )
 from coreb_core.present.trap_patterns import agreement_sentence, duel_sentence, jaccard_sentence, shift_text
 from coreb_core.runs.meta import run_name
-from coreb_core.views import embedding_map, stability, traps
+from coreb_core.views import embedding_map, hubs, stability, traps
+from coreb_core.views.hubs import hub_kind_words
 from coreb_core.views.scope import Scope
 from ui.cache import APP_INPUTS, cached, runs_of, scope_of
 from ui.chart_specs import draw
@@ -302,6 +304,47 @@ def section_agreement(scope: Scope, state: State, labels: dict[str, str]) -> Non
 
 @st.fragment
 @guarded
+def section_hubs(scope: Scope, state: State, labels: dict[str, str]) -> None:
+    st.subheader("Hubs: documents in many queries' top 10")
+    k = st.number_input("List length (k)", 1, 100, key=remembered("trap_hubs_k", "hubs_k", one_of(list(range(1, 101))),
+                                                                   10), width=160)
+    write_url({"hubs_k": None if int(k) == 10 else str(int(k))})
+    view = cached(hubs.build, spinner="Counting the documents in every top-k list…")(scope, task=state.task, k=int(k))
+    table = view.table.assign(run_label=view.table["run"].map(labels).fillna(view.table["run"]),
+                              kind_label=view.table["trap_kind"].map(TRAP_KIND_LABELS).fillna(""),
+                              what=hub_kind_words(view.table))
+    if table.empty:
+        st.info("No run lists a query of this task.")
+        return
+    first = table.iloc[0]
+    st.markdown(f"**{plain(first['doc_id'])}** ({plain(first['what'])}) is in the top {int(k)} of "
+                f"**{int(first['lists']):,} of {int(first['queries']):,}** {state.task.upper()} queries for "
+                f"{plain(first['run_label'])}; it is a positive for {int(first['positive'])} of them and a trap for "
+                f"{int(first['trap'])}, and its problem has {int(first['problem_queries'])} {state.task.upper()} queries.")
+    st.dataframe(table, hide_index=True, width="stretch", key="trap_hubs_table",
+                 column_order=["run_label", "doc_id", "lists", "share", "positive", "trap", "judged_negative",
+                               "unjudged", "kind_label", "what", "length", "problem_queries", "hub_in_runs"],
+                 column_config=columns(
+                     run_label=st.column_config.TextColumn("Run", width="medium"),
+                     doc_id=st.column_config.TextColumn("Document", width=190),
+                     lists=st.column_config.NumberColumn("In lists", format="%d", width="small"),
+                     share=st.column_config.NumberColumn("Share %", format="percent", width="small"),
+                     positive=st.column_config.NumberColumn("As positive", width="small"),
+                     trap=st.column_config.NumberColumn("As trap", width="small"),
+                     judged_negative=st.column_config.NumberColumn("Judged 0", width="small"),
+                     unjudged=st.column_config.NumberColumn("Unjudged", width="small"),
+                     kind_label=st.column_config.TextColumn("Trap kind", width="medium"),
+                     what=st.column_config.TextColumn("Document is", width="medium"),
+                     length=st.column_config.NumberColumn("Characters", format="%d", width="small"),
+                     problem_queries=st.column_config.NumberColumn("Its problem's queries", width="small"),
+                     hub_in_runs=st.column_config.NumberColumn("Hub of runs", width="small")))
+    csv_download(view.table, f"trap_hubs_{state.release}_{state.task}_k{int(k)}")
+    st.caption(provenance(state, f"a run's top {int(k)} of a query: its first {int(k)} stored documents, the query's "
+                                 "own id and (anchor excluded) the C2C anchor left out; the grades are the document's "
+                                 "for each of those queries; hub of runs: among the top 10 hubs of that many runs"))
+
+
+@guarded
 def section_across_releases(scope: Scope, state: State, labels: dict[str, str]) -> None:
     st.subheader("Across releases")
     pairs_across = stability.counterparts(scope, inputs=APP_INPUTS)
@@ -490,6 +533,7 @@ section_margins(scope, state, labels)
 # ================================================================ Across runs, releases and text lengths
 st.divider()
 section_agreement(scope, state, labels)
+section_hubs(scope, state, labels)
 section_across_releases(scope, state, labels)
 section_slices(scope, state, labels)
 # ================================================================ Why traps win: surface bias, embedding map

@@ -60,3 +60,28 @@ def _stability(args: argparse.Namespace) -> int:
     pair = stability.TwoReleases.of(args.run, args.against, not args.no_anchor_exclusion, args.any_model)
     print(render(stability.build(pair, task=args.task), args.json))
     return 0
+
+
+def _hubs_arguments(p: argparse.ArgumentParser) -> None:
+    from coreb_core.cli.registry import COUNT
+
+    p.add_argument("--release", required=True)
+    p.add_argument("--run", nargs="+", required=True, help="one or more stored run ids")
+    p.add_argument("--task", choices=TASK_NAMES, required=True)
+    p.add_argument("--k", type=COUNT, default=10, help="the list length (default 10: the top 10 nDCG@10 reads)")
+    p.add_argument("--top", type=COUNT, default=10, help="hubs per run (default 10)")
+    anchor_option(p)
+    p.add_argument("--json", action="store_true", help="one object: the hubs per run (share 0..1)")
+
+
+@command("hubs", arguments=_hubs_arguments,
+         help="hubs: the documents in the most top-k lists of each run, their grades for those queries, trap kind, "
+              "length and the runs they are hubs of")
+def _hubs(args: argparse.Namespace) -> int:
+    from coreb_core.views import hubs
+    from coreb_core.views.output import render
+    from coreb_core.views.scope import Scope
+
+    scope = Scope.of(args.release, args.run, anchor_exclusion=not args.no_anchor_exclusion)
+    print(render(hubs.build(scope, task=args.task, k=args.k, top=args.top), args.json))
+    return 0

@@ -11,6 +11,7 @@ from typing import Any, Mapping
 
 import pandas as pd
 
+from coreb_core.analysis.hubs import hubs
 from coreb_core.analysis.traps.wins import TrapWins, trap_wins
 from coreb_core.data.schema import APP_GROUPINGS
 from coreb_core.data.store import Store
@@ -53,6 +54,7 @@ class Inputs:
         self._hits: dict[str, pd.DataFrame] = {}
         self._evaluations: dict[tuple, Evaluation] = {}
         self._wins: dict[tuple, TrapWins] = {}
+        self._hubs: dict[tuple, dict[str, int]] = {}
 
     def store(self, release: str) -> Store:
         """The release's Store (one per release and instance)."""
@@ -96,6 +98,15 @@ class Inputs:
             stored = {run_id: StoredRun(run_id, self.root) for run_id in scope.run_ids}
             self._evaluations[key] = scope_evaluation(self.store(scope.release), stored, scope)
         return self._evaluations[key]
+
+    def hubs(self, scope: Scope, run_id: str, task: str, k: int = 10, top: int = 10) -> dict[str, int]:
+        """Doc id -> top-``k`` lists holding it, for the ``top`` hubs of one run on ``task`` (``analysis.hubs``), once
+        per instance: the inspector marks them."""
+        key = (scope.release, scope.version, run_id, task, scope.anchor_exclusion, k, top)
+        if key not in self._hubs:
+            table = hubs(self.store(scope.release), {run_id: self.hits(run_id)}, task, k, top, scope.anchor_exclusion)
+            self._hubs[key] = dict(zip(table["doc_id"], table["lists"].astype(int)))
+        return self._hubs[key]
 
     def trap_wins(self, scope: Scope) -> TrapWins:
         """``scope_trap_wins`` of the scope, once per instance."""

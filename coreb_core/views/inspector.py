@@ -89,5 +89,7 @@ def lists(scope: Scope, *, query_id: str, labels: Mapping[str, str], letters: Ma
                 where = listing["doc_id"].map(ranks[labels[other]])
                 listing[f"in {letters[other]}"] = [cross_run_marker(r, o, top) for r, o in zip(listing["rank"], where)]
         listing["why"] = [trap_reason_short(reasons.get(d)) for d in listing["doc_id"]]
+        hub = inputs.hubs(scope, rid, q.task)  # one of this run's 10 biggest hubs on the task: in how many top 10s
+        listing["hub"] = listing["doc_id"].map(hub).astype("Int64")
         listings[rid] = mark_anchor(listing, q.anchor_code_id)
     return QueryLists(ranks, reasons, positions, listings)

@@ -1,0 +1,21 @@
+"""Hubs on the real release_v2603 (issue 36, item 1): BM25 puts one failing T2C solution in 121 top-10 lists and one
+C2T noise description in 164, although that description's problem has only 12 C2T queries."""
+from __future__ import annotations
+
+from tests.builders import run_cli
+
+
+def test_bm25s_hubs_on_the_real_release(real_cache):
+    import json
+
+    from coreb_core.runs.folders import list_runs
+
+    bm25 = next(m.run_id for m in list_runs("release_v2603", real_cache) if m.model == "bm25")
+    env = {"COREB_CACHE": str(real_cache)}
+    t2c = json.loads(run_cli("hubs", "--release", "release_v2603", "--run", bm25, "--task", "t2c", "--json",
+                             env=env).stdout)["hubs"][0]
+    assert t2c["lists"] == 121 and t2c["passed"] is False and t2c["unjudged"] == 121
+    c2t = json.loads(run_cli("hubs", "--release", "release_v2603", "--run", bm25, "--task", "c2t", "--json",
+                             env=env).stdout)["hubs"][0]
+    assert c2t["lists"] == 164 and c2t["is_noise"] is True and c2t["trap_kind"] == "noise_description"
+    assert c2t["trap"] == 7 and c2t["problem_queries"] == 12
