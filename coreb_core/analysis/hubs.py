@@ -8,6 +8,7 @@ A run's top k of a query is its first k stored documents in rank order, the quer
 exclusion, as the evaluator) the C2C anchor left out: the list the evaluator scores at k.
 
 Example (CoREB-mini and a BM25 run in ``root``):
+    >>> from coreb_core.runs.folders import read_hits
     >>> with Store("demo_v2603", root) as store:
     ...     table = hubs(store, {"bm25": read_hits(bm25, root)}, "c2t", k=10, top=3)
     >>> list(table.columns[:4]), len(table), bool(table["lists"].is_monotonic_decreasing)
