@@ -10,9 +10,9 @@ from coreb_core.errors import CorebError
 from coreb_core.paths import datasets_dir
 from coreb_core.present.charts import hbar
 from coreb_core.present.format import plain
-from coreb_core.views import data
+from coreb_core.views import audit, data
 from coreb_core.views.scope import Scope
-from ui.cache import cached, release_version, sql_console
+from ui.cache import cached, release_version, scope_of, sql_console
 from ui.chart_specs import draw
 from ui.sidebar import sidebar
 from ui.state import remembered, stop_page, write_url
@@ -23,13 +23,48 @@ ss = st.session_state
 st.title("Data")
 st.caption(f"Releases cached in `{datasets_dir()}`, and an **SQL console** over the sidebar's release with the "
            "chosen runs' hits and per-query metrics.")
-SECTIONS = ("Release statistics", "SQL console")
-# Kept across pages, and in the URL: a shared link can open the console (?section=sql).
+SECTIONS = ("Release statistics", "SQL console", "Audit queue")
+SECTION_URL = {"SQL console": "sql", "Audit queue": "audit"}
+# Kept across pages, and in the URL: a shared link can open the console (?section=sql) or the audit queue.
 section = st.segmented_control("Section", SECTIONS, required=True, label_visibility="collapsed",
                                key=remembered("data_section", "section",
-                                              lambda raw: SECTIONS[1] if raw[-1] == "sql" else SECTIONS[0],
+                                              lambda raw: {v: k for k, v in SECTION_URL.items()}.get(raw[-1],
+                                                                                                     SECTIONS[0]),
                                               SECTIONS[0], allowed=SECTIONS))
-write_url({"section": "sql" if section == SECTIONS[1] else None})
+write_url({"section": SECTION_URL.get(str(section))})
+
+
+if section == "Audit queue":
+    st.caption("Candidates for missed positives: unjudged documents of a query's own problem, in a language the query "
+               "allows, that the sidebar's runs rank above every positive of the query within their top 10. Passing "
+               "solutions first, then the ones most runs put there. What a maintainer of the qrels would triage.")
+    if not state.run_ids:
+        st.info("Choose one or more runs in the sidebar: the queue is what they rank above the positives.")
+        stop_page()
+    try:
+        view = cached(audit.build, spinner="Reading every run's top 10 against the judgments…")(scope_of(state))
+    except CorebError as exc:
+        show_error(exc)
+        stop_page()
+    queue = view.queue
+    passing = int(queue["passed"].map(lambda v: v is True).sum())
+    every = int((queue["runs"] == queue["of_runs"]).sum())
+    st.markdown(f"**{len(queue):,} candidates** on {plain(state.release)}: **{passing:,} passing solutions**; "
+                f"{every:,} put above every positive by all {len(state.run_ids)} chosen runs.")
+    st.dataframe(queue, hide_index=True, width="stretch", key="data_audit_table",
+                 column_order=["task", "query_id", "doc_id", "runs", "of_runs", "best_rank", "passed", "language",
+                               "subtask", "problem_id"],
+                 column_config={"query_id": st.column_config.TextColumn("Query", width=230),
+                                "doc_id": st.column_config.TextColumn("Unjudged document", width=180),
+                                "runs": st.column_config.NumberColumn("Runs", width="small"),
+                                "of_runs": st.column_config.NumberColumn("Of", width="small"),
+                                "best_rank": st.column_config.NumberColumn("Best rank", width="small"),
+                                "passed": st.column_config.CheckboxColumn("Passes tests", width="small")})
+    csv_download(queue, f"audit_queue_{state.release}")
+    st.caption(f"Source: the chosen runs on `{state.release}` · their first 10 stored documents per query, the query's "
+               "own id and (anchor excluded) the C2C anchor left out · judgments of the cached qrels. Also: "
+               "`python -m coreb_core audit`.")
+    stop_page()
 
 
 if section == "SQL console":

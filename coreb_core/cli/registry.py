@@ -4,9 +4,9 @@ in its module; the argparse types that turn a library check into a refusal; the 
 Example:
     >>> import coreb_core.cli  # registers every verb
     >>> sorted(COMMANDS)
-    ['compare', 'contrast', 'demo', 'difficulty', 'eval', 'export', 'fetch', 'hubs', 'import-data', 'import-results',
-     'info', 'mine', 'models', 'report', 'rerank-errors', 'results', 'run', 'runs', 'samples', 'select', 'sql',
-     'stability', 'train-reranker', 'traps']
+    ['audit', 'compare', 'contrast', 'demo', 'difficulty', 'eval', 'export', 'fetch', 'hubs', 'import-data',
+     'import-results', 'info', 'mine', 'models', 'report', 'rerank-errors', 'results', 'run', 'runs', 'samples',
+     'select', 'sql', 'stability', 'train-reranker', 'traps']
 """
 from __future__ import annotations
 

@@ -85,3 +85,26 @@ def _hubs(args: argparse.Namespace) -> int:
     scope = Scope.of(args.release, args.run, anchor_exclusion=not args.no_anchor_exclusion)
     print(render(hubs.build(scope, task=args.task, k=args.k, top=args.top), args.json))
     return 0
+
+
+def _audit_arguments(p: argparse.ArgumentParser) -> None:
+    from coreb_core.cli.registry import COUNT
+
+    p.add_argument("--release", required=True)
+    p.add_argument("--run", nargs="+", required=True, help="one or more stored run ids")
+    p.add_argument("--k", type=COUNT, default=10, help="within the top k (default 10)")
+    anchor_option(p)
+    p.add_argument("--json", action="store_true", help="one object: every candidate")
+
+
+@command("audit", arguments=_audit_arguments,
+         help="the qrels audit queue: unjudged documents of a query's problem that runs rank above every positive "
+              "(candidates for missed positives), with how many runs put each there")
+def _audit(args: argparse.Namespace) -> int:
+    from coreb_core.views import audit
+    from coreb_core.views.output import render
+    from coreb_core.views.scope import Scope
+
+    scope = Scope.of(args.release, args.run, anchor_exclusion=not args.no_anchor_exclusion)
+    print(render(audit.build(scope, k=args.k), args.json))
+    return 0
