@@ -10,7 +10,7 @@ from coreb_core.errors import CorebError
 from coreb_core.paths import datasets_dir
 from coreb_core.present.charts import hbar
 from coreb_core.present.format import plain
-from coreb_core.views import audit, data
+from coreb_core.views import audit, data, integrity
 from coreb_core.views.scope import Scope
 from ui.cache import cached, release_version, scope_of, sql_console
 from ui.chart_specs import draw
@@ -157,3 +157,24 @@ for release in releases:
             st.dataframe(text, hide_index=True)
             csv_download(text, f"{release}-text-documents")
             st.caption(f"{source} · text corpus: problem descriptions and noise descriptions.")
+
+if len(releases) >= 2:
+    st.subheader("Release integrity")
+    left, right = st.columns(2)
+    first = left.selectbox("Train on", releases, index=1, key="data_integrity_first")
+    second = right.selectbox("Test on", releases, index=0, key="data_integrity_second")
+    if first == second:
+        st.info("Choose two different releases.")
+    else:
+        try:
+            check = integrity.build(first, second)
+        except CorebError as exc:
+            show_error(exc)
+        else:
+            head, *rest = check.lines()
+            (st.success if check.check.passed else st.error)(plain(head))
+            for line in rest:
+                st.markdown(plain(line.strip()))
+            st.caption("Source: the cached releases · source problems of their queries and documents · texts compared "
+                       "once case and whitespace are normalised (an exact test: a renamed variable is not caught). "
+                       "Also: `python -m coreb_core integrity`.")

@@ -49,7 +49,8 @@ DATA_MODULES = ["coreb_core", "coreb_core.defaults", "coreb_core.report", "coreb
                 "coreb_core.views.difficulty", "coreb_core.views.overview", "coreb_core.views.deflation", "coreb_core.views.selection", "coreb_core.views.inspector", "coreb_core.views.data", "coreb_core.views.scores",
                 "coreb_core.training.samples", "coreb_core.training.sample_files", "coreb_core.training.mining",
                 "coreb_core.views.training", "coreb_core.analysis.hubs", "coreb_core.views.hubs",
-                "coreb_core.analysis.audit", "coreb_core.views.audit"]
+                "coreb_core.analysis.audit", "coreb_core.views.audit", "coreb_core.analysis.integrity",
+                "coreb_core.views.integrity"]
 
 FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
 

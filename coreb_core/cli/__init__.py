@@ -1,7 +1,7 @@
 """Command line: ``python -m coreb_core <verb>``. One module per verb family, each verb's arguments beside its
 handler (``registry.command``); ``main`` builds the parser and applies the one error policy.
 
-- ``data``: fetch, import-data, demo, info, sql
+- ``data``: fetch, import-data, demo, info, integrity, sql
 - ``runs``: models, run, runs, export, import-results, results
 - ``evaluate``: eval
 - ``traps``: traps, hubs, audit, stability

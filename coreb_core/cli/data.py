@@ -150,3 +150,20 @@ def _sql(args: argparse.Namespace) -> int:
         print(f"note: {note}", file=sys.stderr)
     return 0
 
+
+
+def _integrity_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--releases", nargs=2, required=True, metavar=("FIRST", "SECOND"),
+                   help="two cached releases, e.g. the training and the test release")
+    p.add_argument("--json", action="store_true")
+
+
+@command("integrity", arguments=_integrity_arguments,
+         help="two releases share no source problem and no text (exit 1 when they do); ids reused across them")
+def _integrity(args: argparse.Namespace) -> int:
+    from coreb_core.views import integrity
+    from coreb_core.views.output import render
+
+    view = integrity.build(*args.releases)
+    print(render(view, args.json))
+    return 0 if view.check.passed else 1

@@ -5,8 +5,8 @@ Example:
     >>> import coreb_core.cli  # registers every verb
     >>> sorted(COMMANDS)
     ['audit', 'compare', 'contrast', 'demo', 'difficulty', 'eval', 'export', 'fetch', 'hubs', 'import-data',
-     'import-results', 'info', 'mine', 'models', 'report', 'rerank-errors', 'results', 'run', 'runs', 'samples',
-     'select', 'sql', 'stability', 'train-reranker', 'traps']
+     'import-results', 'info', 'integrity', 'mine', 'models', 'report', 'rerank-errors', 'results', 'run', 'runs',
+     'samples', 'select', 'sql', 'stability', 'train-reranker', 'traps']
 """
 from __future__ import annotations
 

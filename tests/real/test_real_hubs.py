@@ -36,3 +36,16 @@ def test_the_audit_queue_of_the_real_release(real_cache):
     passing = [c for c in queue if c["passed"] is True]
     assert len(passing) == 122 and {c["task"] for c in passing} == {"c2c"}
     assert sum(c["runs"] == 2 for c in queue) == 206
+
+
+def test_the_real_releases_share_no_problem_and_no_text(real_cache):
+    """Release integrity (issue 36, item 6): release_v2602 (167 problems) and release_v2603 (175) share none and no
+    text; 3,457 ids name different texts in the two."""
+    import json
+
+    done = run_cli("integrity", "--releases", "release_v2602", "release_v2603", "--json",
+                   env={"COREB_CACHE": str(real_cache)})
+    assert done.returncode == 0, done.stdout
+    check = json.loads(done.stdout)
+    assert check["passed"] and check["problems"] == [167, 175] and check["shared_texts"] == []
+    assert check["reused_ids"] == 3457 and check["same_ids"] == 0
