@@ -49,11 +49,11 @@ LIST_CONFIG = {"rank": st.column_config.NumberColumn("#", width=40),
                                                            "✗ judged negative, ○ unjudged, ⚓ the C2C anchor "
                                                            "(the query's own code, kept)"),
                "doc_id": st.column_config.TextColumn("Document", width=135),
-               "why": st.column_config.TextColumn("Why a trap", width=120),
-               "hub": st.column_config.NumberColumn("Hub", width=45, help="A hub of this run: one of its 10 documents "
+               "why": st.column_config.TextColumn("Why a trap", width=110),
+               "hub": st.column_config.NumberColumn("Hub", width=36, help="A hub of this run: one of its 10 documents "
                                                     "in the most top-10 lists of this task, and in how many (Trap "
                                                     "analysis → Hubs)"),
-               "score": st.column_config.NumberColumn("Score", width=55)}
+               "score": st.column_config.NumberColumn("Score", width=50)}
 ELSEWHERE_PX = 62  # "#9 ↓4", "#186", "=", "—": where another run ranks the same document
 RANK_PX = 56  # a rank column of the table of judged documents ("rank A", up to 3 digits)
 FINDER_FACTS = ["task", "problem_id", "subtask", "target_language", "anchor_language", "query"]

@@ -220,9 +220,15 @@ def section_training() -> None:
     with c3:
         steps = st.number_input("Training steps", 1, 100_000, 32, key="training_steps")
         batch = st.number_input("Samples per step", 1, 256, 8, key="training_batch")
+    with st.expander("More training settings"):
+        m1, m2 = st.columns(2)
+        max_length = m1.number_input("Tokens per (query, document) pair", 16, 8192, 256, key="training_max_length")
+        held_out = m2.number_input("Held-out samples (the loss before and after)", 1, 10_000, 64,
+                                   key="training_held_out", help="Whole queries, never trained on.")
     go = st.button("Train and rerank", type="primary", key="training_go")
     if go:
-        config = TrainingConfig(max_steps=int(steps), batch_size=int(batch))
+        config = TrainingConfig(max_steps=int(steps), batch_size=int(batch), max_length=int(max_length),
+                                eval_samples=int(held_out))
         title = f"training a reranker from {base} on {train_release}, then reranking {run_label(runs[first])}"
         def work(progress: Progress) -> WorkOutcome:
             return _protocol(train_release, first, base, config, int(depth), progress)

@@ -92,6 +92,8 @@ def test_a_bounded_training_reranks_a_run_as_a_job(private):
     at.number_input(key="training_steps").set_value(2)
     at.number_input(key="training_batch").set_value(2)
     at.number_input(key="training_depth").set_value(3)
+    at.number_input(key="training_max_length").set_value(64)
+    at.number_input(key="training_held_out").set_value(8)
     at.button(key="training_go").click().run()
     states = wait_jobs(root)
     assert [s.status for s in states] == [DONE], states
