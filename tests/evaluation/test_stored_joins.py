@@ -19,9 +19,10 @@ from coreb_core.runs.folders import read_hits, write_run
 
 @pytest.fixture
 def stored(lexical_cache, tmp_path):
-    """A private copy of the lexical cache (its join files are this test's own)."""
+    """A private copy of the lexical cache without the join files other tests' evaluations left there (its join files
+    are this test's own)."""
     root = tmp_path / "cache"
-    shutil.copytree(lexical_cache[0], root)
+    shutil.copytree(lexical_cache[0], root, ignore=shutil.ignore_patterns("joins"))
     return root, lexical_cache[1]
 
 
