@@ -322,22 +322,23 @@ def section_hubs(scope: Scope, state: State, labels: dict[str, str]) -> None:
                 f"{plain(first['run_label'])}; it is a positive for {int(first['positive'])} of them and a trap for "
                 f"{int(first['trap'])}, and its problem has {int(first['problem_queries'])} {state.task.upper()} queries.")
     st.dataframe(table, hide_index=True, width="stretch", key="trap_hubs_table",
-                 column_order=["run_label", "doc_id", "lists", "share", "positive", "trap", "judged_negative",
-                               "unjudged", "kind_label", "what", "length", "problem_queries", "hub_in_runs"],
-                 column_config=columns(
-                     run_label=st.column_config.TextColumn("Run", width="medium"),
-                     doc_id=st.column_config.TextColumn("Document", width=190),
-                     lists=st.column_config.NumberColumn("In lists", format="%d", width="small"),
-                     share=st.column_config.NumberColumn("Share %", format="percent", width="small"),
-                     positive=st.column_config.NumberColumn("As positive", width="small"),
-                     trap=st.column_config.NumberColumn("As trap", width="small"),
-                     judged_negative=st.column_config.NumberColumn("Judged 0", width="small"),
-                     unjudged=st.column_config.NumberColumn("Unjudged", width="small"),
-                     kind_label=st.column_config.TextColumn("Trap kind", width="medium"),
-                     what=st.column_config.TextColumn("Document is", width="medium"),
-                     length=st.column_config.NumberColumn("Characters", format="%d", width="small"),
-                     problem_queries=st.column_config.NumberColumn("Its problem's queries", width="small"),
-                     hub_in_runs=st.column_config.NumberColumn("Hub of runs", width="small")))
+                 column_order=["run_label", "doc_id", "lists", "share", "positive", "trap", "unjudged", "kind_label",
+                               "what", "length", "problem_queries", "hub_in_runs"],
+                 column_config={
+                     "run_label": st.column_config.TextColumn("Run", width=140),
+                     "doc_id": st.column_config.TextColumn("Document", width=170),
+                     "lists": st.column_config.NumberColumn("In lists", format="%d", width=60),
+                     "share": st.column_config.NumberColumn("Share", format="percent", width=60),
+                     "positive": st.column_config.NumberColumn("Positive", width=60),
+                     "trap": st.column_config.NumberColumn("Trap", width=50),
+                     "unjudged": st.column_config.NumberColumn("Unjudged", width=70),
+                     "kind_label": st.column_config.TextColumn("Trap kind", width=120),
+                     "what": st.column_config.TextColumn("Document is", width=150),
+                     "length": st.column_config.NumberColumn("Chars", format="%d", width=60),
+                     "problem_queries": st.column_config.NumberColumn("Problem's queries", width=70,
+                                                                     help="Queries of this task on its problem"),
+                     "hub_in_runs": st.column_config.NumberColumn("Hub of runs", width=60,
+                                                                 help="Among the 10 biggest hubs of this many runs")})
     csv_download(view.table, f"trap_hubs_{state.release}_{state.task}_k{int(k)}")
     st.caption(provenance(state, f"a run's top {int(k)} of a query: its first {int(k)} stored documents, the query's "
                                  "own id and (anchor excluded) the C2C anchor left out; the grades are the document's "

@@ -10,12 +10,14 @@ from tests.builders import REFUSED_SQL, app_test
 
 def test_data_page_statistics(app_cache):
     # The sidebar's release first (it opens on demo_v2603 by default)
-    assert [s.value for s in app_test("data.py", app_cache).run().subheader] == [plain("demo_v2603"),
-                                                                               plain("demo_v2602")]
+    first_view = app_test("data.py", app_cache).run()
+    assert [s.value for s in first_view.subheader] == [plain("demo_v2603"), plain("demo_v2602"), "Release integrity"]
+    # the two CoREB-mini releases share no problem: the check passes
+    assert first_view.success[0].value.startswith("PASSED: demo\\_v2602")
     at = app_test("data.py", app_cache, {"release": "demo_v2602"}).run()
     assert not at.exception
     # Release names are Markdown-escaped in headers (a name such as a-__b__ would otherwise render bold).
-    assert [s.value for s in at.subheader] == [plain("demo_v2602"), plain("demo_v2603")]
+    assert [s.value for s in at.subheader] == [plain("demo_v2602"), plain("demo_v2603"), "Release integrity"]
     with Store("demo_v2602", app_cache) as store:
         rows, jc = store.row_counts(), store.judgment_counts()
     first = at.dataframe[0].value

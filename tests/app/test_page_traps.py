@@ -57,7 +57,7 @@ def test_page_share_matches_trap_table(app_cache, default_run_ids):
     # the agreement counts and the two length charts (issue 26; demo_v2602 has no run, so no stability chart),
     # then surface bias and the embedding map (tests/app/test_page_traps_surface.py checks those two).
     assert len(at.get("vega_lite_chart")) == 11
-    assert len([b for b in at.get("download_button")]) == 6  # and the traps beating every run (issue 26)
+    assert len([b for b in at.get("download_button")]) == 7  # the traps beating every run (issue 26), the hubs (36)
 
 
 def test_page_c2c_and_anchor(app_cache, default_run_ids):
