@@ -50,14 +50,28 @@ from ui.sidebar import sidebar
 from ui.state import State, one_of, remembered, stop_page, write_url
 from ui.widgets import csv_download, guarded, provenance, run_label
 
+METADATA = "metadata field"
+DEFAULT_SLICE = "query.anchor_model"
+METADATA_HELP = ("query.FIELD: the query's own column or meta field; anchor.FIELD: its anchor code's (C2C, C2T); "
+                 "positive.FIELD: its rel=2 documents' (one shared value, else 'mixed'; a number is their mean). "
+                 "Numbers with many values are cut into equal-count bins.")
 WIN = "a trap win = a rel=1 trap ranked above the query's best positive (evaluator ranks)"
 
 
 @guarded
 def section_breakdown(scope: Scope, state: State, labels: dict[str, str]) -> None:
-    level = st.radio("Group by", list(LEVELS), horizontal=True,
-                     key=remembered("trap_level", "level", one_of(list(LEVELS))))
-    write_url({"level": level})
+    fields = cached(traps.slice_choices)(scope)
+    options = [*LEVELS, METADATA]
+    level = st.radio("Group by", options, horizontal=True,
+                     key=remembered("trap_level", "level", one_of(options), allowed=options))
+    if level == METADATA:  # any column of the query, its anchor or its positives (coreb_core.data.slice_keys)
+        level = st.selectbox("Metadata field", fields, help=METADATA_HELP,
+                             key=remembered("trap_slice", "slice", one_of(fields),
+                                            default=DEFAULT_SLICE if DEFAULT_SLICE in fields else fields[0],
+                                            allowed=fields))
+        write_url({"level": METADATA, "slice": level})
+    else:
+        write_url({"level": level, "slice": None})
     table = cached(traps.breakdown)(scope, task=state.task, level=level)
     st.subheader(f"{TASK_LABELS[state.task]}: traps per run and {level}")
     st.caption(provenance(state, "trap measures use the release's graded qrels (rel=2 positive, rel=1 trap)"))
@@ -89,7 +103,7 @@ def section_breakdown(scope: Scope, state: State, labels: dict[str, str]) -> Non
                                "queries_trap_above_positive"],
                  column_config=columns(
                      "run_label", "queries",
-                     group=st.column_config.TextColumn(level.capitalize(), width="medium"),
+                     group=st.column_config.TextColumn(level if "." in level else level.capitalize(), width="medium"),
                      share_trap_above_positive=st.column_config.NumberColumn(
                          "Lost to a trap (%)", format="%.1f", width="small",
                          help=f"{LOST_SHARE}: of the queries with a positive, those where a trap ranks above every "
@@ -101,7 +115,8 @@ def section_breakdown(scope: Scope, state: State, labels: dict[str, str]) -> Non
                      ndcg_at_10=st.column_config.NumberColumn("nDCG@10 ×100 (v2)", format="%.1f", width="small"),
                      queries_with_positive=st.column_config.NumberColumn("With a positive", width="small"),
                      queries_trap_above_positive=st.column_config.NumberColumn("Lost to a trap", width="small")))
-    csv_download(table, f"traps_{state.release}_{state.task}_{level.replace(' × ', '_x_').replace(' ', '_')}")
+    csv_download(table, f"traps_{state.release}_{state.task}_"
+                        f"{level.replace(' × ', '_x_').replace(' ', '_').replace('.', '_')}")
 
 
 @guarded

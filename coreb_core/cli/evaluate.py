@@ -20,7 +20,9 @@ def _eval_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--task", choices=TASK_NAMES)
     scheme_option(p)
     anchor_option(p)
-    p.add_argument("--by", choices=list(GROUPINGS))
+    p.add_argument("--by", metavar="GROUPING",
+                   help=f"break the means down by {', '.join(GROUPINGS)} or any metadata field: query.FIELD, "
+                        "anchor.FIELD or positive.FIELD (e.g. query.anchor_model, positive.pass_rate)")
     p.add_argument("--json", action="store_true")
 
 

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import argparse
 
-from coreb_core.analysis.traps.breakdown import LEVELS
 from coreb_core.cli.registry import (
     anchor_option,
     command,
@@ -16,9 +15,10 @@ def _traps_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--release", required=True)
     p.add_argument("--run", nargs="+", required=True, help="one or more stored run ids")
     p.add_argument("--task", choices=TASK_NAMES, default=None)
-    p.add_argument("--level", choices=list(LEVELS), default="task",
-                   help="the groups of the breakdown (the page's 'Group by'): task (default), subtask, target language "
-                        "or 'subtask × target language'")
+    p.add_argument("--level", "--by", dest="level", default="task", metavar="GROUPING",
+                   help="the groups of the breakdown (the page's 'Group by'): task (default), subtask, target language, "
+                        "'subtask × target language', or any metadata field: query.FIELD, anchor.FIELD or "
+                        "positive.FIELD (e.g. query.anchor_model, positive.pass_rate)")
     scheme_option(p, "the sidebar's scheme (default v2); recorded with the numbers, which do not depend on it: a "
                      "trap win compares the judged grades, and nDCG@10 is v2's as labelled")
     anchor_option(p)

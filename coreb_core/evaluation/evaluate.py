@@ -351,7 +351,7 @@ def _group_means(index: ReleaseIndex, qcode: np.ndarray, run_codes: np.ndarray |
     if by == "task":  # per task only
         group_codes, group_values = np.zeros(index.n_queries, dtype=np.int64), np.array(["all"], dtype=object)
     else:
-        group_codes, group_values = index.group_codes[by]
+        group_codes, group_values = index.codes_for(by)
     n_cells = len(task_values) * len(group_values)
     key = task_codes[qcode].astype(np.int64) * len(group_values) + group_codes[qcode]
     if run_codes is not None:

@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from coreb_core.data.schema import GROUPINGS
+from coreb_core.data.slice_keys import SliceKey, slice_labels
 from coreb_core.data.store import Store
 from coreb_core.errors import CorebError
 from coreb_core.evaluation.judged_pairs import JudgedPairs
@@ -110,6 +111,21 @@ class ReleaseIndex:
         codes, values = pd.factorize(self.queries["task"], sort=True)
         out["task"] = (codes, np.asarray(values, dtype=object))
         return out
+
+    def codes_for(self, by: str) -> tuple[np.ndarray, np.ndarray]:
+        """Group codes per query code and the group values, for one of GROUPINGS, "task" or a metadata slice
+        key (``coreb_core.data.slice_keys``: ``positive.pass_rate``, ``query.anchor_model``…).
+
+        >>> codes, values = release_index(store).codes_for("query.anchor_model")  # demo_v2603
+        >>> list(values), len(codes) == release_index(store).n_queries
+        (['mini-concise', 'mini-verbose', 'none'], True)
+        """
+        if by in self.group_codes:
+            return self.group_codes[by]
+        if by not in self.memo.setdefault("slice_codes", {}):
+            codes, values = pd.factorize(slice_labels(self.store, SliceKey.parse(by)), sort=True)
+            self.memo["slice_codes"][by] = (codes, np.asarray(values, dtype=object))
+        return self.memo["slice_codes"][by]
 
     def code_run(self, hits: pd.DataFrame) -> CodedRun:
         q_local, query_map = local_codes(hits["query_id"], self.query_pos)

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from coreb_core.data.schema import Grouping, TaskName
+from coreb_core.data.schema import GROUPINGS, TaskName
+from coreb_core.data.slice_keys import SliceKey
 from coreb_core.evaluation.evaluate import DENOMINATORS, Coverage, aggregate, coverage, evaluate, summary
 from coreb_core.text import terminal_safe
 from coreb_core.views.inputs import Inputs
@@ -22,7 +23,7 @@ class ScoreView:
     scope: Scope
     source: str
     covered: dict[str, Coverage]
-    by: Grouping | None  # the grouping of the breakdown, if any
+    by: str | None  # the grouping of the breakdown (one of GROUPINGS or a slice key), if any
     report: dict
 
     def to_json(self) -> dict:
@@ -59,7 +60,7 @@ class ScoreView:
 
 
 def build(scope: Scope, *, hits: pd.DataFrame | None = None, source: str | None = None, task: TaskName | None = None,
-          by: Grouping | None = None, inputs: Inputs | None = None) -> ScoreView:
+          by: str | None = None, inputs: Inputs | None = None) -> ScoreView:
     """The scores of the scope's one run (or of ``hits``, a run file's, named ``source``) under the scope's scheme.
 
     >>> view = build(Scope.of("demo_v2603", [bm25], root=root), inputs=Inputs(root))
@@ -72,6 +73,8 @@ def build(scope: Scope, *, hits: pd.DataFrame | None = None, source: str | None 
     if task:
         hits = hits[hits["task"] == task]
     store = inputs.store(scope.release)
+    if by and by not in GROUPINGS:  # a metadata slice, refused before scoring when the release lacks it
+        by = str(SliceKey.parse(by).check(store))
     per_query = evaluate(store, hits, scope.scheme, anchor_exclusion=scope.anchor_exclusion)
     covered = coverage(store, per_query, scope.scheme)
     report = {"release": scope.release, "scheme": str(scope.scheme), "scheme_description": scope.scheme.description,

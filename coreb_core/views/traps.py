@@ -12,10 +12,11 @@ import pandas as pd
 
 from coreb_core.analysis.slices import DEFAULT_QUANTILES, LengthSlices, length_slices
 from coreb_core.analysis.traps.agreement import TrapAgreement, trap_agreement
-from coreb_core.analysis.traps.breakdown import Level, share_lost, trap_breakdown, worst_queries
+from coreb_core.analysis.traps.breakdown import share_lost, trap_breakdown, worst_queries
 from coreb_core.analysis.traps.surface import SurfaceBias, surface_bias
 from coreb_core.analysis.traps.wins import TrapWins, WhyTrapsWin, why_traps_win
 from coreb_core.data.schema import TaskName
+from coreb_core.data.slice_keys import SUBJECTS, SliceKey, slice_fields
 from coreb_core.evaluation.schemes import V2
 from coreb_core.present.numbers import points
 from coreb_core.present.trap_patterns import agreement_sentence, duel_sentence, jaccard_sentence
@@ -33,7 +34,7 @@ def of_task(wins: TrapWins, task: str | None) -> TrapWins:
                          queries=wins.queries[wins.queries["task"] == task])
 
 
-def breakdown(scope: Scope, *, task: TaskName, level: Level = "task", inputs: Inputs | None = None) -> pd.DataFrame:
+def breakdown(scope: Scope, *, task: TaskName, level: str = "task", inputs: Inputs | None = None) -> pd.DataFrame:
     """Traps per run and group of one task: the share lost to a trap, traps in the top 10, a trap at 1, nDCG@10 (v2)
     (``trap_breakdown``).
 
@@ -44,6 +45,18 @@ def breakdown(scope: Scope, *, task: TaskName, level: Level = "task", inputs: In
     """
     inputs = inputs or Inputs()
     return trap_breakdown(inputs.store(scope.release), inputs.evaluation(scope).traps, task, level)
+
+
+def slice_choices(scope: Scope, *, inputs: Inputs | None = None) -> list[str]:
+    """Every metadata slice key the release holds (``subject.field``), queries' first: the page's "metadata field"
+    choices of the breakdown.
+
+    >>> slice_choices(Scope.of("demo_v2603", [bm25], root=root), inputs=Inputs(root))[:2]
+    ['query.anchor_code_id', 'query.anchor_language']
+    """
+    inputs = inputs or Inputs()
+    fields = slice_fields(inputs.store(scope.release))
+    return [str(SliceKey(subject, f)) for subject in SUBJECTS for f in sorted(fields[subject])]
 
 
 def worst(scope: Scope, *, task: TaskName, run: str | None = None, limit: int = 25, inputs: Inputs | None = None
@@ -90,7 +103,7 @@ class TrapView:
 
     scope: Scope
     task: str | None
-    level: Level
+    level: str  # one of LEVELS or a metadata slice key
     names: dict[str, str]  # run id -> the name shown for it
     breakdown: pd.DataFrame  # the page's first table: per run and group of ``level`` (every task's when task is None)
     why: WhyTrapsWin
@@ -174,7 +187,7 @@ class TrapView:
         return out
 
 
-def build(scope: Scope, *, task: TaskName | None = None, level: Level = "task", quantiles: int = DEFAULT_QUANTILES,
+def build(scope: Scope, *, task: TaskName | None = None, level: str = "task", quantiles: int = DEFAULT_QUANTILES,
           inputs: Inputs | None = None) -> TrapView:
     """Every trap section of the scope's runs, for one task (or all): ``traps``' whole answer.
 

@@ -49,3 +49,27 @@ def test_the_real_releases_share_no_problem_and_no_text(real_cache):
     check = json.loads(done.stdout)
     assert check["passed"] and check["problems"] == [167, 175] and check["shared_texts"] == []
     assert check["reused_ids"] == 3457 and check["same_ids"] == 0
+
+
+def test_slices_by_metadata_fields_of_the_real_release(real_cache):
+    """Issue 36, item 8: BM25's C2T queries whose anchor gemini-3-flash wrote score far lower than claude-sonnet-4-5's
+    (0.170 against 0.389) and lose more of them to a trap; T2C queries whose positives include a failing solution
+    (positive.pass_rate below 1) are almost never solved."""
+    import json
+
+    from coreb_core.runs.folders import list_runs
+
+    bm25 = next(m.run_id for m in list_runs("release_v2603", real_cache) if m.model == "bm25")
+    env = {"COREB_CACHE": str(real_cache)}
+    by_model = json.loads(run_cli("eval", "--release", "release_v2603", "--run", bm25, "--by", "meta_anchor_model",
+                                  "--json", env=env).stdout)["groups"]["c2t"]
+    assert {k: (v["queries"], round(v["ndcg_at_10"], 4)) for k, v in by_model.items()} == {
+        "claude-sonnet-4-5": (936, 0.3886), "gemini-3-flash": (264, 0.1697)}
+    rate = json.loads(run_cli("eval", "--release", "release_v2603", "--run", bm25, "--by", "positive.pass_rate",
+                              "--json", env=env).stdout)["groups"]["t2c"]
+    assert rate["= 1"]["queries"] == 1010 and sum(v["queries"] for v in rate.values()) == 1123
+    assert all(v["ndcg_at_10"] < 0.01 for k, v in rate.items() if k != "= 1")
+    traps = json.loads(run_cli("traps", "--release", "release_v2603", "--run", bm25, "--task", "c2t", "--by",
+                               "query.anchor_model", "--json", env=env).stdout)["breakdown"]
+    lost = {r["query.anchor_model"]: (r["queries_trap_above_positive"], r["queries_with_positive"]) for r in traps}
+    assert lost == {"claude-sonnet-4-5": (384, 796), "gemini-3-flash": (142, 214)}

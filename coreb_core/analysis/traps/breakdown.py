@@ -33,8 +33,9 @@ import numpy as np
 import pandas as pd
 
 from coreb_core.data.schema import GROUPINGS
+from coreb_core.data.slice_keys import SliceKey, slice_labels
 from coreb_core.data.store import Store, with_query_facts
-from coreb_core.errors import check_choice
+from coreb_core.errors import CorebError
 
 # Group levels the page offers: label -> query-fact columns (after run and task).
 Level = Literal["subtask × target language", "subtask", "target language", "task"]  # LEVELS' keys as a type
@@ -73,10 +74,11 @@ def _facts(store: Store, traps: pd.DataFrame, task: str | None) -> pd.DataFrame:
 
 
 def trap_breakdown(store: Store, traps: pd.DataFrame, task: str | None = None,
-                   level: Level = "subtask × target language") -> pd.DataFrame:
-    """Per run x task x group: queries, the three trap measures and mean v2 nDCG@10.
+                   level: str = "subtask × target language") -> pd.DataFrame:
+    """Per run x task x group: queries, the three trap measures and mean v2 nDCG@10. ``level``: one of ``LEVELS``
+    or a metadata slice key (``coreb_core.data.slice_keys``: ``query.anchor_model``, ``positive.pass_rate``…).
 
-    Columns: run, task, <group columns of ``LEVELS[level]``>, group (those joined with " · "; the task
+    Columns: run, task, <group columns of ``LEVELS[level]``, or the slice key's canonical name>, group (those joined with " · "; the task
     for level "task"), queries, share_trap_above_positive (``share_lost``: of queries_with_positive),
     traps_in_top_10_per_query, share_trap_at_1 (of every query), queries_trap_above_positive (the queries lost
     to a trap), ndcg_at_10 (v2 mean), queries_with_positive.
@@ -89,10 +91,22 @@ def trap_breakdown(store: Store, traps: pd.DataFrame, task: str | None = None,
                subtask  queries  share_trap_at_1
     0   c2c_cross_lang       96         0.322917
     1  c2c_cross_model       24         0.625000
+    >>> trap_breakdown(store, traps, task="c2c", level="anchor_model")[["query.anchor_model", "queries"]]
+      query.anchor_model  queries
+    0       mini-concise       48
+    1       mini-verbose       96
     """
-    check_choice(level, LEVELS, "level")
-    keys = ["run", "task", *LEVELS[level]]
     frame = _facts(store, traps, task)
+    if level in LEVELS:
+        columns = LEVELS[level]
+    else:  # a metadata slice: the key's labels as one more column
+        try:
+            key = SliceKey.parse(level).check(store)
+        except CorebError as e:
+            raise CorebError(f"unknown level {level!r}: one of {', '.join(LEVELS)}, or a metadata field: {e}") from None
+        columns = [str(key)]
+        frame[str(key)] = slice_labels(store, key)[store.query_ids.get_indexer(frame["query_id"])]
+    keys = ["run", "task", *columns]
     grouped = frame.groupby(keys, observed=True, sort=True)
     out = grouped.agg(queries=("query_id", "size"),
                       share_trap_above_positive=("trap_above_positive", "sum"),  # the share below
@@ -106,7 +120,7 @@ def trap_breakdown(store: Store, traps: pd.DataFrame, task: str | None = None,
     out["queries_trap_above_positive"] = out["queries_trap_above_positive"].astype(int)
     out["queries_with_positive"] = out["queries_with_positive"].astype(int)
     out["share_trap_above_positive"] = share_lost(out["queries_trap_above_positive"], out["queries_with_positive"])
-    group = LEVELS[level] or ["task"]
+    group = columns or ["task"]
     # No query of ``task`` among the runs (e.g. runs made for other tasks): an empty table, not an error.
     labels = out[group].agg(" · ".join, axis=1) if len(out) else pd.Series([], dtype=object)
     out.insert(len(keys), "group", labels)
