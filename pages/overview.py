@@ -8,13 +8,15 @@ from coreb_core.analysis.article import ARTICLE_RERANKER_RANGES
 from coreb_core.analysis.leaderboard import PUBLISHED_TASK_SOURCES, published_sources_for
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE
-from coreb_core.present.charts import heatmap, labelled_scatter, line_chart
+from coreb_core.present.charts import heatmap, labelled_scatter, line_chart, waterfall_bars
 from coreb_core.present.display import pct_columns, points_column
 from coreb_core.present.format import code, plain
 from coreb_core.present.labels import chip_label
+from coreb_core.present.numbers import points
+from coreb_core.present.waterfall import waterfall_rows, waterfall_sentence
 from coreb_core.results.imported import short_source
 from coreb_core.results.published import QUERY_WEIGHTED, TASK_MEAN, published_version
-from coreb_core.views import overview
+from coreb_core.views import overview, waterfall
 from coreb_core.views.scope import Scope
 from ui.cache import cached, runs_of, scope_of
 from ui.chart_specs import draw
@@ -22,6 +24,10 @@ from ui.sidebar import sidebar
 from ui.state import State, flag, one_of, remembered, some_of, stop_page, write_url
 from ui.widgets import csv_download, guarded, provenance, run_label
 
+# Models whose two published ends (MTEB's file, the leaderboard) the waterfall shows without a run: the article's
+# Qwen3 C2C finding, which flips with the protocol.
+WATERFALL_PUBLISHED = ("qwen3-embedding-0.6b", "qwen3-embedding-4b", "qwen3-embedding-8b")
+WATERFALL_END_WORDS = {"mteb": "MTEB's result file", "leaderboard": "the leaderboard (paper Table 3)"}
 LANGUAGE_ORDER = {language: i for i, language in enumerate(LANGUAGE_SCOPES)}
 
 
@@ -123,6 +129,49 @@ def section_mteb_parity(scope: Scope, state: State, labels: dict[str, str]) -> N
                "positive left out) · C2C anchor kept · rounded to MTEB's 5 decimals; MTEB: the imported result "
                "files (" + ", ".join(plain(short_source(s)) for s in sorted(set(parity["mteb_source"]))) + ")")
     csv_download(parity, "mteb_parity")
+
+
+@guarded
+def section_waterfall(scope: Scope, state: State, labels: dict[str, str]) -> None:
+    st.subheader("Why our number is not the leaderboard's: MTEB's protocol → CoREB's, step by step")
+    metas = runs_of(state.release)
+    models = list(dict.fromkeys(m.model for r, m in metas.items() if r in state.run_ids and m.model
+                                and m.kind in (None, "retrieval")))
+    models += [m for m in WATERFALL_PUBLISHED if m not in models]
+    left, right = st.columns([2, 1])
+    model = left.selectbox("Model", models, key=remembered("ov_fall_model", "fall_model", one_of(models),
+                                                            models[0], allowed=models),
+                           help="A model of the sidebar's runs (its steps are scored here), or one whose MTEB file "
+                                "and leaderboard figure are known (Qwen3-Embedding: its weights do not load here)")
+    task = right.radio("Task", TASK_NAMES, horizontal=True, format_func=str.upper,
+                       key=remembered("ov_fall_task", "fall_task", one_of(list(TASK_NAMES)), "c2c"))
+    write_url({"fall_model": model, "fall_task": task})
+    view = cached(waterfall.build, results=True)(state.release, model=model, task=task, run_ids=tuple(sorted(metas)))
+    ends = view.ends.get(task, {})
+    fall = view.waterfall
+    if fall is None or not (fall.table["task"] == task).any():
+        if ends:
+            st.markdown(" · ".join(f"{WATERFALL_END_WORDS[k]}: **{points(v)}**" for k, v in ends.items()))
+        st.info(f"No run of {model} is stored on this release, so its steps cannot be scored. Make them with "
+                f"`python -m coreb_core waterfall --release {state.release} --model {model} --make` where its weights "
+                "load (one encode of the release per step).")
+        return
+    st.markdown(waterfall_sentence(fall.table, task, ends))
+    rows = waterfall_rows(fall.table, task)
+    draw(waterfall_bars, rows, "title", "start", "end", x_title="nDCG@10 ×100", label="label",
+         title=f"{model} · {state.release} · {task.upper()}")
+    st.dataframe(rows, hide_index=True, width="stretch", column_order=["title", "label", "description"],
+                 column_config={"title": st.column_config.TextColumn("Step", width="medium"),
+                                "label": st.column_config.TextColumn("nDCG@10 ×100", width="small"),
+                                "description": st.column_config.TextColumn("What changes", width="large")})
+    missing = f" Steps without a stored run, folded into the next: {', '.join(fall.missing)}." if fall.missing else ""
+    make = (f" Make the missing steps with `python -m coreb_core waterfall --release {state.release} --model {model} "
+            "--make`." if view.to_make else "")
+    st.caption("Each step is scored with the official evaluator: MTEB's protocol is scheme `mteb` (positives only, "
+               "queries without a positive left out) with the C2C anchor kept, on the card-profile run; then the "
+               "graded qrels, the anchor excluded, and the encoding steps, each its own stored run."
+               + missing + make)
+    csv_download(fall.table, f"waterfall_{state.release}_{model}")
 
 
 @guarded
@@ -274,6 +323,7 @@ labels = {r: run_label(metas[r]) for r in state.run_ids if r in metas}
 scope = scope_of(state)
 tables = section_leaderboard(scope, state, labels)
 section_mteb_parity(scope, state, labels)
+section_waterfall(scope, state, labels)
 if tables is not None:
     section_heatmaps(scope, state, labels, tables)
 section_language_pairs(scope, state, labels)

@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from coreb_core.cli.registry import (
+    DEVICE,
     anchor_option,
     command,
     scheme_option,
@@ -43,5 +45,35 @@ def _eval(args: argparse.Namespace) -> int:
         hits, source = read_trec_run(check_input_path(args.run_file), task_of), f"trec:{args.run_file}"
     view = scores.build(scope, hits=hits, source=source, task=args.task, by=args.by, inputs=inputs)
     scores.warn(view)
+    print(render(view, args.json))
+    return 0
+
+
+def _waterfall_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--release", required=True)
+    p.add_argument("--model", required=True, help="a model of the registry (`models`) with runs on the release")
+    p.add_argument("--task", choices=TASK_NAMES)
+    p.add_argument("--make", action="store_true",
+                   help="first make the step runs not stored yet (one encode of the release per step: minutes each)")
+    p.add_argument("--device", type=DEVICE, default="cpu",
+                   help="the device whose card precision the steps use, and --make encodes on (default cpu)")
+    p.add_argument("--json", action="store_true")
+
+
+@command("waterfall", arguments=_waterfall_arguments,
+         help="why a number is not the leaderboard's: nDCG@10 step by step from MTEB's protocol to CoREB's")
+def _waterfall(args: argparse.Namespace) -> int:
+    from coreb_core.progress import TqdmProgress
+    from coreb_core.views import waterfall
+    from coreb_core.views.output import render
+
+    if args.make:
+        bar = TqdmProgress(f"{args.model} waterfall steps on {args.release}")
+        try:
+            made = waterfall.make_missing(args.release, args.model, device=args.device, progress=bar)
+        finally:
+            bar.close()
+        print(f"made {len(made)} step run(s): {', '.join(made) or 'none needed'}", file=sys.stderr)
+    view = waterfall.build(args.release, args.model, device=args.device, task=args.task)
     print(render(view, args.json))
     return 0

@@ -6,7 +6,7 @@ Example:
     >>> sorted(COMMANDS)
     ['audit', 'compare', 'contrast', 'demo', 'difficulty', 'eval', 'export', 'fetch', 'hubs', 'import-data',
      'import-results', 'info', 'integrity', 'mine', 'models', 'report', 'rerank-errors', 'results', 'run', 'runs',
-     'samples', 'select', 'sql', 'stability', 'train-reranker', 'traps']
+     'samples', 'select', 'sql', 'stability', 'train-reranker', 'traps', 'waterfall']
 """
 from __future__ import annotations
 

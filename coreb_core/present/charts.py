@@ -485,3 +485,30 @@ def outcome_histogram(frame: pd.DataFrame, value: str, outcome: str, *, x_title:
                         scale=alt.Scale(domain=list(outcomes), range=list(outcomes.values()))),
         tooltip=tips([f"{outcome}:N", "count():Q"]))
     return _fit_width(chart, max(MIN_HEIGHT, height))
+
+
+def waterfall_bars(frame: pd.DataFrame, step: str, start: str, end: str, *, x_title: str, label: str,
+                   title: str | None = None, width: int | None = None) -> alt.LayerChart:
+    """A horizontal waterfall: one row per ``step`` (in the frame's order), a bar from ``start`` to ``end``
+    coloured by the sign of the change (the first row, the start, in grey), its ``label`` written beside it.
+
+    >>> frame = pd.DataFrame({"step": ["mteb", "graded"], "start": [0, 47.3], "end": [47.3, 39.8],
+    ...                       "label": ["47.3", "−7.5"]})
+    >>> spec = waterfall_bars(frame, "step", "start", "end", x_title="nDCG@10 ×100", label="label").to_dict()
+    >>> spec["height"], spec["layer"][0]["encoding"]["x2"]["field"]
+    (160, 'end')
+    """
+    kinds = ["start" if n == 0 else "up" if e >= s else "down"
+             for n, (s, e) in enumerate(zip(frame[start], frame[end]))]
+    data = frame.assign(_kind=kinds, _right=frame[[start, end]].max(axis=1))
+    order = list(frame[step].astype(str))
+    y = alt.Y(f"{step}:N", title=None, sort=order, axis=alt.Axis(labelLimit=label_limit(order), labelOverlap=False))
+    bars = alt.Chart(data).mark_bar().encode(
+        y=y, x=alt.X(f"{start}:Q", title=x_title), x2=alt.X2(f"{end}:Q"),
+        color=alt.Color("_kind:N", title=None, legend=None,
+                        scale=alt.Scale(domain=["start", "up", "down"], range=["#8c8c8c", "#2ca02c", "#d62728"])),
+        tooltip=tips([step, alt.Tooltip(end, format=".1f"), label]))
+    text = alt.Chart(data).mark_text(align="left", dx=4, fontSize=11, color="black").encode(
+        y=y, x=alt.X("_right:Q"), text=f"{label}:N")
+    chart = _fit_width(bars + text, _rows_px(len(order), BAR_PX + 6, width), width)
+    return chart.properties(title=title) if title else chart

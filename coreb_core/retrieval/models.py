@@ -457,7 +457,7 @@ def pick_device(requested: str = "auto") -> str:
 
 def load_dense(spec: ModelSpec, device: str, precision: str, max_length: int | None):
     """The sentence-transformers model for a spec, as its card loads it (imported lazily: the import
-    alone takes seconds). ``max_length`` caps the model's own maximum sequence length.
+    alone takes seconds). ``max_length``: the tokens kept per text, at most the transformer's positions.
 
     >>> model = load_dense(resolve("minilm"), "cpu", "float32", 128)   # doctest: +SKIP
     >>> model.max_seq_length, model.encode(["def add(a, b): return a + b"]).shape   # doctest: +SKIP
@@ -475,7 +475,12 @@ def load_dense(spec: ModelSpec, device: str, precision: str, max_length: int | N
     model = SentenceTransformer(spec.name, device=device, revision=spec.revision,
                                 trust_remote_code=spec.trust_remote_code, **kwargs)
     if max_length:
-        model.max_seq_length = min(max_length, model.max_seq_length or max_length)
+        # The asked length, within what the transformer's positions allow (not only sentence-transformers' default:
+        # the protocol waterfall encodes MiniLM's card modules at the official runner's 512 tokens, beyond its 256).
+        config = getattr(getattr(model[0], "auto_model", None), "config", None)
+        positions = getattr(config, "max_position_embeddings", None)
+        limit = positions if isinstance(positions, int) and positions > 0 else model.max_seq_length or max_length
+        model.max_seq_length = min(max_length, max(limit, model.max_seq_length or 0))
     return model
 
 

@@ -274,11 +274,13 @@ def _read_rerank_inputs(release: str, root: Path | None, hits: pd.DataFrame,
 def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = tuple(TASKS), device: str = "auto",
                   batch_size: int = 64, top_k: int = DEFAULT_TOP_K, progress: Progress = silent,
                   root: Path | None = None, model_loader=load_encoder,
-                  profile: str = DEFAULT_PROFILE, backend: str = "torch") -> RetrievalResult:
+                  profile: str = DEFAULT_PROFILE, backend: str = "torch", encoding: Encoding | None = None,
+                  label: str | None = None) -> RetrievalResult:
     """Encode (or fetch from the cache), search exactly, store the run with provenance.
     ``profile`` is ``official`` (as coreb_runner 0.1.0 encodes) or ``card`` (as the model's card
     says); BM25 has no encoder and ignores it. ``backend`` "openvino" / "openvino-bf16" runs the official profile
-    on OpenVINO (CPU, float32 / bfloat16, each its own embedding cache). ``model_loader(spec, encoding, device)`` loads the
+    on OpenVINO (CPU, float32 / bfloat16, each its own embedding cache). ``encoding``, when given, replaces the
+profile's (a protocol waterfall step: ``coreb_core.retrieval.protocol_steps``) and ``label`` the run's name. ``model_loader(spec, encoding, device)`` loads the
     encoder when something must be encoded (the app passes a cached one, so a model is loaded once
     per server).
 
@@ -301,7 +303,10 @@ def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = tuple(TASKS
         ensure_available(spec)  # fail within seconds, before any work, when a hub model cannot be had
     loaded, fingerprint = _read_release(release, root, tasks)
     used_device = pick_device(device) if spec.kind == "dense" else "cpu"
-    encoding = encoding_for(spec, profile, used_device, backend) if spec.kind == "dense" else None
+    if encoding is None:
+        encoding = encoding_for(spec, profile, used_device, backend) if spec.kind == "dense" else None
+    elif spec.kind != "dense":
+        raise CorebError(f"{spec.id} has no encoder, so it takes no encoding")
     if encoding and encoding.backend in ("transformers", "openvino") and Path(spec.name).is_dir():
         check_folder_positions(Path(spec.name))  # before any progress: the runner's 512 tokens must fit
     encoder = _Encoder(spec, encoding, used_device, progress, model_loader) if encoding else None
@@ -352,7 +357,7 @@ def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = tuple(TASKS
                    "model_load": round(encoder.load_seconds if encoder else 0.0, 3),
                    "total": round(time.perf_counter() - start, 3)},
         created=time.strftime("%Y-%m-%dT%H:%M:%S"))
-    meta = replace(meta, label=run_name(meta))
+    meta = replace(meta, label=label or run_name(meta))
     write_run(hits, meta, root)
     progress("done", 1.0)
     return RetrievalResult(run_id, release, encoded, time.perf_counter() - start,
