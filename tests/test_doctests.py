@@ -50,7 +50,7 @@ DATA_MODULES = ["coreb_core", "coreb_core.defaults", "coreb_core.report", "coreb
                 "coreb_core.training.samples", "coreb_core.training.sample_files", "coreb_core.training.mining",
                 "coreb_core.views.training", "coreb_core.analysis.hubs", "coreb_core.views.hubs",
                 "coreb_core.analysis.audit", "coreb_core.views.audit", "coreb_core.analysis.integrity",
-                "coreb_core.views.integrity", "coreb_core.analysis.compression"]
+                "coreb_core.views.integrity", "coreb_core.analysis.compression", "coreb_core.views.compression"]
 
 FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
 

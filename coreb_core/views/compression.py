@@ -45,7 +45,7 @@ class CompressionView:
                 label = f"{row.dims} · {row.precision}" + (" (the run)" if row.full else "")
                 change = "" if row.full else (f" ({row.ndcg_change * 100:+.1f})")
                 lost_change = "" if row.full else f" ({row.lost_change * 100:+.1f})"
-                out.append(f"    {label:<22} {row.bytes_per_vector:>5,} B  nDCG@10 {row.ndcg_at_10 * 100:5.1f}{change:<8}"
+                out.append(f"    {label:<22} {row.bytes_per_vector:>5,} B  nDCG@10 {row.ndcg_at_10 * 100:5.1f}{change:<9}"
                            f" lost to a trap {row.lost:,} of {row.with_positive:,} ({row.lost_share * 100:.1f}%)"
                            f"{lost_change}")
         return out

@@ -1,8 +1,7 @@
 """Compressed embeddings (issue 36, item 4): a dense run searched again from its cached vectors, truncated and
-quantised. The run here is "minilm" encoded by a fake encoder (hashed character trigrams, 64 dimensions, seconds):
+quantised. The run here is "minilm" encoded by a fake encoder (``tests.builders.Trigrams``, 64 dimensions, seconds):
 the compression reads whatever vectors the run stored, so the encoder's quality does not matter, only that the
 variants are searched and scored as the run was."""
-import hashlib
 import json
 import shutil
 
@@ -16,35 +15,12 @@ from coreb_core.errors import CorebError
 from coreb_core.evaluation.evaluate import evaluate
 from coreb_core.retrieval.compression import bytes_per_vector, compressed_scores, truncate
 from coreb_core.runs.folders import read_hits, run_meta
-
-WIDTH = 64
-
-
-class Trigrams:
-    """A stand-in encoder: each text's character trigrams hashed into 64 signed dimensions (a lexical vector, so the
-    runs retrieve something), not normalised (the run's search normalises)."""
-
-    def encode(self, texts, batch_size=32, **options):
-        out = np.zeros((len(texts), WIDTH), dtype=np.float32)
-        for i, text in enumerate(texts):
-            text = str(text)
-            for j in range(max(1, len(text) - 2)):
-                h = hashlib.blake2b(text[j:j + 3].encode(), digest_size=4).digest()
-                out[i, h[0] % WIDTH] += 1.0 if h[1] % 2 else -1.0
-        return out + 0.01  # no all-zero vector
+from tests.builders import FAKE_WIDTH as WIDTH
 
 
 @pytest.fixture(scope="module")
-def dense(mini_data, tmp_path_factory):
-    """CoREB-mini and a BM25 run and a (fake-encoded) dense run on demo_v2603, in a cache of their own."""
-    from coreb_core.paths import datasets_dir
-    from coreb_core.retrieval.pipeline import run_retrieval
-
-    root = tmp_path_factory.mktemp("compress") / "cache"
-    shutil.copytree(datasets_dir(mini_data), datasets_dir(root))
-    run = run_retrieval("minilm", "demo_v2603", root=root, model_loader=lambda *a: Trigrams()).run_id
-    bm25 = run_retrieval("bm25", "demo_v2603", root=root).run_id
-    return root, run, bm25
+def dense(fake_dense):
+    return fake_dense
 
 
 @pytest.fixture(scope="module")
