@@ -8,13 +8,24 @@ scores is ``coreb_core.retrieval.compression`` (int8 calibrated on the task's do
 Each variant's hits are made exactly as the run's own search made them (``hits_from_scores``: the run's top-k, its
 judged documents and C2C anchor stored wherever they rank, trec_eval's tie rule), and evaluated as the run is
 (``analyse_many``, nDCG@10 under v2, the anchor rule given). So the variant at the model's full width and float32 *is*
-the run: ``Compression.reproduces`` checks that its per-query scores equal the run's exactly.
+the run: ``Compression.reproduces`` checks that its per-query scores equal the run's exactly. (A run searched on CUDA
+took torch's product, which can differ from faiss's CPU product in the last bits: ``reproduces`` would say so.)
 
 Per variant and task: nDCG@10 and its change from the run; the share of queries (with a positive) lost to a trap
 (a trap ranked above every positive: ``trap_above_positive`` of the trap table) and its change; bytes per vector.
 
-Example (CoREB-mini and a BM25 run in ``root``; a dense run's example is in tests/analysis/test_compression.py):
+Example (CoREB-mini and a BM25 run in ``root``; the MiniLM run takes minutes to encode, so its lines are skipped):
+    >>> from coreb_core.retrieval.pipeline import run_retrieval
     >>> from coreb_core.runs.folders import run_meta
+    >>> minilm = run_retrieval("minilm", "demo_v2603", tasks=("c2c",), root=root).run_id  # doctest: +SKIP
+    >>> result = compression(store, run_meta(minilm, root), dims=[64], precisions=["int8", "binary"])  # doctest: +SKIP
+    >>> result.reproduces, [v.label for v in result.variants]  # doctest: +SKIP
+    (True, ['384 · float32', '384 · int8', '384 · binary', '64 · int8', '64 · binary'])
+    >>> result.table[["dims", "precision", "bytes_per_vector"]].iloc[-1].tolist()  # doctest: +SKIP
+    [64, 'binary', 8]
+
+A BM25 run has no vectors to compress:
+
     >>> compression(store, run_meta(bm25, root), root=root)
     Traceback (most recent call last):
     coreb_core.errors.CorebError: bm25 · demo_v2603 has no encoder (model bm25): compressed embeddings need a dense run

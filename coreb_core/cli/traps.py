@@ -1,4 +1,5 @@
-"""Verbs of the trap questions: why traps win (traps) and how trap-win rates move between releases (stability)."""
+"""Verbs of the trap questions: why traps win (traps), how trap-win rates move between releases (stability), hubs, the
+qrels audit queue, and whether compressed embeddings lose more queries to traps (compress)."""
 from __future__ import annotations
 
 import argparse
