@@ -4,6 +4,7 @@ the compression reads whatever vectors the run stored, so the encoder's quality 
 variants are searched and scored as the run was."""
 import json
 import shutil
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -110,6 +111,8 @@ def test_hostile_inputs(dense):
             compressed_hits(store, meta, precisions=["int4"], root=root)
         with pytest.raises(CorebError, match="at least one precision"):
             variants_of(64, [], [])
+        with pytest.raises(CorebError, match="did not search task t2c"):
+            compressed_hits(store, replace(meta, tasks=("c2c",)), tasks=["t2c"], root=root)
     with pytest.raises(CorebError, match="not in its embedding cache; nothing is re-encoded"):
         empty = root.parent / "no-vectors"
         shutil.copytree(root, empty, ignore=shutil.ignore_patterns("embeddings"))
