@@ -17,6 +17,7 @@ from coreb_core.present.charts import (
     line_chart,
     map_scatter,
     quantile_boxes,
+    size_lines,
 )
 from coreb_core.present.display import (
     MAP_COLOURS,
@@ -39,7 +40,7 @@ from coreb_core.present.labels import (
 )
 from coreb_core.present.trap_patterns import agreement_sentence, duel_sentence, jaccard_sentence, shift_text
 from coreb_core.runs.meta import run_name
-from coreb_core.views import embedding_map, hubs, stability, traps
+from coreb_core.views import compression, embedding_map, hubs, stability, traps
 from coreb_core.views.hubs import hub_kind_words
 from coreb_core.views.scope import Scope
 from ui.cache import APP_INPUTS, cached, runs_of, scope_of
@@ -529,6 +530,64 @@ def section_embedding_map(scope: Scope, state: State, labels: dict[str, str]) ->
                "along the axes are kept, the rest is flattened (UMAP: see the README).")
 
 
+@st.fragment
+@guarded
+def section_compression(scope: Scope, state: State, labels: dict[str, str]) -> None:
+    st.subheader("Compressed embeddings")
+    dense = embedding_map.dense_runs(scope, inputs=APP_INPUTS)
+    if not dense:
+        st.info("Compressed embeddings need a dense run among the chosen runs (BM25, imported and reranked runs have no "
+                "vectors).")
+        return
+    run = st.selectbox("Dense run", dense, format_func=lambda r: labels[r], width=320,
+                       key=remembered("trap_compress_run", "compress_run", one_of(dense), allowed=dense))
+    write_url({"compress_run": run})
+    view = cached(compression.build, spinner="Searching the run's cached vectors again, compressed…")(scope, run=run)
+    result = view.result
+    part = result.table[result.table["task"] == state.task]
+    if part.empty:
+        st.info("This run did not search this task.")
+        return
+    full = part[part["full"]].iloc[0]
+    smallest = part.sort_values(["bytes_per_vector", "ndcg_at_10"], ascending=[True, False]).iloc[0]
+    st.markdown(f"At its full {result.width} dimensions in float32 ({int(full['bytes_per_vector']):,} bytes a vector), "
+                f"{plain(labels[run])} scores nDCG@10 **{full['ndcg_at_10'] * 100:.1f}** on {state.task.upper()} and "
+                f"loses **{full['lost_share']:.1%}** of its queries to a trap. Its smallest variant, "
+                f"{int(smallest['dims'])} dimensions in {smallest['precision']} ({int(smallest['bytes_per_vector']):,} "
+                f"bytes), scores **{smallest['ndcg_at_10'] * 100:.1f}** ({smallest['ndcg_change'] * 100:+.1f}) and "
+                f"loses **{smallest['lost_share']:.1%}** ({smallest['lost_change'] * 100:+.1f} points).")
+    shown = part.assign(variant=[f"{d} · {p}" for d, p in zip(part["dims"], part["precision"])])
+    tooltip = ["variant", "bytes_per_vector", alt.Tooltip("ndcg_at_10", format=".3f"),
+               alt.Tooltip("lost_share", format=".1%")]
+    left, right = st.columns(2)
+    with left:
+        draw(size_lines, shown, "bytes_per_vector", "ndcg_at_10", "precision", x_title="Bytes per vector",
+             y_title="nDCG@10 (v2)", series_title="Precision", tooltip=tooltip)
+    with right:
+        draw(size_lines, shown, "bytes_per_vector", "lost_share", "precision", x_title="Bytes per vector",
+             y_title="Lost to a trap", series_title="Precision", percent=True, tooltip=tooltip)
+    st.dataframe(shown, hide_index=True, width="stretch", key="trap_compress_table",
+                 column_order=["variant", "bytes_per_vector", "ndcg_at_10", "ndcg_change", "lost", "with_positive",
+                               "lost_share", "lost_change"],
+                 column_config={
+                     "variant": st.column_config.TextColumn("Dimensions · precision", width=160),
+                     "bytes_per_vector": st.column_config.NumberColumn("Bytes per vector", format="%d", width=90),
+                     "ndcg_at_10": st.column_config.NumberColumn("nDCG@10", format="%.3f", width=80),
+                     "ndcg_change": st.column_config.NumberColumn("Δ nDCG@10", format="%+.3f", width=80),
+                     "lost": st.column_config.NumberColumn("Lost to a trap", format="%d", width=80),
+                     "with_positive": st.column_config.NumberColumn("Of queries", format="%d", width=80,
+                                                                    help="Queries with a positive"),
+                     "lost_share": st.column_config.NumberColumn("Share lost", format="percent", width=80),
+                     "lost_change": st.column_config.NumberColumn("Δ share (points)", format="%+.3f", width=90,
+                                                                  help="Change of the share lost, as a fraction")})
+    csv_download(result.table, f"compression_{state.release}_{run}")
+    st.caption(provenance(state, f"the run's own vectors from the embedding cache (nothing re-encoded), the first d "
+                                 "dimensions renormalised; int8 calibrated on the task's documents (sentence-transformers' "
+                                 "quantize_embeddings), binary scored by Hamming distance; hits made as the run's (top "
+                                 f"{result.top_k}, ties by doc id); nDCG@10 under v2; {result.width} · float32 "
+                                 f"{'reproduces' if result.reproduces else 'does NOT reproduce'} the run's scores"))
+
+
 state = sidebar()
 st.title("Trap analysis")
 st.caption("Traps are rel=1 hard negatives: failing solutions of the same problem, correct solutions that break "
@@ -552,7 +611,8 @@ section_agreement(scope, state, labels)
 section_hubs(scope, state, labels)
 section_across_releases(scope, state, labels)
 section_slices(scope, state, labels)
-# ================================================================ Why traps win: surface bias, embedding map
+# ================================================================ Why traps win: surface bias, embedding map, compression
 st.divider()
 section_surface(scope, state, labels)
 section_embedding_map(scope, state, labels)
+section_compression(scope, state, labels)

@@ -3,11 +3,13 @@ and small builders (the tiny dump's query ids, hits from hand-written ranked lis
 Fixtures live in ``tests/conftest.py``; test modules import only from here, never from each other."""
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from coreb_core.runs.folders import list_runs
@@ -137,3 +139,21 @@ def bad_jsonl(tmp_path):
     data["code2code_qrels"][2]["relevance"] = 7
     data["text2code_qrels"][1]["relevance"] = 5
     return dump.write_jsonl(tmp_path / "bad", data)
+
+
+FAKE_WIDTH = 64  # dimensions of the ``Trigrams`` stand-in encoder
+
+
+class Trigrams:
+    """A stand-in encoder (``model_loader`` of ``run_retrieval``): each text's character trigrams hashed into 64 signed
+    dimensions (a lexical vector, so its runs retrieve something), not normalised (the run's search normalises).
+    Seconds for CoREB-mini, where MiniLM takes minutes: for tests about what is done with a dense run's vectors."""
+
+    def encode(self, texts, batch_size=32, **options):
+        out = np.zeros((len(texts), FAKE_WIDTH), dtype=np.float32)
+        for i, text in enumerate(texts):
+            text = str(text)
+            for j in range(max(1, len(text) - 2)):
+                h = hashlib.blake2b(text[j:j + 3].encode(), digest_size=4).digest()
+                out[i, h[0] % FAKE_WIDTH] += 1.0 if h[1] % 2 else -1.0
+        return out + 0.01  # no all-zero vector

@@ -128,6 +128,22 @@ def lexical_cache(mini_data, tmp_path_factory) -> tuple[Path, dict[str, str]]:
     return root, {model: run_retrieval(model, "demo_v2603", root=root).run_id for model in ("bm25", "bm25s-mteb")}
 
 
+@pytest.fixture(scope="session")
+def fake_dense(mini_data, tmp_path_factory) -> tuple[Path, str, str]:
+    """CoREB-mini, a "minilm" run encoded by the ``Trigrams`` stand-in (seconds, 64 dimensions, its vectors in the
+    embedding cache) and a BM25 run on demo_v2603, in a cache of their own. Returns (root, dense run id, bm25 run id)."""
+    import shutil
+
+    from coreb_core.paths import datasets_dir
+    from coreb_core.retrieval.pipeline import run_retrieval
+    from tests.builders import Trigrams
+
+    root = tmp_path_factory.mktemp("fake-dense") / "cache"
+    shutil.copytree(datasets_dir(mini_data), datasets_dir(root))
+    dense = run_retrieval("minilm", "demo_v2603", root=root, model_loader=lambda *a: Trigrams()).run_id
+    return root, dense, run_retrieval("bm25", "demo_v2603", root=root).run_id
+
+
 @pytest.fixture
 def tiny_store(tmp_path):
     """The hand-made dump of tests/dump.py, cached and opened as a Store."""

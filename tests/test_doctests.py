@@ -29,7 +29,8 @@ MODULES = ["coreb_core.retrieval.openvino_encoder", "coreb_core.data.measures", 
            "coreb_core.analysis.article", "ui.jobs", "ui.state", "ui.navigation", "ui.warmup",
            "coreb_core.present.trap_patterns", "coreb_core.views.output", "ui.columns",
            "coreb_core.present.inspection", "coreb_core.present.labels", "coreb_core.training.reranker",
-           "coreb_core.training.protocol", "coreb_core.retrieval.protocol_steps", "coreb_core.present.waterfall"]
+           "coreb_core.training.protocol", "coreb_core.retrieval.protocol_steps", "coreb_core.present.waterfall",
+           "coreb_core.retrieval.compression"]
 
 DATA_MODULES = ["coreb_core", "coreb_core.defaults", "coreb_core.report", "coreb_core.retrieval.jobs",
                 "coreb_core.retrieval.pipeline", "coreb_core.retrieval.runner_encoder", "coreb_core.evaluation.compile",
@@ -50,7 +51,8 @@ DATA_MODULES = ["coreb_core", "coreb_core.defaults", "coreb_core.report", "coreb
                 "coreb_core.training.samples", "coreb_core.training.sample_files", "coreb_core.training.mining",
                 "coreb_core.views.training", "coreb_core.analysis.hubs", "coreb_core.views.hubs",
                 "coreb_core.analysis.audit", "coreb_core.views.audit", "coreb_core.analysis.integrity",
-                "coreb_core.views.integrity", "coreb_core.data.slice_keys", "coreb_core.analysis.waterfall"]
+                "coreb_core.views.integrity", "coreb_core.data.slice_keys", "coreb_core.analysis.waterfall",
+                "coreb_core.views.waterfall", "coreb_core.analysis.compression", "coreb_core.views.compression"]
 
 FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
 

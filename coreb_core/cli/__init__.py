@@ -4,7 +4,7 @@ handler (``registry.command``); ``main`` builds the parser and applies the one e
 - ``data``: fetch, import-data, demo, info, integrity, sql
 - ``runs``: models, run, runs, export, import-results, results
 - ``evaluate``: eval
-- ``traps``: traps, hubs, audit, stability
+- ``traps``: traps, hubs, audit, compress, stability
 - ``compare``: compare, contrast, difficulty, rerank-errors
 - ``training``: samples, mine, train-reranker
 - ``selection``: select, report

@@ -1,4 +1,5 @@
-"""Verbs of the trap questions: why traps win (traps) and how trap-win rates move between releases (stability)."""
+"""Verbs of the trap questions: why traps win (traps), how trap-win rates move between releases (stability), hubs, the
+qrels audit queue, and whether compressed embeddings lose more queries to traps (compress)."""
 from __future__ import annotations
 
 import argparse
@@ -107,4 +108,37 @@ def _audit(args: argparse.Namespace) -> int:
 
     scope = Scope.of(args.release, args.run, anchor_exclusion=not args.no_anchor_exclusion)
     print(render(audit.build(scope, k=args.k), args.json))
+    return 0
+
+
+def _compress_arguments(p: argparse.ArgumentParser) -> None:
+    from coreb_core.cli.registry import COUNT
+    from coreb_core.retrieval.compression import DEFAULT_DIMS, PRECISIONS
+
+    p.add_argument("--release", required=True)
+    p.add_argument("--run", required=True, help="a stored dense run (its vectors are read from the embedding cache)")
+    p.add_argument("--dims", type=COUNT, nargs="+", default=None,
+                   help="truncation widths, renormalised (default: " + " ".join(map(str, DEFAULT_DIMS)) + " below the "
+                        "model's width); the full width is always scored: it is the run")
+    p.add_argument("--precision", nargs="+", choices=PRECISIONS, default=list(PRECISIONS),
+                   help="float32, int8 (calibrated on the task's documents), binary (Hamming); default all three")
+    p.add_argument("--task", choices=TASK_NAMES, default=None, help="one task (default: every task the run searched)")
+    anchor_option(p)
+    p.add_argument("--json", action="store_true",
+                   help="one object: per variant and task, nDCG@10 and the share lost to a trap (0..1), their "
+                        "changes from the run, bytes per vector")
+
+
+@command("compress", arguments=_compress_arguments,
+         help="compressed embeddings: a dense run searched again from its cached vectors truncated (Matryoshka, "
+              "renormalised) and int8 / binary; nDCG@10 and the share of queries lost to a trap per variant")
+def _compress(args: argparse.Namespace) -> int:
+    from coreb_core.views import compression
+    from coreb_core.views.output import render
+    from coreb_core.views.scope import Scope
+
+    scope = Scope.of(args.release, [args.run], anchor_exclusion=not args.no_anchor_exclusion)
+    view = compression.build(scope, run=args.run, dims=None if args.dims is None else tuple(args.dims),
+                             precisions=tuple(args.precision), task=args.task)
+    print(render(view, args.json))
     return 0

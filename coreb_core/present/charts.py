@@ -512,3 +512,29 @@ def waterfall_bars(frame: pd.DataFrame, step: str, start: str, end: str, *, x_ti
         y=y, x=alt.X("_right:Q"), text=f"{label}:N")
     chart = _fit_width(bars + text, _rows_px(len(order), BAR_PX + 6, width), width)
     return chart.properties(title=title) if title else chart
+
+
+def size_lines(frame: pd.DataFrame, x: str, y: str, series: str, *, x_title: str, y_title: str, series_title: str,
+               percent: bool = False, tooltip: Sequence[str | alt.Tooltip] = (), height: int = 280) -> alt.LayerChart:
+    """Lines of ``y`` over a size ``x`` on a log-2 axis (bytes per vector: 4 to 4,096), one per ``series`` (colour and
+    point shape); ``percent`` formats the y axis as percentages of fractions.
+
+    >>> frame = pd.DataFrame({"bytes": [1536, 384, 48], "ndcg": [0.4, 0.39, 0.3], "precision": ["float32", "int8",
+    ...                       "binary"]})
+    >>> spec = size_lines(frame, "bytes", "ndcg", "precision", x_title="b", y_title="n", series_title="p").to_dict()
+    >>> spec["layer"][0]["encoding"]["x"]["scale"], spec["height"]
+    ({'base': 2, 'type': 'log'}, 280)
+    """
+    names = list(dict.fromkeys(frame[series].astype(str)))
+    legend = alt.Legend(orient="bottom", direction="horizontal", labelLimit=label_limit(names))
+    enc: dict = {
+        "x": alt.X(f"{x}:Q", title=x_title, scale=alt.Scale(type="log", base=2)),
+        "y": alt.Y(f"{y}:Q", title=y_title, scale=alt.Scale(zero=False),
+                   axis=alt.Axis(format="%") if percent else alt.Axis()),
+        "color": alt.Color(f"{series}:N", title=series_title, sort=names, legend=legend),
+        "tooltip": tips(tooltip or [series, x, y]),
+    }
+    base = alt.Chart(frame).encode(**enc)
+    points = base.mark_point(size=60, filled=True).encode(
+        shape=alt.Shape(f"{series}:N", title=series_title, sort=names, legend=legend))
+    return _fit_width(base.mark_line(strokeWidth=2) + points, max(MIN_HEIGHT, height))

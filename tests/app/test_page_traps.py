@@ -55,9 +55,11 @@ def test_page_share_matches_trap_table(app_cache, default_run_ids):
     assert list(at.dataframe[1].proto.column_order)[:3] == ["run_label", "query_id", "traps_above_first_positive"]
     # The trap measure, then the trap-wins sections: kinds, near-miss curve, two margin boxes, rank-gap heatmap,
     # the agreement counts and the two length charts (issue 26; demo_v2602 has no run, so no stability chart),
-    # then surface bias and the embedding map (tests/app/test_page_traps_surface.py checks those two).
-    assert len(at.get("vega_lite_chart")) == 11
-    assert len([b for b in at.get("download_button")]) == 7  # the traps beating every run (issue 26), the hubs (36)
+    # then surface bias and the embedding map (tests/app/test_page_traps_surface.py checks those two), then MiniLM's
+    # compressed embeddings: nDCG@10 and the share lost to a trap against bytes per vector (issue 36).
+    assert len(at.get("vega_lite_chart")) == 13
+    # the traps beating every run (issue 26), the hubs and the compressed embeddings (36)
+    assert len([b for b in at.get("download_button")]) == 8
 
 
 def test_page_c2c_and_anchor(app_cache, default_run_ids):
