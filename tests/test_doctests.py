@@ -29,7 +29,7 @@ MODULES = ["coreb_core.retrieval.openvino_encoder", "coreb_core.data.measures", 
            "coreb_core.analysis.article", "ui.jobs", "ui.state", "ui.navigation", "ui.warmup",
            "coreb_core.present.trap_patterns", "coreb_core.views.output", "ui.columns",
            "coreb_core.present.inspection", "coreb_core.present.labels", "coreb_core.training.reranker",
-           "coreb_core.training.protocol"]
+           "coreb_core.training.protocol", "coreb_core.analysis.tiers"]
 
 DATA_MODULES = ["coreb_core", "coreb_core.defaults", "coreb_core.report", "coreb_core.retrieval.jobs",
                 "coreb_core.retrieval.pipeline", "coreb_core.retrieval.runner_encoder", "coreb_core.evaluation.compile",
