@@ -5,7 +5,7 @@ handler (``registry.command``); ``main`` builds the parser and applies the one e
 - ``runs``: models, run, runs, export, import-results, results
 - ``evaluate``: eval
 - ``traps``: traps, hubs, audit, stability
-- ``compare``: compare, contrast, difficulty, rerank-errors
+- ``compare``: compare, tiers, contrast, difficulty, rerank-errors
 - ``training``: samples, mine, train-reranker
 - ``selection``: select, report
 """
