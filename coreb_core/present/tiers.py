@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Mapping
 
+import pandas as pd
+
 from coreb_core.analysis.tiers import RunTier, Tiers
 from coreb_core.data.measures import metric_label
 
@@ -43,13 +45,24 @@ def where_words(t: Tiers) -> str:
     return t.task.upper() if t.task else f"every task, {AVERAGE_WORDS[t.average]}"
 
 
+def rank_range(low: object, high: object) -> str:
+    """A rank interval as ``low–high``, one number when it is one rank, '–' when there is none.
+
+    >>> rank_range(1, 3), rank_range(2, 2), rank_range(None, None)
+    ('1–3', '2', '–')
+    """
+    if low is None or high is None or pd.isna(low) or pd.isna(high):  # type: ignore[call-overload]
+        return "–"
+    return str(int(low)) if low == high else f"{int(low)}–{int(high)}"  # type: ignore[call-overload]
+
+
 def rank_interval_words(r: RunTier) -> str:
-    """A rank interval as ``low–high`` (one number when it is one rank).
+    """A run's rank interval (``rank_range``).
 
     >>> rank_interval_words(RunTier("r", 1, 1, 0.5, 1, 1, False, 0))
     '1'
     """
-    return str(r.rank_low) if r.rank_low == r.rank_high else f"{r.rank_low}–{r.rank_high}"
+    return rank_range(r.rank_low, r.rank_high)
 
 
 def tiers_sentence(t: Tiers, names: Mapping[str, str] | None = None) -> str:

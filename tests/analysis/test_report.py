@@ -85,7 +85,8 @@ def test_report_numbers_and_significance_are_the_evaluators(report_cache, t2c_re
     means = per.groupby("run", observed=True)["ndcg_at_10"].mean()
     assert means[bm25] > means[noisy]
     ranked = rec.ranked.set_index("run")
-    # leaderboard rows: rank, model, params, queries, mean (x100, bold), CI, delta, mark, W/T/L, trap %
+    # leaderboard rows: rank, model, tier, rank interval, params, queries, mean (x100, bold), CI, delta, mark, W/T/L,
+    # trap %
     rows = re.findall(r"<tr><td>(\d)</td><td>([^<]+)</td>.*?<b>([\d.]+)</b>(\*?)</td><td class=\"n\">([\d.]+)–([\d.]+)"
                       r"</td><td class=\"n\">([^<]*)</td><td>([^<]*)</td>", html)
     # one name per run, the sidebar's: <model> · <release> for these unnamed runs
@@ -105,8 +106,13 @@ def test_report_numbers_and_significance_are_the_evaluators(report_cache, t2c_re
     from coreb_core.present.selection import evidence_sentence, recommendation_sentence
 
     box = html_lib.unescape(re.search(r'<div class="rec"><b>Recommendation.</b> (.*?)</div>', html).group(1))
-    verdict, evidence = box.split("<br>")
+    verdict, evidence, tier = box.split("<br>")
     assert verdict == recommendation_sentence(rec) and evidence == evidence_sentence(rec, "v2")
+    # issue 36, item 2: the rank tiers of the same runs (one pair: its test is the one above)
+    assert tier == "The recommended run is alone in tier 1 of 2: it differs significantly from every other run."
+    assert [(r.run, r.tier) for r in rec.tiers.runs] == [(bm25, 1), (noisy, 2)]
+    assert re.findall(r"<td>bm25[^<]*</td><td class=\"n\">(\d)</td><td class=\"n\">([^<]+)</td>", html) == [
+        ("1", "1"), ("2", "2")]
     assert verdict.startswith(f"Choose bm25 · demo_v2603: best nDCG@10 on T2C (all languages) among runs with at most 1 B "
                               f"parameters ({means[bm25] * 100:.1f} vs {means[noisy] * 100:.1f} for bm25-noisy · demo_v2603")
     assert "significant after Holm correction" in verdict and "not significant" not in verdict
