@@ -33,14 +33,14 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Iterable, Literal, Mapping, NamedTuple, Sequence
+from typing import Iterable, Mapping, NamedTuple, Sequence
 
 import numpy as np
 import pandas as pd
 
 from coreb_core.analysis.comparison import SIGNIFICANCE_LEVEL, PairVerdict
 from coreb_core.analysis.leaderboard import canonical_model, run_params, score
-from coreb_core.analysis.tiers import Tiers, rank_tiers
+from coreb_core.analysis.tiers import Average, Tiers, rank_tiers
 from coreb_core.analysis.traps.breakdown import share_lost
 from coreb_core.data.measures import SELECTION_METRICS
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
@@ -65,8 +65,7 @@ TASK_TABLES = {"v202603": (TABLE3, "paper Table 3"),
                "v202602": ("published:paper_table14_v202602_retrieval", "paper Table 14")}
 TABLE15 = "published:paper_table15_v202603_c2c_by_anchor_language_ndcg10"
 
-AVERAGES = ("tasks", "queries")  # mean of task means (the README's Avg), or query-weighted (paper Table 3)
-Average = Literal["tasks", "queries"]  # AVERAGES as a type
+# Average, how several tasks make one score (AVERAGES): analysis.tiers' vocabulary, which ranks runs the same way.
 
 
 # Why a run is left out of the ranking (``LeftOut.why``); coreb_core.present.selection words each one.

@@ -41,7 +41,10 @@ from coreb_core.evaluation.significance import DEFAULT_PERMUTATIONS, HOLM, Corre
 
 DEFAULT_RESAMPLES = 1_000  # bootstrap resamples of the rank intervals
 DEFAULT_ALPHA = 0.05
-TierAverage = Literal["tasks", "queries"]  # analysis.selection's Average: how several tasks make one score
+# How several tasks make one score: the mean of task means (the README's Avg) or query-weighted (paper Table 3).
+# Defined here, where selection reads it too (it imports this module): one vocabulary.
+AVERAGES = ("tasks", "queries")
+Average = Literal["tasks", "queries"]  # AVERAGES as a type
 VALUE = "value"  # the weighted per-query column the tests and the bootstrap read
 
 
@@ -78,7 +81,7 @@ class Tiers(NamedTuple):
     pairs: tuple[TierPair, ...]
     metric: str
     task: str | None  # None: every task, averaged as ``average`` says
-    average: TierAverage
+    average: Average
     correction: Correction
     alpha: float
     queries: int  # queries every run scored: the only ones used
@@ -135,7 +138,7 @@ def assign_tiers(order: Sequence[str], separable: set[frozenset[str]]) -> list[i
 
 
 def shared_values(per_query: pd.DataFrame, metric: str = "ndcg_at_10", task: str | None = None,
-                  average: TierAverage = "tasks", runs: Sequence[str] | None = None
+                  average: Average = "tasks", runs: Sequence[str] | None = None
                   ) -> tuple[pd.DataFrame, dict[str, int]]:
     """(queries x runs frame of the weighted values over the queries every run scored, indexed by task and query id;
     queries dropped per run). The plain mean of a column is the run's score (see the module).
@@ -148,6 +151,8 @@ def shared_values(per_query: pd.DataFrame, metric: str = "ndcg_at_10", task: str
     ({'a': [0.75, 0.75, 0.0], 'b': [0.75, 0.375, 0.375]}, {'a': 1, 'b': 0}, {'a': 0.5, 'b': 0.5})
     """
     check_choice_of_task(task)
+    if average not in AVERAGES:
+        raise CorebError(f"unknown average {average!r}; choose {' or '.join(AVERAGES)}")
     if metric not in per_query.columns:
         raise CorebError(f"unknown metric {metric!r}: the per-query table has no such column")
     rows = per_query if task is None else per_query[per_query["task"].astype(str) == task]
@@ -220,7 +225,7 @@ def rank_intervals(values: np.ndarray, strata: np.ndarray, n_resamples: int = DE
 
 
 def rank_tiers(per_query: pd.DataFrame, metric: str = "ndcg_at_10", task: str | None = None,
-               average: TierAverage = "tasks", runs: Sequence[str] | None = None,
+               average: Average = "tasks", runs: Sequence[str] | None = None,
                correction: Correction | str = HOLM, alpha: float = DEFAULT_ALPHA,
                n_permutations: int = DEFAULT_PERMUTATIONS, n_resamples: int = DEFAULT_RESAMPLES, seed: int = 0,
                level: float = 0.95) -> Tiers:

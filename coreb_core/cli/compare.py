@@ -47,10 +47,12 @@ def _compare(args: argparse.Namespace) -> int:
 
 
 def _tiers_arguments(p: argparse.ArgumentParser) -> None:
+    from coreb_core.analysis.tiers import AVERAGES
+
     p.add_argument("--release", required=True)
     p.add_argument("--run", nargs="+", required=True, help="two or more stored run ids of the release")
     p.add_argument("--task", choices=TASK_NAMES, default=None, help="one task (default: every task, see --average)")
-    p.add_argument("--average", choices=["tasks", "queries"], default="tasks",
+    p.add_argument("--average", choices=list(AVERAGES), default="tasks",
                    help="without --task: tasks = mean of task means (default, as the README's Avg); queries = "
                         "query-weighted (as paper Table 3)")
     p.add_argument("--metric", type=METRIC, default="ndcg_at_10",

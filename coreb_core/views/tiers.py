@@ -6,9 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from coreb_core.analysis.tiers import (
+    AVERAGES,
     DEFAULT_ALPHA,
     DEFAULT_RESAMPLES,
-    TierAverage,
+    Average,
     Tiers,
     check_alpha,
     check_choice_of_task,
@@ -65,7 +66,7 @@ class TiersView:
 
 
 def build(scope: Scope, *, task: str | None = None, metric: Measure | str = "ndcg_at_10",
-          average: TierAverage = "tasks", correction: CorrectionName | Correction = "holm",
+          average: Average = "tasks", correction: CorrectionName | Correction = "holm",
           alpha: float = DEFAULT_ALPHA, n_permutations: int = DEFAULT_PERMUTATIONS,
           n_resamples: int = DEFAULT_RESAMPLES, inputs: Inputs | None = None) -> TiersView:
     """The scope's runs (two or more) in tiers on ``task`` (None: every task, averaged as ``average`` says).
@@ -79,8 +80,8 @@ def build(scope: Scope, *, task: str | None = None, metric: Measure | str = "ndc
     inputs = inputs or Inputs()
     check_choice_of_task(task)
     chosen, alpha = Correction.parse(correction), check_alpha(alpha)  # before the slow part
-    if average not in ("tasks", "queries"):
-        raise CorebError(f"unknown average {average!r}; choose tasks or queries")
+    if average not in AVERAGES:
+        raise CorebError(f"unknown average {average!r}; choose {' or '.join(AVERAGES)}")
     if len(scope.run_ids) < 2:
         raise CorebError("tiers need two or more runs")
     per_query = inputs.evaluation(scope).per_query(scope.scheme)
