@@ -227,10 +227,11 @@ def test_select_says_the_reports_verdict(report_cache, t2c_report):
     lines = done.stdout.splitlines()
     _, html = t2c_report
     box = html_lib.unescape(re.search(r'<div class="rec"><b>Recommendation.</b> (.*?)</div>', html).group(1))
-    assert lines[1:3] == box.split("<br>")  # verdict and evidence, word for word
+    assert lines[1:4] == box.split("<br>")  # verdict, evidence and the first run's rank tier, word for word
     assert lines[0] == ("T2C · all languages · at most 1 B parameters · nDCG@10 ×100 · mean of task means · "
                         f"scheme v2 · release {RELEASE}")
-    assert lines[3].startswith("  1. bm25 · demo_v2603  ") and "vs #1: below (p" in lines[4]
+    assert lines[4].startswith("  1. bm25 · demo_v2603  ") and "vs #1: below (p" in lines[5]
+    assert lines[4].endswith("tier 1, rank 1") and lines[5].endswith("tier 2, rank 2  vs #1: below (p < 0.001)")
     data = json.loads(select_cli(report_cache, "--release", RELEASE, "--runs", *runs, "--task", "t2c",
                                  "--max-params", "1", "--json").stdout)
     assert data["verdict"] == lines[1] and [s["run"] for s in data["standings"]] == runs
