@@ -50,6 +50,7 @@ from coreb_core.present.selection import (
     recommendation_sentence,
     versus_first_words,
 )
+from coreb_core.present.tiers import method_words, rank_interval_words, selection_tier_sentence
 from coreb_core.results.imported import all_rows
 from coreb_core.results.published import comparable_version, release_relation
 from coreb_core.text import p_text
@@ -174,21 +175,28 @@ def build_report(release: str, run_ids: Sequence[str] | None = None, scheme: str
                  f"<tr><td><b>{_esc(k)}</b></td><td>{_esc(v)}</td></tr>" for k, v in constraints)
              + f"</table><p class=\"note\">Generated {_esc(stamp)}.</p>",
              f'<div class="rec"><b>Recommendation.</b> {_esc(recommendation_sentence(rec))}<br>'
-             f"{_esc(evidence_sentence(rec, str(parsed)))}</div>"]
+             f"{_esc(evidence_sentence(rec, str(parsed)))}"
+             + (f"<br>{_esc(selection_tier_sentence(rec.tiers, board[0].run, {s.run: s.model for s in board}))}"
+                if rec.tiers is not None and board else "") + "</div>"]
 
-    rows = [[str(s.rank), _esc(s.model), _esc(parameter_text(s.params_b)), str(s.queries),
+    places = {r.run: r for r in rec.tiers.runs} if rec.tiers is not None else {}
+    rows = [[str(s.rank), _esc(s.model), str(places[s.run].tier) if s.run in places else "–",
+             rank_interval_words(places[s.run]) if s.run in places else "–",
+             _esc(parameter_text(s.params_b)), str(s.queries),
              f"<b>{points(s.mean)}</b>" + ("*" if s.significant else ""),
              f"{points(s.ci_low)}–{points(s.ci_high)}", "" if s.rank == 1 else signed_points(shown_difference(s.mean, board[0].mean) / 100),
              _esc(_mark(s)), "" if s.rank == 1 else f"{s.wins}/{s.ties}/{s.losses}", points(s.trap_share)]
             for s in board]
     parts.append("<section><h2>Leaderboard (our runs on this release)</h2>" + _table(
-        [("#", False), ("model", False), ("params", True), ("queries", True), (f"{label} ×100", True),
+        [("#", False), ("model", False), ("tier", True), ("rank 95%", True), ("params", True), ("queries", True),
+         (f"{label} ×100", True),
          ("95% CI", True), ("Δ vs best", True), ("vs best (Holm)", False), ("W/T/L vs best", True),
          ("trap %", True)], rows)
         + f'<p class="note">* significantly below the best run (paired randomization test on shared queries, '
           f"{n_permutations:,} sign flips, Holm-corrected across runs, α = {SIGNIFICANCE_LEVEL}). 95% CI: percentile bootstrap "
           "over queries. trap %: share of queries lost to a trap, i.e. of the queries with a positive (rel=2), those "
-          "with a trap (rel=1) ranked above every positive.</p>")
+          "with a trap (rel=1) ranked above every positive."
+        + (f" {_esc(method_words(rec.tiers))}" if rec.tiers is not None else "") + "</p>")
     if rec.left_out:
         parts.append('<p class="note">' + " ".join(_esc(left_out_sentence(x)) for x in rec.left_out) + "</p>")
     parts.append("</section>")

@@ -8,15 +8,16 @@ from coreb_core.analysis.article import ARTICLE_RERANKER_RANGES
 from coreb_core.analysis.leaderboard import PUBLISHED_TASK_SOURCES, published_sources_for
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE
-from coreb_core.present.charts import heatmap, labelled_scatter, line_chart, waterfall_bars
+from coreb_core.present.charts import heatmap, interval_dots, labelled_scatter, line_chart, waterfall_bars
 from coreb_core.present.display import pct_columns, points_column
 from coreb_core.present.format import code, plain
 from coreb_core.present.labels import chip_label
 from coreb_core.present.numbers import points
+from coreb_core.present.tiers import method_words, rank_range, tiers_sentence
 from coreb_core.present.waterfall import waterfall_rows, waterfall_sentence
 from coreb_core.results.imported import short_source
 from coreb_core.results.published import QUERY_WEIGHTED, TASK_MEAN, published_version
-from coreb_core.views import overview, waterfall
+from coreb_core.views import overview, tiers, waterfall
 from coreb_core.views.scope import Scope
 from ui.cache import cached, runs_of, scope_of
 from ui.chart_specs import draw
@@ -29,6 +30,7 @@ from ui.widgets import csv_download, guarded, provenance, run_label
 WATERFALL_PUBLISHED = ("qwen3-embedding-0.6b", "qwen3-embedding-4b", "qwen3-embedding-8b")
 WATERFALL_END_WORDS = {"mteb": "MTEB's result file", "leaderboard": "the leaderboard (paper Table 3)"}
 LANGUAGE_ORDER = {language: i for i, language in enumerate(LANGUAGE_SCOPES)}
+TIER_SCORES = {"tasks": "Overall (tasks)", "queries": "Overall (queries)", **{t: t.upper() for t in TASK_NAMES}}
 
 
 @guarded
@@ -109,6 +111,42 @@ def section_leaderboard(scope: Scope, state: State, labels: dict[str, str]) -> o
                    "model scores higher here); the paper's name links a row to its published v2 figures.")
         csv_download(tables.mteb, "mteb_results")
     return tables
+
+
+@guarded
+def section_tiers(scope: Scope, state: State, labels: dict[str, str]) -> None:
+    st.subheader("Rank tiers: which differences are real")
+    if len(state.run_ids) < 2:
+        st.info("Rank tiers compare two or more runs: choose more in the sidebar.")
+        return
+    on = st.radio("Score", list(TIER_SCORES), format_func=TIER_SCORES.__getitem__, horizontal=True,
+                  key=remembered("ov_tiers", "tiers_on", one_of(list(TIER_SCORES)), "tasks"),
+                  help="The leaderboard's overall columns, or one task. Only the queries every run scored count.")
+    write_url({"tiers_on": on})
+    view = cached(tiers.build, spinner="Testing every pair of runs and resampling queries…")(
+        scope, task=on if on in TASK_NAMES else None, average="queries" if on == "queries" else "tasks")
+    t = view.tiers
+    st.markdown(plain(tiers_sentence(t, labels)))
+    table = t.table()
+    table.insert(2, "name", table["run"].map(labels).fillna(table["run"]))
+    table["points"] = points_column(table["mean"])
+    table["ranks"] = [rank_range(lo, hi) for lo, hi in zip(table["rank_low"], table["rank_high"])]
+    st.dataframe(table, hide_index=True, width="stretch",
+                 column_order=["tier", "rank", "name", "points", "ranks", "dropped"],
+                 column_config={"tier": st.column_config.NumberColumn("Tier", width=50),
+                                "rank": st.column_config.NumberColumn("Rank", width=50),
+                                "name": st.column_config.TextColumn("Run", width=260),
+                                "points": st.column_config.NumberColumn(f"{TIER_SCORES[on]} ×100", format="%.1f",
+                                                                        width=130,
+                                                                        help="over the queries every run scored"),
+                                "ranks": st.column_config.TextColumn("Rank, 95% interval", width=130),
+                                "dropped": st.column_config.NumberColumn(
+                                    "Queries dropped", width=120, help="this run's queries not every run scored")})
+    chart = table.assign(label=table["rank"].astype(str) + ". " + table["name"].astype(str))
+    draw(interval_dots, chart, "label", "rank", "rank_low", "rank_high", x_title="Rank (1 = best): 95% interval",
+         tooltip=["name", "tier", "rank", "rank_low", "rank_high", "points"], title="Rank intervals")
+    st.caption(provenance(state, method_words(t)))
+    csv_download(table.drop(columns=["points", "ranks"]), "rank_tiers")
 
 
 @guarded
@@ -322,6 +360,7 @@ if not state.run_ids:
 labels = {r: run_label(metas[r]) for r in state.run_ids if r in metas}
 scope = scope_of(state)
 tables = section_leaderboard(scope, state, labels)
+section_tiers(scope, state, labels)
 section_mteb_parity(scope, state, labels)
 section_waterfall(scope, state, labels)
 if tables is not None:

@@ -20,6 +20,7 @@ from coreb_core.present.selection import (
     selection_header,
     summary_markdown,
 )
+from coreb_core.present.tiers import method_words, rank_range, selection_tier_sentence
 from coreb_core.report import build_report
 from coreb_core.results.published import comparable_version, release_relation
 from coreb_core.views import selection
@@ -102,6 +103,8 @@ def _for_display(frame):
     out = selection_points(frame)
     if "ci_low" in frame.columns:  # one narrow column: the table fits 1400 px wide too
         out["ci"] = [interval_text(lo, hi) for lo, hi in zip(frame["ci_low"], frame["ci_high"])]
+    if "rank_low" in frame.columns:
+        out["ranks"] = [rank_range(lo, hi) for lo, hi in zip(frame["rank_low"], frame["rank_high"])]
     if "run" in out.columns:
         out.insert(1, "name", [names.get(r, m) for r, m in zip(out["run"], out["model"])])
     out["parameters"] = out["params_b"].map(parameter_text)
@@ -119,10 +122,16 @@ columns = {"rank": st.column_config.NumberColumn("#", width=40),
                                                        help="of the queries with a positive, those lost to a "
                                                             "trap (a rel=1 above every rel=2), %"),
            "parameters": st.column_config.TextColumn("parameters", width=90),
+           "tier": st.column_config.NumberColumn("tier", width=45,
+                                                 help="rank tier: runs without a significant difference (all pairs, "
+                                                      "Holm) always share one"),
+           "ranks": st.column_config.TextColumn("rank 95%", width=75,
+                                                help="2.5–97.5 percentile of the run's rank over bootstrap resamples "
+                                                     "of the queries"),
            "queries": st.column_config.NumberColumn("queries", width=70),
            **{task: st.column_config.NumberColumn(task.upper(), format="%.1f", width=60) for task in TASK_NAMES}}
 # Only the chosen tasks' columns: the others are empty by construction.
-ranked_order = ["rank", "name", "mean", "ci", *tasks, "trap_share", "parameters", "queries"]
+ranked_order = ["rank", "tier", "name", "mean", "ci", "ranks", *tasks, "trap_share", "parameters", "queries"]
 published_order = ["rank", "model", "mean", *tasks, "parameters", "figures"]
 excluded_order = ["name", "parameters", "reason"]
 
@@ -130,6 +139,8 @@ st.markdown(f"#### {plain(selection_header(rec, scheme, state.release))}")
 with st.container(border=True):
     st.markdown(plain(recommendation_sentence(rec, names)))
     st.text(evidence_sentence(rec, scheme, names))
+    if rec.tiers is not None and rec.standings:  # which other runs the first cannot be told apart from
+        st.text(selection_tier_sentence(rec.tiers, rec.standings[0].run, names))
     if rec.left_out:  # beside the verdict: a run missing from the ranking is part of what it says
         st.text(" ".join(left_out_sentence(x, names) for x in rec.left_out))
 st.caption(provenance(state, "mean nDCG@10 ×100 over the chosen queries; 95% percentile bootstrap interval over "
@@ -146,6 +157,8 @@ if len(ranked):
          tooltip=["name", "run", "mean", "ci_low", "ci_high", "parameters", "queries"],
          title="Our runs on the chosen slices")
     st.caption(provenance(state, "bars: bootstrap 95% interval; dots: mean"))
+if rec.tiers is not None:
+    st.caption(method_words(rec.tiers))
 if len(excluded):
     st.caption("Left out of the ranking (why: beside the verdict above).")
     st.dataframe(excluded, hide_index=True, placeholder="—", width="stretch", column_config=columns, column_order=excluded_order)

@@ -30,7 +30,8 @@ MODULES = ["coreb_core.retrieval.openvino_encoder", "coreb_core.data.measures", 
            "coreb_core.present.trap_patterns", "coreb_core.views.output", "ui.columns",
            "coreb_core.present.inspection", "coreb_core.present.labels", "coreb_core.training.reranker",
            "coreb_core.training.protocol", "coreb_core.retrieval.protocol_steps", "coreb_core.present.waterfall",
-           "coreb_core.retrieval.compression"]
+           "coreb_core.retrieval.compression",
+           "coreb_core.analysis.tiers", "coreb_core.present.tiers"]
 
 DATA_MODULES = ["coreb_core", "coreb_core.defaults", "coreb_core.report", "coreb_core.retrieval.jobs",
                 "coreb_core.retrieval.pipeline", "coreb_core.retrieval.runner_encoder", "coreb_core.evaluation.compile",
@@ -52,7 +53,7 @@ DATA_MODULES = ["coreb_core", "coreb_core.defaults", "coreb_core.report", "coreb
                 "coreb_core.views.training", "coreb_core.analysis.hubs", "coreb_core.views.hubs",
                 "coreb_core.analysis.audit", "coreb_core.views.audit", "coreb_core.analysis.integrity",
                 "coreb_core.views.integrity", "coreb_core.data.slice_keys", "coreb_core.analysis.waterfall",
-                "coreb_core.views.waterfall", "coreb_core.analysis.compression", "coreb_core.views.compression"]
+                "coreb_core.views.waterfall", "coreb_core.analysis.compression", "coreb_core.views.compression", "coreb_core.views.tiers"]
 
 FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
 

@@ -6,8 +6,8 @@ import pytest
 
 from coreb_core.analysis.deflation import READINGS, Reading
 from coreb_core.analysis.rank_contrast import RANK_CORRELATIONS, RankMeasure
-from coreb_core.analysis.selection import AVERAGES, Average
 from coreb_core.analysis.stability import STABILITY_LEVELS, StabilityLevel
+from coreb_core.analysis.tiers import AVERAGES, Average
 from coreb_core.analysis.traps.breakdown import LEVELS, Level
 from coreb_core.data.schema import GROUPINGS, TASK_NAMES, Grouping, TaskName
 from coreb_core.evaluation.significance import CORRECTIONS, CorrectionName

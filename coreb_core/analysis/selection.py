@@ -33,13 +33,14 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Iterable, Literal, Mapping, NamedTuple, Sequence
+from typing import Iterable, Mapping, NamedTuple, Sequence
 
 import numpy as np
 import pandas as pd
 
 from coreb_core.analysis.comparison import SIGNIFICANCE_LEVEL, PairVerdict
 from coreb_core.analysis.leaderboard import canonical_model, run_params, score
+from coreb_core.analysis.tiers import Average, Tiers, rank_tiers
 from coreb_core.analysis.traps.breakdown import share_lost
 from coreb_core.data.measures import SELECTION_METRICS
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
@@ -47,14 +48,14 @@ from coreb_core.data.store import Store
 from coreb_core.errors import CorebError, check_choice
 from coreb_core.evaluation.evaluate import Evaluation, analyse_many
 from coreb_core.evaluation.schemes import V1, V2, Scheme
-from coreb_core.evaluation.significance import DEFAULT_PERMUTATIONS, bootstrap_ci, compare_pair, holm, intervals
+from coreb_core.evaluation.significance import DEFAULT_PERMUTATIONS, HOLM, bootstrap_ci, compare_pair, holm, intervals
 from coreb_core.evaluation.stored_joins import StoredRun
 from coreb_core.results.published import parameter_counts
 from coreb_core.runs.folders import list_runs, run_meta
 from coreb_core.runs.meta import RunMeta, run_name
 
 RANKED_COLUMNS = ["rank", "model", "run", "params_b", "queries", "mean", "ci_low", "ci_high",
-                  "trap_share", *TASK_NAMES, "evidence"]
+                  "trap_share", *TASK_NAMES, "evidence", "tier", "rank_low", "rank_high"]
 PUBLISHED_COLUMNS = ["rank", "model", "params_b", "mean", *TASK_NAMES, "figures", "evidence"]
 EXCLUDED_COLUMNS = ["model", "run", "params_b", "reason"]
 PUBLISHED_ONLY = "published figures only"
@@ -64,8 +65,7 @@ TASK_TABLES = {"v202603": (TABLE3, "paper Table 3"),
                "v202602": ("published:paper_table14_v202602_retrieval", "paper Table 14")}
 TABLE15 = "published:paper_table15_v202603_c2c_by_anchor_language_ndcg10"
 
-AVERAGES = ("tasks", "queries")  # mean of task means (the README's Avg), or query-weighted (paper Table 3)
-Average = Literal["tasks", "queries"]  # AVERAGES as a type
+# Average, how several tasks make one score (AVERAGES): analysis.tiers' vocabulary, which ranks runs the same way.
 
 
 # Why a run is left out of the ranking (``LeftOut.why``); coreb_core.present.selection words each one.
@@ -102,8 +102,8 @@ class LeftOut(NamedTuple):
 class Recommendation(NamedTuple):
     """What ``recommend`` returns: the ranked runs, those left out, and the slice that was asked for.
 
-    >>> Recommendation._fields
-    ('ranked', 'excluded', 'tasks', 'languages', 'budget_b', 'average', 'lead', 'metric', 'standings', 'left_out')
+    >>> Recommendation._fields[6:]
+    ('lead', 'metric', 'standings', 'left_out', 'tiers')
     """
 
     ranked: pd.DataFrame  # our runs within budget, best first (scores as fractions)
@@ -118,6 +118,9 @@ class Recommendation(NamedTuple):
     metric: str = "ndcg_at_10"  # the score ranked on (``mean`` and the per-task columns)
     standings: tuple["Standing", ...] = ()  # every ranked run against the first, in rank order
     left_out: tuple[LeftOut, ...] = ()  # the runs of ``excluded``, with their typed reasons
+    # The ranked runs in rank tiers (``analysis.tiers``: every pair tested, Holm over all pairs) on the chosen
+    # slices; None with fewer than two ranked runs.
+    tiers: Tiers | None = None
 
 
 def parameter_text(params_b: float | None) -> str:
@@ -297,7 +300,7 @@ def recommend(store: Store, per_query: pd.DataFrame, traps: pd.DataFrame, metas:
                      "trap_share": score(trap_share.get(r["run"], np.nan)),
                      **{t: score(per_task.get(t)) for t in TASK_NAMES},
                      "evidence": "our run: per-query metrics on this release"})
-    ranked = pd.DataFrame(rows, columns=RANKED_COLUMNS[1:])
+    ranked = pd.DataFrame(rows, columns=RANKED_COLUMNS[1:-3])
     if len(ranked):
         ranked = ranked.sort_values(["mean", "trap_share", "params_b", "run"],
                                     ascending=[False, True, True, True],
@@ -305,8 +308,29 @@ def recommend(store: Store, per_query: pd.DataFrame, traps: pd.DataFrame, metas:
     ranked = ranked.reset_index(drop=True)
     ranked.insert(0, "rank", np.arange(1, len(ranked) + 1))
     standings = _standings(kept, ranked, n_permutations, seed)
+    tiers = _tiers(kept, metric, average, n_permutations, seed)
+    places = {r.run: r for r in tiers.runs} if tiers else {}
+    ranked["tier"] = [places[r].tier if r in places else pd.NA for r in ranked["run"]]
+    ranked["rank_low"] = [places[r].rank_low if r in places else pd.NA for r in ranked["run"]]
+    ranked["rank_high"] = [places[r].rank_high if r in places else pd.NA for r in ranked["run"]]
+    ranked = ranked.astype({"tier": "Int64", "rank_low": "Int64", "rank_high": "Int64"})
     return Recommendation(ranked, pd.DataFrame(excluded, columns=EXCLUDED_COLUMNS), tasks, languages, budget_b,
-                          average, _lead(kept, standings, metric, tasks, seed), metric, standings, tuple(left_out))
+                          average, _lead(kept, standings, metric, tasks, seed), metric, standings, tuple(left_out),
+                          tiers)
+
+
+def _tiers(kept: dict[str, pd.DataFrame], metric: str, average: Average, n_permutations: int,
+           seed: int) -> Tiers | None:
+    """The ranked runs in rank tiers over the chosen queries every one of them scored (None below two runs, or
+    when they share none: then no pair has a test)."""
+    if len(kept) < 2:
+        return None
+    frame = pd.concat([g[["task", "query_id", metric]].assign(run=run) for run, g in kept.items()], ignore_index=True)
+    try:
+        return rank_tiers(frame, metric, None, average, list(kept), HOLM, SIGNIFICANCE_LEVEL, n_permutations,
+                          seed=seed)
+    except CorebError:  # the runs share no chosen query: the standings say so, run by run
+        return None
 
 
 def _standings(kept: dict[str, pd.DataFrame], ranked: pd.DataFrame, n_permutations: int,

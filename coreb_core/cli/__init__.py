@@ -3,9 +3,9 @@ handler (``registry.command``); ``main`` builds the parser and applies the one e
 
 - ``data``: fetch, import-data, demo, info, integrity, sql
 - ``runs``: models, run, runs, export, import-results, results
-- ``evaluate``: eval
+- ``evaluate``: eval, waterfall
 - ``traps``: traps, hubs, audit, compress, stability
-- ``compare``: compare, contrast, difficulty, rerank-errors
+- ``compare``: compare, tiers, contrast, difficulty, rerank-errors
 - ``training``: samples, mine, train-reranker
 - ``selection``: select, report
 """

@@ -1,11 +1,11 @@
-"""Verbs that set runs against each other: paired tests (compare), contrasting queries (contrast), per-problem
+"""Verbs that set runs against each other: paired tests (compare), rank tiers (tiers), contrasting queries (contrast), per-problem
 difficulty (difficulty), a reranker against its first stage (rerank-errors). Each prints its view
 (``coreb_core.views``), the one the Compare page shows for the same choices."""
 from __future__ import annotations
 
 import argparse
 
-from coreb_core.cli.registry import COUNT, METRIC, anchor_option, command, scheme_option
+from coreb_core.cli.registry import ALPHA, COUNT, METRIC, anchor_option, command, scheme_option
 from coreb_core.data.schema import TASK_NAMES
 from coreb_core.errors import CorebError
 from coreb_core.views.output import render
@@ -42,6 +42,38 @@ def _compare(args: argparse.Namespace) -> int:
     correction = Correction.parse(args.correction)  # before the slow part
     view = compare.build(_scope(args), task=args.task, metric=args.metric, baseline=args.baseline,
                          correction=correction)
+    print(render(view, args.json))
+    return 0
+
+
+def _tiers_arguments(p: argparse.ArgumentParser) -> None:
+    from coreb_core.analysis.tiers import AVERAGES
+
+    p.add_argument("--release", required=True)
+    p.add_argument("--run", nargs="+", required=True, help="two or more stored run ids of the release")
+    p.add_argument("--task", choices=TASK_NAMES, default=None, help="one task (default: every task, see --average)")
+    p.add_argument("--average", choices=list(AVERAGES), default="tasks",
+                   help="without --task: tasks = mean of task means (default, as the README's Avg); queries = "
+                        "query-weighted (as paper Table 3)")
+    p.add_argument("--metric", type=METRIC, default="ndcg_at_10",
+                   help="a per-query metric: ndcg_at_10 (default), map_at_10, recall_at_100, … or nDCG@10")
+    p.add_argument("--correction", default="holm", help="holm (default), bonferroni or bh (Benjamini-Hochberg)")
+    p.add_argument("--alpha", type=ALPHA, default=0.05, help="the significance level, between 0 and 1 (default 0.05)")
+    scheme_option(p, METRIC_SCHEME)
+    anchor_option(p)
+    p.add_argument("--json", action="store_true", help="one object: runs (tier, rank interval, mean 0..1) and pairs")
+
+
+@command("tiers", arguments=_tiers_arguments,
+         help="rank tiers: runs grouped so that no two runs without a significant (corrected) paired difference "
+              "are in different tiers, with each run's bootstrap rank interval")
+def _tiers(args: argparse.Namespace) -> int:
+    from coreb_core.evaluation.significance import Correction
+    from coreb_core.views import tiers
+
+    correction = Correction.parse(args.correction)  # before the slow part
+    view = tiers.build(_scope(args), task=args.task, metric=args.metric, average=args.average,
+                       correction=correction, alpha=args.alpha)
     print(render(view, args.json))
     return 0
 

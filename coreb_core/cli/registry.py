@@ -6,7 +6,7 @@ Example:
     >>> sorted(COMMANDS)
     ['audit', 'compare', 'compress', 'contrast', 'demo', 'difficulty', 'eval', 'export', 'fetch', 'hubs', 'import-data',
      'import-results', 'info', 'integrity', 'mine', 'models', 'report', 'rerank-errors', 'results', 'run', 'runs',
-     'samples', 'select', 'sql', 'stability', 'train-reranker', 'traps', 'waterfall']
+     'samples', 'select', 'sql', 'stability', 'tiers', 'train-reranker', 'traps', 'waterfall']
 """
 from __future__ import annotations
 
@@ -115,8 +115,19 @@ def _metric(text: str) -> str:
     return column
 
 
+def _alpha(text: str) -> float:
+    """A significance level strictly between 0 and 1 (``analysis.tiers.check_alpha``)."""
+    from coreb_core.analysis.tiers import check_alpha
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise CorebError(f"must be a number between 0 and 1 (exclusive), not {text!r}") from None
+    return check_alpha(value)
+
+
 COUNT, TASK_LIST, DEVICE = _checked(_count, "count"), _checked(_tasks, "tasks"), _checked(_device, "device")
-BUDGET, METRIC = _checked(_budget, "budget"), _checked(_metric, "metric")
+BUDGET, METRIC, ALPHA = _checked(_budget, "budget"), _checked(_metric, "metric"), _checked(_alpha, "alpha")
 
 
 # ------------------------------------------------------------------ options several verbs share, declared once

@@ -19,8 +19,10 @@ from coreb_core.present.selection import (
     selection_header,
     versus_first_words,
 )
+from coreb_core.present.tiers import rank_interval_words, selection_tier_sentence
 from coreb_core.text import terminal_safe
 from coreb_core.views.inputs import Inputs
+from coreb_core.views.output import records
 from coreb_core.views.scope import Scope
 
 
@@ -55,17 +57,26 @@ class SelectionView:
                 "standings": [{**s._asdict(), "compared": s.compared} for s in rec.standings],
                 "left_out": [{**x._asdict(), "tasks": list(x.tasks), "sentence": left_out_sentence(x)}
                              for x in rec.left_out],
-                "excluded": rec.excluded.to_dict("records")}
+                "excluded": rec.excluded.to_dict("records"),
+                "tiers": None if rec.tiers is None else {
+                    "correction": rec.tiers.correction.name, "alpha": rec.tiers.alpha, "queries": rec.tiers.queries,
+                    "tiers": rec.tiers.tiers, "chained": rec.tiers.chained, "runs": records(rec.tiers.table()),
+                    "pairs": records(rec.tiers.pair_table())}}
 
     def lines(self) -> list[str]:
         """The page's verdict and evidence in its words, then one line per ranked run and per run left out."""
         rec, scheme = self.recommendation, str(self.scope.scheme)
         out = [selection_header(rec, scheme, self.scope.release), recommendation_sentence(rec),
                evidence_sentence(rec, scheme)]
+        if rec.standings and rec.tiers is not None:
+            names = {s.run: s.model for s in rec.standings}
+            out.append(selection_tier_sentence(rec.tiers, rec.standings[0].run, names))
         for s in rec.standings:
             vs = "" if s.rank == 1 else f"  vs #1: {versus_first_words(s)}"
+            place = rec.tiers.tier_of(s.run) if rec.tiers is not None else None
+            tier = f"  tier {place.tier}, rank {rank_interval_words(place)}" if place else ""
             out.append(f"{s.rank:>3}. {s.model}  {points(s.mean)} [{points(s.ci_low)}–{points(s.ci_high)}]  "
-                       f"trap {points(s.trap_share)}%  {params_words(s.params_b)}  {s.queries} queries{vs}")
+                       f"trap {points(s.trap_share)}%  {params_words(s.params_b)}  {s.queries} queries{tier}{vs}")
         out += [f"  {left_out_sentence(left)}" for left in rec.left_out]
         return [terminal_safe(line) for line in out]
 

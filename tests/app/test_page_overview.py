@@ -49,13 +49,13 @@ def test_overview_shows_bm25_t2c_as_evaluate_and_both_published_c2t(app_cache, d
     assert board["source"].notna().all() and board["scheme"].notna().all()
     # every table has a CSV download, every chart is altair
     names = {b.proto.label for b in at.get("download_button")}
-    assert names == {"Download CSV"} and len(at.get("download_button")) == 6
-    assert len(at.get("vega_lite_chart")) == 5
+    assert names == {"Download CSV"} and len(at.get("download_button")) == 7
+    assert len(at.get("vega_lite_chart")) == 6  # the rank intervals first (issue 36, item 2), then the heatmaps
     # readable charts: never under 160 px; the heatmaps write their values and size their rows
     specs = [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]
     assert all(spec["height"] >= 160 for spec in specs)
-    by_subtask = specs[0]
-    rows = len({row["cell"] for row in _chart_rows(at.get("vega_lite_chart")[0])})
+    by_subtask = specs[1]
+    rows = len({row["cell"] for row in _chart_rows(at.get("vega_lite_chart")[1])})
     assert by_subtask["height"] == max(160, 22 * rows) and rows >= 10
     assert by_subtask["layer"][1]["mark"]["type"] == "text"
     assert by_subtask["layer"][1]["encoding"]["text"]["field"] == "value"

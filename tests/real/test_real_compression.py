@@ -1,5 +1,5 @@
 """Compressed embeddings on the real release_v2603 (issue 36, item 4), with a dense run of the ``Trigrams`` stand-in
-encoder (seconds, where MiniLM takes ten minutes: docs/analyses.md, section 9 has MiniLM's figures): at the real
+encoder (seconds, where MiniLM takes ten minutes: docs/analyses.md, section 10 has MiniLM's figures): at the real
 scale too, the full width at float32 reproduces the run's hits and scores exactly, and every variant is scored."""
 from __future__ import annotations
 

@@ -32,9 +32,11 @@ def test_page_report_and_cli_state_one_verdict(real_cache, real_runs, tmp_path):
             "--max-params", "0.6"]
     assert run_cli("report", *args, "--out", str(out), env=env, timeout=600).returncode == 0
     box = re.search(r'<div class="rec"><b>Recommendation.</b> (.*?)</div>', out.read_text(encoding="utf-8")).group(1)
-    assert [html_lib.unescape(p) for p in box.split("<br>")] == [verdict, evidence]
+    tier = at.text[1].value  # issue 36, item 2: where the recommended run stands among the rank tiers
+    assert tier.startswith("The recommended run is ")
+    assert [html_lib.unescape(p) for p in box.split("<br>")] == [verdict, evidence, tier]
     said = run_cli("select", *args, env=env, timeout=600)
-    assert said.returncode == 0 and said.stdout.splitlines()[1:3] == [verdict, evidence]
+    assert said.returncode == 0 and said.stdout.splitlines()[1:4] == [verdict, evidence, tier]
     # T2C python + java on the real release: BM25 leads bm25s-mteb, and the words say whether that is significant
     assert verdict.startswith(("Choose bm25 · release_v2603", "No clear winner: bm25 · release_v2603 leads"))
 
