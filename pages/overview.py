@@ -362,11 +362,11 @@ scope = scope_of(state)
 tables = section_leaderboard(scope, state, labels)
 section_tiers(scope, state, labels)
 section_mteb_parity(scope, state, labels)
-section_waterfall(scope, state, labels)
 if tables is not None:
     section_heatmaps(scope, state, labels, tables)
 section_language_pairs(scope, state, labels)
 if tables is not None:
     section_efficiency(scope, state, labels, tables)
 section_language_gradient(scope, state, labels)
+section_waterfall(scope, state, labels)
 section_article(scope, state, labels)

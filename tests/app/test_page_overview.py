@@ -49,8 +49,9 @@ def test_overview_shows_bm25_t2c_as_evaluate_and_both_published_c2t(app_cache, d
     assert board["source"].notna().all() and board["scheme"].notna().all()
     # every table has a CSV download, every chart is altair
     names = {b.proto.label for b in at.get("download_button")}
-    assert names == {"Download CSV"} and len(at.get("download_button")) == 7
-    assert len(at.get("vega_lite_chart")) == 6  # the rank intervals first (issue 36, item 2), then the heatmaps
+    assert names == {"Download CSV"} and len(at.get("download_button")) == 8
+    # the rank intervals first (issue 36, item 2), then the heatmaps; the protocol waterfall (item 7) near the end
+    assert len(at.get("vega_lite_chart")) == 7
     # readable charts: never under 160 px; the heatmaps write their values and size their rows
     specs = [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]
     assert all(spec["height"] >= 160 for spec in specs)
