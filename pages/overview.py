@@ -182,7 +182,7 @@ def section_waterfall(scope: Scope, state: State, labels: dict[str, str]) -> Non
                            help="A model of the sidebar's runs (its steps are scored here), or one whose MTEB file "
                                 "and leaderboard figure are known (Qwen3-Embedding: its weights do not load here)")
     task = right.radio("Task", TASK_NAMES, horizontal=True, format_func=str.upper,
-                       key=remembered("ov_fall_task", "fall_task", one_of(list(TASK_NAMES)), "c2c"))
+                       key=remembered("ov_fall_task", "fall_task", one_of(list(TASK_NAMES)), state.task))
     write_url({"fall_model": model, "fall_task": task})
     view = cached(waterfall.build, results=True)(state.release, model=model, task=task, run_ids=tuple(sorted(metas)))
     ends = view.ends.get(task, {})

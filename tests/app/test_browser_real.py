@@ -185,3 +185,48 @@ def test_training_data_counts_the_articles_samples_and_mines_a_run(real_cache, r
     loaded = datasets.load_dataset("json", data_files=str(saved), split="train")
     assert loaded.column_names == ["anchor", "positive", "negative_1", "negative_2", "negative_3", "negative_4",
                                    "negative_5"] and len(loaded) > 4000
+
+
+def test_the_protocol_waterfall_and_a_metadata_slice_from_the_menu(real_cache, real_runs, tmp_path):
+    """Issue 36, items 7 and 8, clicked as a user would: the Overview's waterfall for BM25's C2C (+8.4 when the anchor
+    leaves its list), then Qwen3-Embedding-8B's two published ends (MTEB's 54.9, the leaderboard's 32.0); then Trap
+    analysis → Group by → metadata field, C2T by the anchor's generator."""
+    from coreb_core.results.imported import import_results
+    from tests.builders import REPO
+
+    cache = tmp_path / "cache"
+    shutil.copytree(real_cache, cache, symlinks=True)
+    import_results(REPO.parent / "shared" / "mteb_results" / "Qwen__Qwen3-Embedding-8B", root=cache)
+    bm25 = real_runs[0]
+    with serve(cache, tmp_path / "streamlit.log") as base, chromium(tmp_path / "profile") as browser:
+        page = open_page(browser, f"{base}/?release=release_v2603&task=c2t&runs={bm25}")
+        page.wait_for_function(PAGE_DRAWN_JS, timeout=PAGE_LOAD_MS, polling=200)
+        section = page.get_by_text("Why our number is not the leaderboard's").first
+        section.scroll_into_view_if_needed()
+        page.get_by_test_id("stRadio").filter(has_text="C2T").filter(has_text="C2C").last.get_by_text(
+            "C2C", exact=True).click()
+        wait_for_script(page)
+        page.wait_for_function("() => document.body.innerText.includes('C2C: 27.1 under MTEB')", timeout=PAGE_LOAD_MS)
+        main = page.locator('[data-testid="stMain"]')
+        assert "C2C: 27.1 under MTEB's protocol, 35.5 under CoREB's (+8.4); the largest step: anchor (+8.4)" in (
+            main.inner_text())
+        section.scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / "real-overview-waterfall-1600x1000.png"))
+        page.get_by_test_id("stSelectbox").filter(has_text="Model").first.click()
+        page.get_by_role("option", name="qwen3-embedding-8b").click()
+        wait_for_script(page)
+        page.wait_for_function("() => document.body.innerText.includes('No run of qwen3-embedding-8b')",
+                               timeout=PAGE_LOAD_MS)
+        text = main.inner_text()
+        assert "MTEB's result file: 54.9" in text and "the leaderboard (paper Table 3): 32.0" in text
+        menu_link(page, "Trap analysis").click()
+        wait_for_script(page, "Trap analysis")
+        page.get_by_text("metadata field", exact=True).click()
+        wait_for_script(page)
+        page.wait_for_function("() => document.body.innerText.includes('traps per run and query.anchor_model')",
+                               timeout=PAGE_LOAD_MS)
+        page.wait_for_function(PAGE_DRAWN_JS, timeout=PAGE_LOAD_MS, polling=200)
+        page.screenshot(path=str(ARTIFACTS / "real-traps-metadata-1600x1000.png"))
+        grids = page.evaluate(GRID_ROWS_JS)
+        page.close()
+    assert "gemini-3-flash" in grids[0][1] and "claude-sonnet-4-5" in grids[0][1]
