@@ -490,14 +490,20 @@ def section_surface(scope: Scope, state: State, labels: dict[str, str]) -> None:
     st.caption(provenance(state, "Wilson 95% intervals in the tooltip; p from a two-proportion z-test"))
 
 
+def dense_runs_or_say(scope: Scope, needs: str) -> list[str]:
+    """The scope's dense runs; when there is none, a note that says what needs one."""
+    dense = embedding_map.dense_runs(scope, inputs=APP_INPUTS)
+    if not dense:
+        st.info(f"{needs} a dense run among the chosen runs (BM25, imported and reranked runs have no vectors).")
+    return dense
+
+
 @st.fragment
 @guarded
 def section_embedding_map(scope: Scope, state: State, labels: dict[str, str]) -> None:
     st.subheader("Embedding map")
-    dense = embedding_map.dense_runs(scope, inputs=APP_INPUTS)
+    dense = dense_runs_or_say(scope, "The embedding map needs")
     if not dense:
-        st.info("The embedding map needs a dense run among the chosen runs (BM25, imported and reranked runs have no "
-                "vectors).")
         return
     left, middle, right = st.columns([2, 3, 1])
     map_run = left.selectbox("Dense run", dense, format_func=lambda r: labels[r],
@@ -534,10 +540,8 @@ def section_embedding_map(scope: Scope, state: State, labels: dict[str, str]) ->
 @guarded
 def section_compression(scope: Scope, state: State, labels: dict[str, str]) -> None:
     st.subheader("Compressed embeddings")
-    dense = embedding_map.dense_runs(scope, inputs=APP_INPUTS)
+    dense = dense_runs_or_say(scope, "Compressed embeddings need")
     if not dense:
-        st.info("Compressed embeddings need a dense run among the chosen runs (BM25, imported and reranked runs have no "
-                "vectors).")
         return
     run = st.selectbox("Dense run", dense, format_func=lambda r: labels[r], width=320,
                        key=remembered("trap_compress_run", "compress_run", one_of(dense), allowed=dense))

@@ -19,14 +19,22 @@ def _scope(args: argparse.Namespace) -> Scope:
     return Scope.of(args.release, args.run, args.scheme, not args.no_anchor_exclusion)
 
 
+def _metric_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--metric", type=METRIC, default="ndcg_at_10",
+                   help="a per-query metric: ndcg_at_10 (default), map_at_10, recall_at_100, … or nDCG@10")
+
+
+def _correction_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--correction", default="holm", help="holm (default), bonferroni or bh (Benjamini-Hochberg)")
+
+
 def _compare_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--release", required=True)
     p.add_argument("--run", nargs="+", required=True, help="two or more stored run ids of the release")
     p.add_argument("--task", choices=TASK_NAMES, required=True)
-    p.add_argument("--metric", type=METRIC, default="ndcg_at_10",
-                   help="a per-query metric: ndcg_at_10 (default), map_at_10, recall_at_100, … or nDCG@10")
+    _metric_option(p)
     p.add_argument("--baseline", default=None, help="compare each other run against this one (PyTerrier's baseline=)")
-    p.add_argument("--correction", default="holm", help="holm (default), bonferroni or bh (Benjamini-Hochberg)")
+    _correction_option(p)
     scheme_option(p, METRIC_SCHEME)
     anchor_option(p)
     p.add_argument("--json", action="store_true", help="the verdicts as objects (fractions 0..1)")
@@ -55,9 +63,8 @@ def _tiers_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--average", choices=list(AVERAGES), default="tasks",
                    help="without --task: tasks = mean of task means (default, as the README's Avg); queries = "
                         "query-weighted (as paper Table 3)")
-    p.add_argument("--metric", type=METRIC, default="ndcg_at_10",
-                   help="a per-query metric: ndcg_at_10 (default), map_at_10, recall_at_100, … or nDCG@10")
-    p.add_argument("--correction", default="holm", help="holm (default), bonferroni or bh (Benjamini-Hochberg)")
+    _metric_option(p)
+    _correction_option(p)
     p.add_argument("--alpha", type=ALPHA, default=0.05, help="the significance level, between 0 and 1 (default 0.05)")
     scheme_option(p, METRIC_SCHEME)
     anchor_option(p)
