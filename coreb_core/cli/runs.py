@@ -72,6 +72,8 @@ def _run(args: argparse.Namespace) -> int:
     from coreb_core.evaluation.evaluate import score_run
     from coreb_core.progress import TqdmProgress
     from coreb_core.retrieval.pipeline import rerank_run, run_retrieval
+    from coreb_core.runs.cost import cost_words
+    from coreb_core.runs.folders import run_meta
 
     bar = TqdmProgress(f"{args.model} ({args.profile}) on {args.release}")
     try:
@@ -84,6 +86,7 @@ def _run(args: argparse.Namespace) -> int:
     for line in result.warnings:  # a damaged embedding cache shard, re-encoded: said, not silently used
         print(f"warning: {terminal_safe(line)}", file=sys.stderr)
     print(f"run {result.run_id}: encoded {result.texts_encoded} texts in {result.seconds:.1f} s")
+    print(f"  cost: {cost_words(run_meta(result.run_id).cost)}")
     for task, value in score_run(result.run_id).items():
         print(f"  {task} nDCG@10 (v2) {value:.4f}")
     if args.rerank:
