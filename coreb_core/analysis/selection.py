@@ -50,13 +50,15 @@ from coreb_core.evaluation.schemes import V1, V2, Scheme
 from coreb_core.evaluation.significance import DEFAULT_PERMUTATIONS, bootstrap_ci, compare_pair, holm, intervals
 from coreb_core.evaluation.stored_joins import StoredRun
 from coreb_core.results.published import parameter_counts
+from coreb_core.runs.cost import RunCost
 from coreb_core.runs.folders import list_runs, run_meta
 from coreb_core.runs.meta import RunMeta, run_name
 
 RANKED_COLUMNS = ["rank", "model", "run", "params_b", "queries", "mean", "ci_low", "ci_high",
-                  "trap_share", *TASK_NAMES, "evidence"]
+                  "trap_share", *TASK_NAMES, "texts_per_s", "ms_per_text", "peak_memory_gb", "evidence"]
 PUBLISHED_COLUMNS = ["rank", "model", "params_b", "mean", *TASK_NAMES, "figures", "evidence"]
 EXCLUDED_COLUMNS = ["model", "run", "params_b", "reason"]
+COST_COLUMNS = ("texts_per_s", "ms_per_text", "peak_memory_gb")  # a run's measured cost (None: not measured)
 PUBLISHED_ONLY = "published figures only"
 TABLE3 = "published:paper_table3_v202603_retrieval"
 # The paper's per-task table of each published version: Table 3 (the test release), Table 14 (v202602).
@@ -70,7 +72,13 @@ Average = Literal["tasks", "queries"]  # AVERAGES as a type
 
 # Why a run is left out of the ranking (``LeftOut.why``); coreb_core.present.selection words each one.
 NO_QUERIES, MISSING_TASKS, PARAMS_UNKNOWN, OVER_BUDGET = "no_queries", "missing_tasks", "params_unknown", "over_budget"
-LEFT_OUT_REASONS = (NO_QUERIES, MISSING_TASKS, PARAMS_UNKNOWN, OVER_BUDGET)
+# Cost budgets: a run over the speed or memory limit, or one whose cost was not measured while such a limit is set
+# (older, imported and reranked runs; for the speed limit also a run whose vectors all came from the cache). An
+# unmeasured run is left out and said so, as a run of unknown size is under a parameter limit: a budget is a promise.
+SPEED_UNMEASURED, OVER_SPEED = "speed_unmeasured", "over_speed"
+MEMORY_UNMEASURED, OVER_MEMORY = "memory_unmeasured", "over_memory"
+LEFT_OUT_REASONS = (NO_QUERIES, MISSING_TASKS, PARAMS_UNKNOWN, OVER_BUDGET, SPEED_UNMEASURED, OVER_SPEED,
+                    MEMORY_UNMEASURED, OVER_MEMORY)
 
 
 class LeftOut(NamedTuple):
@@ -87,9 +95,26 @@ class LeftOut(NamedTuple):
     why: str
     tasks: tuple[str, ...] = ()
     budget_b: float | None = None  # the limit exceeded (``over_budget``)
+    measured: float | None = None  # ``over_speed``: the run's ms per text; ``over_memory``: its peak GB
+    limit: float | None = None  # the cost limit exceeded (``over_speed``, ``over_memory``)
+    cached: bool = False  # ``speed_unmeasured``: the run's vectors all came from the embedding cache
 
     def reason(self) -> str:
-        """The short reason of the ``excluded`` table (its ``reason`` column)."""
+        """The short reason of the ``excluded`` table (its ``reason`` column).
+
+        >>> LeftOut("r1", "minilm", 0.0227, OVER_SPEED, measured=4.2, limit=1.0).reason()
+        '4.2 ms per text exceed the 1 ms limit'
+        >>> LeftOut("r1", "minilm", 0.0227, SPEED_UNMEASURED, cached=True).reason()
+        'speed not measured (vectors from the embedding cache)'
+        """
+        if self.why == OVER_SPEED:
+            return f"{self.measured:.3g} ms per text exceed the {self.limit:.3g} ms limit"
+        if self.why == OVER_MEMORY:
+            return f"{self.measured:.3g} GB peak memory exceeds the {self.limit:.3g} GB limit"
+        if self.why == SPEED_UNMEASURED:
+            return "speed not measured" + (" (vectors from the embedding cache)" if self.cached else "")
+        if self.why == MEMORY_UNMEASURED:
+            return "peak memory not measured"
         if self.why == MISSING_TASKS:
             return f"no evaluated queries in {', '.join(t.upper() for t in self.tasks)}"
         if self.why == PARAMS_UNKNOWN:
@@ -102,8 +127,8 @@ class LeftOut(NamedTuple):
 class Recommendation(NamedTuple):
     """What ``recommend`` returns: the ranked runs, those left out, and the slice that was asked for.
 
-    >>> Recommendation._fields
-    ('ranked', 'excluded', 'tasks', 'languages', 'budget_b', 'average', 'lead', 'metric', 'standings', 'left_out')
+    >>> Recommendation._fields[-4:]
+    ('standings', 'left_out', 'max_ms_per_text', 'max_memory_gb')
     """
 
     ranked: pd.DataFrame  # our runs within budget, best first (scores as fractions)
@@ -118,6 +143,8 @@ class Recommendation(NamedTuple):
     metric: str = "ndcg_at_10"  # the score ranked on (``mean`` and the per-task columns)
     standings: tuple["Standing", ...] = ()  # every ranked run against the first, in rank order
     left_out: tuple[LeftOut, ...] = ()  # the runs of ``excluded``, with their typed reasons
+    max_ms_per_text: float | None = None  # the speed limit (None: none), see ``RunCost.ms_per_text``
+    max_memory_gb: float | None = None  # the peak memory limit (None: none), see ``RunCost.peak_memory_gb``
 
 
 def parameter_text(params_b: float | None) -> str:
@@ -151,6 +178,62 @@ def check_budget(budget_b: float | None) -> float | None:
     if not math.isfinite(value) or value < 0:
         raise CorebError(f"the parameter limit must be a finite number of billions, 0 or more, not {value!r}")
     return value
+
+
+def check_cost_limit(value: float | None, what: str) -> float | None:
+    """A speed (ms per text) or memory (GB) limit: None (no limit) or a finite number above 0; else a one-line
+    CorebError (NaN would exclude nothing; 0, negatives and inf say nothing usable).
+
+    >>> check_cost_limit(None, "ms per text"), check_cost_limit(2, "GB of peak memory")
+    (None, 2.0)
+    >>> check_cost_limit(float("inf"), "ms per text")
+    Traceback (most recent call last):
+    coreb_core.errors.CorebError: the ms per text limit must be a finite number above 0, not inf
+    """
+    if value is None:
+        return None
+    number = float(value)
+    if not math.isfinite(number) or number <= 0:
+        raise CorebError(f"the {what} limit must be a finite number above 0, not {number!r}")
+    return number
+
+
+def cost_left_out(run: str, model: str, params: float | None, cost: RunCost | None,
+                  max_ms_per_text: float | None, max_memory_gb: float | None) -> LeftOut | None:
+    """Why a run falls outside the cost budgets (None: it is within them, or no cost limit is set).
+
+    >>> fast = RunCost("encode", "cpu", "float32", texts=1000, seconds=2.0, peak_rss_gb=1.5)
+    >>> cost_left_out("r1", "minilm", 0.02, fast, 1.0, None).reason()
+    '2 ms per text exceed the 1 ms limit'
+    >>> cost_left_out("r1", "minilm", 0.02, fast, 5.0, 2.0) is None
+    True
+    >>> cost_left_out("r2", "old run", 0.02, None, None, 2.0).reason()
+    'peak memory not measured'
+    """
+    if max_ms_per_text is not None:
+        ms = cost.ms_per_text if cost else None
+        if ms is None:
+            return LeftOut(run, model, params, SPEED_UNMEASURED, cached=bool(cost and cost.cached))
+        if ms > max_ms_per_text:
+            return LeftOut(run, model, params, OVER_SPEED, measured=ms, limit=max_ms_per_text)
+    if max_memory_gb is not None:
+        gb = cost.peak_memory_gb if cost else None
+        if gb is None:
+            return LeftOut(run, model, params, MEMORY_UNMEASURED)
+        if gb > max_memory_gb:
+            return LeftOut(run, model, params, OVER_MEMORY, measured=gb, limit=max_memory_gb)
+    return None
+
+
+def cost_columns(cost: RunCost | None) -> dict[str, float | None]:
+    """A run's cost as the ranked table's columns (None where not measured).
+
+    >>> cost_columns(RunCost("lexical", "cpu", "none", texts=500, seconds=0.25, peak_rss_gb=0.7))
+    {'texts_per_s': 2000.0, 'ms_per_text': 0.5, 'peak_memory_gb': 0.7}
+    """
+    if cost is None:
+        return dict.fromkeys(COST_COLUMNS)
+    return {"texts_per_s": cost.texts_per_s, "ms_per_text": cost.ms_per_text, "peak_memory_gb": cost.peak_memory_gb}
 
 
 def query_languages(store: Store) -> pd.DataFrame:
@@ -228,6 +311,7 @@ class Standing(NamedTuple):
     wins: int  # shared queries where this run beats the first
     ties: int
     losses: int
+    cost: RunCost | None = None  # what the run measured while it was made (None: not measured)
 
     @property
     def compared(self) -> int:
@@ -238,13 +322,15 @@ class Standing(NamedTuple):
 def recommend(store: Store, per_query: pd.DataFrame, traps: pd.DataFrame, metas: Mapping[str, RunMeta],
               tasks: Iterable[str] = TASK_NAMES, languages: Iterable[str] = LANGUAGE_SCOPES,
               budget_b: float | None = None, average: Average = "tasks", seed: int = 0, metric: str = "ndcg_at_10",
-              n_permutations: int = DEFAULT_PERMUTATIONS) -> Recommendation:
+              n_permutations: int = DEFAULT_PERMUTATIONS, max_ms_per_text: float | None = None,
+              max_memory_gb: float | None = None) -> Recommendation:
     """Rank our runs on the chosen slices: mean ``metric`` (nDCG@10 by default), bootstrap 95% interval,
     share of the chosen queries with a positive that are lost to a trap (graded qrels), parameters; ties
     broken by the lower trap share, then fewer parameters. Every run is tested against the first
     (``standings``): the one verdict the page, the report and the CLI word alike
     (``coreb_core.present.selection``). Runs over the budget, or with an unknown parameter count while a
-    budget is set, go to ``excluded``.
+    budget is set, go to ``excluded``; so do runs over a cost limit (``max_ms_per_text``, ``max_memory_gb``) or
+    without the measurement a set limit needs (``cost_left_out``).
 
     >>> from coreb_core.evaluation.evaluate import analyse_many
     >>> from coreb_core.evaluation.schemes import V2
@@ -281,6 +367,8 @@ def recommend(store: Store, per_query: pd.DataFrame, traps: pd.DataFrame, metas:
             left_out.append(LeftOut(run, model, params, PARAMS_UNKNOWN))
         elif budget_b is not None and params is not None and params > budget_b:
             left_out.append(LeftOut(run, model, params, OVER_BUDGET, budget_b=budget_b))
+        elif over := cost_left_out(run, model, params, meta.cost if meta else None, max_ms_per_text, max_memory_gb):
+            left_out.append(over)
         else:
             kept[run] = scores[run]
     excluded = [{"model": x.model, "run": x.run, "params_b": x.params_b, "reason": x.reason()} for x in left_out]
@@ -295,7 +383,7 @@ def recommend(store: Store, per_query: pd.DataFrame, traps: pd.DataFrame, metas:
                      "queries": int(r["queries"]), "mean": score(r["mean"]),
                      "ci_low": score(r["ci_low"]), "ci_high": score(r["ci_high"]),
                      "trap_share": score(trap_share.get(r["run"], np.nan)),
-                     **{t: score(per_task.get(t)) for t in TASK_NAMES},
+                     **{t: score(per_task.get(t)) for t in TASK_NAMES}, **cost_columns(meta.cost if meta else None),
                      "evidence": "our run: per-query metrics on this release"})
     ranked = pd.DataFrame(rows, columns=RANKED_COLUMNS[1:])
     if len(ranked):
@@ -304,9 +392,11 @@ def recommend(store: Store, per_query: pd.DataFrame, traps: pd.DataFrame, metas:
                                     na_position="last")
     ranked = ranked.reset_index(drop=True)
     ranked.insert(0, "rank", np.arange(1, len(ranked) + 1))
-    standings = _standings(kept, ranked, n_permutations, seed)
+    standings = tuple(s._replace(cost=metas[s.run].cost if s.run in metas else None)
+                      for s in _standings(kept, ranked, n_permutations, seed))
     return Recommendation(ranked, pd.DataFrame(excluded, columns=EXCLUDED_COLUMNS), tasks, languages, budget_b,
-                          average, _lead(kept, standings, metric, tasks, seed), metric, standings, tuple(left_out))
+                          average, _lead(kept, standings, metric, tasks, seed), metric, standings, tuple(left_out),
+                          max_ms_per_text, max_memory_gb)
 
 
 def _standings(kept: dict[str, pd.DataFrame], ranked: pd.DataFrame, n_permutations: int,
@@ -443,7 +533,8 @@ def recommend_stored(release: str, run_ids: Sequence[str] | None = None, scheme:
                      budget_b: float | None = None, metric: str = "ndcg_at_10", anchor_exclusion: bool = True,
                      average: Average = "tasks", evaluation: Evaluation | None = None,
                      n_permutations: int = DEFAULT_PERMUTATIONS,
-                     recommendation: Recommendation | None = None, root: Path | None = None) -> StoredSelection:
+                     recommendation: Recommendation | None = None, root: Path | None = None,
+                     max_ms_per_text: float | None = None, max_memory_gb: float | None = None) -> StoredSelection:
     """``recommend`` over stored runs of a cached release (every run of the release by default), for the
     report and the CLI; ``evaluation`` and ``recommendation`` may pass what the app already holds, so
     that every place states the page's verdict. A one-line ``CorebError`` for an unknown scheme, metric
@@ -459,6 +550,8 @@ def recommend_stored(release: str, run_ids: Sequence[str] | None = None, scheme:
         raise CorebError(str(exc)) from None
     check_choice(metric, SELECTION_METRICS, "metric")
     budget_b = check_budget(budget_b)
+    max_ms_per_text = check_cost_limit(max_ms_per_text, "ms per text")
+    max_memory_gb = check_cost_limit(max_memory_gb, "GB of peak memory")
     unknown = [t for t in tasks if t not in TASK_NAMES]
     if unknown or not tasks:
         raise CorebError(f"unknown task {', '.join(unknown) or '(none)'}; choose from {', '.join(TASK_NAMES)}")
@@ -478,5 +571,6 @@ def recommend_stored(release: str, run_ids: Sequence[str] | None = None, scheme:
         schemes = tuple(dict.fromkeys([parsed, V2, V1]))
         evaluation = analyse_many(store, {r: StoredRun(r, root) for r in metas}, schemes, anchor_exclusion, traps=True)
     rec = recommendation or recommend(store, evaluation.per_query(parsed), evaluation.traps, metas, tasks, languages,
-                                      budget_b, average, metric=metric, n_permutations=n_permutations)
+                                      budget_b, average, metric=metric, n_permutations=n_permutations,
+                                      max_ms_per_text=max_ms_per_text, max_memory_gb=max_memory_gb)
     return StoredSelection(store, parsed, metas, evaluation, rec)

@@ -162,6 +162,22 @@ def rate_text(value: float | None) -> str:
     return f"{value:,.0f}" if value >= 100 else f"{value:.3g}"
 
 
+def cost_brief(cost: RunCost | None) -> str:
+    """A run's cost in a table cell or a listing line: speed and peak memory.
+
+    >>> cost_brief(RunCost("lexical", "cpu", "none", 6964, 2.28, peak_rss_gb=0.687))
+    '3,054 texts/s · 0.69 GB'
+    >>> cost_brief(RunCost("encode", "cpu", "float32", 0, 0.0, cached=10, peak_rss_gb=1.0)), cost_brief(None)
+    ('cached (speed not measured) · 1.00 GB', 'cost not measured')
+    """
+    if cost is None:
+        return "cost not measured"
+    speed = f"{rate_text(cost.texts_per_s)} texts/s" if cost.speed_measured else \
+        ("cached (speed not measured)" if cost.cached else "speed not measured")
+    memory = "memory not measured" if cost.peak_memory_gb is None else f"{cost.peak_memory_gb:.2f} GB"
+    return f"{speed} · {memory}"
+
+
 def cost_words(cost: RunCost | None) -> str:
     """A run's cost in a few words, for a listing, a verdict and the CLI.
 
