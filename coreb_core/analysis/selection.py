@@ -50,7 +50,7 @@ from coreb_core.evaluation.schemes import V1, V2, Scheme
 from coreb_core.evaluation.significance import DEFAULT_PERMUTATIONS, bootstrap_ci, compare_pair, holm, intervals
 from coreb_core.evaluation.stored_joins import StoredRun
 from coreb_core.results.published import parameter_counts
-from coreb_core.runs.cost import RunCost
+from coreb_core.runs.cost import RunCost, rate_text
 from coreb_core.runs.folders import list_runs, run_meta
 from coreb_core.runs.meta import RunMeta, run_name
 
@@ -108,9 +108,9 @@ class LeftOut(NamedTuple):
         'speed not measured (vectors from the embedding cache)'
         """
         if self.why == OVER_SPEED:
-            return f"{self.measured:.3g} ms per text exceed the {self.limit:.3g} ms limit"
+            return f"{rate_text(self.measured)} ms per text exceed the {self.limit:g} ms limit"
         if self.why == OVER_MEMORY:
-            return f"{self.measured:.3g} GB peak memory exceeds the {self.limit:.3g} GB limit"
+            return f"{rate_text(self.measured)} GB peak memory exceeds the {self.limit:g} GB limit"
         if self.why == SPEED_UNMEASURED:
             return "speed not measured" + (" (vectors from the embedding cache)" if self.cached else "")
         if self.why == MEMORY_UNMEASURED:

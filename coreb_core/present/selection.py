@@ -68,9 +68,9 @@ def cost_limit_words(rec: Recommendation) -> list[str]:
     """
     out = []
     if rec.max_ms_per_text is not None:
-        out.append(f"at most {rec.max_ms_per_text:.3g} ms per text")
+        out.append(f"at most {rec.max_ms_per_text:g} ms per text")
     if rec.max_memory_gb is not None:
-        out.append(f"at most {rec.max_memory_gb:.3g} GB peak memory")
+        out.append(f"at most {rec.max_memory_gb:g} GB peak memory")
     return out
 
 
@@ -304,3 +304,37 @@ def summary_markdown(rec: Recommendation, published: pd.DataFrame, scheme: str, 
         lines.append(f"{r['rank']}. {r['model']}: {points(r['mean'])}, {params_words(r['params_b'])} "
                      f"({r['figures']})")
     return "\n".join(lines) + "\n"
+
+
+COST_SERIES = {"lexical": "lexical (BM25)", "encode": "encoder"}
+
+
+def cost_points(rec: Recommendation, names: Mapping[str, str] | None = None) -> tuple[pd.DataFrame, list[str]]:
+    """The ranked runs as points of accuracy (the slice's mean ×100) against measured speed, for the accuracy /
+    cost chart; and the names of the ranked runs not drawn because they measured no speed (older runs, imported or
+    reranked ones, and runs served by the embedding cache).
+
+    >>> from coreb_core.runs.cost import RunCost
+    >>> s1 = Standing(1, "r1", "bm25", 0.0, 720, 0.31, 0.28, 0.34, 0.4, 0.0, float("nan"), float("nan"), False, 0, 0, 0,
+    ...               RunCost("lexical", "cpu", "none", 7000, 2.0, peak_rss_gb=0.7))
+    >>> s2 = s1._replace(rank=2, run="r2", model="old minilm", cost=None)
+    >>> rec = Recommendation(pd.DataFrame(), pd.DataFrame(), ("t2c",), LANGUAGE_SCOPES, None, "tasks", standings=(s1, s2))
+    >>> frame, unmeasured = cost_points(rec)
+    >>> frame[["name", "mean", "texts_per_s", "ms_per_text", "peak_memory_gb", "series"]]
+       name  mean  texts_per_s  ms_per_text  peak_memory_gb                series
+    0  bm25  31.0       3500.0     0.285714             0.7  lexical (BM25) · cpu
+    >>> unmeasured
+    ['old minilm']
+    """
+    names = names or {}
+    rows, unmeasured = [], []
+    for s in rec.standings:
+        if s.cost is None or not s.cost.speed_measured:
+            unmeasured.append(_name(s, names))
+            continue
+        series = f"{COST_SERIES.get(s.cost.kind, s.cost.kind)} · {s.cost.device}"
+        rows.append({"name": _name(s, names), "run": s.run, "mean": float(points(s.mean)),
+                     "texts_per_s": s.cost.texts_per_s, "ms_per_text": s.cost.ms_per_text,
+                     "peak_memory_gb": s.cost.peak_memory_gb, "series": series})
+    columns = ["name", "run", "mean", "texts_per_s", "ms_per_text", "peak_memory_gb", "series"]
+    return pd.DataFrame(rows, columns=columns), unmeasured

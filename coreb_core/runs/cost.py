@@ -152,7 +152,8 @@ _KINDS: dict[str, type] = {name: {"kind": str, "device": str, "precision": str, 
 
 
 def rate_text(value: float | None) -> str:
-    """Texts per second as printed: whole numbers from 100 up, three significant digits below.
+    """Texts per second (or any measured figure) as printed: whole numbers from 100 up, three significant digits
+    below.
 
     >>> rate_text(12345.6), rate_text(42.123), rate_text(None)
     ('12,346', '42.1', 'not measured')
