@@ -97,7 +97,7 @@ class LeftOut(NamedTuple):
     budget_b: float | None = None  # the limit exceeded (``over_budget``)
     measured: float | None = None  # ``over_speed``: the run's ms per text; ``over_memory``: its peak GB
     limit: float | None = None  # the cost limit exceeded (``over_speed``, ``over_memory``)
-    cached: bool = False  # ``speed_unmeasured``: the run's vectors all came from the embedding cache
+    cached: bool = False  # ``*_unmeasured``: the run's vectors all came from the embedding cache (no model loaded)
 
     def reason(self) -> str:
         """The short reason of the ``excluded`` table (its ``reason`` column).
@@ -114,7 +114,8 @@ class LeftOut(NamedTuple):
         if self.why == SPEED_UNMEASURED:
             return "speed not measured" + (" (vectors from the embedding cache)" if self.cached else "")
         if self.why == MEMORY_UNMEASURED:
-            return "peak memory not measured"
+            return "peak memory not measured" + (" (vectors from the embedding cache: no model loaded)"
+                                                 if self.cached else "")
         if self.why == MISSING_TASKS:
             return f"no evaluated queries in {', '.join(t.upper() for t in self.tasks)}"
         if self.why == PARAMS_UNKNOWN:
@@ -219,7 +220,7 @@ def cost_left_out(run: str, model: str, params: float | None, cost: RunCost | No
     if max_memory_gb is not None:
         gb = cost.peak_memory_gb if cost else None
         if gb is None:
-            return LeftOut(run, model, params, MEMORY_UNMEASURED)
+            return LeftOut(run, model, params, MEMORY_UNMEASURED, cached=bool(cost and cost.cached))
         if gb > max_memory_gb:
             return LeftOut(run, model, params, OVER_MEMORY, measured=gb, limit=max_memory_gb)
     return None

@@ -147,8 +147,10 @@ def left_out_sentence(left: LeftOut, names: Mapping[str, str] | None = None) -> 
                "its run recorded no encoding speed (made before costs were recorded, imported or reranked)")
         return f"{name} is left out: {why}, and a speed limit is set."
     if left.why == MEMORY_UNMEASURED:
-        return (f"{name} is left out: its run recorded no peak memory (made before costs were recorded, imported or "
-                "reranked), and a memory limit is set.")
+        why = ("its vectors all came from the embedding cache, so no model was loaded and its peak memory is not the "
+               "model's" if left.cached else
+               "its run recorded no peak memory (made before costs were recorded, imported or reranked)")
+        return f"{name} is left out: {why}, and a memory limit is set."
     assert left.why == NO_QUERIES, left.why
     return f"{name} is left out: it has no evaluated queries in the chosen tasks and languages."
 

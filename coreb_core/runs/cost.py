@@ -73,11 +73,16 @@ class RunCost(NamedTuple):
 
     @property
     def peak_memory_gb(self) -> float | None:
-        """The memory figure a budget is checked against: the GPU peak on CUDA, else the process's RSS peak.
+        """The memory figure a budget is checked against: the GPU peak on CUDA, else the process's RSS peak; None
+        when the run loaded no model (every vector came from the cache): its peak is not the model's.
 
         >>> RunCost("encode", "cuda", "fp32", 10, 1.0, peak_rss_gb=3.0, gpu_peak_gb=0.5).peak_memory_gb
         0.5
+        >>> RunCost("encode", "cpu", "fp32", 0, 0.0, cached=10, peak_rss_gb=0.7).peak_memory_gb is None
+        True
         """
+        if not self.speed_measured and self.kind == ENCODE:
+            return None
         if self.device.startswith("cuda") and self.gpu_peak_gb is not None:
             return self.gpu_peak_gb
         return self.peak_rss_gb
@@ -169,12 +174,13 @@ def cost_brief(cost: RunCost | None) -> str:
     >>> cost_brief(RunCost("lexical", "cpu", "none", 6964, 2.28, peak_rss_gb=0.687))
     '3,054 texts/s · 0.69 GB'
     >>> cost_brief(RunCost("encode", "cpu", "float32", 0, 0.0, cached=10, peak_rss_gb=1.0)), cost_brief(None)
-    ('cached (speed not measured) · 1.00 GB', 'cost not measured')
+    ('cached (speed, memory not measured)', 'cost not measured')
     """
     if cost is None:
         return "cost not measured"
-    speed = f"{rate_text(cost.texts_per_s)} texts/s" if cost.speed_measured else \
-        ("cached (speed not measured)" if cost.cached else "speed not measured")
+    if not cost.speed_measured and cost.cached:
+        return "cached (speed, memory not measured)"
+    speed = f"{rate_text(cost.texts_per_s)} texts/s" if cost.speed_measured else "speed not measured"
     memory = "memory not measured" if cost.peak_memory_gb is None else f"{cost.peak_memory_gb:.2f} GB"
     return f"{speed} · {memory}"
 
@@ -185,7 +191,7 @@ def cost_words(cost: RunCost | None) -> str:
     >>> cost_words(RunCost("encode", "cpu", "fp32", 1000, 4.0, peak_rss_gb=1.234))
     '250 texts/s (4 ms/text) on cpu, fp32; peak memory 1.23 GB (process RSS)'
     >>> cost_words(RunCost("encode", "cuda", "fp16", 0, 0.0, cached=900, peak_rss_gb=2.0))
-    'vectors from the embedding cache (speed not measured) on cuda, fp16; peak memory 2.00 GB (process RSS)'
+    'vectors from the embedding cache (speed not measured) on cuda, fp16; no model loaded (process peak 2.00 GB)'
     >>> cost_words(None)
     'cost not measured'
     """
@@ -198,6 +204,10 @@ def cost_words(cost: RunCost | None) -> str:
     where = f"on {cost.device}" + ("" if cost.kind == LEXICAL else f", {cost.precision}")
     memory = cost.peak_memory_gb
     gpu = cost.device.startswith("cuda") and cost.gpu_peak_gb is not None
-    mem = "memory not measured" if memory is None else \
-        f"peak memory {memory:.2f} GB ({'GPU, allocated by torch' if gpu else 'process RSS'})"
+    if memory is not None:
+        mem = f"peak memory {memory:.2f} GB ({'GPU, allocated by torch' if gpu else 'process RSS'})"
+    elif cost.peak_rss_gb is not None and cost.cached:  # no model was loaded: the peak is not the model's
+        mem = f"no model loaded (process peak {cost.peak_rss_gb:.2f} GB)"
+    else:
+        mem = "memory not measured"
     return f"{speed} {where}; {mem}"

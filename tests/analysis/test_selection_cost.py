@@ -70,9 +70,13 @@ def test_memory_limit_and_no_limit(evaluated):
     assert [s.run for s in rec.standings] == [runs["bm25"]]
     assert [(x.why, x.measured) for x in rec.left_out] == [(OVER_MEMORY, 2.5)]
     assert rec.excluded["reason"].tolist() == ["2.5 GB peak memory exceeds the 1 GB limit"]
-    # a cached run measured its memory: it passes a memory limit, not a speed one
-    rec = _recommend(evaluated, {"bm25": None, "bm25s-mteb": CACHED}, max_memory_gb=1.0)
-    assert [s.run for s in rec.standings] == [runs["bm25s-mteb"]] and [x.why for x in rec.left_out] == [MEMORY_UNMEASURED]
+    # a run served by the cache loaded no model: its process peak is not the model's memory, so it is unmeasured
+    rec = _recommend(evaluated, {"bm25": FAST, "bm25s-mteb": CACHED}, max_memory_gb=1.0)
+    assert [s.run for s in rec.standings] == [runs["bm25"]] and [x.why for x in rec.left_out] == [MEMORY_UNMEASURED]
+    assert rec.excluded["reason"].tolist() == ["peak memory not measured (vectors from the embedding cache: no model "
+                                               "loaded)"]
+    rec = _recommend(evaluated, {"bm25": None, "bm25s-mteb": FAST}, max_memory_gb=1.0)
+    assert [x.why for x in rec.left_out] == [MEMORY_UNMEASURED] and rec.left_out[0].run == runs["bm25"]
     # no cost limit: nothing is left out for its cost, measured or not
     rec = _recommend(evaluated, {"bm25": None, "bm25s-mteb": SLOW})
     assert len(rec.standings) == 2 and not rec.left_out
