@@ -53,6 +53,7 @@ from coreb_core.present.selection import (
 from coreb_core.present.tiers import method_words, rank_interval_words, selection_tier_sentence
 from coreb_core.results.imported import all_rows
 from coreb_core.results.published import comparable_version, release_relation
+from coreb_core.runs.cost import cost_words
 from coreb_core.text import p_text
 
 PUBLISHED_ROWS = 5  # published models shown: enough to place our runs, short enough for two pages
@@ -138,7 +139,8 @@ def build_report(release: str, run_ids: Sequence[str] | None = None, scheme: str
                  budget_b: float | None = None, metric: str = "ndcg_at_10", anchor_exclusion: bool = True,
                  average: Average = "tasks", evaluation: Evaluation | None = None,
                  n_permutations: int = DEFAULT_PERMUTATIONS, now: datetime | None = None,
-                 recommendation: Recommendation | None = None) -> str:
+                 recommendation: Recommendation | None = None, max_ms_per_text: float | None = None,
+                 max_memory_gb: float | None = None) -> str:
     """The stakeholder report as one self-contained HTML string (see the module docstring).
 
     ``run_ids`` default to every stored run of the release; ``evaluation`` may pass the runs already
@@ -154,7 +156,8 @@ def build_report(release: str, run_ids: Sequence[str] | None = None, scheme: str
     (False, 3)
     """
     chosen = recommend_stored(release, run_ids, scheme, tasks, languages, budget_b, metric, anchor_exclusion, average,
-                              evaluation, n_permutations, recommendation)
+                              evaluation, n_permutations, recommendation, max_ms_per_text=max_ms_per_text,
+                              max_memory_gb=max_memory_gb)
     store, parsed, rec = chosen.store, chosen.scheme, chosen.recommendation
     per_query = chosen.evaluation.per_query(parsed)
     frames = slice_scores(per_query, selected_queries(store, rec.tasks, rec.languages), rec.average, rec.metric)
@@ -169,6 +172,8 @@ def build_report(release: str, run_ids: Sequence[str] | None = None, scheme: str
                    ("Languages", "all" if set(LANGUAGE_SCOPES) <= set(languages) else ", ".join(languages)),
                    ("Metric", f"{label} ×100, {'mean of task means' if average == 'tasks' else 'query-weighted mean'}"),
                    ("Parameter limit", "none" if budget_b is None else f"{budget_b:g} B"),
+                   *([("Speed limit", f"{rec.max_ms_per_text:g} ms per text")] if rec.max_ms_per_text else []),
+                   *([("Memory limit", f"{rec.max_memory_gb:g} GB peak")] if rec.max_memory_gb else []),
                    ("C2C anchor", "excluded from rankings (official)" if anchor_exclusion else "kept (as MTEB)")]
     parts = ["<h1>CoREB model selection report</h1>",
              '<table class="constraints">' + "".join(
@@ -217,7 +222,7 @@ def build_report(release: str, run_ids: Sequence[str] | None = None, scheme: str
                     if len(published) > PUBLISHED_ROWS else "") + "</section>")
 
     prov = [f"<li>{_esc(s.model)}: evaluated here from run {_esc(s.run)}, {_esc(semantics)}, release "
-            f"{_esc(release)}.</li>" for s in board]
+            f"{_esc(release)}; measured cost: {_esc(cost_words(s.cost))}.</li>" for s in board]
     paper = "paper Table 3" if set(LANGUAGE_SCOPES) <= set(languages) else "paper Tables 3 and 15"
     prov.append(f"<li>Published models: published figure, {paper} (source {_esc(TABLE3.split(':', 1)[1])}); "
                 "parameter counts from the project page; no per-query data, so no interval or test.</li>")

@@ -19,6 +19,7 @@ from coreb_core.results.uploads import import_dataset, import_uploaded_dataset, 
 from coreb_core.retrieval.device import cuda_status
 from coreb_core.retrieval.jobs import DONE, FAILED, RunRequest, board
 from coreb_core.retrieval.profiles import DEFAULT_PROFILE, PROFILES
+from coreb_core.runs.cost import cost_words
 from coreb_core.runs.folders import run_meta, update_run
 from coreb_core.runs.hits import DEFAULT_TOP_K
 from coreb_core.runs.meta import parse_tags
@@ -127,7 +128,7 @@ elif state_ is not None and state_.status == DONE and state_.run_id is not None:
              f"It was made on {release_words(last_release)}; switch the sidebar's Release to {last_release} "
              "to find it under Runs.")
     st.caption(f"{duration_text(state_.elapsed_s)}, {last_meta.texts_encoded or 0} texts encoded (the rest came from "
-               "the vector cache). " + where)
+               f"the vector cache); measured cost: {cost_words(last_meta.cost)}. " + where)
     scores = ndcg_frame(score_run(state_.run_id))
     shown = scores.assign(ndcg_at_10=points_column(scores["ndcg_at_10"]))  # x100, one decimal, as on every page
     draw(hbar, shown, "task", "ndcg_at_10", x_title="nDCG@10 ×100", y_sort=list(TASKS), value_format=".1f",

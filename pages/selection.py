@@ -1,5 +1,7 @@
-"""Model selection: choose tasks, languages and a parameter budget; get a ranked, evidenced
-recommendation. Layout only: the analysis is coreb_core.analysis.selection."""
+"""Model selection: choose tasks, languages, a parameter budget and speed or memory limits; get a ranked,
+evidenced recommendation and accuracy against measured cost. Layout only: the analysis is
+coreb_core.analysis.selection."""
+import math
 from typing import cast
 
 import pandas as pd
@@ -7,12 +9,13 @@ import streamlit as st
 
 from coreb_core.analysis.selection import PUBLISHED_ONLY, TASK_TABLES, Average, parameter_text, recommend_published
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
-from coreb_core.present.charts import interval_dots
+from coreb_core.present.charts import interval_dots, labelled_scatter
 from coreb_core.present.display import PRINTABLE_CSS, selection_points
 from coreb_core.present.format import plain
 from coreb_core.present.labels import TASK_LABELS
 from coreb_core.present.numbers import interval_text
 from coreb_core.present.selection import (
+    cost_points,
     evidence_sentence,
     left_out_sentence,
     published_empty_text,
@@ -35,6 +38,12 @@ def _leave_printable() -> None:
     st.session_state.sel_print = False
 
 
+def _url_limit(name: str) -> float | None:
+    """A cost limit from the URL: a finite number above 0, else none (a hand-edited URL is not an error)."""
+    value = url_float(name)
+    return value if value is not None and value > 0 and math.isfinite(value) else None
+
+
 state = sidebar()
 st.title("Model selection")
 version = comparable_version(state.release)  # the published tables set beside these runs
@@ -50,6 +59,7 @@ if printable:
     st.button("Leave the printable view", key="sel_print_exit", on_click=_leave_printable)
     tasks, languages = url_list("sel_tasks", TASK_NAMES), url_list("sel_langs", LANGUAGE_SCOPES)
     budget = url_float("budget")
+    max_ms, max_gb = _url_limit("max_ms"), _url_limit("max_gb")
     average = "queries" if url_param("avg") == "queries" else "tasks"
 else:
     for key, allowed in (("sel_tasks", TASK_NAMES), ("sel_langs", LANGUAGE_SCOPES)):
@@ -58,6 +68,10 @@ else:
     if "sel_limit" not in ss:
         ss.sel_limit = url_float("budget") is not None
         ss.sel_budget = url_float("budget") if url_float("budget") is not None else 1.0
+    for key, param, default in (("sel_ms", "max_ms", 5.0), ("sel_gb", "max_gb", 2.0)):
+        if f"{key}_on" not in ss:
+            ss[f"{key}_on"] = _url_limit(param) is not None
+            ss[key] = _url_limit(param) or default
     if "sel_avg" not in ss:
         ss.sel_avg = "queries" if url_param("avg") == "queries" else "tasks"
     # Short chips (T2C, not "Text → code (T2C)"), and room for the six languages: long chips were cut at 1280 px.
@@ -72,11 +86,26 @@ else:
     budget_value = c4.number_input("Budget (billions)", min_value=0.0, step=0.5, format="%.4g", key=kept("sel_budget"),
                                    disabled=not limit)
     budget = float(budget_value) if limit else None
+    # Cost limits: what each run measured while it was made (run.json's cost); unmeasured runs are left out
+    c6, c7, c8, c9 = st.columns([1, 1, 1, 1])
+    ms_on = c6.toggle("Limit speed", key=kept("sel_ms_on"),
+                      help="Milliseconds per text as the run measured them (encoding, or BM25's index and search). "
+                           "Runs that measured no speed (older, imported, served by the embedding cache) are left out.")
+    ms_value = c7.number_input("ms per text at most", min_value=0.001, step=1.0, format="%.4g", key=kept("sel_ms"),
+                               disabled=not ms_on)
+    gb_on = c8.toggle("Limit memory", key=kept("sel_gb_on"),
+                      help="Peak memory the run measured: the process's resident set (RSS high-water mark), or "
+                           "torch's allocated GPU memory on CUDA. Runs that measured none are left out.")
+    gb_value = c9.number_input("peak GB at most", min_value=0.001, step=0.5, format="%.4g", key=kept("sel_gb"),
+                               disabled=not gb_on)
+    max_ms = float(ms_value) if ms_on else None
+    max_gb = float(gb_value) if gb_on else None
     average = c5.radio("Average", ["tasks", "queries"], key=kept("sel_avg"), horizontal=True,
                        format_func=lambda a: {"tasks": "mean of tasks (as the README's Avg)",
                                               "queries": "query-weighted (as paper Table 3)"}[a])
 write_url({"sel_tasks": ",".join(tasks), "sel_langs": ",".join(languages), "avg": average,
-           "print": "1" if printable else "0", "budget": None if budget is None else f"{budget:g}"})
+           "print": "1" if printable else "0", "budget": None if budget is None else f"{budget:g}",
+           "max_ms": None if max_ms is None else f"{max_ms:g}", "max_gb": None if max_gb is None else f"{max_gb:g}"})
 
 if not tasks or not languages:
     st.warning("Choose at least one task and one language.")
@@ -87,7 +116,8 @@ if not state.run_ids:
 scope = scope_of(state)
 scheme, metas = str(state.scheme), runs_of(state.release)
 view = guarded(cached(selection.build, spinner="Ranking runs (bootstrap intervals, paired tests)…"))(
-    scope, tasks=tuple(tasks), languages=tuple(languages), budget_b=budget, average=average)
+    scope, tasks=tuple(tasks), languages=tuple(languages), budget_b=budget, average=average,
+    max_ms_per_text=max_ms, max_memory_gb=max_gb)
 if view is None:  # refused (shown above): the verdict, the tables and the report all read it
     stop_page()
 rec = view.recommendation
@@ -129,9 +159,16 @@ columns = {"rank": st.column_config.NumberColumn("#", width=40),
                                                 help="2.5–97.5 percentile of the run's rank over bootstrap resamples "
                                                      "of the queries"),
            "queries": st.column_config.NumberColumn("queries", width=70),
+           "texts_per_s": st.column_config.NumberColumn("texts/s", format="%.0f", width=70,
+                                                        help="texts encoded (or indexed and scored, BM25) per second, "
+                                                             "as the run measured; empty: not measured"),
+           "peak_memory_gb": st.column_config.NumberColumn("peak GB", format="%.2f", width=70,
+                                                           help="peak memory the run measured (process RSS; GPU "
+                                                                "memory on CUDA); empty: not measured"),
            **{task: st.column_config.NumberColumn(task.upper(), format="%.1f", width=60) for task in TASK_NAMES}}
 # Only the chosen tasks' columns: the others are empty by construction.
-ranked_order = ["rank", "tier", "name", "mean", "ci", "ranks", *tasks, "trap_share", "parameters", "queries"]
+ranked_order = ["rank", "tier", "name", "mean", "ci", "ranks", *tasks, "trap_share", "parameters", "texts_per_s",
+                "peak_memory_gb", "queries"]
 published_order = ["rank", "model", "mean", *tasks, "parameters", "figures"]
 excluded_order = ["name", "parameters", "reason"]
 
@@ -159,6 +196,17 @@ if len(ranked):
     st.caption(provenance(state, "bars: bootstrap 95% interval; dots: mean"))
 if rec.tiers is not None:
     st.caption(method_words(rec.tiers))
+if len(ranked) and not printable:  # the printable page keeps one chart; the cost is in its table and evidence
+    st.subheader("Accuracy against measured cost")
+    costs, unmeasured = cost_points(rec, names)
+    if len(costs):
+        draw(labelled_scatter, costs, "texts_per_s", "mean", "name", x_title="texts per second, as measured (log scale)",
+             y_title=f"mean nDCG@10 ×100 (scheme {scheme})", series="series", series_title="Model · device",
+             tooltip=["name", "run", "mean", "texts_per_s", "ms_per_text", "peak_memory_gb"], log_x=True)
+    st.caption(provenance(state, "accuracy against measured cost: each run's speed as it measured it while it was made "
+                                 "(texts encoded per second; BM25: texts indexed and scored per second) on its own "
+                                 "machine and device; peak memory in the tooltip")
+               + (f". Not drawn, speed not measured: {', '.join(plain(n) for n in unmeasured)}." if unmeasured else ""))
 if len(excluded):
     st.caption("Left out of the ranking (why: beside the verdict above).")
     st.dataframe(excluded, hide_index=True, placeholder="—", width="stretch", column_config=columns, column_order=excluded_order)
@@ -187,7 +235,8 @@ with st.container(horizontal=True):
              building="Building the report (HTML): the verdict, tables and charts of this selection…",
              make=lambda: build_report(state.release, state.run_ids, scheme, tasks, languages, budget,
                                        anchor_exclusion=state.anchor_exclusion, average=cast(Average, average),
-                                       evaluation=APP_INPUTS.evaluation(scope), recommendation=rec).encode("utf-8"))
+                                       evaluation=APP_INPUTS.evaluation(scope), recommendation=rec,
+                                       max_ms_per_text=max_ms, max_memory_gb=max_gb).encode("utf-8"))
     csv_download(ranked, "selection_ranked", label="Download ranking (CSV)")
     csv_download(published, "selection_published", label="Download published models (CSV)")
     if len(rec.excluded) or len(published_excluded):

@@ -51,13 +51,16 @@ from coreb_core.evaluation.schemes import V1, V2, Scheme
 from coreb_core.evaluation.significance import DEFAULT_PERMUTATIONS, HOLM, bootstrap_ci, compare_pair, holm, intervals
 from coreb_core.evaluation.stored_joins import StoredRun
 from coreb_core.results.published import parameter_counts
+from coreb_core.runs.cost import RunCost, rate_text
 from coreb_core.runs.folders import list_runs, run_meta
 from coreb_core.runs.meta import RunMeta, run_name
 
 RANKED_COLUMNS = ["rank", "model", "run", "params_b", "queries", "mean", "ci_low", "ci_high",
-                  "trap_share", *TASK_NAMES, "evidence", "tier", "rank_low", "rank_high"]
+                  "trap_share", *TASK_NAMES, "texts_per_s", "ms_per_text", "peak_memory_gb", "evidence", "tier",
+                  "rank_low", "rank_high"]
 PUBLISHED_COLUMNS = ["rank", "model", "params_b", "mean", *TASK_NAMES, "figures", "evidence"]
 EXCLUDED_COLUMNS = ["model", "run", "params_b", "reason"]
+COST_COLUMNS = ("texts_per_s", "ms_per_text", "peak_memory_gb")  # a run's measured cost (None: not measured)
 PUBLISHED_ONLY = "published figures only"
 TABLE3 = "published:paper_table3_v202603_retrieval"
 # The paper's per-task table of each published version: Table 3 (the test release), Table 14 (v202602).
@@ -70,7 +73,13 @@ TABLE15 = "published:paper_table15_v202603_c2c_by_anchor_language_ndcg10"
 
 # Why a run is left out of the ranking (``LeftOut.why``); coreb_core.present.selection words each one.
 NO_QUERIES, MISSING_TASKS, PARAMS_UNKNOWN, OVER_BUDGET = "no_queries", "missing_tasks", "params_unknown", "over_budget"
-LEFT_OUT_REASONS = (NO_QUERIES, MISSING_TASKS, PARAMS_UNKNOWN, OVER_BUDGET)
+# Cost budgets: a run over the speed or memory limit, or one whose cost was not measured while such a limit is set
+# (older, imported and reranked runs; for the speed limit also a run whose vectors all came from the cache). An
+# unmeasured run is left out and said so, as a run of unknown size is under a parameter limit: a budget is a promise.
+SPEED_UNMEASURED, OVER_SPEED = "speed_unmeasured", "over_speed"
+MEMORY_UNMEASURED, OVER_MEMORY = "memory_unmeasured", "over_memory"
+LEFT_OUT_REASONS = (NO_QUERIES, MISSING_TASKS, PARAMS_UNKNOWN, OVER_BUDGET, SPEED_UNMEASURED, OVER_SPEED,
+                    MEMORY_UNMEASURED, OVER_MEMORY)
 
 
 class LeftOut(NamedTuple):
@@ -87,9 +96,27 @@ class LeftOut(NamedTuple):
     why: str
     tasks: tuple[str, ...] = ()
     budget_b: float | None = None  # the limit exceeded (``over_budget``)
+    measured: float | None = None  # ``over_speed``: the run's ms per text; ``over_memory``: its peak GB
+    limit: float | None = None  # the cost limit exceeded (``over_speed``, ``over_memory``)
+    cached: bool = False  # ``*_unmeasured``: the run's vectors all came from the embedding cache (no model loaded)
 
     def reason(self) -> str:
-        """The short reason of the ``excluded`` table (its ``reason`` column)."""
+        """The short reason of the ``excluded`` table (its ``reason`` column).
+
+        >>> LeftOut("r1", "minilm", 0.0227, OVER_SPEED, measured=4.2, limit=1.0).reason()
+        '4.2 ms per text exceed the 1 ms limit'
+        >>> LeftOut("r1", "minilm", 0.0227, SPEED_UNMEASURED, cached=True).reason()
+        'speed not measured (vectors from the embedding cache)'
+        """
+        if self.why == OVER_SPEED:
+            return f"{rate_text(self.measured)} ms per text exceed the {self.limit:g} ms limit"
+        if self.why == OVER_MEMORY:
+            return f"{rate_text(self.measured)} GB peak memory exceeds the {self.limit:g} GB limit"
+        if self.why == SPEED_UNMEASURED:
+            return "speed not measured" + (" (vectors from the embedding cache)" if self.cached else "")
+        if self.why == MEMORY_UNMEASURED:
+            return "peak memory not measured" + (" (vectors from the embedding cache: no model loaded)"
+                                                 if self.cached else "")
         if self.why == MISSING_TASKS:
             return f"no evaluated queries in {', '.join(t.upper() for t in self.tasks)}"
         if self.why == PARAMS_UNKNOWN:
@@ -103,7 +130,7 @@ class Recommendation(NamedTuple):
     """What ``recommend`` returns: the ranked runs, those left out, and the slice that was asked for.
 
     >>> Recommendation._fields[6:]
-    ('lead', 'metric', 'standings', 'left_out', 'tiers')
+    ('lead', 'metric', 'standings', 'left_out', 'tiers', 'max_ms_per_text', 'max_memory_gb')
     """
 
     ranked: pd.DataFrame  # our runs within budget, best first (scores as fractions)
@@ -121,6 +148,8 @@ class Recommendation(NamedTuple):
     # The ranked runs in rank tiers (``analysis.tiers``: every pair tested, Holm over all pairs) on the chosen
     # slices; None with fewer than two ranked runs.
     tiers: Tiers | None = None
+    max_ms_per_text: float | None = None  # the speed limit (None: none), see ``RunCost.ms_per_text``
+    max_memory_gb: float | None = None  # the peak memory limit (None: none), see ``RunCost.peak_memory_gb``
 
 
 def parameter_text(params_b: float | None) -> str:
@@ -154,6 +183,62 @@ def check_budget(budget_b: float | None) -> float | None:
     if not math.isfinite(value) or value < 0:
         raise CorebError(f"the parameter limit must be a finite number of billions, 0 or more, not {value!r}")
     return value
+
+
+def check_cost_limit(value: float | None, what: str) -> float | None:
+    """A speed (ms per text) or memory (GB) limit: None (no limit) or a finite number above 0; else a one-line
+    CorebError (NaN would exclude nothing; 0, negatives and inf say nothing usable).
+
+    >>> check_cost_limit(None, "ms per text"), check_cost_limit(2, "GB of peak memory")
+    (None, 2.0)
+    >>> check_cost_limit(float("inf"), "ms per text")
+    Traceback (most recent call last):
+    coreb_core.errors.CorebError: the ms per text limit must be a finite number above 0, not inf
+    """
+    if value is None:
+        return None
+    number = float(value)
+    if not math.isfinite(number) or number <= 0:
+        raise CorebError(f"the {what} limit must be a finite number above 0, not {number!r}")
+    return number
+
+
+def cost_left_out(run: str, model: str, params: float | None, cost: RunCost | None,
+                  max_ms_per_text: float | None, max_memory_gb: float | None) -> LeftOut | None:
+    """Why a run falls outside the cost budgets (None: it is within them, or no cost limit is set).
+
+    >>> fast = RunCost("encode", "cpu", "float32", texts=1000, seconds=2.0, peak_rss_gb=1.5)
+    >>> cost_left_out("r1", "minilm", 0.02, fast, 1.0, None).reason()
+    '2 ms per text exceed the 1 ms limit'
+    >>> cost_left_out("r1", "minilm", 0.02, fast, 5.0, 2.0) is None
+    True
+    >>> cost_left_out("r2", "old run", 0.02, None, None, 2.0).reason()
+    'peak memory not measured'
+    """
+    if max_ms_per_text is not None:
+        ms = cost.ms_per_text if cost else None
+        if ms is None:
+            return LeftOut(run, model, params, SPEED_UNMEASURED, cached=bool(cost and cost.cached))
+        if ms > max_ms_per_text:
+            return LeftOut(run, model, params, OVER_SPEED, measured=ms, limit=max_ms_per_text)
+    if max_memory_gb is not None:
+        gb = cost.peak_memory_gb if cost else None
+        if gb is None:
+            return LeftOut(run, model, params, MEMORY_UNMEASURED, cached=bool(cost and cost.cached))
+        if gb > max_memory_gb:
+            return LeftOut(run, model, params, OVER_MEMORY, measured=gb, limit=max_memory_gb)
+    return None
+
+
+def cost_columns(cost: RunCost | None) -> dict[str, float | None]:
+    """A run's cost as the ranked table's columns (None where not measured).
+
+    >>> cost_columns(RunCost("lexical", "cpu", "none", texts=500, seconds=0.25, peak_rss_gb=0.7))
+    {'texts_per_s': 2000.0, 'ms_per_text': 0.5, 'peak_memory_gb': 0.7}
+    """
+    if cost is None:
+        return dict.fromkeys(COST_COLUMNS)
+    return {"texts_per_s": cost.texts_per_s, "ms_per_text": cost.ms_per_text, "peak_memory_gb": cost.peak_memory_gb}
 
 
 def query_languages(store: Store) -> pd.DataFrame:
@@ -231,6 +316,7 @@ class Standing(NamedTuple):
     wins: int  # shared queries where this run beats the first
     ties: int
     losses: int
+    cost: RunCost | None = None  # what the run measured while it was made (None: not measured)
 
     @property
     def compared(self) -> int:
@@ -241,13 +327,15 @@ class Standing(NamedTuple):
 def recommend(store: Store, per_query: pd.DataFrame, traps: pd.DataFrame, metas: Mapping[str, RunMeta],
               tasks: Iterable[str] = TASK_NAMES, languages: Iterable[str] = LANGUAGE_SCOPES,
               budget_b: float | None = None, average: Average = "tasks", seed: int = 0, metric: str = "ndcg_at_10",
-              n_permutations: int = DEFAULT_PERMUTATIONS) -> Recommendation:
+              n_permutations: int = DEFAULT_PERMUTATIONS, max_ms_per_text: float | None = None,
+              max_memory_gb: float | None = None) -> Recommendation:
     """Rank our runs on the chosen slices: mean ``metric`` (nDCG@10 by default), bootstrap 95% interval,
     share of the chosen queries with a positive that are lost to a trap (graded qrels), parameters; ties
     broken by the lower trap share, then fewer parameters. Every run is tested against the first
     (``standings``): the one verdict the page, the report and the CLI word alike
     (``coreb_core.present.selection``). Runs over the budget, or with an unknown parameter count while a
-    budget is set, go to ``excluded``.
+    budget is set, go to ``excluded``; so do runs over a cost limit (``max_ms_per_text``, ``max_memory_gb``) or
+    without the measurement a set limit needs (``cost_left_out``).
 
     >>> from coreb_core.evaluation.evaluate import analyse_many
     >>> from coreb_core.evaluation.schemes import V2
@@ -284,6 +372,8 @@ def recommend(store: Store, per_query: pd.DataFrame, traps: pd.DataFrame, metas:
             left_out.append(LeftOut(run, model, params, PARAMS_UNKNOWN))
         elif budget_b is not None and params is not None and params > budget_b:
             left_out.append(LeftOut(run, model, params, OVER_BUDGET, budget_b=budget_b))
+        elif over := cost_left_out(run, model, params, meta.cost if meta else None, max_ms_per_text, max_memory_gb):
+            left_out.append(over)
         else:
             kept[run] = scores[run]
     excluded = [{"model": x.model, "run": x.run, "params_b": x.params_b, "reason": x.reason()} for x in left_out]
@@ -298,7 +388,7 @@ def recommend(store: Store, per_query: pd.DataFrame, traps: pd.DataFrame, metas:
                      "queries": int(r["queries"]), "mean": score(r["mean"]),
                      "ci_low": score(r["ci_low"]), "ci_high": score(r["ci_high"]),
                      "trap_share": score(trap_share.get(r["run"], np.nan)),
-                     **{t: score(per_task.get(t)) for t in TASK_NAMES},
+                     **{t: score(per_task.get(t)) for t in TASK_NAMES}, **cost_columns(meta.cost if meta else None),
                      "evidence": "our run: per-query metrics on this release"})
     ranked = pd.DataFrame(rows, columns=RANKED_COLUMNS[1:-3])
     if len(ranked):
@@ -307,7 +397,8 @@ def recommend(store: Store, per_query: pd.DataFrame, traps: pd.DataFrame, metas:
                                     na_position="last")
     ranked = ranked.reset_index(drop=True)
     ranked.insert(0, "rank", np.arange(1, len(ranked) + 1))
-    standings = _standings(kept, ranked, n_permutations, seed)
+    standings = tuple(s._replace(cost=metas[s.run].cost if s.run in metas else None)
+                      for s in _standings(kept, ranked, n_permutations, seed))
     tiers = _tiers(kept, metric, average, n_permutations, seed)
     places = {r.run: r for r in tiers.runs} if tiers else {}
     ranked["tier"] = [places[r].tier if r in places else pd.NA for r in ranked["run"]]
@@ -316,7 +407,7 @@ def recommend(store: Store, per_query: pd.DataFrame, traps: pd.DataFrame, metas:
     ranked = ranked.astype({"tier": "Int64", "rank_low": "Int64", "rank_high": "Int64"})
     return Recommendation(ranked, pd.DataFrame(excluded, columns=EXCLUDED_COLUMNS), tasks, languages, budget_b,
                           average, _lead(kept, standings, metric, tasks, seed), metric, standings, tuple(left_out),
-                          tiers)
+                          tiers, max_ms_per_text, max_memory_gb)
 
 
 def _tiers(kept: dict[str, pd.DataFrame], metric: str, average: Average, n_permutations: int,
@@ -467,7 +558,8 @@ def recommend_stored(release: str, run_ids: Sequence[str] | None = None, scheme:
                      budget_b: float | None = None, metric: str = "ndcg_at_10", anchor_exclusion: bool = True,
                      average: Average = "tasks", evaluation: Evaluation | None = None,
                      n_permutations: int = DEFAULT_PERMUTATIONS,
-                     recommendation: Recommendation | None = None, root: Path | None = None) -> StoredSelection:
+                     recommendation: Recommendation | None = None, root: Path | None = None,
+                     max_ms_per_text: float | None = None, max_memory_gb: float | None = None) -> StoredSelection:
     """``recommend`` over stored runs of a cached release (every run of the release by default), for the
     report and the CLI; ``evaluation`` and ``recommendation`` may pass what the app already holds, so
     that every place states the page's verdict. A one-line ``CorebError`` for an unknown scheme, metric
@@ -483,6 +575,8 @@ def recommend_stored(release: str, run_ids: Sequence[str] | None = None, scheme:
         raise CorebError(str(exc)) from None
     check_choice(metric, SELECTION_METRICS, "metric")
     budget_b = check_budget(budget_b)
+    max_ms_per_text = check_cost_limit(max_ms_per_text, "ms per text")
+    max_memory_gb = check_cost_limit(max_memory_gb, "GB of peak memory")
     unknown = [t for t in tasks if t not in TASK_NAMES]
     if unknown or not tasks:
         raise CorebError(f"unknown task {', '.join(unknown) or '(none)'}; choose from {', '.join(TASK_NAMES)}")
@@ -502,5 +596,6 @@ def recommend_stored(release: str, run_ids: Sequence[str] | None = None, scheme:
         schemes = tuple(dict.fromkeys([parsed, V2, V1]))
         evaluation = analyse_many(store, {r: StoredRun(r, root) for r in metas}, schemes, anchor_exclusion, traps=True)
     rec = recommendation or recommend(store, evaluation.per_query(parsed), evaluation.traps, metas, tasks, languages,
-                                      budget_b, average, metric=metric, n_permutations=n_permutations)
+                                      budget_b, average, metric=metric, n_permutations=n_permutations,
+                                      max_ms_per_text=max_ms_per_text, max_memory_gb=max_memory_gb)
     return StoredSelection(store, parsed, metas, evaluation, rec)

@@ -104,6 +104,17 @@ def _budget(text: str) -> float:
         raise CorebError(f"must be a finite number of billions, 0 or more, not {text!r}") from None
 
 
+def _cost_limit(text: str, what: str) -> float:
+    from coreb_core.analysis.selection import check_cost_limit
+
+    try:  # the library's check (finite, above 0), worded with the text as typed
+        value = check_cost_limit(float(text), what)
+        assert value is not None
+        return value
+    except (ValueError, CorebError):
+        raise CorebError(f"must be a finite number above 0, not {text!r}") from None
+
+
 def _metric(text: str) -> str:
     """A per-query metric column (``ndcg_at_10``) or any spelling ``Measure.parse`` reads (``nDCG@10``)."""
     from coreb_core.data.measures import column_named, measures
@@ -128,6 +139,8 @@ def _alpha(text: str) -> float:
 
 COUNT, TASK_LIST, DEVICE = _checked(_count, "count"), _checked(_tasks, "tasks"), _checked(_device, "device")
 BUDGET, METRIC, ALPHA = _checked(_budget, "budget"), _checked(_metric, "metric"), _checked(_alpha, "alpha")
+MS_LIMIT = _checked(lambda text: _cost_limit(text, "ms per text"), "ms per text")
+GB_LIMIT = _checked(lambda text: _cost_limit(text, "GB of peak memory"), "GB")
 
 
 # ------------------------------------------------------------------ options several verbs share, declared once
@@ -156,6 +169,11 @@ def selection_arguments(p: argparse.ArgumentParser) -> None:
                    help="languages that matter (default: all; T2C: the constraint, C2C/C2T: the query code's)")
     p.add_argument("--metric", choices=SELECTION_METRICS, default="ndcg_at_10")
     p.add_argument("--max-params", type=BUDGET, default=None, help="parameter limit in billions (default: none)")
+    p.add_argument("--max-ms-per-text", type=MS_LIMIT, default=None,
+                   help="speed limit: milliseconds per text as the run measured it (default: none; a run that measured "
+                        "no speed is left out)")
+    p.add_argument("--max-memory-gb", type=GB_LIMIT, default=None,
+                   help="peak memory limit in GB (10^9 bytes; process RSS, or GPU memory on CUDA; default: none)")
     scheme_option(p)
     p.add_argument("--average", choices=["tasks", "queries"], default="tasks",
                    help="tasks: mean of task means (default, as the README's Avg); queries: query-weighted")

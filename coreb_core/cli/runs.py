@@ -72,6 +72,8 @@ def _run(args: argparse.Namespace) -> int:
     from coreb_core.evaluation.evaluate import score_run
     from coreb_core.progress import TqdmProgress
     from coreb_core.retrieval.pipeline import rerank_run, run_retrieval
+    from coreb_core.runs.cost import cost_words
+    from coreb_core.runs.folders import run_meta
 
     bar = TqdmProgress(f"{args.model} ({args.profile}) on {args.release}")
     try:
@@ -84,6 +86,7 @@ def _run(args: argparse.Namespace) -> int:
     for line in result.warnings:  # a damaged embedding cache shard, re-encoded: said, not silently used
         print(f"warning: {terminal_safe(line)}", file=sys.stderr)
     print(f"run {result.run_id}: encoded {result.texts_encoded} texts in {result.seconds:.1f} s")
+    print(f"  cost: {cost_words(run_meta(result.run_id).cost)}")
     for task, value in score_run(result.run_id).items():
         print(f"  {task} nDCG@10 (v2) {value:.4f}")
     if args.rerank:
@@ -100,7 +103,7 @@ def _run(args: argparse.Namespace) -> int:
 
 def _runs_arguments(p: argparse.ArgumentParser) -> None:
     runs = p.add_subparsers(dest="runs_command", required=True)
-    q = runs.add_parser("list", help="every stored run: its name, tags and id")
+    q = runs.add_parser("list", help="every stored run: its name, tags, id and measured cost")
     q.add_argument("--release", default=None, help="only the runs of this release")
     q.add_argument("--json", action="store_true")
     q = runs.add_parser("rename", help="give a run a new name (shown everywhere instead of its id)")
@@ -120,6 +123,7 @@ def _runs_arguments(p: argparse.ArgumentParser) -> None:
 @command("runs", arguments=_runs_arguments,
          help="list stored runs by name; rename or tag one")
 def _runs(args: argparse.Namespace) -> int:
+    from coreb_core.runs.cost import cost_brief
     from coreb_core.runs.folders import rename_run, run_listing, tag_run
     from coreb_core.runs.meta import run_created
 
@@ -140,11 +144,12 @@ def _runs(args: argparse.Namespace) -> int:
         metas = sorted(listing.runs, key=lambda m: (str(m.release), run_created(m), m.run_id))
         if args.json:
             print(json.dumps([{"run_id": m.run_id, "name": m.name, "release": m.release, "tags": list(m.tags or ()),
-                               "created": run_created(m) or None} for m in metas], indent=1))
+                               "created": run_created(m) or None, "cost": m.cost.to_json() if m.cost else None}
+                              for m in metas], indent=1))
             return 0
         for m in metas:
             tags = f"  [{', '.join(m.tags)}]" if m.tags else ""
-            print(f"{terminal_safe(f'{m.name}{tags}')}\n  {terminal_safe(m.run_id)}")
+            print(f"{terminal_safe(f'{m.name}{tags}')}\n  {terminal_safe(m.run_id)}\n  {cost_brief(m.cost)}")
         print(f"{len(metas)} runs")
     return 0
 

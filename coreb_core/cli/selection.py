@@ -17,15 +17,16 @@ def _select_arguments(p: argparse.ArgumentParser) -> None:
 
 
 @command("select", arguments=_select_arguments,
-         help="rank stored runs for chosen tasks, languages and a parameter limit: the Model "
-                                      "selection page's verdict, in the same words")
+         help="rank stored runs for chosen tasks, languages, a parameter limit and speed or memory limits: the Model "
+              "selection page's verdict, in the same words")
 def _select(args: argparse.Namespace) -> int:
     from coreb_core.views import selection
     from coreb_core.views.output import render
 
     scope = selection.release_scope(args.release, args.runs, args.scheme, not args.no_anchor_exclusion)
     view = selection.build(scope, tasks=args.task or TASK_NAMES, languages=args.languages or LANGUAGE_SCOPES,
-                           budget_b=args.max_params, metric=args.metric, average=args.average)
+                           budget_b=args.max_params, metric=args.metric, average=args.average,
+                           max_ms_per_text=args.max_ms_per_text, max_memory_gb=args.max_memory_gb)
     print(render(view, args.json))
     return 0
 
@@ -42,7 +43,8 @@ def _report(args: argparse.Namespace) -> int:
 
     out = check_out(Path(args.out))  # before the slow part: nothing is evaluated for an unusable --out
     html = build_report(args.release, args.runs, args.scheme, args.task or TASK_NAMES, args.languages or LANGUAGE_SCOPES,
-                        args.max_params, args.metric, not args.no_anchor_exclusion, args.average)
+                        args.max_params, args.metric, not args.no_anchor_exclusion, args.average,
+                        max_ms_per_text=args.max_ms_per_text, max_memory_gb=args.max_memory_gb)
     write_report(out, html)
     print(f"wrote {out} ({len(html.encode('utf-8')) / 1024:.0f} KiB)")
     return 0

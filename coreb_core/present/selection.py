@@ -16,11 +16,15 @@ from typing import Mapping
 import pandas as pd
 
 from coreb_core.analysis.selection import (
+    MEMORY_UNMEASURED,
     MISSING_TASKS,
     NO_QUERIES,
     OVER_BUDGET,
+    OVER_MEMORY,
+    OVER_SPEED,
     PARAMS_UNKNOWN,
     PUBLISHED_ONLY,
+    SPEED_UNMEASURED,
     LeftOut,
     Recommendation,
     Standing,
@@ -31,6 +35,7 @@ from coreb_core.data.schema import LANGUAGE_SCOPES
 from coreb_core.present.format import release_words
 from coreb_core.present.numbers import points, shown_difference
 from coreb_core.results.published import release_relation
+from coreb_core.runs.cost import cost_words
 from coreb_core.text import p_text
 
 AVERAGE_WORDS = {"tasks": "mean of task means", "queries": "query-weighted mean"}
@@ -54,13 +59,32 @@ def budget_words(budget_b: float | None) -> str:
     return "no parameter limit" if budget_b is None else f"at most {parameter_text(budget_b)} parameters"
 
 
-def slice_words(rec: Recommendation) -> str:
-    """The chosen slice: tasks · languages · budget.
+def cost_limit_words(rec: Recommendation) -> list[str]:
+    """The cost limits set, in words (none: an empty list).
 
-    >>> slice_words(Recommendation(pd.DataFrame(), pd.DataFrame(), ("t2c", "c2c"), LANGUAGE_SCOPES, 1.0, "tasks"))
-    'T2C, C2C · all languages · at most 1 B parameters'
+    >>> rec = Recommendation(pd.DataFrame(), pd.DataFrame(), ("t2c",), LANGUAGE_SCOPES, None, "tasks")
+    >>> cost_limit_words(rec._replace(max_ms_per_text=2.5, max_memory_gb=4))
+    ['at most 2.5 ms per text', 'at most 4 GB peak memory']
     """
-    return f"{', '.join(t.upper() for t in rec.tasks)} · {languages_words(rec.languages)} · {budget_words(rec.budget_b)}"
+    out = []
+    if rec.max_ms_per_text is not None:
+        out.append(f"at most {rec.max_ms_per_text:g} ms per text")
+    if rec.max_memory_gb is not None:
+        out.append(f"at most {rec.max_memory_gb:g} GB peak memory")
+    return out
+
+
+def slice_words(rec: Recommendation) -> str:
+    """The chosen slice: tasks · languages · budget (· cost limits, when set).
+
+    >>> rec = Recommendation(pd.DataFrame(), pd.DataFrame(), ("t2c", "c2c"), LANGUAGE_SCOPES, 1.0, "tasks")
+    >>> slice_words(rec)
+    'T2C, C2C · all languages · at most 1 B parameters'
+    >>> slice_words(rec._replace(max_memory_gb=2.0))
+    'T2C, C2C · all languages · at most 1 B parameters · at most 2 GB peak memory'
+    """
+    return " · ".join([", ".join(t.upper() for t in rec.tasks), languages_words(rec.languages),
+                       budget_words(rec.budget_b), *cost_limit_words(rec)])
 
 
 def params_words(value: float | None) -> str:
@@ -116,6 +140,17 @@ def left_out_sentence(left: LeftOut, names: Mapping[str, str] | None = None) -> 
                 f"{parameter_text(left.budget_b)} limit.")
     if left.why == PARAMS_UNKNOWN:
         return f"{name} is left out: its parameter count is unknown and a parameter limit is set."
+    if left.why in (OVER_SPEED, OVER_MEMORY):
+        return f"{name} is left out: its {left.reason()}."
+    if left.why == SPEED_UNMEASURED:
+        why = ("its vectors all came from the embedding cache, so the run timed no encoding" if left.cached else
+               "its run recorded no encoding speed (made before costs were recorded, imported or reranked)")
+        return f"{name} is left out: {why}, and a speed limit is set."
+    if left.why == MEMORY_UNMEASURED:
+        why = ("its vectors all came from the embedding cache, so no model was loaded and its peak memory is not the "
+               "model's" if left.cached else
+               "its run recorded no peak memory (made before costs were recorded, imported or reranked)")
+        return f"{name} is left out: {why}, and a memory limit is set."
     assert left.why == NO_QUERIES, left.why
     return f"{name} is left out: it has no evaluated queries in the chosen tasks and languages."
 
@@ -154,7 +189,9 @@ def recommendation_sentence(rec: Recommendation, names: Mapping[str, str] | None
     names = names or {}
     label = metric_label(rec.metric)
     where = f"{', '.join(t.upper() for t in rec.tasks)} ({languages_words(rec.languages)})"
-    among = "among all runs" if rec.budget_b is None else f"among runs with {budget_words(rec.budget_b)}"
+    limits = ([budget_words(rec.budget_b)] if rec.budget_b is not None else []) + cost_limit_words(rec)
+    among = "among all runs" if not limits else \
+        f"among runs with {limits[0] if len(limits) == 1 else ', '.join(limits[:-1]) + ' and ' + limits[-1]}"
     if not rec.standings:
         return f"No run qualifies for {slice_words(rec)}."
     top = rec.standings[0]
@@ -183,10 +220,10 @@ def evidence_sentence(rec: Recommendation, scheme: str, names: Mapping[str, str]
     >>> s1 = Standing(1, "r1", "bm25", None, 720, 0.48, 0.45, 0.51, 0.31, 0.0, float("nan"), float("nan"), False, 0, 0, 0)
     >>> rec = Recommendation(pd.DataFrame(), pd.DataFrame(), ("t2c",), LANGUAGE_SCOPES, None, "tasks", standings=(s1,))
     >>> print(evidence_sentence(rec, "v2"))
-    bm25 ranks first with mean nDCG@10 48.0 (95% CI 45.0–51.0, 720 queries, scheme v2), lost to a trap on 31.0% of the queries with a positive, parameters not reported.
+    bm25 ranks first with mean nDCG@10 48.0 (95% CI 45.0–51.0, 720 queries, scheme v2), lost to a trap on 31.0% of the queries with a positive, parameters not reported. Its cost was not measured.
     >>> s2 = Standing(2, "r2", "minilm", 0.0227, 720, 0.47, 0.44, 0.50, 0.4, -0.01, 0.2, 0.2, False, 300, 100, 320)
     >>> print(evidence_sentence(rec._replace(standings=(s1, s2)), "v2"))  # doctest: +ELLIPSIS
-    bm25 ranks first ... parameters not reported; against minilm it wins 320 queries, ties 100 and loses 300.
+    bm25 ranks first ... parameters not reported; against minilm it wins 320 queries, ties 100 and loses 300. Its cost was not measured.
     """
     names = names or {}
     if not rec.standings:
@@ -195,13 +232,14 @@ def evidence_sentence(rec: Recommendation, scheme: str, names: Mapping[str, str]
     text = (f"{_name(top, names)} ranks first with mean {metric_label(rec.metric)} {points(top.mean)} (95% CI "
             f"{points(top.ci_low)}–{points(top.ci_high)}, {top.queries:,} queries, scheme {scheme}), lost to a trap on "
             f"{points(top.trap_share)}% of the queries with a positive, {params_words(top.params_b)}")
+    cost = f" Its cost: {cost_words(top.cost)}." if top.cost else " Its cost was not measured."
     if len(rec.standings) == 1:
-        return text + "."
+        return text + "." + cost
     second = rec.standings[1]  # its wins are the first run's losses
     if not second.compared:
-        return text + f"; it shares no query with {_name(second, names)}."
+        return text + f"; it shares no query with {_name(second, names)}." + cost
     return (text + f"; against {_name(second, names)} it wins {second.losses:,} queries, ties {second.ties:,} and loses "
-            f"{second.wins:,}.")
+            f"{second.wins:,}." + cost)
 
 
 def published_empty_text(excluded: pd.DataFrame) -> str:
@@ -258,7 +296,7 @@ def summary_markdown(rec: Recommendation, published: pd.DataFrame, scheme: str, 
     for s in rec.standings:
         lines.append(f"{s.rank}. {_name(s, names)} ({s.run}): {points(s.mean)} [{points(s.ci_low)}, "
                      f"{points(s.ci_high)}], trap share {points(s.trap_share)}%, {params_words(s.params_b)}, "
-                     f"{s.queries:,} queries")
+                     f"{s.queries:,} queries; {cost_words(s.cost)}")
     for left in rec.left_out:
         lines.append(f"- {left_out_sentence(left, names)}")
     lines += ["", f"## Published models ({PUBLISHED_ONLY}; {release_relation(release)})", ""]
@@ -268,3 +306,37 @@ def summary_markdown(rec: Recommendation, published: pd.DataFrame, scheme: str, 
         lines.append(f"{r['rank']}. {r['model']}: {points(r['mean'])}, {params_words(r['params_b'])} "
                      f"({r['figures']})")
     return "\n".join(lines) + "\n"
+
+
+COST_SERIES = {"lexical": "lexical (BM25)", "encode": "encoder"}
+
+
+def cost_points(rec: Recommendation, names: Mapping[str, str] | None = None) -> tuple[pd.DataFrame, list[str]]:
+    """The ranked runs as points of accuracy (the slice's mean ×100) against measured speed, for the accuracy /
+    cost chart; and the names of the ranked runs not drawn because they measured no speed (older runs, imported or
+    reranked ones, and runs served by the embedding cache).
+
+    >>> from coreb_core.runs.cost import RunCost
+    >>> s1 = Standing(1, "r1", "bm25", 0.0, 720, 0.31, 0.28, 0.34, 0.4, 0.0, float("nan"), float("nan"), False, 0, 0, 0,
+    ...               RunCost("lexical", "cpu", "none", 7000, 2.0, peak_rss_gb=0.7))
+    >>> s2 = s1._replace(rank=2, run="r2", model="old minilm", cost=None)
+    >>> rec = Recommendation(pd.DataFrame(), pd.DataFrame(), ("t2c",), LANGUAGE_SCOPES, None, "tasks", standings=(s1, s2))
+    >>> frame, unmeasured = cost_points(rec)
+    >>> frame[["name", "mean", "texts_per_s", "ms_per_text", "peak_memory_gb", "series"]]
+       name  mean  texts_per_s  ms_per_text  peak_memory_gb                series
+    0  bm25  31.0       3500.0     0.285714             0.7  lexical (BM25) · cpu
+    >>> unmeasured
+    ['old minilm']
+    """
+    names = names or {}
+    rows, unmeasured = [], []
+    for s in rec.standings:
+        if s.cost is None or not s.cost.speed_measured:
+            unmeasured.append(_name(s, names))
+            continue
+        series = f"{COST_SERIES.get(s.cost.kind, s.cost.kind)} · {s.cost.device}"
+        rows.append({"name": _name(s, names), "run": s.run, "mean": float(points(s.mean)),
+                     "texts_per_s": s.cost.texts_per_s, "ms_per_text": s.cost.ms_per_text,
+                     "peak_memory_gb": s.cost.peak_memory_gb, "series": series})
+    columns = ["name", "run", "mean", "texts_per_s", "ms_per_text", "peak_memory_gb", "series"]
+    return pd.DataFrame(rows, columns=columns), unmeasured

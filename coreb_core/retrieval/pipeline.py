@@ -28,6 +28,7 @@ from coreb_core.progress import Progress, call_with_heartbeat, part_of, silent
 from coreb_core.retrieval.device import check_device
 from coreb_core.retrieval.embeddings import EmbeddingCache
 from coreb_core.retrieval.encode import encode_cached
+from coreb_core.retrieval.meter import MemoryMeter, cpus_available, torch_threads
 from coreb_core.retrieval.models import (
     ModelSpec,
     check_folder_positions,
@@ -45,6 +46,8 @@ from coreb_core.retrieval.profiles import (
     load_encoder,
 )
 from coreb_core.retrieval.search import LEXICAL, dense_scores
+from coreb_core.runs.cost import ENCODE, RunCost
+from coreb_core.runs.cost import LEXICAL as LEXICAL_COST
 from coreb_core.runs.folders import new_run_id, read_hits, run_meta, write_run
 from coreb_core.runs.hits import DEFAULT_TOP_K, concat_hits, hits_from_scores, trec_order_key
 from coreb_core.runs.meta import RunMeta, run_name
@@ -271,6 +274,28 @@ def _read_rerank_inputs(release: str, root: Path | None, hits: pd.DataFrame,
         return texts, docs, rerank_candidates(hits, depth, store).sort_values(["task", "query_id", "rank"])
 
 
+def _timed(into: list, encoder: "_Encoder", *args) -> tuple[np.ndarray, int]:
+    """``encode_cached(encoder, *args)``, adding its texts encoded and its seconds (less any model load it
+    triggered) to ``into`` = [texts, seconds]."""
+    start, loaded = time.perf_counter(), encoder.load_seconds
+    vectors, n = encode_cached(encoder, *args)
+    if n:  # a step served wholly by the cache timed only cache look-ups: not the model's speed
+        into[0] += n
+        into[1] += time.perf_counter() - start - (encoder.load_seconds - loaded)
+    return vectors, n
+
+
+def _cost(timed: dict[str, list], encoded: int, cached: int, meter: MemoryMeter, device: str, precision: str,
+          batch_size: int | None) -> RunCost:
+    """The run's cost record from its timed steps and the memory meter."""
+    rss, scope, gpu = meter.peaks()
+    (nd, sd), (nq, sq) = timed["documents"], timed["queries"]
+    seconds = sd + sq if batch_size else timed["lexical"][1]  # lexical: documents_s and queries_s stay 0
+    return RunCost(ENCODE if batch_size else LEXICAL_COST, device, precision, nd + nq, round(seconds, 4), cached,
+                   nd, round(sd, 4), nq, round(sq, 4), batch_size, torch_threads() if batch_size else None,
+                   cpus_available(), rss, scope, gpu)
+
+
 def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = tuple(TASKS), device: str = "auto",
                   batch_size: int = 64, top_k: int = DEFAULT_TOP_K, progress: Progress = silent,
                   root: Path | None = None, model_loader=load_encoder,
@@ -312,6 +337,11 @@ profile's (a protocol waterfall step: ``coreb_core.retrieval.protocol_steps``) a
     encoder = _Encoder(spec, encoding, used_device, progress, model_loader) if encoding else None
     cache = EmbeddingCache(encoder_identity(spec, encoding), root) if encoding else None
     frames, prompts, encoded, timings = [], {}, 0, {"encode": 0.0, "search": 0.0}
+    meter = MemoryMeter(used_device)
+    # The cost record's counts: per step (documents, queries) the texts the model encoded and the seconds it
+    # took them (the model's load left out); every (prompt, text) the run needed, to count what the cache served.
+    timed = {"documents": [0, 0.0], "queries": [0, 0.0], "lexical": [0, 0.0]}
+    needed: set[tuple[str, str]] = set()
     plan = progress_plan(loaded, [encoding.prompt(t)[:2] for t in tasks] if encoding else None, cache)
     for n, (task, data) in enumerate(zip(tasks, loaded)):
         task_start, (docs_w, queries_w, search_w) = plan.starts[n], plan.weights[n]
@@ -320,21 +350,27 @@ profile's (a protocol waterfall step: ``coreb_core.retrieval.protocol_steps``) a
         if encoding is None:
             scores = LEXICAL[spec.id](data.queries, data.docs)
             timings["search"] += time.perf_counter() - t0
+            # BM25 indexes the documents and scores the queries in one call: one time for both, not split
+            timed["documents"][0] += len(data.docs)
+            timed["queries"][0] += len(data.queries)
+            timed["lexical"][1] += time.perf_counter() - t0
             prompts[task] = {"query": "", "document": "", "source": "BM25: no encoder"}
         else:
             qp, dp, source = encoding.prompt(task)
             prompts[task] = {"query": qp, "document": dp, "source": source}
             pool = _pool_factory(used_device, encoding)
             assert encoder is not None and cache is not None  # both exist whenever there is an encoding
-            dv, nd = encode_cached(encoder, data.docs, dp, cache, batch_size, spec.normalize,
-                                   part_of(step, "", 0.0, docs_w), "documents", pool)
-            qv, nq = encode_cached(encoder, data.queries, qp, cache, batch_size, spec.normalize,
-                                   part_of(step, "", docs_w, queries_w), "queries", pool)
+            needed.update((dp, t) for t in data.docs)
+            needed.update((qp, t) for t in data.queries)
+            dv, nd = _timed(timed["documents"], encoder, data.docs, dp, cache, batch_size, spec.normalize,
+                            part_of(step, "", 0.0, docs_w), "documents", pool)
+            qv, nq = _timed(timed["queries"], encoder, data.queries, qp, cache, batch_size, spec.normalize,
+                            part_of(step, "", docs_w, queries_w), "queries", pool)
             if dv.shape[1] != qv.shape[1]:
                 # The documents came from a shard written before checksums whose width the encoder has just
                 # contradicted (the cache dropped it on storing the queries' vectors): fetch them again.
-                dv, nd2 = encode_cached(encoder, data.docs, dp, cache, batch_size, spec.normalize,
-                                        part_of(step, "", 0.0, docs_w), "documents", pool)
+                dv, nd2 = _timed(timed["documents"], encoder, data.docs, dp, cache, batch_size, spec.normalize,
+                                 part_of(step, "", 0.0, docs_w), "documents", pool)
                 nd += nd2
             encoded += nd + nq
             t1 = time.perf_counter()
@@ -356,6 +392,8 @@ profile's (a protocol waterfall step: ``coreb_core.retrieval.protocol_steps``) a
         timings_s={**{k: round(v, 3) for k, v in timings.items()},
                    "model_load": round(encoder.load_seconds if encoder else 0.0, 3),
                    "total": round(time.perf_counter() - start, 3)},
+        cost=_cost(timed, encoded, max(0, len(needed) - encoded), meter, used_device,
+                   encoding.precision if encoding else "none", batch_size if encoding else None),
         created=time.strftime("%Y-%m-%dT%H:%M:%S"))
     meta = replace(meta, label=label or run_name(meta))
     write_run(hits, meta, root)

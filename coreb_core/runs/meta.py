@@ -16,6 +16,7 @@ from typing import Any, Iterable, Mapping, cast
 
 from coreb_core.data.schema import TASK_NAMES
 from coreb_core.errors import CorebError
+from coreb_core.runs.cost import RunCost
 from coreb_core.text import invisible_chars, name_key, quoted_id
 
 
@@ -59,6 +60,7 @@ class RunMeta:
     corpus_fingerprint: str | None = None
     texts_encoded: int | None = None
     timings_s: dict[str, Any] | None = None
+    cost: RunCost | None = None  # measured while the run was made (None: not measured, e.g. older runs)
     extra: dict[str, Any] = field(default_factory=dict)
 
     def made_on(self) -> str:
@@ -84,6 +86,8 @@ class RunMeta:
         for name in ("tasks", "tags"):
             if getattr(self, name) is not None:
                 out[name] = list(getattr(self, name))
+        if self.cost is not None:
+            out["cost"] = self.cost.to_json()
         return {**self.extra, **out}
 
     @classmethod
@@ -103,6 +107,9 @@ class RunMeta:
         for name, kinds in META_TYPES.items():
             value: Any = data.get(name)
             if value is None:
+                continue
+            if name == "cost":  # its own fields, checked one by one (``cost.seconds``)
+                values[name] = RunCost.from_json(value, source)
                 continue
             if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
                 raise CorebError(f"{source}: field {name!r} is {type(value).__name__}, expected "
@@ -128,7 +135,7 @@ META_FIELDS = tuple(f.name for f in fields(RunMeta) if f.name != "extra")
 META_TYPES: dict[str, tuple[type, ...]] = {
     name: {"tasks": (list, tuple), "tags": (list, tuple), "rerank_depth": (int,), "batch_size": (int,), "top_k": (int,),
            "texts_encoded": (int,), "model_spec": (dict,), "encoding": (dict,), "prompts": (dict,),
-           "packages": (dict,), "timings_s": (dict,)}.get(name, (str,))
+           "packages": (dict,), "timings_s": (dict,), "cost": (dict,)}.get(name, (str,))
     for name in META_FIELDS}
 
 

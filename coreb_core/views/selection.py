@@ -1,4 +1,4 @@
-"""Which stored run to pick for chosen tasks, languages and a parameter limit: the Model selection page's verdict,
+"""Which stored run to pick for chosen tasks, languages, a parameter limit and cost limits (ms per text, peak GB): the Model selection page's verdict,
 the ``select`` verb and the report's (all through ``recommend_stored``, on the scope's evaluation)."""
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from coreb_core.analysis.selection import Average, Recommendation, recommend_stored
+from coreb_core.analysis.selection import Average, Recommendation, cost_columns, recommend_stored
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.errors import CorebError
 from coreb_core.present.format import release_words
@@ -20,6 +20,7 @@ from coreb_core.present.selection import (
     versus_first_words,
 )
 from coreb_core.present.tiers import rank_interval_words, selection_tier_sentence
+from coreb_core.runs.cost import cost_brief
 from coreb_core.text import terminal_safe
 from coreb_core.views.inputs import Inputs
 from coreb_core.views.output import records
@@ -49,12 +50,15 @@ class SelectionView:
     recommendation: Recommendation
 
     def to_json(self) -> dict:
-        """``select --json``: the standings as objects (fractions, p-values; a p-value without a test is null)."""
+        """``select --json``: the standings as objects (fractions, p-values; a p-value without a test is null), each
+        with its measured ``cost`` (``run.json``'s cost block with its rates; null: not measured)."""
         rec = self.recommendation
         return {"release": self.scope.release, "scheme": str(self.scope.scheme), "metric": rec.metric,
                 "tasks": list(rec.tasks), "languages": list(rec.languages), "budget_b": rec.budget_b,
+                "max_ms_per_text": rec.max_ms_per_text, "max_memory_gb": rec.max_memory_gb,
                 "average": rec.average, "verdict": recommendation_sentence(rec),
-                "standings": [{**s._asdict(), "compared": s.compared} for s in rec.standings],
+                "standings": [{**s._asdict(), "compared": s.compared, "cost": s.cost.to_json() if s.cost else None,
+                               **cost_columns(s.cost)} for s in rec.standings],
                 "left_out": [{**x._asdict(), "tasks": list(x.tasks), "sentence": left_out_sentence(x)}
                              for x in rec.left_out],
                 "excluded": rec.excluded.to_dict("records"),
@@ -76,14 +80,16 @@ class SelectionView:
             place = rec.tiers.tier_of(s.run) if rec.tiers is not None else None
             tier = f"  tier {place.tier}, rank {rank_interval_words(place)}" if place else ""
             out.append(f"{s.rank:>3}. {s.model}  {points(s.mean)} [{points(s.ci_low)}–{points(s.ci_high)}]  "
-                       f"trap {points(s.trap_share)}%  {params_words(s.params_b)}  {s.queries} queries{tier}{vs}")
+                       f"trap {points(s.trap_share)}%  {params_words(s.params_b)}  {s.queries} queries  "
+                       f"{cost_brief(s.cost)}{tier}{vs}")
         out += [f"  {left_out_sentence(left)}" for left in rec.left_out]
         return [terminal_safe(line) for line in out]
 
 
 def build(scope: Scope, *, tasks: Sequence[str] = TASK_NAMES, languages: Sequence[str] = LANGUAGE_SCOPES,
           budget_b: float | None = None, metric: str = "ndcg_at_10", average: Average = "tasks",
-          inputs: Inputs | None = None) -> SelectionView:
+          inputs: Inputs | None = None, max_ms_per_text: float | None = None,
+          max_memory_gb: float | None = None) -> SelectionView:
     """The scope's runs ranked on the chosen slices (``recommend_stored`` on the scope's evaluation).
 
     >>> view = build(Scope.of("demo_v2603", [bm25], root=root), tasks=("t2c",), budget_b=1.0, inputs=Inputs(root))
@@ -93,5 +99,6 @@ def build(scope: Scope, *, tasks: Sequence[str] = TASK_NAMES, languages: Sequenc
     inputs = inputs or Inputs()
     chosen = recommend_stored(scope.release, list(scope.run_ids), str(scope.scheme), tuple(tasks), tuple(languages),
                               budget_b, metric, scope.anchor_exclusion, average,
-                              evaluation=inputs.evaluation(scope), root=inputs.root)
+                              evaluation=inputs.evaluation(scope), root=inputs.root,
+                              max_ms_per_text=max_ms_per_text, max_memory_gb=max_memory_gb)
     return SelectionView(scope, chosen.recommendation)

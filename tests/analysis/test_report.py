@@ -72,6 +72,7 @@ def test_report_numbers_and_significance_are_the_evaluators(report_cache, t2c_re
     from coreb_core.evaluation.evaluate import analyse_many
     from coreb_core.evaluation.schemes import V2
     from coreb_core.evaluation.significance import compare_pair
+    from coreb_core.runs.cost import cost_words
     from coreb_core.runs.folders import read_hits, run_meta
     from coreb_core.text import p_text
 
@@ -118,14 +119,16 @@ def test_report_numbers_and_significance_are_the_evaluators(report_cache, t2c_re
     assert "significant after Holm correction" in verdict and "not significant" not in verdict
     assert f", {shown_gap:.1f} points ahead, " in verdict
     assert evidence.endswith(f"against bm25-noisy · demo_v2603 it wins {pair.losses} queries, ties {pair.ties} and loses "
-                             f"{pair.wins}.")
+                             f"{pair.wins}. Its cost: {cost_words(run_meta(bm25, report_cache['root']).cost)}.")
+    # issue 36: each run's measured cost in the provenance; the noisy run, imported, measured none
+    assert "measured cost: cost not measured" in html and f"measured cost: {cost_words(rec.standings[0].cost)}" in html
 
 
 def test_report_provenance_of_every_number(report_cache, t2c_report):
     _, html = t2c_report
     prov = html.split("Provenance of every number")[1]
     for run in (report_cache["bm25"], report_cache["noisy"]):
-        assert f"evaluated here from run {run}, official CoREB semantics, release {RELEASE}." in prov
+        assert f"evaluated here from run {run}, official CoREB semantics, release {RELEASE}; measured cost: " in prov
     assert "published figure, paper Table 3" in prov
     assert "Published models (real CoREB v202603, not this release; nDCG@10)" in html
 

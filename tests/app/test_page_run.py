@@ -6,6 +6,7 @@ import pytest
 from coreb_core.data.store import Store, list_releases
 from coreb_core.evaluation.evaluate import evaluate, summary
 from coreb_core.present.format import plain, without_release
+from coreb_core.runs.cost import rate_text
 from coreb_core.runs.folders import read_hits, run_meta
 from tests import dump
 from tests.builders import app_test, bad_jsonl
@@ -56,6 +57,9 @@ def test_run_page_runs_bm25(private_cache):
     assert not at.code and not any(str(b.key).startswith("job_cancel_") for b in at.button)
     assert any(c.value.endswith("It is now listed under Runs in the sidebar for release demo_v2603.")
                for c in at.caption)
+    cost = run_meta(run_id, private_cache).cost  # issue 36: what the run measured, said when it ends
+    assert cost.kind == "lexical" and cost.texts_per_s > 0
+    assert any(f"; measured cost: {rate_text(cost.texts_per_s)} texts/s (" in c.value for c in at.caption)
     # issue 24: the finished run is listed and chosen under Runs at once, and the sidebar says so
     # (the chips leave out " · demo_v2603": the sidebar's release is chosen right above them)
     assert run_id in at.sidebar.multiselect[0].value

@@ -110,7 +110,7 @@ def test_cli_rename_tag_list(cache):
     assert done.returncode == 0 and done.stdout == "run r1 (my bm25) tags: baseline\n"
     done = run_cli("runs", "list", "--json", env=env)
     assert json.loads(done.stdout) == [{"run_id": "r1", "name": "my bm25", "release": "v", "tags": ["baseline"],
-                                        "created": None}]
+                                        "created": None, "cost": None}]
     for args, line in ((("rename", "nope", "x"), f"error: run 'nope' not found in {cache / 'runs'}\n"),
                        (("rename", "r1", ""), "error: run name is empty\n"),
                        (("rename", "r1", "x" * 81), "error: run name is 81 characters long; at most 80 are allowed\n"),
