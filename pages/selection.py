@@ -145,9 +145,9 @@ ranked, published = _for_display(rec.ranked), _for_display(published)
 excluded = _for_display(rec.excluded)
 columns = {"rank": st.column_config.NumberColumn("#", width=40),
            "name": st.column_config.TextColumn("run"), "model": st.column_config.TextColumn("model"),
-           "mean": st.column_config.NumberColumn("nDCG@10 ×100", format="%.1f", width=105,
+           "mean": st.column_config.NumberColumn("nDCG@10 ×100", format="%.1f", width=100,
                                                             help="mean nDCG@10 ×100 over the chosen slices"),
-           "ci": st.column_config.TextColumn("95% CI", width=95, help="bootstrap 95% interval of the mean"),
+           "ci": st.column_config.TextColumn("95% CI", width=90, help="bootstrap 95% interval of the mean"),
            "trap_share": st.column_config.NumberColumn("trap share (%)", format="%.1f", width=110,
                                                        help="of the queries with a positive, those lost to a "
                                                             "trap (a rel=1 above every rel=2), %"),
@@ -158,7 +158,7 @@ columns = {"rank": st.column_config.NumberColumn("#", width=40),
            "ranks": st.column_config.TextColumn("rank 95%", width=75,
                                                 help="2.5–97.5 percentile of the run's rank over bootstrap resamples "
                                                      "of the queries"),
-           "queries": st.column_config.NumberColumn("queries", width=70),
+           "queries": st.column_config.NumberColumn("queries", width=62),
            "texts_per_s": st.column_config.NumberColumn("texts/s", format="%.0f", width=70,
                                                         help="texts encoded (or indexed and scored, BM25) per second, "
                                                              "as the run measured; empty: not measured"),

@@ -263,6 +263,12 @@ def verdict_and_evidence(page) -> tuple[str, str]:
     return verdict, main.locator('[data-testid="stText"]').first.inner_text().strip()
 
 
+def tier_line(page) -> str:
+    """Model selection's rank-tier sentence under the evidence (issue 36: the report's box carries it too)."""
+    texts = page.locator('[data-testid="stMain"] [data-testid="stText"]').all_inner_texts()
+    return next(t.strip() for t in texts if t.strip().startswith("The recommended run is"))
+
+
 def reports_verdict(path) -> list[str]:
     """The downloaded report's recommendation box: its verdict and evidence sentences."""
     box = re.search(r'<div class="rec"><b>Recommendation.</b> (.*?)</div>', path.read_text(encoding="utf-8")).group(1)

@@ -21,6 +21,7 @@ from tests.browser import (
     reports_verdict,
     serve,
     start_minilm,
+    tier_line,
     verdict_and_evidence,
     wait_for_script,
 )
@@ -144,7 +145,7 @@ def test_the_report_downloads_during_a_background_run(real_cache, real_runs, tmp
         assert download.value.suggested_filename == "coreb_report_release_v2603.html"
         report = tmp_path / download.value.suggested_filename
         download.value.save_as(report)
-        assert reports_verdict(report) == [verdict, evidence]
+        assert reports_verdict(report) == [verdict, evidence, tier_line(page)]
         print(f"\nreport downloaded {time.monotonic() - started:.0f} s after the run's start")
         page.screenshot(path=str(ARTIFACTS / "real-report-during-run.png"))
         if "Running in the background" in sidebar.inner_text():  # it may have ended during the download

@@ -30,6 +30,7 @@ from tests.browser import (
     selection_url,
     serve,
     start_minilm,
+    tier_line,
     verdict_and_evidence,
     wait_for_script,
 )
@@ -79,7 +80,7 @@ def test_the_report_states_the_pages_verdict(served, browser, default_run_ids, t
     assert download.value.suggested_filename == "coreb_report_demo_v2603.html"
     report = tmp_path / "report.html"
     download.value.save_as(report)
-    assert reports_verdict(report) == [verdict, evidence]  # the page's verdict and evidence, word for word
+    assert reports_verdict(report) == [verdict, evidence, tier_line(page)]  # the page's verdict and evidence, word for word
     page.close()
 
 
