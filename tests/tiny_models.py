@@ -9,8 +9,10 @@ a sentence-transformers folder (``modules.json``, ``sentence_bert_config.json``,
 
 The tokenizer is a stand-in: the real models' byte-level BPE vocabularies are on the hub. What the tests compare is
 two encoders on one and the same folder, so only the tokenizer's special tokens matter here: ``<|endoftext|>`` is
-the pad token (and, for Qwen3, appended to every text as the Qwen3-Embedding tokenizer does) and the padding side
-is stored in ``tokenizer_config.json`` as the family's tokenizers ship it.
+the pad token (and, for Qwen3, appended to every text, as the Qwen3-Embedding card's last-token pooling expects)
+and the padding side stored in ``tokenizer_config.json`` is "left", the side Qwen3-Embedding's card loads its
+tokenizer with. The real tokenizers' own files are on the hub and are not checked here; the card profile takes
+the registry's ``card_padding_side`` when it gives one (C2LLM), else the tokenizer's own.
 """
 from __future__ import annotations
 
@@ -31,7 +33,7 @@ class Family(NamedTuple):
     name: str  # transformers model_type
     registry_ids: tuple[str, ...]  # the registry entries of this architecture
     pooling: str  # the sentence-transformers pooling of the family's cards: "lasttoken" or "mean"
-    padding_side: str  # the tokenizer's own padding side
+    padding_side: str  # the tiny tokenizer's own padding side
     append_eos: bool  # the tokenizer appends <|endoftext|> to every text (Qwen3-Embedding's does)
     st_prompts: dict[str, str]  # config_sentence_transformers.json prompts (generic ones, as the real files hold)
 

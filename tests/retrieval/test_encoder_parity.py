@@ -140,12 +140,10 @@ def test_official_profile_equals_coreb_runner(model_id, tiny_folders, runner_vec
     assert np.isfinite(same_batches).all()
     assert np.abs(same_batches - queries).max() <= TOLERANCE
     assert np.array_equal(queries, corpus)  # the runner encodes both sides alike: no prompt on either
-    # as a run encodes: length-sorted batches, the first of 8 (coreb_core.retrieval.encode), no prompt
-    for side in ("query", "document"):
-        prompt = getattr(encoding.prompt("t2c"), side)
-        assert prompt == ""
-        run_like = encode_texts(encoder, TEXTS, prompt, batch_size=4, normalize=spec.normalize)
-        assert np.abs(run_like - queries).max() <= TOLERANCE
+    # as a run encodes: length-sorted batches, the first of 8 (coreb_core.retrieval.encode), no prompt on either side
+    assert {(p.query, p.document) for p in encoding.prompts.values()} == {("", "")}
+    run_like = encode_texts(encoder, TEXTS, "", batch_size=4, normalize=spec.normalize)
+    assert np.abs(run_like - queries).max() <= TOLERANCE
     assert encoder.pooling_seen == {"mean"}  # a Qwen model returns no sentence_embedding: mean over the mask
     # unit vectors; an empty text that tokenizes to nothing (Qwen2 here: no <|endoftext|> appended) has an all-zero
     # mask, so the runner's mean is 0 / 1e-9 and its vector all zeros, ours too
@@ -177,12 +175,29 @@ def _reference_st(folder: Path, padding_side: str, max_length: int):
     """sentence-transformers with the card's settings, loaded without the project's code."""
     from sentence_transformers import SentenceTransformer
 
-    model = SentenceTransformer(str(folder), device="cpu", tokenizer_kwargs={"padding_side": padding_side})
+    # processor_kwargs: sentence-transformers 6's name for what load_dense passes as tokenizer_kwargs (deprecated)
+    model = SentenceTransformer(str(folder), device="cpu", processor_kwargs={"padding_side": padding_side})
     model.max_seq_length = max_length
     return model
 
 
-@pytest.mark.parametrize("model_id", sorted(FAMILY_OF))
+def _card_settings(model_id: str) -> tuple:
+    spec = REGISTRY[model_id]
+    return FAMILY_OF[model_id], tuple(sorted(spec.card.items())), spec.card_max_length, spec.card_padding_side, \
+        spec.dtype, spec.normalize
+
+
+# One registry model per distinct card setting (Qwen3-Embedding's three sizes share theirs, F2LLM's and
+# jina-code's too): the others would encode the same folder with the same settings again.
+CARD_MODELS = sorted({_card_settings(m): m for m in sorted(FAMILY_OF, reverse=True)}.values())
+
+
+def test_card_models_cover_every_card_setting():
+    assert CARD_MODELS == ["bge-code-v1", "f2llm-0.6b", "jina-code-0.5b", "qwen3-embedding-0.6b"]
+    assert {_card_settings(m) for m in FAMILY_OF} == {_card_settings(m) for m in CARD_MODELS}
+
+
+@pytest.mark.parametrize("model_id", CARD_MODELS)
 def test_card_profile_applies_the_cards_prompts_pooling_padding_and_length(model_id, tiny_folders):
     family = FAMILIES[FAMILY_OF[model_id]]
     registry = REGISTRY[model_id]
@@ -250,17 +265,20 @@ def test_card_pooling_is_the_last_token_over_the_card_length(family, tiny_folder
     assert kept.shape[-1] == length  # the card's length (8192 for Qwen3-Embedding and jina-code), well past 512
 
 
-@pytest.mark.parametrize("override", ["right", "left"])
-def test_card_padding_side_is_the_specs_when_it_gives_one(override, tiny_folders):
-    """A card padding side (C2LLM's "left" in the registry) reaches the tokenizer; the vectors stay those of
-    sentence-transformers loaded with that side."""
-    spec = _tiny_spec("jina-code-0.5b", tiny_folders("qwen2"))._replace(card_padding_side=override)
-    model = load_encoder(spec, encoding_for(spec, "card", "cpu"), "cpu")
-    assert model.tokenizer.padding_side == override
-    encoded = model.preprocess(["a", "def add ( a , b )"])
-    assert encoded["attention_mask"][0].tolist()[0 if override == "right" else -1] == 1
-    reference = _reference_st(Path(spec.name), override, spec.card_max_length)
-    prompt = spec.card["t2c"].query
-    ours = encode_texts(model, TEXTS, prompt, batch_size=4, normalize=True)
-    theirs = reference.encode([prompt + t for t in TEXTS], batch_size=4, normalize_embeddings=True)
-    assert np.abs(ours - theirs).max() <= TOLERANCE
+def test_card_padding_side_is_the_specs_when_it_gives_one(tiny_folders):
+    """A card padding side (C2LLM's "left" in the registry) reaches the tokenizer, and the vectors are those of
+    sentence-transformers loaded with that side. Either side gives the same vectors to rounding: its last-token
+    pooling reads the last unmasked position, and RoPE sees relative positions only."""
+    vectors = {}
+    for side in ("right", "left"):
+        spec = _tiny_spec("jina-code-0.5b", tiny_folders("qwen2"))._replace(card_padding_side=side)
+        model = load_encoder(spec, encoding_for(spec, "card", "cpu"), "cpu")
+        assert model.tokenizer.padding_side == side
+        mask = model.preprocess(["a", "def add ( a , b )"])["attention_mask"][0].tolist()
+        assert mask == ([1] + [0] * 6 if side == "right" else [0] * 6 + [1])
+        reference = _reference_st(Path(spec.name), side, spec.card_max_length)
+        prompt = spec.card["t2c"].query
+        vectors[side] = encode_texts(model, TEXTS, prompt, batch_size=4, normalize=True)
+        theirs = reference.encode([prompt + t for t in TEXTS], batch_size=4, normalize_embeddings=True)
+        assert np.abs(vectors[side] - theirs).max() <= TOLERANCE
+    assert np.abs(vectors["right"] - vectors["left"]).max() <= TOLERANCE
