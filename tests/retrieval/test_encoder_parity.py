@@ -70,11 +70,16 @@ def runner_models(tmp_path_factory):
     loaders and evaluation (beir and co.), which the wrapper does not need; ``models.py`` itself imports only
     the standard library and numpy (and ``easyllm_kit`` for its logger, with a stdlib fallback it takes here)."""
     folder = tmp_path_factory.mktemp("coreb-wheel")
-    done = subprocess.run([sys.executable, "-m", "pip", "download", "coreb==0.1.0", "--no-deps", "--quiet",
-                           "-d", str(folder)], capture_output=True, text=True, timeout=120)
+    command = [sys.executable, "-m", "pip", "download", "coreb==0.1.0", "--no-deps", "--quiet", "--retries", "1",
+               "--timeout", "20", "-d", str(folder)]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=180)
+        why = done.stderr.strip()[-300:]
+    except subprocess.TimeoutExpired:
+        why = "pip download took over 180 s"
     wheels = sorted(folder.glob("coreb-0.1.0-*.whl"))
-    if done.returncode != 0 or not wheels:
-        pytest.skip(f"pip could not fetch coreb==0.1.0 (the official runner): {done.stderr.strip()[-300:]}")
+    if not wheels:
+        pytest.skip(f"pip could not fetch coreb==0.1.0 (the official runner): {why}")
     with zipfile.ZipFile(wheels[0]) as wheel:
         source = folder / "coreb_runner_models.py"
         source.write_bytes(wheel.read("coreb_runner/benchmark/models.py"))
