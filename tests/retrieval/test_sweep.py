@@ -225,3 +225,22 @@ def test_ray_local_makes_the_same_runs_as_the_local_sweep(mini_data, tmp_path, m
     assert_no_half_run(ray_root)
     # the runs Ray stored are found by the local sweep: nothing is made twice
     assert [row.status for row in sweep(MODELS, RELEASES, root=ray_root).rows] == [SKIPPED] * 4
+
+
+def test_a_cancelled_sweep_job_stores_nothing_more(sweep_cache):
+    """The app's sweep job (``jobs.sweep_job``): a cancel during a run fails that run (nothing stored), starts no
+    other, and ends the job cancelled."""
+    from coreb_core.retrieval.jobs import RunCancelled, sweep_job
+
+    seen = []
+
+    def progress(message, fraction):
+        seen.append(message)
+        if message.startswith("[2/4]") and "searched" in message:
+            raise RunCancelled("job")
+
+    with pytest.raises(RunCancelled):
+        sweep_job(MODELS, RELEASES, ["official"], sweep_cache, progress)
+    assert runs_made(sweep_cache) == [("bm25", "demo_v2603")]
+    assert_no_half_run(sweep_cache)
+    assert not any(m.startswith("[3/4]") for m in seen)
