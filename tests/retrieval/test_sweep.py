@@ -244,3 +244,13 @@ def test_a_cancelled_sweep_job_stores_nothing_more(sweep_cache):
     assert runs_made(sweep_cache) == [("bm25", "demo_v2603")]
     assert_no_half_run(sweep_cache)
     assert not any(m.startswith("[3/4]") for m in seen)
+
+
+def test_a_stored_dense_run_is_found_by_its_encoder_identity(fake_dense):
+    """A dense run stored by ``run`` (here encoded by the Trigrams stand-in under minilm's official encoding) is the
+    sweep's run: same model, release, profile, corpus, encoder and prompts, so it is skipped, not made again."""
+    root, dense, bm25 = fake_dense
+    result = sweep(["minilm", "bm25"], ["demo_v2603"], ["official"], ["cpu"], root=root)
+    assert [(row.item, row.status, row.run_id) for row in result.rows] == [
+        (SweepItem("minilm", "demo_v2603", "official"), SKIPPED, dense), (SweepItem("bm25", "demo_v2603", None),
+                                                                         SKIPPED, bm25)]
