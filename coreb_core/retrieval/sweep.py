@@ -347,8 +347,8 @@ class _Serialised(SweepEvents):
             self.events.ended(row)
 
 
-# Runs pending items: (index, item, device for its identity) -> rows by index. The local one is ``run_local``;
-# ``sweep_ray.run_on_ray`` is Ray's.
+# Makes the pending runs: (index in the matrix, item) pairs, the cache folder and the events -> rows by index. The
+# local one is ``local_executor``'s; ``sweep_ray.ray_executor`` is Ray's.
 Executor = Callable[[list[tuple[int, SweepItem]], Path, SweepEvents], dict[int, SweepRow]]
 
 
