@@ -6,9 +6,11 @@ import pandas as pd
 import streamlit as st
 
 from coreb_core.data.schema import TASKS
+from coreb_core.data.store import list_releases
 from coreb_core.errors import CorebError
 from coreb_core.evaluation.evaluate import score_run
 from coreb_core.input_paths import check_input_path
+from coreb_core.paths import cache_root
 from coreb_core.present.charts import hbar
 from coreb_core.present.display import points_column
 from coreb_core.present.format import error_lines, model_table, ndcg_frame, plain, prompt_table, release_words
@@ -17,8 +19,9 @@ from coreb_core.present.numbers import duration_text
 from coreb_core.results.imported import import_results
 from coreb_core.results.uploads import import_dataset, import_uploaded_dataset, import_uploaded_results
 from coreb_core.retrieval.device import cuda_status
-from coreb_core.retrieval.jobs import DONE, FAILED, RunRequest, board
+from coreb_core.retrieval.jobs import DONE, FAILED, RunRequest, WorkRequest, board, sweep_job
 from coreb_core.retrieval.profiles import DEFAULT_PROFILE, PROFILES
+from coreb_core.retrieval.sweep import SweepResult
 from coreb_core.runs.cost import cost_words
 from coreb_core.runs.folders import run_meta, update_run
 from coreb_core.runs.hits import DEFAULT_TOP_K
@@ -26,7 +29,7 @@ from coreb_core.runs.meta import parse_tags
 from coreb_core.text import capped
 from ui.cache import runs_of
 from ui.chart_specs import draw
-from ui.jobs import job_title, start_job
+from ui.jobs import job_title, start_job, start_work, sweep_table, sweep_title
 from ui.sidebar import sidebar
 from ui.widgets import csv_download, path_or_upload, run_label, run_tooltip
 
@@ -140,6 +143,41 @@ elif state_ is not None and state_.status == DONE and state_.run_id is not None:
     st.caption(f"Source: this run on `{last_release}` · encoding profile `{run_profile}` "
                "(BM25 has none) · scheme `v2` (official) · C2C anchor excluded · mean over each task's evaluated "
                "queries.")
+
+st.header("Sweep")
+st.caption("Many runs as one job: one per model, release and profile (a lexical model has no profile: one run), one "
+           "at a time per GPU of this server, else on the CPU. A run already stored with the same identity is skipped, "
+           "one that fails is reported and made again by the next sweep; a cancel stops it after the run under way, "
+           "which stores nothing. The command line's `python -m coreb_core sweep` does the same, also on a Ray "
+           "cluster (docs/sweep.md).")
+runnable = [m for m in models["id"] if models.set_index("id").loc[m, "re_runnable"]]
+s1, s2, s3 = st.columns(3)
+sweep_models = s1.multiselect("Models", runnable, default=[m for m in ("bm25",) if m in runnable], key="sweep_models")
+cached = list_releases()
+sweep_releases = s2.multiselect("Releases", cached, default=[r for r in (release,) if r in cached], key="sweep_releases")
+sweep_profiles = s3.multiselect("Profiles (dense models)", list(PROFILES), default=[DEFAULT_PROFILE],
+                                key="sweep_profiles", format_func=lambda p: PROFILE_LABELS[p])
+if st.button("Start the sweep", disabled=not (sweep_models and sweep_releases and sweep_profiles), key="sweep_go",
+             help="It goes on in the background; its progress (the run under way, the runs done) and a Cancel "
+                  "button are in the sidebar of every page."):
+    chosen_sweep = (list(sweep_models), list(sweep_releases), list(sweep_profiles), cache_root())
+    try:
+        ss["sweep_job"] = start_work(WorkRequest("sweep", sweep_title(*chosen_sweep[:3]), release),
+                                     lambda progress: sweep_job(*chosen_sweep, progress))
+    except CorebError as exc:
+        for line in error_lines(exc):
+            st.error(plain(line))
+    else:
+        st.rerun()
+sweep_state = board().state(ss["sweep_job"]) if ss.get("sweep_job") in {s.job_id for s in board().states()} else None
+if sweep_state is not None and sweep_state.status == DONE and isinstance(board().result(sweep_state.job_id),
+                                                                        SweepResult):
+    swept = board().result(sweep_state.job_id)
+    assert isinstance(swept, SweepResult)
+    st.dataframe(sweep_table(swept), hide_index=True, placeholder="—")
+    st.caption(plain(sweep_state.output or ""))
+elif sweep_state is not None and sweep_state.status == FAILED:
+    st.error(plain(sweep_state.error or ""))
 
 st.header("Name and tags")
 st.caption("Runs are shown by name everywhere; by default <model> · <profile> · <release>, numbered when repeated. "

@@ -30,11 +30,11 @@ MODULES = ["coreb_core.retrieval.openvino_encoder", "coreb_core.data.measures", 
            "coreb_core.present.trap_patterns", "coreb_core.views.output", "ui.columns",
            "coreb_core.present.inspection", "coreb_core.present.labels", "coreb_core.training.reranker",
            "coreb_core.training.protocol", "coreb_core.retrieval.protocol_steps", "coreb_core.present.waterfall",
-           "coreb_core.retrieval.compression",
+           "coreb_core.retrieval.compression", "coreb_core.retrieval.sweep_ray",
            "coreb_core.analysis.tiers", "coreb_core.present.tiers"]
 
 DATA_MODULES = ["coreb_core", "coreb_core.defaults", "coreb_core.report", "coreb_core.retrieval.jobs",
-                "coreb_core.retrieval.pipeline", "coreb_core.retrieval.runner_encoder", "coreb_core.evaluation.compile",
+                "coreb_core.retrieval.pipeline", "coreb_core.retrieval.sweep", "coreb_core.retrieval.runner_encoder", "coreb_core.evaluation.compile",
                 "coreb_core.evaluation.export", "coreb_core.evaluation.evaluate", "coreb_core.evaluation.join",
                 "coreb_core.evaluation.stored_joins",
                 "coreb_core.data.statistics", "coreb_core.data.store", "coreb_core.data.ingest", "coreb_core.data.sources",

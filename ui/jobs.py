@@ -3,11 +3,13 @@ button, refreshed every second, and reruns the whole page once a job ends, so th
 listed under Runs at once. The jobs themselves are ``coreb_core.retrieval.jobs`` (no Streamlit)."""
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
 from coreb_core.present.format import plain, release_words
 from coreb_core.present.numbers import duration_text
 from coreb_core.retrieval.jobs import CANCELLED, DEFAULT, DONE, FAILED, JobState, RunRequest, WorkRequest, board
+from coreb_core.retrieval.sweep import SweepResult
 
 SEEN_KEY = "jobs_seen"  # job ids whose end this session has already acted on
 MINE_KEY = "jobs_mine"  # job ids this session started (their finished run is chosen under Runs)
@@ -26,6 +28,29 @@ def job_title(request: RunRequest | WorkRequest) -> str:
         return request.title
     model = request.model if request.model.startswith("bm25") else f"{request.model} · {request.profile}"
     return f"{model} on {request.release}"
+
+
+def sweep_title(models: list[str], releases: list[str], profiles: list[str]) -> str:
+    """The job board's title of a sweep.
+
+    >>> sweep_title(["bm25", "minilm"], ["demo_v2603"], ["official", "card"])
+    'sweep of bm25, minilm on demo_v2603 (official, card)'
+    """
+    return f"sweep of {', '.join(models)} on {', '.join(releases)} ({', '.join(profiles)})"
+
+
+def sweep_table(result: SweepResult) -> pd.DataFrame:
+    """A finished sweep's summary, a row per run (as the command line's ``sweep`` prints it).
+
+    >>> from coreb_core.retrieval.sweep import SweepItem, SweepRow
+    >>> row = SweepRow(SweepItem("bm25", "v", None), "stored", 1.25, 5000.0, "r1", "cpu")
+    >>> sweep_table(SweepResult([row], 1.3)).columns.tolist()
+    ['model', 'profile', 'release', 'status', 'seconds', 'texts/s', 'run', 'error']
+    """
+    return pd.DataFrame([{"model": r.item.model, "profile": r.item.profile, "release": r.item.release,
+                          "status": r.status, "seconds": round(r.seconds, 1), "texts/s": r.texts_per_s,
+                          "run": r.run_id, "error": r.error} for r in result.rows],
+                        columns=["model", "profile", "release", "status", "seconds", "texts/s", "run", "error"])
 
 
 def progress_line(state: JobState) -> str:

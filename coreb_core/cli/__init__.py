@@ -2,7 +2,7 @@
 handler (``registry.command``); ``main`` builds the parser and applies the one error policy.
 
 - ``data``: fetch, import-data, demo, info, integrity, sql
-- ``runs``: models, run, runs, export, import-results, results
+- ``runs``: models, run, sweep, runs, export, import-results, results
 - ``evaluate``: eval, waterfall
 - ``traps``: traps, hubs, audit, compress, stability
 - ``compare``: compare, tiers, contrast, difficulty, rerank-errors

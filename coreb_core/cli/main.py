@@ -20,7 +20,7 @@ from coreb_core.input_paths import unconfined
 from coreb_core.text import terminal_safe
 
 # The order ``--help`` lists the verbs in: data first, then runs, scoring, the analyses, the model choice.
-ORDER = ("fetch", "import-data", "demo", "info", "integrity", "sql", "models", "run", "runs", "export", "import-results", "results",
+ORDER = ("fetch", "import-data", "demo", "info", "integrity", "sql", "models", "run", "sweep", "runs", "export", "import-results", "results",
          "eval", "waterfall", "traps", "hubs", "audit", "compress", "stability", "compare", "tiers", "contrast",
          "difficulty", "rerank-errors", "samples", "mine", "train-reranker", "select", "report")
 

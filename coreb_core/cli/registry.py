@@ -6,7 +6,8 @@ Example:
     >>> sorted(COMMANDS)
     ['audit', 'compare', 'compress', 'contrast', 'demo', 'difficulty', 'eval', 'export', 'fetch', 'hubs', 'import-data',
      'import-results', 'info', 'integrity', 'mine', 'models', 'report', 'rerank-errors', 'results', 'run', 'runs',
-     'samples', 'select', 'sql', 'stability', 'tiers', 'train-reranker', 'traps', 'waterfall']
+     'samples', 'select', 'sql', 'stability', 'sweep', 'tiers', 'train-reranker', 'traps',
+     'waterfall']
 """
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Verbs of runs and results: the model registry, running retrieval, listing, naming and exporting runs, importing results."""
+"""Verbs of runs and results: the model registry, running retrieval (one run, or a sweep of many), listing, naming
+and exporting runs, importing results."""
 from __future__ import annotations
 
 import argparse
@@ -99,6 +100,99 @@ def _run(args: argparse.Namespace) -> int:
         for task, value in score_run(reranked.run_id).items():
             print(f"  {task} nDCG@10 (v2) {value:.4f}")
     return 0
+
+
+def _sweep_arguments(p: argparse.ArgumentParser) -> None:
+    from coreb_core.retrieval.profiles import DEFAULT_PROFILE, PROFILES
+
+    p.add_argument("--models", nargs="+", required=True, metavar="MODEL",
+                   help="registry ids (see models), local sentence-transformers folders or org/model names")
+    p.add_argument("--releases", nargs="+", required=True, metavar="RELEASE", help="cached releases")
+    p.add_argument("--profiles", nargs="+", choices=PROFILES, default=[DEFAULT_PROFILE],
+                   help="encoding profiles of each dense model (default: official); a lexical model has none and "
+                        "runs once")
+    p.add_argument("--devices", nargs="+", type=DEVICE, default=None, metavar="DEVICE",
+                   help="one run at a time on each (default: every GPU of this machine, else the CPU); each must "
+                        "exist here. With --ray: cpu or cuda (a GPU per dense run)")
+    p.add_argument("--ray", default=None, metavar="ADDRESS",
+                   help="run each item as a Ray task: local (a Ray of this machine) or HOST:PORT of a running "
+                        "cluster (ray start --head), whose workers share this cache folder; needs the ray extra "
+                        "(requirements-ray.txt)")
+    p.add_argument("--json", action="store_true", help="the summary rows as JSON")
+
+
+def _sweep_lines():
+    """A sweep's progress on stderr (``SweepEvents``): a line as each run starts and ends, and one every 10 s while
+    a run reports progress (several devices run at once: one bar each would tangle)."""
+    import time
+
+    from coreb_core.retrieval.sweep import STORED, SweepEvents, SweepItem, SweepRow
+
+    class SweepLines(SweepEvents):
+        EVERY_S = 10.0
+
+        def __init__(self) -> None:
+            self.number: dict[SweepItem, int] = {}
+            self.last: dict[SweepItem, float] = {}
+            self.total = 0
+
+        def line(self, item: SweepItem, text: str) -> None:
+            print(terminal_safe(f"[{self.number.get(item, 0)}/{self.total}] {item.title}: {text}"), file=sys.stderr,
+                  flush=True)
+
+        def planned(self, skipped: list[SweepRow], pending: list[SweepItem]) -> None:
+            self.total = len(pending)
+            print(f"sweep: {len(skipped) + len(pending)} runs: {len(skipped)} stored already (skipped), "
+                  f"{len(pending)} to make", file=sys.stderr, flush=True)
+
+        def started(self, item: SweepItem, device: str) -> None:
+            self.number[item] = len(self.number) + 1
+            self.last[item] = time.monotonic()
+            self.line(item, f"started on {device}")
+
+        def step(self, item: SweepItem, message: str, fraction: float) -> None:
+            if time.monotonic() - self.last.get(item, 0.0) >= self.EVERY_S:
+                self.last[item] = time.monotonic()
+                self.line(item, f"{fraction:.0%} {message}")
+
+        def ended(self, row: SweepRow) -> None:
+            if row.status == STORED:
+                speed = f", {row.texts_per_s:,.0f} texts/s" if row.texts_per_s else ""
+                self.line(row.item, f"stored in {row.seconds:.1f} s{speed} (run {row.run_id})")
+            else:
+                self.line(row.item, f"failed after {row.seconds:.1f} s: {row.error}")
+
+    return SweepLines()
+
+
+@command("sweep", arguments=_sweep_arguments,
+         help="one run per model, release and profile, resumable (a run already stored is skipped, a failed one "
+              "retried on the next call), one at a time per GPU or as Ray tasks; a summary table; exit status 1 "
+              "when some run failed, 2 for bad input")
+def _sweep(args: argparse.Namespace) -> int:
+    from coreb_core.retrieval.sweep import FAILED, SKIPPED, STORED, sweep
+
+    events = _sweep_lines()
+    if args.ray:
+        from coreb_core.retrieval.sweep_ray import sweep_on_ray
+
+        result = sweep_on_ray(args.models, args.releases, args.ray, args.profiles, args.devices, events=events)
+    else:
+        result = sweep(args.models, args.releases, args.profiles, args.devices, events=events)
+    if args.json:
+        print(json.dumps([row.to_json() for row in result.rows], indent=1))
+    else:
+        print(f"{'model':<22} {'profile':<9} {'release':<16} {'status':<8} {'seconds':>8} {'texts/s':>10}  run")
+        for row in result.rows:
+            speed = f"{row.texts_per_s:,.0f}" if row.texts_per_s else "-"
+            print(terminal_safe(f"{row.item.model[:22]:<22} {row.item.profile or '-':<9} {row.item.release[:16]:<16} "
+                                f"{row.status:<8} {row.seconds:>8.1f} {speed:>10}  {row.run_id or '-'}"))
+        print(f"{len(result.rows)} runs: {result.count(STORED)} stored, {result.count(SKIPPED)} skipped, "
+              f"{result.count(FAILED)} failed in {result.seconds:.1f} s")
+    for row in result.rows:
+        if row.status == FAILED:
+            print(terminal_safe(f"failed: {row.item.title}: {row.error}"), file=sys.stderr)
+    return 1 if result.count(FAILED) else 0
 
 
 def _runs_arguments(p: argparse.ArgumentParser) -> None:

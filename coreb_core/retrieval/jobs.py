@@ -305,6 +305,29 @@ class JobBoard:
         return self.state(job_id)
 
 
+def sweep_job(models: list[str], releases: list[str], profiles: list[str], root: Path,
+              progress: Callable[[str, float], None]) -> WorkOutcome:
+    """A sweep (``coreb_core.retrieval.sweep``) as the job board's work: one job, its progress the share of the runs
+    made and the run under way; a cancel stops it after the run under way (which stores nothing) and ends the job
+    cancelled. Its result is the ``SweepResult``, its output the summary line.
+
+    Example (CoREB-mini and a BM25 run on demo_v2603 in ``root``):
+
+    >>> outcome = sweep_job(["bm25"], ["demo_v2603", "demo_v2602"], ["official"], root, lambda m, f: None)
+    >>> [row.status for row in outcome.result.rows], outcome.output
+    (['skipped', 'stored'], '2 runs: 1 stored, 1 skipped, 0 failed in ... s')
+    """
+    from coreb_core.retrieval.sweep import FAILED as ITEM_FAILED
+    from coreb_core.retrieval.sweep import SKIPPED, STORED, ProgressEvents, sweep
+
+    stop = threading.Event()
+    result = sweep(models, releases, profiles, root=root, events=ProgressEvents(progress, stop), stop=stop)
+    if stop.is_set():
+        raise RunCancelled("sweep")
+    return WorkOutcome(output=f"{len(result.rows)} runs: {result.count(STORED)} stored, {result.count(SKIPPED)} "
+                              f"skipped, {result.count(ITEM_FAILED)} failed in {result.seconds:.1f} s", result=result)
+
+
 _BOARDS: dict[str, JobBoard] = {}
 _BOARDS_LOCK = threading.Lock()
 

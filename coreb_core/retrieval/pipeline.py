@@ -162,8 +162,9 @@ class _Encoder:
 
 
 def _pool_factory(device: str, encoding: Encoding):
-    """Several GPUs: sentence-transformers' multi-process pool, one process per GPU (card profile)."""
-    if not device.startswith("cuda") or encoding.backend != "sentence-transformers":
+    """Several GPUs: sentence-transformers' multi-process pool, one process per GPU (card profile). Not for a
+    device named by index (``cuda:1``): that run keeps to its GPU, as a sweep's runs do, one per GPU."""
+    if device != "cuda" or encoding.backend != "sentence-transformers":
         return None
     import torch
 

@@ -237,3 +237,31 @@ def test_run_page_imports_good_dataset_and_trec_results(private_cache, tmp_path)
     from ui.cache import runs_of
     assert any(m.run_id.startswith("mine__tiny__") for m in runs_of("tiny").values())
     assert next(d.value for d in at.dataframe if list(d.value.columns) == ["name"])["name"].tolist() == ["mine · tiny"]
+
+
+def test_run_page_sweeps_as_one_job(mini_data, tmp_path, monkeypatch):
+    """Issue 37: the page starts a sweep as one job on the board; its summary says what was stored and skipped."""
+    from coreb_core.paths import datasets_dir
+    from coreb_core.retrieval.jobs import DONE, board
+    from coreb_core.runs.folders import list_runs
+
+    root = tmp_path / "cache"
+    shutil.copytree(datasets_dir(mini_data), datasets_dir(root))
+    monkeypatch.setenv("COREB_CACHE", str(root))
+    at = app_test("run_retrieval.py", root, {"release": "demo_v2603"}).run()
+    assert not at.exception
+    at.multiselect(key="sweep_models").set_value(["bm25", "bm25s-mteb"])
+    at.multiselect(key="sweep_releases").set_value(["demo_v2603", "demo_v2602"])
+    at.button(key="sweep_go").click().run()
+    assert not at.exception and not at.error
+    (job,) = [s for s in board(root).states() if s.request.title.startswith("sweep of")]
+    assert job.request.title == "sweep of bm25, bm25s-mteb on demo_v2603, demo_v2602 (official)"
+    assert board(root).wait(job.job_id, 300).status == DONE
+    at.run()
+    assert not at.exception
+    table = next(d.value for d in at.dataframe if "status" in d.value.columns)
+    assert table[["model", "release", "status"]].values.tolist() == [
+        [m, r, "stored"] for m in ("bm25", "bm25s-mteb") for r in ("demo_v2603", "demo_v2602")]
+    assert sorted((m.model, m.release) for m in list_runs(None, root)) == sorted(
+        (m, r) for m in ("bm25", "bm25s-mteb") for r in ("demo_v2603", "demo_v2602"))
+    assert any(c.value.startswith("4 runs: 4 stored, 0 skipped, 0 failed in ") for c in at.caption)
