@@ -64,6 +64,8 @@ def _run_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--top-k", type=COUNT, default=100)
     p.add_argument("--rerank", default=None, help="a CrossEncoder folder or hub name to rerank the first stage")
     p.add_argument("--rerank-depth", type=COUNT, default=128)
+    p.add_argument("--estimate", action="store_true",
+                   help="API models: print the token and cost estimate (texts not in the embedding cache) and stop")
 
 
 @command("run", arguments=_run_arguments,
@@ -71,10 +73,18 @@ def _run_arguments(p: argparse.ArgumentParser) -> None:
 def _run(args: argparse.Namespace) -> int:
     from coreb_core.evaluation.evaluate import score_run
     from coreb_core.progress import TqdmProgress
-    from coreb_core.retrieval.pipeline import rerank_run, run_retrieval
+    from coreb_core.retrieval.pipeline import estimate_api_run, rerank_run, run_retrieval
     from coreb_core.runs.cost import cost_words
     from coreb_core.runs.folders import run_meta
 
+    # An API model's token and cost estimate, before anything is sent (docs/api-models.md)
+    estimate = estimate_api_run(args.model, args.release, args.tasks)
+    if estimate is not None:
+        print(f"estimate: {estimate.words()}", file=sys.stderr)
+    if args.estimate:
+        if estimate is None:
+            raise UsageError("--estimate: only an API model has a token and cost estimate")
+        return 0
     bar = TqdmProgress(f"{args.model} ({args.profile}) on {args.release}")
     try:
         # A reranker sees the first stage's stored prefix: store at least the rerank depth.
