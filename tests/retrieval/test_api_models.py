@@ -68,7 +68,7 @@ def _run(model: str, *extra: str):
 
 
 @pytest.mark.parametrize("model", list(MODELS))
-def test_api_model_runs_end_to_end_then_from_the_cache(model, api_env, server, caplog):
+def test_api_model_runs_end_to_end_then_from_the_cache(model, api_env, server, caplog, monkeypatch):
     provider, key_var, _, _ = MODELS[model]
     done = _run(model)
     assert done.returncode == 0, done.stderr
@@ -90,7 +90,9 @@ def test_api_model_runs_end_to_end_then_from_the_cache(model, api_env, server, c
     if provider == "voyage":
         assert {r["body"]["input_type"] for r in server.requests} == {"query", "document"}
 
-    again = _run(model)  # wholly from the embedding cache: the server hears nothing
+    for var in KEY_VARS:  # wholly from the embedding cache: no key needed, and the server hears nothing
+        monkeypatch.delenv(var, raising=False)
+    again = _run(model)
     assert again.returncode == 0, again.stderr
     assert server.texts_sent() == sent and "encoded 0 texts" in again.stdout
     assert "0 texts to send" in again.stderr
