@@ -171,3 +171,17 @@ def test_run_json_holds_no_key_and_names_the_variables(api_env, server):
     api = json.loads(stored)["encoding"]["api"]
     assert api["task_types"] == {"query": "RETRIEVAL_QUERY", "document": "RETRIEVAL_DOCUMENT"}
     assert api["model"] == "gemini-embedding-2-preview" and api["dims_asked"] is None
+
+
+def test_the_apps_background_job_runs_an_api_model_and_its_failure_keeps_no_key(api_env, server):
+    from coreb_core.retrieval.jobs import DONE, FAILED, RunRequest, board
+
+    jobs = board(api_env)
+    request = RunRequest("voyage-code-3", RELEASE, ("c2c",), "cpu", 32)
+    done = jobs.wait(jobs.submit(request, api_env), 60)
+    assert done.status == DONE and done.run_id is not None, done.error
+    server.faults = ["echo401"]
+    # Gemini: nothing of it cached, so its first request meets the 401 that quotes the key back
+    failed = jobs.wait(jobs.submit(RunRequest("gemini-embedding-2", RELEASE, ("c2c",), "cpu", 32), api_env), 60)
+    assert failed.status == FAILED and "HTTP 401" in (failed.error or "") and KEY not in repr(failed)
+    _no_key_anywhere(api_env)
