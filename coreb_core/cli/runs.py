@@ -40,6 +40,8 @@ def _models(args: argparse.Namespace) -> int:
               f"{r['name']}{'@' + r['revision'][:10] if r['revision'] else ''}{aliases} — {r['card_note']}")
     print("Profiles: official (default) encodes as coreb_runner 0.1.0 made the leaderboard (AutoModel, no prompts, "
           "512 tokens, mean pooling); card applies each model's own prompts verbatim (see --json for the texts).")
+    print("API models (kind api): official profile only, key from an environment variable, token and cost estimate "
+          "before a run (run --estimate); see docs/api-models.md.")
     print("Also accepted: a local sentence-transformers folder, or a hub name org/model.")
     return 0
 
