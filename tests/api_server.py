@@ -9,6 +9,7 @@
 Vectors are deterministic (a hash of provider, task type and text seeds them), ``DIMS`` wide. ``faults`` is a list
 of what the next requests get instead of an answer, one per request: ``429``, ``500``, ``"malformed"`` (not JSON),
 ``"echo401"`` (401 quoting the key back), ``"short"`` (one vector too few), ``"nan"`` (a non-numeric value), ``"wide"`` (one vector one dimension wider).
+Errors carry both shapes of error body: ``{"error": {...}}`` (OpenAI, Gemini) and ``{"detail": …}`` (Voyage).
 Every request is recorded (path, the key headers, the body) so a test can check the key was sent.
 """
 from __future__ import annotations
@@ -37,6 +38,7 @@ class ApiServer:
     def __init__(self) -> None:
         self.requests: list[dict[str, Any]] = []
         self.faults: list[Any] = []
+        self.retry_after = "0"  # the Retry-After header of a 429, in seconds
         self.lock = threading.Lock()
         owner = self
 
@@ -54,10 +56,12 @@ class ApiServer:
                 if fault == "echo401":  # a careless server quoting the key back: the client must not pass it on
                     sent = self.headers.get("Authorization") or self.headers.get("x-goog-api-key") or ""
                     return self._send(401, json.dumps({"error": {"code": 401, "status": "UNAUTHENTICATED",
-                                                                 "message": f"invalid key {sent}"}}).encode())
-                if isinstance(fault, int):
+                                                                 "message": f"invalid key {sent}"},
+                                                       "detail": f"invalid key {sent}"}).encode())
+                if isinstance(fault, int):  # a 429 says when to come back, as the APIs do (0 s: the tests stay fast)
                     return self._send(fault, json.dumps({"error": {"code": fault, "message": f"injected {fault}",
-                                                                   "status": "UNAVAILABLE"}}).encode())
+                                                                   "status": "UNAVAILABLE"},
+                                                         "detail": f"injected {fault}"}).encode())
                 if fault == "malformed":
                     return self._send(200, b"{this is not json")
                 answer = owner.answer(self.path, body, fault)
@@ -65,6 +69,8 @@ class ApiServer:
 
             def _send(self, status: int, payload: bytes) -> None:
                 self.send_response(status)
+                if status == 429:
+                    self.send_header("Retry-After", owner.retry_after)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(payload)))
                 self.end_headers()

@@ -10,7 +10,7 @@ and Voyage (voyageai), each behind sentence-transformers' ``encode`` signature (
   ``' '`` (the runner's rule; the APIs refuse empty input).
 - Retries: HTTP 429 and 5xx and a lost connection are retried with exponential backoff and jitter,
   ``COREB_API_ATTEMPTS`` attempts in all (default 6), first delay ``COREB_API_BACKOFF_S`` seconds (default 1,
-  doubling, at most 60); the clients' own retries are switched off so that these are the only ones. Other
+  doubling, at most 60; longer when the answer's ``Retry-After`` asks, up to 60); the clients' own retries are switched off so that these are the only ones. Other
   HTTP errors (400, 401, 403, 404) stop at once. An answer that is not one finite vector per text, all of one
   width, is a CorebError (never stored).
 
@@ -23,6 +23,7 @@ Example (no client is needed to build the request plan):
 from __future__ import annotations
 
 import importlib
+import logging
 import math
 import os
 import random
@@ -148,6 +149,37 @@ def scrub(text: str, secrets: tuple[str, ...]) -> str:
     return first[:200]
 
 
+# The loggers the three clients write their requests and errors to: voyageai logs an API error's message at INFO,
+# and a server may quote the key back in it.
+CLIENT_LOGGERS = ("voyage", "openai", "openai._base_client", "httpx", "httpcore", "google.genai",
+                  "google_genai._api_client", "google_genai._common", "google_genai.models")
+
+
+class KeyFilter(logging.Filter):
+    """Replaces a key by ``[key]`` in every record of the loggers it is attached to (``scrub_client_logs``)."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__()
+        self.key = key
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            message = record.getMessage()
+        except (TypeError, ValueError):
+            return True
+        if self.key in message:
+            record.msg, record.args = message.replace(self.key, "[key]"), ()
+        return True
+
+
+def scrub_client_logs(key: str) -> None:
+    """Attach a ``KeyFilter`` for ``key`` to each of ``CLIENT_LOGGERS`` (once per key)."""
+    for name in CLIENT_LOGGERS:
+        log = logging.getLogger(name)
+        if not any(isinstance(f, KeyFilter) and f.key == key for f in log.filters):
+            log.addFilter(KeyFilter(key))
+
+
 class Transient(Exception):
     """A failure worth another attempt (429, 5xx, a lost connection): ``what`` says which, with no key."""
 
@@ -163,6 +195,16 @@ def _status(exc: BaseException) -> int | None:
         if isinstance(value, int) and 100 <= value < 600:
             return value
     return None
+
+
+def _retry_after(exc: BaseException) -> float | None:
+    """The seconds a 429 or 503 answer's ``Retry-After`` header asks for (each client keeps the headers elsewhere)."""
+    headers = getattr(getattr(exc, "response", None), "headers", None) or getattr(exc, "headers", None) or {}
+    try:
+        value = headers.get("retry-after") or headers.get("Retry-After")
+        return max(0.0, float(value)) if value is not None else None
+    except (TypeError, ValueError, AttributeError):
+        return None  # an HTTP date, or no headers at all: the backoff alone
 
 
 def _connection_lost(exc: BaseException) -> bool:
@@ -239,12 +281,13 @@ class ApiEncoder:
         return vectors
 
     def _with_retries(self, batch: list[str]) -> Any:
-        last = ""
+        last, asked = "", None
         for attempt in range(self.attempts):
             if attempt:
                 self.retries += 1
                 delay = min(60.0, self.backoff_s * 2 ** (attempt - 1))
-                self.sleep(delay * (0.5 + random.random() / 2))  # jitter: concurrent runs do not retry in step
+                delay *= 0.5 + random.random() / 2  # jitter: concurrent runs do not retry in step
+                self.sleep(min(60.0, max(delay, asked or 0.0)))  # at least what the server asked, at most a minute
             try:
                 return self.call(batch)
             except CorebError:
@@ -252,7 +295,7 @@ class ApiEncoder:
             except Exception as exc:  # noqa: BLE001 - each client raises its own classes; sorted out here
                 status = _status(exc)
                 if status == 429 or (status is not None and status >= 500):
-                    last = f"HTTP {status}"
+                    last, asked = f"HTTP {status}", _retry_after(exc)
                     continue
                 if status is None and _connection_lost(exc):
                     last = f"connection failed ({type(exc).__name__})"
@@ -313,6 +356,7 @@ class ApiModel:
         self.model_id, self.provider, self.name, self.dims = model_id, provider, name, dims
         self.key = api_key(PROVIDERS[provider], model_id)
         import_client(PROVIDERS[provider])  # a missing client is said before any request
+        scrub_client_logs(self.key)
         self.sides: dict[str, ApiEncoder] = {}
 
     def for_side(self, side: str) -> ApiEncoder:

@@ -25,8 +25,8 @@ MODELS = {  # registry id -> (provider, key variable, base URL variable, the ser
     "openai-text-embedding-3-large": ("openai", "OPENAI_API_KEY", "COREB_OPENAI_BASE_URL", "/v1"),
     "voyage-code-3": ("voyage", "VOYAGE_API_KEY", "COREB_VOYAGE_BASE_URL", "/v1"),
 }
-CLIENT_LOGGERS = ("openai", "httpx", "httpcore", "google_genai", "google", "voyageai", "urllib3", "requests",
-                  "coreb_core")
+CLIENT_LOGGERS = ("openai", "httpx", "httpcore", "google_genai", "google", "voyage", "voyageai", "urllib3",
+                  "requests", "coreb_core")
 KEY_VARS = ("GEMINI_API_KEY", "GOOGLE_API_KEY", "OPENAI_API_KEY", "VOYAGE_API_KEY")
 
 
@@ -185,3 +185,46 @@ def test_the_apps_background_job_runs_an_api_model_and_its_failure_keeps_no_key(
     failed = jobs.wait(jobs.submit(RunRequest("gemini-embedding-2", RELEASE, ("c2c",), "cpu", 32), api_env), 60)
     assert failed.status == FAILED and "HTTP 401" in (failed.error or "") and KEY not in repr(failed)
     _no_key_anywhere(api_env)
+
+
+class _Refused(Exception):
+    def __init__(self, status: int, headers: dict) -> None:
+        super().__init__(f"HTTP {status} for key {KEY}")
+        self.status_code, self.headers = status, headers
+
+
+def test_retry_after_is_waited_for_and_a_width_not_asked_is_refused():
+    from coreb_core.retrieval.api_encoders import ApiEncoder
+
+    answers = [_Refused(429, {"retry-after": "7"}), _Refused(503, {}), [[1.0, 0.0]]]
+
+    def call(texts):
+        answer = answers.pop(0)
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    slept: list[float] = []
+    encoder = ApiEncoder("m", "openai", call, (KEY,), attempts=3, backoff_s=0.01, sleep=slept.append)
+    assert encoder.encode(["a"], batch_size=8).tolist() == [[1.0, 0.0]]
+    assert slept[0] == 7.0 and slept[1] < 0.05 and encoder.retries == 2  # the server's 7 s, then the backoff's
+    narrow = ApiEncoder("m", "openai", lambda texts: [[1.0, 0.0]], (KEY,), dims=8)
+    with pytest.raises(CorebError, match="2 dimensions, asked for 8"):
+        narrow.encode(["a"], batch_size=8)
+    refused = ApiEncoder("m", "openai", lambda texts: (_ for _ in ()).throw(_Refused(403, {})), (KEY,))
+    with pytest.raises(CorebError, match=r"HTTP 403: HTTP 403 for key \[key\]") as caught:
+        refused.encode(["a"], batch_size=8)
+    assert KEY not in str(caught.value)
+
+
+@pytest.mark.parametrize("model", list(MODELS))
+def test_each_client_hands_over_the_retry_after_of_a_429(model, api_env, server):
+    from coreb_core.retrieval.models import resolve
+
+    spec = resolve(model)
+    server.faults, server.retry_after = [429], "5"
+    encoder = ApiModel(spec.id, spec.provider or "", spec.name, None).for_side("query")
+    slept: list[float] = []
+    encoder.sleep = slept.append  # recorded, not waited
+    assert encoder.encode(["def f(): pass"], batch_size=8).shape == (1, 16)
+    assert slept == [5.0] and len(server.requests) == 2
