@@ -201,6 +201,10 @@ def test_run_page_api_model_needs_its_key(cache, mini_data, monkeypatch):
     assert at.button(key="run_go").disabled
     assert any("GEMINI_API_KEY" in i.value for i in at.info)
     assert any("tokens" in c.value and "estimate" in c.value for c in at.caption)
+    monkeypatch.setenv("GEMINI_API_KEY", "sk-PAGECHECK-91b2")  # set: Run is offered, the key is shown nowhere
+    at.run()
+    assert not at.button(key="run_go").disabled
+    assert not [e for e in (*at.info, *at.caption, *at.markdown) if "sk-PAGECHECK-91b2" in e.value]
 
 
 def test_run_page_broken_dataset_shows_each_problem(private_cache, tmp_path):
