@@ -417,8 +417,8 @@ profile's (a protocol waterfall step: ``coreb_core.retrieval.protocol_steps``) a
             prompts[task] = {"query": qp, "document": dp, "source": source}
             pool = _pool_factory(used_device, encoding)
             assert encoder is not None and caches is not None  # both exist whenever there is an encoding
-            # an API model's sides are two caches: a text's query and document vectors differ with no prompt
-            sided = ("q", "d") if spec.kind == "api" else ("", "")
+            # an API model with task types has two caches: a text's query and document vectors differ with no prompt
+            sided = ("q", "d") if caches["query"] is not caches["document"] else ("", "")
             needed.update((sided[1], dp, t) for t in data.docs)
             needed.update((sided[0], qp, t) for t in data.queries)
             docs_enc, queries_enc = encoder.side("document"), encoder.side("query")

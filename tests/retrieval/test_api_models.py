@@ -83,6 +83,7 @@ def test_api_model_runs_end_to_end_then_from_the_cache(model, api_env, server, c
     api = meta.encoding["api"]
     assert (api["provider"], api["dims"], api["base_url_overridden"], api["retries"]) == (provider, 16, True, 0)
     assert api["texts_sent_estimate"] == meta.texts_encoded and api["tokens_estimate"] > 0
+    assert meta.cost.cached == 0 and meta.cost.texts == meta.texts_encoded  # a first run: everything sent
     assert meta.model == model and meta.profile == "official" and meta.encoding["backend"] == f"api:{provider}"
     if provider == "gemini":  # the runner's task types, one per side
         types = {q["taskType"] for r in server.requests for q in r["body"]["requests"]}
@@ -96,6 +97,8 @@ def test_api_model_runs_end_to_end_then_from_the_cache(model, api_env, server, c
     assert again.returncode == 0, again.stderr
     assert server.texts_sent() == sent and "encoded 0 texts" in again.stdout
     assert "0 texts to send" in again.stderr
+    (cached,) = [m for m in list_runs(RELEASE, api_env) if m.run_id != meta.run_id]
+    assert cached.texts_encoded == 0 and cached.cost.cached == meta.texts_encoded  # every text served by the cache
     assert len(list_runs(RELEASE, api_env)) == 2
     _no_key_anywhere(api_env, done.stdout, done.stderr, again.stdout, again.stderr, caplog=caplog)
 
