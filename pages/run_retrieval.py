@@ -13,13 +13,22 @@ from coreb_core.input_paths import check_input_path
 from coreb_core.paths import cache_root
 from coreb_core.present.charts import hbar
 from coreb_core.present.display import points_column
-from coreb_core.present.format import error_lines, model_table, ndcg_frame, plain, prompt_table, release_words
+from coreb_core.present.format import (
+    api_blocked,
+    error_lines,
+    model_table,
+    ndcg_frame,
+    plain,
+    prompt_table,
+    release_words,
+)
 from coreb_core.present.labels import TASK_LABELS
 from coreb_core.present.numbers import duration_text
 from coreb_core.results.imported import import_results
 from coreb_core.results.uploads import import_dataset, import_uploaded_dataset, import_uploaded_results
 from coreb_core.retrieval.device import cuda_status
 from coreb_core.retrieval.jobs import DONE, FAILED, RunRequest, WorkRequest, board, sweep_job
+from coreb_core.retrieval.pipeline import estimate_api_run
 from coreb_core.retrieval.profiles import DEFAULT_PROFILE, PROFILES
 from coreb_core.retrieval.sweep import SweepResult
 from coreb_core.runs.cost import cost_words
@@ -60,8 +69,8 @@ LOCAL = "local folder…"
 left, right = st.columns(2)
 with left:
     choice = st.selectbox("Model", list(models["id"]) + [LOCAL], key="run_model",
-                          format_func=lambda m: m if m == LOCAL or models.set_index("id").loc[m, "re_runnable"]
-                          else f"{m} (API-only, cannot be re-run)")
+                          format_func=lambda m: m if m == LOCAL or models.set_index("id").loc[m, "kind"] != "api"
+                          else f"{m} (API)")
     blocked = None
     if choice == LOCAL:
         model = st.text_input("Local sentence-transformers folder (path on the server)", key="run_local_path").strip()
@@ -73,6 +82,10 @@ with left:
         if not row["re_runnable"]:
             blocked = f"{choice}: {row['why_not']}."
             st.info(blocked)
+        elif row["kind"] == "api":
+            blocked = api_blocked(choice)
+            if blocked:
+                st.info(blocked)
     profile = st.radio("Encoding profile", list(PROFILES), index=PROFILES.index(DEFAULT_PROFILE), horizontal=True,
                        key="run_profile", format_func=PROFILE_LABELS.get,
                        help="It is part of the run's label, its provenance and its cached vectors.")
@@ -89,6 +102,16 @@ with left:
     release = state.release  # one release selector: the sidebar's
     st.markdown(f"Release: **{plain(release)}** (the sidebar's; change it there)")
     tasks = st.multiselect("Tasks", list(TASKS), default=list(TASKS), key="run_tasks", format_func=lambda t: TASK_LABELS[t])
+    if choice != LOCAL and row["kind"] == "api" and tasks:
+        if profile != DEFAULT_PROFILE:
+            blocked = blocked or f"{choice} is an API model: it has the {DEFAULT_PROFILE} profile only."
+        try:  # what the run will send and cost, before it starts (texts the embedding cache lacks)
+            estimate = estimate_api_run(choice, release, tuple(t for t in TASKS if t in tasks))
+        except CorebError as exc:
+            st.caption(plain(str(exc)))
+        else:
+            if estimate is not None:
+                st.caption(plain(f"Token and cost estimate: {estimate.words()}"))
 with right:
     device = st.radio("Device", ["auto", "cpu", "cuda"], horizontal=True, key="run_device")
     has_cuda, cuda_line = _cuda()

@@ -41,6 +41,8 @@ def _models(args: argparse.Namespace) -> int:
               f"{r['name']}{'@' + r['revision'][:10] if r['revision'] else ''}{aliases} — {r['card_note']}")
     print("Profiles: official (default) encodes as coreb_runner 0.1.0 made the leaderboard (AutoModel, no prompts, "
           "512 tokens, mean pooling); card applies each model's own prompts verbatim (see --json for the texts).")
+    print("API models (kind api): official profile only, key from an environment variable, token and cost estimate "
+          "before a run (run --estimate); see docs/api-models.md.")
     print("Also accepted: a local sentence-transformers folder, or a hub name org/model.")
     return 0
 
@@ -65,6 +67,8 @@ def _run_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--top-k", type=COUNT, default=100)
     p.add_argument("--rerank", default=None, help="a CrossEncoder folder or hub name to rerank the first stage")
     p.add_argument("--rerank-depth", type=COUNT, default=128)
+    p.add_argument("--estimate", action="store_true",
+                   help="API models: print the token and cost estimate (texts not in the embedding cache) and stop")
 
 
 @command("run", arguments=_run_arguments,
@@ -72,10 +76,18 @@ def _run_arguments(p: argparse.ArgumentParser) -> None:
 def _run(args: argparse.Namespace) -> int:
     from coreb_core.evaluation.evaluate import score_run
     from coreb_core.progress import TqdmProgress
-    from coreb_core.retrieval.pipeline import rerank_run, run_retrieval
+    from coreb_core.retrieval.pipeline import estimate_api_run, rerank_run, run_retrieval
     from coreb_core.runs.cost import cost_words
     from coreb_core.runs.folders import run_meta
 
+    # An API model's token and cost estimate, before anything is sent (docs/api-models.md)
+    estimate = estimate_api_run(args.model, args.release, args.tasks)
+    if estimate is not None:
+        print(f"estimate: {estimate.words()}", file=sys.stderr)
+    if args.estimate:
+        if estimate is None:
+            raise UsageError("--estimate: only an API model has a token and cost estimate")
+        return 0
     bar = TqdmProgress(f"{args.model} ({args.profile}) on {args.release}")
     try:
         # A reranker sees the first stage's stored prefix: store at least the rerank depth.

@@ -14,23 +14,43 @@ import pandas as pd
 
 from coreb_core.data.schema import TASKS
 from coreb_core.data.sql_console import one_line
-from coreb_core.errors import DataError, file_error
+from coreb_core.errors import CorebError, DataError, file_error
 from coreb_core.retrieval.models import registry_table
 
 
 def model_table() -> pd.DataFrame:
     """The registry as the model picker shows it: id, kind, name, params_b, re_runnable, why_not.
 
-    >>> model_table().loc[lambda f: ~f["re_runnable"], ["id", "why_not"]].head(1).values.tolist()
-    [['gemini-embedding-2', 'API-only: its published figures are shown on the overview, it cannot be re-run here']]
+    >>> row = model_table().set_index("id").loc["voyage-code-3"]
+    >>> row["kind"], bool(row["re_runnable"]), row["why_not"]
+    ('api', True, None)
     """
     rows = registry_table()
     frame = pd.DataFrame([{k: r[k] for k in ("id", "kind", "name", "revision", "params_b", "re_runnable",
                                              "trust_remote_code", "card_note")} for r in rows])
-    frame["why_not"] = [None if r["re_runnable"] else
-                        "API-only: its published figures are shown on the overview, it cannot be re-run here"
-                        for r in rows]
+    frame["why_not"] = [None if r["re_runnable"] else "it cannot be re-run here" for r in rows]
     return frame
+
+
+def api_blocked(model: str) -> str | None:
+    """Why an API model cannot start here and now (its key's environment variable is not set), or None.
+    Names the variable, never a value.
+
+    >>> import os
+    >>> from unittest import mock
+    >>> with mock.patch.dict(os.environ, {"VOYAGE_API_KEY": "k"}):
+    ...     api_blocked("voyage-code-3") is None
+    True
+    """
+    from coreb_core.retrieval.api_encoders import PROVIDERS, api_key
+    from coreb_core.retrieval.models import resolve
+
+    spec = resolve(model)
+    try:
+        api_key(PROVIDERS[spec.provider or ""], spec.id)
+    except CorebError as exc:
+        return f"{exc}: set it in the environment of the app's server and restart it (docs/api-models.md)."
+    return None
 
 
 def prompt_table(model: str, profile: str) -> pd.DataFrame:

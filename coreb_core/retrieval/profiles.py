@@ -47,7 +47,9 @@ OFFICIAL_NOTE = ("coreb_runner 0.1.0 HuggingFaceWrapper (benchmark/models.py:46-
                  f"{OFFICIAL_POOLING}, L2-normalised; loaded in float32. Compare with the published leaderboard.")
 GEMINI_NOTE = ("coreb_runner 0.1.0 GeminiEmbeddingWrapper (benchmark/models.py:221-412): google-genai embed_content with "
                "task_type RETRIEVAL_QUERY for queries (401-405) and RETRIEVAL_DOCUMENT for documents (407-412), the "
-               "API's default output size, empty texts sent as ' ' (326). API only: not re-runnable here.")
+               "API's default output size, empty texts sent as ' ' (326). Re-run here through the same client "
+               "(coreb_core.retrieval.api_encoders; docs/api-models.md).")
+API_POOLING = "the provider's own (an API returns one vector per text)"
 
 
 class Encoding(NamedTuple):
@@ -123,6 +125,8 @@ def encoding_for(spec: ModelSpec, profile: str, device: str, backend: str = "tor
     coreb_core.errors.CorebError: --backend openvino runs the official profile on the CPU only (asked: profile card on cpu)
     """
     check_profile(profile)
+    if spec.kind == "api":
+        return api_encoding(spec, profile, backend)
     if backend not in BACKENDS:
         raise CorebError(f"unknown backend {backend!r}; use {' or '.join(BACKENDS)}")
     if spec.kind != "dense":
@@ -139,6 +143,49 @@ def encoding_for(spec: ModelSpec, profile: str, device: str, backend: str = "tor
     return Encoding("card", "sentence-transformers", spec.card_max_length, precision_for(spec, device),
                     "the model's own sentence-transformers modules", prompts,
                     spec.card_note or "the model's own sentence-transformers configuration")
+
+
+def api_encoding(spec: ModelSpec, profile: str, backend: str = "torch") -> Encoding:
+    """An API model's encoding: one profile (``official``: the provider's API as coreb_runner calls Gemini's), no
+    prompt, the side sent as the provider's task type (``coreb_core.retrieval.api_encoders.PROVIDERS``).
+
+    >>> from coreb_core.retrieval.models import resolve
+    >>> enc = encoding_for(resolve("gemini-embedding-2"), "official", "cpu")
+    >>> enc.backend, enc.precision, enc.prompt("c2c").source
+    ('api:gemini', 'float32', 'no prompt; task type RETRIEVAL_QUERY (queries) / RETRIEVAL_DOCUMENT (documents)')
+    >>> encoding_for(resolve("voyage-code-3"), "card", "cpu")
+    Traceback (most recent call last):
+    coreb_core.errors.CorebError: voyage-code-3 is an API model: it has the official profile only (the provider's own encoding)
+    """
+    from coreb_core.retrieval.api_encoders import PROVIDERS
+
+    if profile != "official":
+        raise CorebError(f"{spec.id} is an API model: it has the official profile only (the provider's own encoding)")
+    if backend != "torch":
+        raise CorebError(f"{spec.id} is an API model: --backend does not apply to it")
+    provider = PROVIDERS[spec.provider or ""]
+    query, document = provider.task_types
+    source = (f"no prompt; task type {query} (queries) / {document} (documents)" if query else
+              "no prompt; the API takes no task type")
+    note = GEMINI_NOTE if spec.provider == "gemini" else spec.card_note
+    return Encoding("official", f"api:{provider.name}", None, "float32", API_POOLING,
+                    {task: TaskPrompts("", "", source) for task in TASK_NAMES}, note)
+
+
+def api_identity(spec: ModelSpec, side: str) -> str:
+    """Cache folder name of one side of an API model: provider, model, output dimensions and the side's task type
+    (so Gemini's query and document vectors of one text never meet; OpenAI's, which has no task type, share one).
+
+    >>> from coreb_core.retrieval.models import resolve
+    >>> gemini, openai = resolve("gemini-embedding-2"), resolve("openai-text-embedding-3-large")
+    >>> api_identity(gemini, "query") != api_identity(gemini, "document"), api_identity(openai, "query") == api_identity(openai, "document")
+    (True, True)
+    """
+    from coreb_core.retrieval.api_encoders import PROVIDERS
+
+    parts = {"kind": "api", "provider": spec.provider, "model": spec.name, "dims": spec.dims or "default",
+             "task_type": PROVIDERS[spec.provider or ""].task_type(side), "normalize": spec.normalize}
+    return "api-" + hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:20]
 
 
 def _own_prompts(spec: ModelSpec) -> dict[str, TaskPrompts]:
@@ -195,12 +242,19 @@ def run_encoder_identity(model_spec: dict | None, encoding: dict | None) -> str 
 def load_encoder(spec: ModelSpec, encoding: Encoding, device: str):
     """The encoder object for a profile; both have sentence-transformers' ``encode`` signature.
 
+    An API model's is an ``ApiModel`` (its key read from the environment here), whose ``for_side`` gives the
+    encoder of queries or documents.
+
     >>> from coreb_core.retrieval.models import resolve
     >>> spec = resolve("minilm")
     >>> encoder = load_encoder(spec, encoding_for(spec, "official", "cpu"), "cpu")   # doctest: +SKIP
     >>> type(encoder).__name__, encoder.encode(["def f(): pass"], batch_size=8).shape   # doctest: +SKIP
     ('RunnerEncoder', (1, 384))
     """
+    if spec.kind == "api":
+        from coreb_core.retrieval.api_encoders import ApiModel
+
+        return ApiModel(spec.id, spec.provider or "", spec.name, spec.dims)
     local = Path(spec.name).is_dir()
     if encoding.backend in ("transformers", "openvino"):
         from coreb_core.retrieval.models import ensure_available
@@ -238,7 +292,7 @@ def official_summary(spec: ModelSpec) -> str:
     'lexical baseline (bm25s, k1=1.5, b=0.75, identifier-aware tokens): no encoder, so profiles do not apply'
     """
     if spec.kind == "api":
-        return GEMINI_NOTE
+        return GEMINI_NOTE if spec.provider == "gemini" else spec.card_note
     if spec.kind != "dense":
         return spec.card_note
     return OFFICIAL_NOTE

@@ -134,7 +134,8 @@ def build(release: str, model: str, *, device: str = "cpu", task: str | None = N
     inputs = inputs or Inputs()
     spec = resolve(model)
     if spec.kind == "api":
-        raise CorebError(f"{spec.id} is API-only: no run of it can be stored, so it has no waterfall")
+        raise CorebError(f"{spec.id} is an API model: the waterfall's steps change a local model's encoding (prompts, "
+                         "length), which its API does not expose, so it has no waterfall")
     store = inputs.store(release)
     metas = [m for m in inputs.runs_of(release).values() if m.model == spec.id and m.kind in (None, "retrieval")
              and (run_ids is None or m.run_id in run_ids)]

@@ -92,7 +92,7 @@ def test_the_verb_and_its_refusals(lexical_cache):
     assert out["published_ends"] == {}  # CoREB-mini has no published figures
     text = run_cli("waterfall", "--release", RELEASE, "--model", "bm25", env=env)
     assert "from MTEB's protocol to CoREB's" in text.stdout and "total" in text.stdout
-    for argv, says in ((["--model", "nonesuch"], "nonesuch"), (["--model", "gemini-embedding-2"], "API-only"),
+    for argv, says in ((["--model", "nonesuch"], "nonesuch"), (["--model", "gemini-embedding-2"], "API model"),
                        (["--model", "bm25", "--task", "x2y"], "invalid choice"),
                        (["--model", "bm25", "--device", "gpu!"], "device")):
         bad = run_cli("waterfall", "--release", RELEASE, *argv, env=env)

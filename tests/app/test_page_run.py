@@ -190,11 +190,21 @@ def test_run_page_cancelled_run_stores_nothing(private_cache):
     assert sorted(p.name for p in (private_cache / "runs").iterdir()) == folders  # no temporary left
 
 
-def test_run_page_api_model_is_disabled(private_cache):
-    at = app_test("run_retrieval.py", private_cache).run()
+def test_run_page_api_model_needs_its_key(cache, mini_data, monkeypatch):
+    from coreb_core.paths import datasets_dir
+
+    shutil.copytree(datasets_dir(mini_data), datasets_dir(cache))  # the releases alone: no run is needed
+    for var in ("GEMINI_API_KEY", "GOOGLE_API_KEY"):
+        monkeypatch.delenv(var, raising=False)
+    at = app_test("run_retrieval.py", cache).run()
     at.selectbox(key="run_model").set_value("gemini-embedding-2").run()
     assert at.button(key="run_go").disabled
-    assert any("API-only" in i.value for i in at.info)
+    assert any("GEMINI_API_KEY" in i.value for i in at.info)
+    assert any("tokens" in c.value and "estimate" in c.value for c in at.caption)
+    monkeypatch.setenv("GEMINI_API_KEY", "sk-PAGECHECK-91b2")  # set: Run is offered, the key is shown nowhere
+    at.run()
+    assert not at.button(key="run_go").disabled
+    assert not [e for e in (*at.info, *at.caption, *at.markdown) if "sk-PAGECHECK-91b2" in e.value]
 
 
 def test_run_page_broken_dataset_shows_each_problem(private_cache, tmp_path):

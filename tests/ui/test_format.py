@@ -19,8 +19,7 @@ def test_eta_and_progress_line():
 
 def test_model_table_and_ndcg_frame():
     models = model_table().set_index("id")
-    assert not models.loc["gemini-embedding-2", "re_runnable"]
-    assert "API-only" in models.loc["gemini-embedding-2", "why_not"]
+    assert models.loc["gemini-embedding-2", "re_runnable"] and models.loc["gemini-embedding-2", "kind"] == "api"
     assert models.loc["bm25", "re_runnable"] and models.loc["minilm", "re_runnable"]
     frame = ndcg_frame({"c2t": 0.5, "t2c": 0.25})
     assert frame.to_dict("list") == {"task": ["t2c", "c2t"], "ndcg_at_10": [0.25, 0.5]}
