@@ -19,7 +19,7 @@ $(VENV)/.runtime-installed: requirements.txt pyproject.toml
 	$(PY) -m coreb_core.evaluation.compile  # numba kernels, cached beside the sources (~7 s once)
 	touch $@
 
-$(VENV)/.dev-installed: requirements-dev.txt requirements-api.txt $(VENV)/.runtime-installed
+$(VENV)/.dev-installed: requirements-dev.txt requirements-api.txt requirements-ray.txt $(VENV)/.runtime-installed
 	$(PY) -m pip install -q -r requirements-dev.txt
 	touch $@
 
