@@ -155,17 +155,23 @@ def item_identity(item: SweepItem, fingerprint: str, device: str) -> RunIdentity
     if item.profile is None:
         return RunIdentity(item.model, item.release, None, fingerprint, tasks, DEFAULT_TOP_K, None, None)
     spec = resolve(item.model)
+    if spec.kind == "api":  # as ``run_identity`` reads an API run: its vectors depend on the model alone
+        return RunIdentity(item.model, item.release, item.profile, fingerprint, tasks, DEFAULT_TOP_K, None, None)
     encoding = encoding_for(spec, item.profile, device)
     prompts = _prompts_key({t: encoding.prompt(t)._asdict() for t in TASKS})
     return RunIdentity(item.model, item.release, item.profile, fingerprint, tasks, DEFAULT_TOP_K,
                        encoder_identity(spec, encoding), prompts)
 
 
+API_PROFILE = "official"
+
+
 def plan_items(models: Iterable[str], releases: Iterable[str], profiles: Iterable[str] = (DEFAULT_PROFILE,)
                ) -> list[SweepItem]:
     """The sweep's matrix, models first: each model resolved (an alias and its id are one model), a lexical model
-    once per release whatever the profiles, each item once. A one-line CorebError for an unknown model, one that
-    cannot be re-run here (API-only), an unknown profile, or an empty list.
+    once per release whatever the profiles, an API model once per release under the official profile, each item once.
+    A one-line CorebError for an unknown model, an API model without the official profile among the profiles, an
+    unknown profile, or an empty list.
 
     >>> plan_items(["bm25", "minilm"], ["v1"], ["official", "card"])
     [SweepItem(model='bm25', release='v1', profile=None), SweepItem(model='minilm', release='v1', profile='official'), SweepItem(model='minilm', release='v1', profile='card')]
@@ -181,10 +187,12 @@ def plan_items(models: Iterable[str], releases: Iterable[str], profiles: Iterabl
     items: list[SweepItem] = []
     for name in models:
         spec = resolve(name)
-        if spec.kind == "api":
-            raise CorebError(f"{spec.id} is API-only: its published figures are shown, it cannot be re-run here")
+        # An API model encodes one way (the official profile: no prompt, the provider's task types).
+        own = profiles if spec.kind == "dense" else [API_PROFILE] if spec.kind == "api" else [None]
+        if spec.kind == "api" and API_PROFILE not in profiles:
+            raise CorebError(f"{spec.id} is an API model: it runs under the {API_PROFILE} profile only")
         for release in dict.fromkeys(releases):
-            for profile in (profiles if spec.kind == "dense" else [None]):
+            for profile in own:
                 item = SweepItem(spec.id, release, profile)
                 if item not in items:
                     items.append(item)

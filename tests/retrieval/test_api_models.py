@@ -231,3 +231,22 @@ def test_each_client_hands_over_the_retry_after_of_a_429(model, api_env, server)
     encoder.sleep = slept.append  # recorded, not waited
     assert encoder.encode(["def f(): pass"], batch_size=8).shape == (1, 16)
     assert slept == [5.0] and len(server.requests) == 2
+
+
+def test_a_sweep_runs_an_api_model_once_and_then_skips_it(api_env, server):
+    """An API model in a sweep: one run per release under the official profile (its only one), stored with no key in
+    it; the next sweep skips it without a request; asked only under `card`, it is refused before any work."""
+    from coreb_core.retrieval.sweep import SKIPPED, STORED, plan_items, sweep
+
+    models, profiles = ["voyage-code-3", "bm25"], ["official", "card"]
+    items = plan_items(models, [RELEASE], profiles)
+    assert [(i.model, i.profile) for i in items] == [("voyage-code-3", "official"), ("bm25", None)]
+    first = sweep(models, [RELEASE], profiles, root=api_env)
+    assert [r.status for r in first.rows] == [STORED, STORED], first.rows
+    requests = len(server.requests)
+    assert requests > 0
+    again = sweep(models, [RELEASE], profiles, root=api_env)
+    assert [r.status for r in again.rows] == [SKIPPED, SKIPPED] and len(server.requests) == requests
+    with pytest.raises(CorebError, match="official profile only"):
+        plan_items(["voyage-code-3"], [RELEASE], ["card"])
+    _no_key_anywhere(api_env)
