@@ -144,6 +144,25 @@ def fake_dense(mini_data, tmp_path_factory) -> tuple[Path, str, str]:
     return root, dense, run_retrieval("bm25", "demo_v2603", root=root).run_id
 
 
+@pytest.fixture(scope="session")
+def unmeasured_cost_cache(lexical_cache, tmp_path_factory) -> tuple[Path, dict[str, str]]:
+    """A copy of ``lexical_cache`` (each run measured its cost) with bm25s-mteb's cost removed, as a run made before
+    runs recorded one: the cost limits' tests (verb and page) see one measured and one unmeasured run."""
+    import json
+    import shutil
+
+    from coreb_core.paths import runs_dir
+
+    root, runs = lexical_cache
+    copy = tmp_path_factory.mktemp("cost") / "cache"
+    shutil.copytree(root, copy, ignore=shutil.ignore_patterns("joins"))
+    path = runs_dir(copy) / runs["bm25s-mteb"] / "run.json"
+    data = json.loads(path.read_text())
+    del data["cost"]
+    path.write_text(json.dumps(data))
+    return copy, runs
+
+
 @pytest.fixture
 def tiny_store(tmp_path):
     """The hand-made dump of tests/dump.py, cached and opened as a Store."""

@@ -215,18 +215,15 @@ def cost_left_out(run: str, model: str, params: float | None, cost: RunCost | No
     >>> cost_left_out("r2", "old run", 0.02, None, None, 2.0).reason()
     'peak memory not measured'
     """
-    if max_ms_per_text is not None:
-        ms = cost.ms_per_text if cost else None
-        if ms is None:
-            return LeftOut(run, model, params, SPEED_UNMEASURED, cached=bool(cost and cost.cached))
-        if ms > max_ms_per_text:
-            return LeftOut(run, model, params, OVER_SPEED, measured=ms, limit=max_ms_per_text)
-    if max_memory_gb is not None:
-        gb = cost.peak_memory_gb if cost else None
-        if gb is None:
-            return LeftOut(run, model, params, MEMORY_UNMEASURED, cached=bool(cost and cost.cached))
-        if gb > max_memory_gb:
-            return LeftOut(run, model, params, OVER_MEMORY, measured=gb, limit=max_memory_gb)
+    for limit, measured, unmeasured, over in (
+            (max_ms_per_text, cost.ms_per_text if cost else None, SPEED_UNMEASURED, OVER_SPEED),
+            (max_memory_gb, cost.peak_memory_gb if cost else None, MEMORY_UNMEASURED, OVER_MEMORY)):
+        if limit is None:
+            continue
+        if measured is None:
+            return LeftOut(run, model, params, unmeasured, cached=bool(cost and cost.cached))
+        if measured > limit:
+            return LeftOut(run, model, params, over, measured=measured, limit=limit)
     return None
 
 

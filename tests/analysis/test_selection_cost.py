@@ -2,7 +2,6 @@
 it needs are left out with the reason said; the verdict states the chosen run's cost; the select verb takes the
 limits and its --json carries each run's cost."""
 import json
-import shutil
 from dataclasses import replace
 
 import pytest
@@ -82,23 +81,8 @@ def test_memory_limit_and_no_limit(evaluated):
     assert len(rec.standings) == 2 and not rec.left_out
 
 
-@pytest.fixture(scope="module")
-def measured_cache(lexical_cache, tmp_path_factory):
-    """A copy of the lexical cache (its runs measured their cost) with one run's cost removed, as an older run."""
-    from coreb_core.paths import runs_dir
-
-    root, runs = lexical_cache
-    copy = tmp_path_factory.mktemp("cost") / "cache"
-    shutil.copytree(root, copy, ignore=shutil.ignore_patterns("joins"))
-    path = runs_dir(copy) / runs["bm25s-mteb"] / "run.json"
-    data = json.loads(path.read_text())
-    del data["cost"]
-    path.write_text(json.dumps(data))
-    return copy, runs
-
-
-def test_select_verb_takes_the_limits_and_json_carries_the_cost(measured_cache):
-    root, runs = measured_cache
+def test_select_verb_takes_the_limits_and_json_carries_the_cost(unmeasured_cost_cache):
+    root, runs = unmeasured_cost_cache
     env = {"COREB_CACHE": str(root)}
     done = run_cli("select", "--release", "demo_v2603", "--task", "t2c", "--max-ms-per-text", "1000", "--json", env=env)
     assert done.returncode == 0, done.stderr
@@ -128,10 +112,10 @@ def test_select_verb_takes_the_limits_and_json_carries_the_cost(measured_cache):
 
 @pytest.mark.parametrize("option", ["--max-ms-per-text", "--max-memory-gb"])
 @pytest.mark.parametrize("value", ["nan", "inf", "-1", "0", "1e999", "fast"])
-def test_cost_limits_not_a_finite_positive_number_are_one_error_line(measured_cache, capsys, option, value):
+def test_cost_limits_not_a_finite_positive_number_are_one_error_line(unmeasured_cost_cache, capsys, option, value):
     from coreb_core.cli import main
 
-    root, _ = measured_cache
+    root, _ = unmeasured_cost_cache
     with pytest.MonkeyPatch.context() as env:
         env.setenv("COREB_CACHE", str(root))
         code = main(["select", "--release", "demo_v2603", option, value])
@@ -141,11 +125,11 @@ def test_cost_limits_not_a_finite_positive_number_are_one_error_line(measured_ca
     assert lines == [f"error: {option}: must be a finite number above 0, not {value!r}"]
 
 
-def test_library_refuses_what_the_cli_refuses(measured_cache):
+def test_library_refuses_what_the_cli_refuses(unmeasured_cost_cache):
     from coreb_core.analysis.selection import recommend_stored
     from coreb_core.errors import CorebError
 
-    root, _ = measured_cache
+    root, _ = unmeasured_cost_cache
     for kwargs, message in (({"max_ms_per_text": float("nan")}, "the ms per text limit must be a finite number above 0"),
                             ({"max_memory_gb": -2.0}, "the GB of peak memory limit must be a finite number above 0")):
         with pytest.raises(CorebError, match=message):

@@ -1,27 +1,11 @@
 """The Model selection page's speed and memory limits and its accuracy / cost chart (issue 36, item 3; the
 library: tests/analysis/test_selection_cost.py)."""
 import json
-import shutil
 
 import pytest
 
 from coreb_core.runs.folders import run_meta
 from tests.builders import app_test, one_table
-
-
-@pytest.fixture(scope="module")
-def cost_cache(lexical_cache, tmp_path_factory):
-    """The lexical runs (each measured its cost) with bm25s-mteb's cost removed, as a run made before costs."""
-    from coreb_core.paths import runs_dir
-
-    root, runs = lexical_cache
-    copy = tmp_path_factory.mktemp("page-cost") / "cache"
-    shutil.copytree(root, copy, ignore=shutil.ignore_patterns("joins"))
-    path = runs_dir(copy) / runs["bm25s-mteb"] / "run.json"
-    data = json.loads(path.read_text())
-    del data["cost"]
-    path.write_text(json.dumps(data))
-    return copy, runs
 
 
 def _scatter(at) -> dict:
@@ -31,8 +15,8 @@ def _scatter(at) -> dict:
     return found[0]
 
 
-def test_cost_chart_and_columns_without_limits(cost_cache):
-    root, runs = cost_cache
+def test_cost_chart_and_columns_without_limits(unmeasured_cost_cache):
+    root, runs = unmeasured_cost_cache
     at = app_test("selection.py", root, {"release": "demo_v2603", "runs": list(runs.values()), "sel_tasks": "t2c"}).run()
     assert not at.exception and not at.error
     ranked = one_table(at, "ci_low", "texts_per_s")
@@ -50,8 +34,8 @@ def test_cost_chart_and_columns_without_limits(cost_cache):
     assert at.toggle(key="sel_ms_on").value is False and at.toggle(key="sel_gb_on").value is False
 
 
-def test_speed_and_memory_limits_from_the_url(cost_cache):
-    root, runs = cost_cache
+def test_speed_and_memory_limits_from_the_url(unmeasured_cost_cache):
+    root, runs = unmeasured_cost_cache
     bm25 = run_meta(runs["bm25"], root).cost
     at = app_test("selection.py", root, {"release": "demo_v2603", "runs": list(runs.values()), "sel_tasks": "t2c",
                                          "max_ms": "1000", "max_gb": "64"}).run()
