@@ -147,7 +147,8 @@ GB_LIMIT = _checked(lambda text: _cost_limit(text, "GB of peak memory"), "GB")
 # ------------------------------------------------------------------ options several verbs share, declared once
 ANCHOR_HELP = "keep the C2C anchor in ranked lists (as MTEB)"
 SCHEME_HELP = ("v2 (official, default), v1 (CoREB v1 rules rebuilt from v2, T2C as the paper says), v1_gen (the same, "
-               "T2C as the generator code reads them), traps_as_hits (sensitivity view), trec, mteb (MTEB's CoREB "
+               "T2C as the generator code reads them), executed (passing code of the query's problem in a positive's language "
+               "counts as relevant), judged (v2 with the judgments of `judge` applied), traps_as_hits (sensitivity view), trec, mteb (MTEB's CoREB "
                "tasks: positives only, queries without one left out, C2C anchor kept), or file:<name> (e.g. file:v1)")
 
 

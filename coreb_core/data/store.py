@@ -126,6 +126,28 @@ CREATE VIEW documents AS
 -- all_code_by_problem); C2C and C2T as qrels_v1_rules. A solution whose passing is unknown is not counted.
 """ + _V1_VIEW.format(name="qrels_v1_gen",
                      t2c_only="\n      AND (COALESCE(d.passed, FALSE) OR starts_with(q.subtask, 't2c_search'))") + """
+-- Relevance verified by execution (scheme executed): v2's grades, plus every passing solution of the query's source
+-- problem in a language of one of the query's rel=2 documents, promoted to rel=2 (T2C and C2C; the C2C anchor is
+-- never relevant; C2T unchanged). CoREB's generator labels by who wrote a solution (C2C) and samples at most 3 traps,
+-- so correct code is left unjudged or graded a trap; ``meta_passed`` says it runs correctly.
+CREATE VIEW qrels_executed AS
+  WITH positive_languages AS (
+    SELECT DISTINCT r.task, r.query_id, d.language
+    FROM qrels r JOIN documents d ON d.corpus = 'code' AND d.doc_id = r.doc_id
+    WHERE r.task IN ('t2c', 'c2c') AND r.relevance = {positive}
+  ), promoted AS (
+    SELECT DISTINCT q.task, q.query_id, d.doc_id
+    FROM queries q
+    JOIN positive_languages l ON l.task = q.task AND l.query_id = q.query_id
+    JOIN documents d ON d.corpus = 'code' AND d.problem_id = q.problem_id AND d.language = l.language
+    WHERE COALESCE(d.passed, FALSE) AND d.doc_id IS DISTINCT FROM q.anchor_code_id
+  )
+  SELECT r.task, r.query_id, r.doc_id,
+         CASE WHEN p.doc_id IS NULL THEN r.relevance ELSE {positive} END AS relevance
+  FROM qrels r LEFT JOIN promoted p USING (task, query_id, doc_id)
+  UNION ALL
+  SELECT p.task, p.query_id, p.doc_id, {positive} FROM promoted p ANTI JOIN qrels r USING (task, query_id, doc_id);
+
 -- MTEB's CoREB qrels: the positives only; a query without one (C2T's c2t_match label-0 pairs) has none.
 CREATE VIEW qrels_positives AS
   SELECT task, query_id, doc_id, relevance FROM qrels WHERE relevance = {positive};

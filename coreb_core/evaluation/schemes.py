@@ -19,6 +19,11 @@ in the style of ``ir_measures`` measures.
 - ``traps_as_hits`` a sensitivity view of the v2 qrels: every judged document (rel >= 1) counts as a
            hit, traps included. Not v1: it is what the score would be if traps were right answers.
 - ``trec`` pytrec_eval's default on the graded qrels: gain = grade, relevant iff rel >= 1.
+- ``executed`` relevance verified by execution: v2's grades, plus every passing solution of the query's source problem
+           in a language of one of its rel=2 documents promoted to rel=2 (T2C and C2C; the C2C anchor never; C2T
+           unchanged). A view of the qrels scored as v2; CoREB's labels leave correct code unjudged or call it a trap.
+- ``judged`` v2 with the latest judgment of each pair (``coreb_core.data.judgments``) applied; its view is named by a
+           fingerprint of the judgments applied, so every cache keyed on it changes when a judgment is added.
 - ``mteb`` MTEB's CoREB tasks (``mteb.tasks``' Coreb*Retrieval, ``mteb/baseline-bm25s``): positives only (rel=2,
            gain 1), traps dropped from the qrels, queries without a positive left out (C2T's 190 c2t_match
            label-0 pairs of v2603), and the C2C anchor kept in the list (no anchor exclusion).
@@ -49,6 +54,12 @@ DESCRIPTIONS = {
     "v1_gen": "CoREB's v1 rules as the official generator's code reads them: T2C canonical and full retro count "
               "the passing solutions only, T2C search every solution, in the query's language constraint; "
               "C2C and C2T as v1.",
+    "executed": "Relevance verified by execution: v2's grades, plus every passing solution (meta_passed) of the "
+                "query's problem in a language of one of its positives counted as a positive (T2C and C2C; never "
+                "the C2C anchor; C2T as v2). Not official: it corrects the labels that grade correct code by who "
+                "wrote it.",
+    "judged": "v2 with your judgments applied: the latest judgment of each (query, document) pair whose texts are "
+              "unchanged replaces its grade. Not official: it is as good as the judgments.",
     "traps_as_hits": "Sensitivity view, not v1: the v2 qrels with every judged document (rel≥1, traps too) "
                      "counted as a hit.",
     "trec": "pytrec_eval's default on the graded qrels: gain = grade (trap 1, positive 2), relevant iff rel≥1.",
@@ -73,7 +84,7 @@ class Scheme(NamedTuple):
     (array([0., 1., 2.]), array([False,  True,  True]))
     """
 
-    name: str  # "v2" | "v1" | "v1_gen" | "traps_as_hits" | "trec" | "mteb" | "file"
+    name: str  # "v2" | "v1" | "v1_gen" | "executed" | "judged" | "traps_as_hits" | "trec" | "mteb" | "file"
     min_relevant: int  # grade at or above which a document is relevant
     graded_gain: bool  # gain = grade (True) or gain = 1 for relevant documents (False)
     qrels_file: str | None = None  # for "file": which stored qrels (e.g. "v1")
@@ -90,7 +101,17 @@ class Scheme(NamedTuple):
         """The Store view holding this scheme's judgments."""
         if self.name == "file":
             return f"qrels_{self.qrels_file}"
-        return {"v1": "qrels_v1_rules", "v1_gen": "qrels_v1_gen", "mteb": "qrels_positives"}.get(self.name, "qrels")
+        return {"v1": "qrels_v1_rules", "v1_gen": "qrels_v1_gen", "mteb": "qrels_positives",
+                "executed": "qrels_executed", "judged": "qrels_judged"}.get(self.name, "qrels")
+
+    @property
+    def official(self) -> bool:
+        """True for the official CoREB reading (v2); every other scheme is a view a researcher chose.
+
+        >>> V2.official, EXECUTED.official
+        (True, False)
+        """
+        return self.name == "v2"
 
     @property
     def keeps_anchor(self) -> bool:
@@ -130,16 +151,22 @@ class Scheme(NamedTuple):
             return SCHEMES[text]
         if text.startswith("file:") and len(text) > 5:
             return Scheme("file", 1, False, text[5:])
-        raise ValueError(f"unknown scheme {text!r}; use v2, v1, v1_gen, traps_as_hits, trec, mteb or file:<qrels name>")
+        raise ValueError(f"unknown scheme {text!r}; use v2, v1, v1_gen, executed, judged, traps_as_hits, trec, mteb or "
+                         "file:<qrels name>")
 
 
 V2 = Scheme("v2", 2, False)
 V1 = Scheme("v1", 1, False)  # on the rebuilt v1 view: relevant pairs have grade 1, other v2 pairs grade 0
 V1_GEN = Scheme("v1_gen", 1, False)  # the same, on the generator's reading of the v1 rules
+EXECUTED = Scheme("executed", 2, False)  # v2's grades with passing code promoted: scored as v2
+JUDGED = Scheme("judged", 2, False)  # v2 with the judgments applied: scored as v2
 TRAPS_AS_HITS = Scheme("traps_as_hits", 1, False)
 TREC = Scheme("trec", 1, True)
 MTEB = Scheme("mteb", 2, False)  # on the positives-only view: a query without a positive has no qrels
-SCHEMES = {"v2": V2, "v1": V1, "v1_gen": V1_GEN, "traps_as_hits": TRAPS_AS_HITS, "trec": TREC, "mteb": MTEB}
+SCHEMES = {"v2": V2, "v1": V1, "v1_gen": V1_GEN, "executed": EXECUTED, "judged": JUDGED, "traps_as_hits": TRAPS_AS_HITS,
+           "trec": TREC, "mteb": MTEB}
+# The label readings (docs/semantics.md, "Three readings of relevance"): the official one and the two corrections.
+LABEL_READINGS = (V2, EXECUTED, JUDGED)
 # The sidebar's choices (besides a release's own file: qrels): every scheme but mteb, whose anchor rule (kept)
 # would contradict the sidebar's anchor toggle; mteb is on the CLI and in the Overview's MTEB table.
 SIDEBAR_SCHEMES = tuple(name for name in SCHEMES if name != "mteb")
