@@ -180,6 +180,10 @@ def qrels_view(store: Store, scheme: Scheme) -> str:
     >>> qrels_view(store, V2), qrels_view(store, V1)  # demo_v2603
     ('qrels', 'qrels_v1_rules')
     """
+    if scheme.name == "judged":  # a view of the judgments applied now, named by their fingerprint
+        from coreb_core.data.judgments import judged_qrels_view
+
+        return judged_qrels_view(store)
     if scheme.name == "file" and scheme.qrels_file not in store.extra_qrels:
         raise CorebError(f"release {store.release} has no stored qrels '{scheme.qrels_file}' "
                          f"(available: {', '.join(store.extra_qrels) or 'none'})")

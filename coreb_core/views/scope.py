@@ -68,7 +68,12 @@ class Scope:
             made_on = run_meta(run_id, root).made_on()
             if made_on != release:
                 raise CorebError(f"run {run_id} was made on {release_words(made_on)}, not {release}")
-        return cls(release, str(folder.resolve()), runs, parsed, parsed.anchor_exclusion(anchor_exclusion))
+        version = str(folder.resolve())
+        if parsed.name == "judged":  # a judgment added is a new version of the judged qrels (and a new cache key)
+            from coreb_core.data.judgments import judgments_fingerprint
+
+            version += "#judgments=" + judgments_fingerprint(release, root)
+        return cls(release, version, runs, parsed, parsed.anchor_exclusion(anchor_exclusion))
 
     def with_runs(self, run_ids: Iterable[str]) -> Scope:
         """The same scope over other runs of the release (a page's pick among the sidebar's runs)."""
