@@ -1,5 +1,6 @@
 """Verbs that set runs against each other: paired tests (compare), rank tiers (tiers), contrasting queries (contrast), per-problem
-difficulty (difficulty), a reranker against its first stage (rerank-errors). Each prints its view
+difficulty (difficulty), a reranker against its first stage (rerank-errors), the official labels against corrected
+ones (changes). Each prints its view
 (``coreb_core.views``), the one the Compare page shows for the same choices."""
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ from coreb_core.errors import CorebError
 from coreb_core.views.output import render
 from coreb_core.views.scope import Scope
 
-METRIC_SCHEME = ("the per-query metrics' scheme, as the sidebar's: v2 (default), v1, v1_gen, traps_as_hits, trec, mteb "
-                 "or file:<name> (see eval --help)")
+METRIC_SCHEME = ("the per-query metrics' scheme, as the sidebar's: v2 (default), v1, v1_gen, executed, judged, "
+                 "traps_as_hits, trec, mteb or file:<name> (see eval --help)")
 
 
 def _scope(args: argparse.Namespace) -> Scope:
@@ -82,6 +83,33 @@ def _tiers(args: argparse.Namespace) -> int:
     view = tiers.build(_scope(args), task=args.task, metric=args.metric, average=args.average,
                        correction=correction, alpha=args.alpha)
     print(render(view, args.json))
+    return 0
+
+
+def _changes_arguments(p: argparse.ArgumentParser) -> None:
+    from coreb_core.views.relabel import READINGS
+
+    p.add_argument("--release", required=True)
+    p.add_argument("--run", nargs="+", default=None, help="stored run ids of the release (default: every stored run)")
+    p.add_argument("--scheme", choices=READINGS, default="executed",
+                   help="the corrected reading set against v2: executed (relevance verified by execution, default) or "
+                        "judged (the judgments of `judge` applied)")
+    p.add_argument("--top", type=COUNT, default=20, help="the queries that move most (default 20)")
+    anchor_option(p)
+    p.add_argument("--json", action="store_true",
+                   help="one object: per run and task v2 vs the reading (0..1), moved queries, rank and tier changes, "
+                        "both verdicts")
+
+
+@command("changes", arguments=_changes_arguments,
+         help="what changes when the labels are corrected: every run under v2 and under executed or judged, the "
+              "queries that move, the runs whose rank or tier moves, and whether the verdict flips")
+def _changes(args: argparse.Namespace) -> int:
+    from coreb_core.views import relabel
+    from coreb_core.views.selection import release_scope
+
+    scope = release_scope(args.release, args.run, "v2", not args.no_anchor_exclusion)
+    print(render(relabel.build(scope, reading=args.scheme, top=args.top), args.json))
     return 0
 
 

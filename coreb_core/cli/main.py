@@ -21,7 +21,7 @@ from coreb_core.text import terminal_safe
 
 # The order ``--help`` lists the verbs in: data first, then runs, scoring, the analyses, the model choice.
 ORDER = ("fetch", "import-data", "demo", "info", "integrity", "sql", "models", "run", "sweep", "runs", "export", "import-results", "results",
-         "eval", "waterfall", "traps", "hubs", "audit", "compress", "stability", "compare", "tiers", "contrast",
+         "eval", "changes", "waterfall", "traps", "hubs", "audit", "compress", "stability", "compare", "tiers", "contrast",
          "difficulty", "rerank-errors", "samples", "mine", "train-reranker", "select", "report")
 
 

@@ -4,7 +4,7 @@ in its module; the argparse types that turn a library check into a refusal; the 
 Example:
     >>> import coreb_core.cli  # registers every verb
     >>> sorted(COMMANDS)
-    ['audit', 'compare', 'compress', 'contrast', 'demo', 'difficulty', 'eval', 'export', 'fetch', 'hubs', 'import-data',
+    ['audit', 'changes', 'compare', 'compress', 'contrast', 'demo', 'difficulty', 'eval', 'export', 'fetch', 'hubs', 'import-data',
      'import-results', 'info', 'integrity', 'mine', 'models', 'report', 'rerank-errors', 'results', 'run', 'runs',
      'samples', 'select', 'sql', 'stability', 'sweep', 'tiers', 'train-reranker', 'traps',
      'waterfall']
