@@ -4,7 +4,7 @@ import streamlit as st
 
 from coreb_core.analysis.deflation import FILE, READINGS, headline, overall, scheme_definitions
 from coreb_core.data.schema import TASK_NAMES
-from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE
+from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE, DESCRIPTIONS
 from coreb_core.present.charts import dumbbell, hbar
 from coreb_core.present.display import (
     ARTICLE_CLAIM,
@@ -13,10 +13,12 @@ from coreb_core.present.display import (
     deflation_sentence,
     pct_columns,
     points_column,
+    relabel_sentence,
     text_preview,
 )
 from coreb_core.present.labels import TASK_LABELS
-from coreb_core.views import deflation
+from coreb_core.views import deflation, relabel
+from coreb_core.views.scope import Scope
 from ui.cache import APP_INPUTS, cached, runs_of, scope_of
 from ui.chart_specs import draw
 from ui.navigation import open_inspector
@@ -170,3 +172,56 @@ else:
     rows = picked.selection.rows if picked is not None else []
     if rows:
         open_inspector(state, str(top.iloc[rows[0]]["query_id"]))
+
+
+@st.fragment
+def corrected_labels() -> None:
+    """v2 against the labels corrected by execution or by judgment (coreb_core.views.relabel): per run and task, the
+    rank, tier and verdict moves, and the queries that move most."""
+    st.subheader("Corrected labels: v2 vs executed or judged")
+    names = {"executed": "verified by execution (executed)", "judged": "your judgments applied (judged)"}
+    key = remembered("deflation_labels", "labels", one_of(list(names)), "executed")
+    reading = st.radio("Labels", list(names), key=key, format_func=lambda r: names[r], horizontal=True,
+                       help=DESCRIPTIONS["executed"] + "\n\n" + DESCRIPTIONS["judged"])
+    write_url({"labels": None if reading == "executed" else reading})
+    view = guarded(cached(relabel.build, spinner="Scoring every run under both labels…"))(
+        guarded(Scope.of)(state.release, state.run_ids, reading, state.anchor_exclusion) or scope_of(state))
+    if view is None:
+        return
+    st.markdown(relabel_sentence(view, labels))
+    shown = pct_columns(view.tasks.assign(label=view.tasks["run"].map(labels)), ["base", "other", "delta"])
+    st.dataframe(shown, hide_index=True, width="stretch",
+                 column_order=["label", "task", "base", "other", "delta", "moved", "up", "down", "queries"],
+                 column_config={"label": st.column_config.TextColumn("Run", width=180),
+                                "task": st.column_config.TextColumn("Task", width="small"),
+                                "base": st.column_config.NumberColumn("v2 ×100", format="%.1f", width="small"),
+                                "other": st.column_config.NumberColumn(f"{reading} ×100", format="%.1f",
+                                                                       width="small"),
+                                "delta": st.column_config.NumberColumn("change (points)", format="%+.1f",
+                                                                       width="small"),
+                                "moved": st.column_config.NumberColumn("Queries moved", width="small"),
+                                "up": st.column_config.NumberColumn("Up", width="small"),
+                                "down": st.column_config.NumberColumn("Down", width="small"),
+                                "queries": st.column_config.NumberColumn("Queries", width="small")})
+    st.caption(f"Source: our runs on `{state.release}` · nDCG@10 under `v2` (official) and `{reading}` (not official: "
+               f"{DESCRIPTIONS[reading]}) · {anchor}")
+    moved = view.queries
+    if moved.empty:
+        st.info(f"No query scores differently under {reading} for the chosen runs.")
+        return
+    shown_moved = pct_columns(moved.assign(label=moved["run"].map(labels)), ["base", "other", "delta"])
+    picked = st.dataframe(shown_moved, hide_index=True, width="stretch", on_select="rerun",
+                          selection_mode="single-row", key="deflation_relabel_queries",
+                          column_order=["label", "task", "query_id", "base", "other", "delta"],
+                          column_config={"label": st.column_config.TextColumn("Run", width=180),
+                                         "query_id": st.column_config.TextColumn("Query id", width=200),
+                                         "base": st.column_config.NumberColumn("v2 ×100", format="%.1f"),
+                                         "other": st.column_config.NumberColumn(f"{reading} ×100", format="%.1f"),
+                                         "delta": st.column_config.NumberColumn("change (points)", format="%+.1f")})
+    csv_download(moved, f"relabel_{reading}_queries_{state.release}")
+    rows = picked.selection.rows if picked is not None else []
+    if rows:
+        open_inspector(state, str(moved.iloc[rows[0]]["query_id"]))
+
+
+corrected_labels()

@@ -9,7 +9,7 @@ Example:
 from __future__ import annotations
 
 import math
-from typing import Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
 import pandas as pd
 
@@ -332,3 +332,26 @@ def map_labels(roles: Iterable[str], kinds: Iterable[str | None]) -> list[str]:
     """
     return [f"trap · {TRAP_KIND_LABELS.get(str(kind), str(kind).replace('_', ' '))}" if role == "trap" else str(role)
             for role, kind in zip(roles, kinds)]
+
+
+def relabel_sentence(view: Any, labels: Mapping[str, str]) -> str:
+    """The corrected-labels section's answer (Markdown): which runs' rank or tier moves under the reading, and whether
+    the verdict flips, with the verdict under the reading.
+
+    >>> from coreb_core.analysis.relabel import RunChange
+    >>> from types import SimpleNamespace
+    >>> v = SimpleNamespace(reading="executed", changes=(RunChange("a", 1, 2, 1, 1, 0.3, 0.2),
+    ...                     RunChange("b", 2, 1, 1, 1, 0.25, 0.26)), flips=True, verdict_other="Choose b.")
+    >>> print(relabel_sentence(v, {"a": "bm25", "b": "minilm"}))
+    Under **executed**, rank or tier moves for **2 of 2 runs** (bm25: rank 1 → 2; minilm: rank 2 → 1) and **the verdict flips**: Choose b.
+    """
+    moved = [c for c in view.changes if c.moved]
+
+    def move(c: Any) -> str:
+        parts = ([f"rank {c.rank_base} → {c.rank_other}"] if c.rank_base != c.rank_other else []) + \
+                ([f"tier {c.tier_base} → {c.tier_other}"] if c.tier_base != c.tier_other else [])
+        return f"{plain(labels.get(c.run, c.run))}: {', '.join(parts)}"
+    where = f" ({'; '.join(move(c) for c in moved)})" if moved else ""
+    flip = "**the verdict flips**" if view.flips else "the verdict does not flip"
+    return (f"Under **{view.reading}**, rank or tier moves for **{len(moved)} of {len(view.changes)} runs**{where} and "
+            f"{flip}: {plain(view.verdict_other)}")

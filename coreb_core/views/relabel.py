@@ -77,13 +77,15 @@ class RelabelView:
         return out
 
 
-def build(scope: Scope, *, reading: str = "executed", top: int = 20, inputs: Inputs | None = None) -> RelabelView:
-    """The scope's runs under v2 and under ``reading`` (executed or judged); the scope's own scheme is not used.
+def build(scope: Scope, *, reading: str | None = None, top: int = 20, inputs: Inputs | None = None) -> RelabelView:
+    """The scope's runs under v2 and under ``reading`` (executed or judged; default: the scope's scheme when it is one
+    of them, which keys a cached view on the judgments' version, else executed).
 
     >>> view = build(Scope.of("demo_v2603", [bm25], root=root), inputs=Inputs(root))
     >>> view.reading, sorted(view.tasks["task"]), view.flips
     ('executed', ['c2c', 'c2t', 't2c'], False)
     """
+    reading = reading or (str(scope.scheme) if str(scope.scheme) in READINGS else "executed")
     if reading not in READINGS:
         raise CorebError(f"unknown reading {reading!r}; compare v2 with {' or '.join(READINGS)}")
     inputs = inputs or Inputs()
