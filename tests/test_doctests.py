@@ -32,12 +32,12 @@ MODULES = ["coreb_core.retrieval.openvino_encoder", "coreb_core.data.measures", 
            "coreb_core.training.protocol", "coreb_core.retrieval.protocol_steps", "coreb_core.present.waterfall",
            "coreb_core.retrieval.compression", "coreb_core.retrieval.sweep_ray", "coreb_core.retrieval.api_encoders",
            "coreb_core.retrieval.api_estimate",
-           "coreb_core.analysis.tiers", "coreb_core.present.tiers"]
+           "coreb_core.analysis.tiers", "coreb_core.present.tiers", "coreb_core.analysis.relabel"]
 
 DATA_MODULES = ["coreb_core", "coreb_core.defaults", "coreb_core.report", "coreb_core.retrieval.jobs",
                 "coreb_core.retrieval.pipeline", "coreb_core.retrieval.sweep", "coreb_core.retrieval.runner_encoder", "coreb_core.evaluation.compile",
                 "coreb_core.evaluation.export", "coreb_core.evaluation.evaluate", "coreb_core.evaluation.join",
-                "coreb_core.evaluation.stored_joins",
+                "coreb_core.evaluation.stored_joins", "coreb_core.views.relabel",
                 "coreb_core.data.statistics", "coreb_core.data.store", "coreb_core.data.ingest", "coreb_core.data.sources",
                 "coreb_core.data.mini.build", "coreb_core.data.sql_console", "coreb_core.results.uploads",
                 "coreb_core.analysis.traps.kinds", "coreb_core.analysis.rerank_errors",
@@ -52,7 +52,8 @@ DATA_MODULES = ["coreb_core", "coreb_core.defaults", "coreb_core.report", "coreb
                 "coreb_core.views.difficulty", "coreb_core.views.overview", "coreb_core.views.deflation", "coreb_core.views.selection", "coreb_core.views.inspector", "coreb_core.views.data", "coreb_core.views.scores",
                 "coreb_core.training.samples", "coreb_core.training.sample_files", "coreb_core.training.mining",
                 "coreb_core.views.training", "coreb_core.analysis.hubs", "coreb_core.views.hubs",
-                "coreb_core.analysis.audit", "coreb_core.views.audit", "coreb_core.analysis.integrity",
+                "coreb_core.analysis.audit", "coreb_core.views.audit", "coreb_core.analysis.generator_rules",
+                "coreb_core.analysis.integrity",
                 "coreb_core.views.integrity", "coreb_core.data.slice_keys", "coreb_core.analysis.waterfall",
                 "coreb_core.views.waterfall", "coreb_core.analysis.compression", "coreb_core.views.compression", "coreb_core.views.tiers"]
 

@@ -54,7 +54,7 @@ from coreb_core.evaluation.join import (
 )
 from coreb_core.evaluation.judged_pairs import dropped_above
 from coreb_core.evaluation.kernels import KS, QueryMetrics, means_by_cell, metric_names, per_query_metrics
-from coreb_core.evaluation.schemes import V1, V2, Scheme
+from coreb_core.evaluation.schemes import EXECUTED, LABEL_READINGS, V1, V2, Scheme  # noqa: F401  (EXECUTED: doctests)
 from coreb_core.evaluation.stored_joins import StoredRun, stored_join
 from coreb_core.runs.folders import read_hits  # noqa: F401  (the examples below read runs with it)
 
@@ -165,7 +165,8 @@ class Evaluation:
 
     @property
     def traps(self) -> pd.DataFrame:
-        """Per run and query: trap statistics (see ``trap_table``).
+        """Per run and query: trap statistics (see ``trap_table``), under the labels being scored: v2's, or the
+        corrected ones (executed, judged) when one of them is among the schemes, where a promoted document is no trap.
 
         >>> ev = analyse_many(store, {"bm25": read_hits(bm25)}, (V2,), traps=True, groupings=("task",))
         >>> ev.traps[["run", "query_id", "first_positive_rank", "traps_above_first_positive"]].head(2)
@@ -198,9 +199,11 @@ def analyse_many(store: Store, runs: Mapping[str, pd.DataFrame | StoredRun], sch
         raise CorebError("scheme mteb keeps the C2C anchor in the ranked list: evaluate it without anchor exclusion")
     index = release_index(store)
     names = np.asarray(list(runs), dtype=object)
-    # The trap table reads v2 and v1 per query, so they are computed whenever traps are asked for.
-    computed_schemes = tuple(dict.fromkeys(tuple(schemes) + ((V2, V1) if traps else ())))
-    views = sorted({_join_key(store, s) for s in computed_schemes} | ({("qrels", False)} if traps else set()))
+    # The trap table reads v2 (or the corrected labels being scored: executed, judged, whose grades say which
+    # documents are still traps) and v1 per query, so they are computed whenever traps are asked for.
+    labels = _label_scheme(schemes)
+    computed_schemes = tuple(dict.fromkeys(tuple(schemes) + ((V2, V1, labels) if traps else ())))
+    views = sorted({_join_key(store, s) for s in computed_schemes})
     # Each run's rows are matched once against the union of the views' judged pairs.
     joint = joint_judged(index, tuple(sorted({v for v, _ in views})))
     noise = any(d for _, d in views)
@@ -251,11 +254,20 @@ def analyse_many(store: Store, runs: Mapping[str, pd.DataFrame | StoredRun], sch
         grouped = {key: future.result() for key, future in pending.items()}
     trap_rows = None
     if traps:
-        scored, run_names, qpos, rank, grade = joined[("qrels", False)]
+        scored, run_names, qpos, rank, grade = joined[_join_key(store, labels)]
         if not np.array_equal(joined[_join_key(store, V1)][0], scored):
-            raise CorebError("internal: the v1 view scores other queries than v2")
-        trap_rows = _trap_frame(index, scored, qpos, rank, grade, run_names, computed)
+            raise CorebError(f"internal: the v1 view scores other queries than {labels}")
+        trap_rows = _trap_frame(index, scored, qpos, rank, grade, run_names, {**computed, "v2": computed[str(labels)]})
     return Evaluation(tuple(runs), tuple(per_query), per_query, grouped, trap_rows)
+
+
+def _label_scheme(schemes) -> Scheme:
+    """The labels the trap table reads: a corrected reading being scored (executed, judged), else the official v2.
+
+    >>> str(_label_scheme((V2, EXECUTED))), str(_label_scheme((V1,)))
+    ('executed', 'v2')
+    """
+    return next((p for p in map(lambda s: Scheme.parse(str(s)), schemes) if p in LABEL_READINGS and p != V2), V2)
 
 
 def _join_key(store: Store, scheme: Scheme) -> tuple[str, bool]:
