@@ -10,7 +10,7 @@ import streamlit as st
 from coreb_core.analysis.selection import PUBLISHED_ONLY, TASK_TABLES, Average, parameter_text, recommend_published
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.present.charts import interval_dots, labelled_scatter
-from coreb_core.present.display import PRINTABLE_CSS, selection_points
+from coreb_core.present.display import PRINTABLE_CSS, official_verdict_sentence, selection_points
 from coreb_core.present.format import plain
 from coreb_core.present.labels import TASK_LABELS
 from coreb_core.present.numbers import interval_text
@@ -26,7 +26,8 @@ from coreb_core.present.selection import (
 from coreb_core.present.tiers import method_words, rank_range, selection_tier_sentence
 from coreb_core.report import build_report
 from coreb_core.results.published import comparable_version, release_relation
-from coreb_core.views import selection
+from coreb_core.views import relabel, selection
+from coreb_core.views.relabel import READINGS
 from ui.cache import APP_INPUTS, cached, result_rows, runs_of, scope_of
 from ui.chart_specs import draw
 from ui.sidebar import sidebar
@@ -180,6 +181,12 @@ with st.container(border=True):
         st.text(selection_tier_sentence(rec.tiers, rec.standings[0].run, names))
     if rec.left_out:  # beside the verdict: a run missing from the ranking is part of what it says
         st.text(" ".join(left_out_sentence(x, names) for x in rec.left_out))
+    if str(state.scheme) in READINGS:  # corrected labels: the official verdict on the same slice, beside it
+        official = guarded(cached(relabel.official_verdict))(
+            scope, tasks=tuple(tasks), languages=tuple(languages), budget_b=budget, average=average,
+            max_ms_per_text=max_ms, max_memory_gb=max_gb)
+        if official is not None:
+            st.markdown(official_verdict_sentence(official))
 st.caption(provenance(state, "mean nDCG@10 ×100 over the chosen queries; 95% percentile bootstrap interval over "
                              "queries (10,000 resamples); lead: paired randomization test on the queries both runs "
                              "scored, Holm-corrected across the first run's comparisons; trap share: of the queries "

@@ -355,3 +355,16 @@ def relabel_sentence(view: Any, labels: Mapping[str, str]) -> str:
     flip = "**the verdict flips**" if view.flips else "the verdict does not flip"
     return (f"Under **{view.reading}**, rank or tier moves for **{len(moved)} of {len(view.changes)} runs**{where} and "
             f"{flip}: {plain(view.verdict_other)}")
+
+
+def official_verdict_sentence(verdict: Any) -> str:
+    """Model selection's line under a corrected reading (Markdown): the official v2 verdict on the same slice, and
+    whether the reading flips it (``views.relabel.OfficialVerdict``).
+
+    >>> from types import SimpleNamespace
+    >>> print(official_verdict_sentence(SimpleNamespace(reading="executed", sentence="Choose bm25.", flips=False)))
+    Under the official labels (v2) the verdict is the same: Choose bm25. This ranking reads **executed** labels, which are not official.
+    """
+    how = ("**The verdict flips** against the official labels (v2), where it reads:" if verdict.flips
+           else "Under the official labels (v2) the verdict is the same:")
+    return f"{how} {plain(verdict.sentence)} This ranking reads **{verdict.reading}** labels, which are not official."

@@ -103,3 +103,36 @@ def build(scope: Scope, *, reading: str | None = None, top: int = 20, inputs: In
 
 def _recommendation(scope: Scope, inputs: Inputs) -> Recommendation:
     return selection.build(scope, inputs=inputs).recommendation
+
+
+@dataclass(frozen=True)
+class OfficialVerdict:
+    """Model selection's verdict under v2 on the same slice as a selection under a corrected reading."""
+
+    reading: str
+    sentence: str  # the v2 verdict, in the page's words
+    flips: bool  # the two readings recommend differently (``analysis.relabel.verdict_flips``)
+
+    def to_json(self) -> dict:
+        return {"reading": self.reading, "verdict_v2": self.sentence, "verdict_flips": self.flips}
+
+    def lines(self) -> list[str]:
+        return [terminal_safe(f"under v2 (official): {self.sentence}"),
+                "the verdict flips" if self.flips else "the verdict does not flip"]
+
+
+def official_verdict(scope: Scope, *, inputs: Inputs | None = None, **slice_options) -> OfficialVerdict:
+    """The v2 verdict beside a selection under the scope's corrected reading (executed or judged), on the same slice
+    (``slice_options``: ``selection.build``'s tasks, languages, budget_b, average and cost limits).
+
+    >>> v = official_verdict(Scope.of("demo_v2603", [bm25], "executed", root=root), inputs=Inputs(root))
+    >>> v.reading, v.flips
+    ('executed', False)
+    """
+    if str(scope.scheme) not in READINGS:
+        raise CorebError(f"scheme {scope.scheme} is not a corrected reading ({' or '.join(READINGS)})")
+    inputs = inputs or Inputs()
+    other = selection.build(scope, inputs=inputs, **slice_options).recommendation
+    official = selection.build(replace(scope, scheme=V2), inputs=inputs, **slice_options).recommendation
+    names = inputs.names(scope)
+    return OfficialVerdict(str(scope.scheme), recommendation_sentence(official, names), verdict_flips(official, other))
