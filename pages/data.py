@@ -35,27 +35,41 @@ write_url({"section": SECTION_URL.get(str(section))})
 
 
 if section == "Audit queue":
-    st.caption("Candidates for missed positives: unjudged documents of a query's own problem, in a language the query "
-               "allows, that the sidebar's runs rank above every positive of the query within their top 10. Passing "
-               "solutions first, then the ones most runs put there. What a maintainer of the qrels would triage.")
+    st.caption("Candidates for a maintainer of the qrels: unjudged documents of a query's own problem, in a language "
+               "the official generator allows the query (T2C its constraint; C2C its target languages, the anchor's "
+               "for mono_lang), that the sidebar's runs rank above every positive of the query within their top 10. "
+               "Each has its class by the generator's own rules: *would be rel=2* (its positive rule selects the "
+               "document: a missed positive), *trap beyond the cap* (a hard negative its draw of 3 left out), *would "
+               "be rel=1* (a pool of 3 or fewer the qrels left it out of), *other*. Would-be positives first, then "
+               "passing solutions, then the ones most runs put there.")
+    include_traps = st.toggle("Also the re-gradable traps (rel=1 passing solutions)", key="data_audit_traps",
+                              help="Traps of the query's problem that pass their tests, in a language it allows, "
+                                   "ranked above every positive: *trap by the rule* where the generator's pool holds "
+                                   "them.")
     if not state.run_ids:
         st.info("Choose one or more runs in the sidebar: the queue is what they rank above the positives.")
         stop_page()
     try:
-        view = cached(audit.build, spinner="Reading every run's top 10 against the judgments…")(scope_of(state))
+        view = cached(audit.build, spinner="Reading every run's top 10 against the judgments…")(
+            scope_of(state), include_traps=include_traps)
     except CorebError as exc:
         show_error(exc)
         stop_page()
     queue = view.queue
     passing = int(queue["passed"].map(lambda v: v is True).sum())
     every = int((queue["runs"] == queue["of_runs"]).sum())
-    st.markdown(f"**{len(queue):,} candidates** on {plain(state.release)}: **{passing:,} passing solutions**; "
-                f"{every:,} put above every positive by all {len(state.run_ids)} chosen runs.")
-    st.dataframe(queue, hide_index=True, width="stretch", key="data_audit_table",
-                 column_order=["task", "query_id", "doc_id", "runs", "of_runs", "best_rank", "passed", "language",
-                               "subtask", "problem_id"],
+    missed = int((queue["class"] == "would_be_positive").sum())
+    st.markdown(f"**{len(queue):,} candidates** on {plain(state.release)}: **{missed:,} would be rel=2** by the "
+                f"generator's rules, {passing:,} passing solutions; {every:,} put above every positive by all "
+                f"{len(state.run_ids)} chosen runs.")
+    st.dataframe(queue.assign(**{"class": audit.class_words(queue)}), hide_index=True, width="stretch",
+                 key="data_audit_table",
+                 column_order=["task", "query_id", "doc_id", "class", "grade", "runs", "of_runs", "best_rank", "passed",
+                               "language", "subtask", "problem_id"],
                  column_config={"query_id": st.column_config.TextColumn("Query", width=230),
-                                "doc_id": st.column_config.TextColumn("Unjudged document", width=180),
+                                "doc_id": st.column_config.TextColumn("Document", width=180),
+                                "class": st.column_config.TextColumn("Class", width=150),
+                                "grade": st.column_config.TextColumn("Grade", width="small"),
                                 "runs": st.column_config.NumberColumn("Runs", width="small"),
                                 "of_runs": st.column_config.NumberColumn("Of", width="small"),
                                 "best_rank": st.column_config.NumberColumn("Best rank", width="small"),

@@ -94,20 +94,25 @@ def _audit_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--release", required=True)
     p.add_argument("--run", nargs="+", required=True, help="one or more stored run ids")
     p.add_argument("--k", type=COUNT, default=10, help="within the top k (default 10)")
+    p.add_argument("--include-traps", action="store_true",
+                   help="also the re-gradable traps: rel=1 passing solutions of the query's problem, in a language it "
+                        "allows, that runs rank above every positive (grade 'trap')")
     anchor_option(p)
-    p.add_argument("--json", action="store_true", help="one object: every candidate")
+    p.add_argument("--json", action="store_true",
+                   help="one object: every candidate with its grade and class, the classes' words, counts per task")
 
 
 @command("audit", arguments=_audit_arguments,
-         help="the qrels audit queue: unjudged documents of a query's problem that runs rank above every positive "
-              "(candidates for missed positives), with how many runs put each there")
+         help="the qrels audit queue: unjudged documents of a query's problem, in a language the generator allows "
+              "it, that runs rank above every positive, each classed by the generator's rules (would be rel=2, trap "
+              "beyond the cap, would be rel=1, other), with how many runs put each there")
 def _audit(args: argparse.Namespace) -> int:
     from coreb_core.views import audit
     from coreb_core.views.output import render
     from coreb_core.views.scope import Scope
 
     scope = Scope.of(args.release, args.run, anchor_exclusion=not args.no_anchor_exclusion)
-    print(render(audit.build(scope, k=args.k), args.json))
+    print(render(audit.build(scope, k=args.k, include_traps=args.include_traps), args.json))
     return 0
 
 
