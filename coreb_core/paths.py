@@ -87,3 +87,13 @@ def rerankers_dir(root: Path | None = None) -> Path:
     PosixPath('/tmp/cache/rerankers')
     """
     return (root or cache_root()) / "rerankers"
+
+
+def judgments_file(root: Path | None = None) -> Path:
+    """``data_cache/judgments.duckdb``: the researchers' judgments of (query, document) pairs
+    (``coreb_core.data.judgments``). It lies outside ``coreb/``, so re-importing a release keeps it.
+
+    >>> judgments_file(Path("/tmp/cache"))
+    PosixPath('/tmp/cache/judgments.duckdb')
+    """
+    return (root or cache_root()) / "judgments.duckdb"

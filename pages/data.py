@@ -14,6 +14,7 @@ from coreb_core.views import audit, data, integrity
 from coreb_core.views.scope import Scope
 from ui.cache import cached, release_version, scope_of, sql_console
 from ui.chart_specs import draw
+from ui.judging import judgment_form
 from ui.sidebar import sidebar
 from ui.state import remembered, stop_page, write_url
 from ui.widgets import csv_download, show_error
@@ -63,7 +64,7 @@ if section == "Audit queue":
                 f"generator's rules, {passing:,} passing solutions; {every:,} put above every positive by all "
                 f"{len(state.run_ids)} chosen runs.")
     st.dataframe(queue.assign(**{"class": audit.class_words(queue)}), hide_index=True, width="stretch",
-                 key="data_audit_table",
+                 key="data_audit_table", on_select="rerun", selection_mode="single-row",
                  column_order=["task", "query_id", "doc_id", "class", "grade", "runs", "of_runs", "best_rank", "passed",
                                "language", "subtask", "problem_id"],
                  column_config={"query_id": st.column_config.TextColumn("Query", width=230),
@@ -75,6 +76,9 @@ if section == "Audit queue":
                                 "best_rank": st.column_config.NumberColumn("Best rank", width="small"),
                                 "passed": st.column_config.CheckboxColumn("Passes tests", width="small")})
     csv_download(queue, f"audit_queue_{state.release}")
+    picked = ss["data_audit_table"].selection.rows
+    if picked and picked[0] < len(queue):  # judge the selected candidate
+        judgment_form(state.release, *map(str, queue.iloc[picked[0]][["query_id", "doc_id"]]))
     st.caption(f"Source: the chosen runs on `{state.release}` · their first 10 stored documents per query, the query's "
                "own id and (anchor excluded) the C2C anchor left out · judgments of the cached qrels. Also: "
                "`python -m coreb_core audit`.")

@@ -19,6 +19,7 @@ from coreb_core.text import nfc_forms
 from coreb_core.views import inspector, traps
 from ui.cache import cached, runs_of, scope_of, store
 from ui.inspection import back_params, back_target, row_colours
+from ui.judging import judgment_form
 from ui.sidebar import sidebar
 from ui.state import (
     drop_url_buffer,
@@ -276,6 +277,8 @@ else:
         ss.insp_doc = None
         write_url({"doc": None})
         st.rerun()
+    with right:
+        judgment_form(state.release, q.query_id, doc)
 
 # ------------------------------------------------------------------ every positive and trap
 st.subheader("Where every positive and trap sits")

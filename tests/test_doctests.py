@@ -32,13 +32,13 @@ MODULES = ["coreb_core.retrieval.openvino_encoder", "coreb_core.data.measures", 
            "coreb_core.training.protocol", "coreb_core.retrieval.protocol_steps", "coreb_core.present.waterfall",
            "coreb_core.retrieval.compression", "coreb_core.retrieval.sweep_ray", "coreb_core.retrieval.api_encoders",
            "coreb_core.retrieval.api_estimate",
-           "coreb_core.analysis.tiers", "coreb_core.present.tiers", "coreb_core.analysis.relabel"]
+           "coreb_core.analysis.tiers", "coreb_core.present.tiers", "coreb_core.analysis.relabel", "ui.judging"]
 
 DATA_MODULES = ["coreb_core", "coreb_core.defaults", "coreb_core.report", "coreb_core.retrieval.jobs",
                 "coreb_core.retrieval.pipeline", "coreb_core.retrieval.sweep", "coreb_core.retrieval.runner_encoder", "coreb_core.evaluation.compile",
                 "coreb_core.evaluation.export", "coreb_core.evaluation.evaluate", "coreb_core.evaluation.join",
                 "coreb_core.evaluation.stored_joins", "coreb_core.views.relabel",
-                "coreb_core.data.statistics", "coreb_core.data.store", "coreb_core.data.ingest", "coreb_core.data.sources",
+                "coreb_core.data.statistics", "coreb_core.data.store", "coreb_core.data.judgments", "coreb_core.data.ingest", "coreb_core.data.sources",
                 "coreb_core.data.mini.build", "coreb_core.data.sql_console", "coreb_core.results.uploads",
                 "coreb_core.analysis.traps.kinds", "coreb_core.analysis.rerank_errors",
                 "coreb_core.analysis.traps.breakdown", "coreb_core.analysis.leaderboard",

@@ -7,6 +7,7 @@ handler (``registry.command``); ``main`` builds the parser and applies the one e
 - ``traps``: traps, hubs, audit, compress, stability
 - ``compare``: compare, tiers, contrast, difficulty, rerank-errors
 - ``training``: samples, mine, train-reranker
+- ``judgments``: judge, judgments
 - ``selection``: select, report
 """
 from coreb_core.cli.main import ORDER, build_parser, main

@@ -13,7 +13,7 @@ import argparse
 import os
 import sys
 
-from coreb_core.cli import compare, data, evaluate, runs, selection, training, traps  # noqa: F401  (each registers its verbs)
+from coreb_core.cli import compare, data, evaluate, judgments, runs, selection, training, traps  # noqa: F401  (each registers its verbs)
 from coreb_core.cli.registry import VERBS, Parser
 from coreb_core.errors import CorebError, file_error
 from coreb_core.input_paths import unconfined
@@ -22,7 +22,7 @@ from coreb_core.text import terminal_safe
 # The order ``--help`` lists the verbs in: data first, then runs, scoring, the analyses, the model choice.
 ORDER = ("fetch", "import-data", "demo", "info", "integrity", "sql", "models", "run", "sweep", "runs", "export", "import-results", "results",
          "eval", "changes", "waterfall", "traps", "hubs", "audit", "compress", "stability", "compare", "tiers", "contrast",
-         "difficulty", "rerank-errors", "samples", "mine", "train-reranker", "select", "report")
+         "difficulty", "rerank-errors", "samples", "mine", "train-reranker", "judge", "judgments", "select", "report")
 
 
 def build_parser() -> argparse.ArgumentParser:

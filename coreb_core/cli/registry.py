@@ -5,7 +5,7 @@ Example:
     >>> import coreb_core.cli  # registers every verb
     >>> sorted(COMMANDS)
     ['audit', 'changes', 'compare', 'compress', 'contrast', 'demo', 'difficulty', 'eval', 'export', 'fetch', 'hubs', 'import-data',
-     'import-results', 'info', 'integrity', 'mine', 'models', 'report', 'rerank-errors', 'results', 'run', 'runs',
+     'import-results', 'info', 'integrity', 'judge', 'judgments', 'mine', 'models', 'report', 'rerank-errors', 'results', 'run', 'runs',
      'samples', 'select', 'sql', 'stability', 'sweep', 'tiers', 'train-reranker', 'traps',
      'waterfall']
 """
