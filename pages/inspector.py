@@ -271,6 +271,11 @@ else:
     right.text(f"{doc} · {judged.get(doc, UNJUDGED_BADGE)} · " + ", ".join(where))
     if doc in reasons:
         right.text(f"Why a trap: {trap_reason_text(reasons[doc])}")
+    rule = chosen_lists.rule_words(doc)
+    if rule is not None:  # the generator's own rules (generator_rules): what the qrels would make of it
+        right.text(f"By the generator's rules: {rule}"
+                   + ("; relevant under executed (passing code of the problem)" if doc in chosen_lists.executed
+                      else ""))
     right.code(document_text(s, q, doc), language=document_language(s, doc) or "text", wrap_lines=q.task == "c2t",
                line_numbers=q.task != "c2t")
     if right.button("Close document", key=f"insp_close_{q.query_id}"):

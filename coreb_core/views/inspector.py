@@ -15,6 +15,7 @@ from coreb_core.analysis.inspection import (
     ranked_list,
     run_ranks,
 )
+from coreb_core.analysis.generator_rules import CLASSES, classify_pairs
 from coreb_core.analysis.traps.kinds import TrapReason, trap_reasons
 from coreb_core.data.schema import TaskName
 from coreb_core.present.display import mark_anchor, text_preview, with_grades
@@ -56,7 +57,15 @@ class QueryLists:
     ranks: pd.DataFrame  # run_ranks: doc_id index, one column per shown run's label, its rank
     reasons: dict[str, TrapReason]  # trap_reasons: why each trap is one
     positions: pd.DataFrame  # judged_positions with grades and the reason ("why")
-    listings: dict[str, pd.DataFrame]  # run id -> its top ``top`` with grades, "in <letter>" markers and "why"
+    listings: dict[str, pd.DataFrame]  # run id -> its top ``top`` with grades, "in <letter>" markers, "why", "rule"
+    # Unjudged and trap documents listed or judged -> their class by the generator's own rules (generator_rules)
+    rules: dict[str, str]
+    executed: frozenset[str]  # documents the executed reading counts as relevant (v2 positives and promoted code)
+
+    def rule_words(self, doc_id: str) -> str | None:
+        """The open document's class in words ("trap beyond the cap"…), None for a positive or an unlisted one."""
+        name = self.rules.get(doc_id)
+        return None if name is None else CLASSES[name]
 
 
 def lists(scope: Scope, *, query_id: str, labels: Mapping[str, str], letters: Mapping[str, str], top: int = 10,
@@ -92,4 +101,20 @@ def lists(scope: Scope, *, query_id: str, labels: Mapping[str, str], letters: Ma
         hub = inputs.hubs(scope, rid, q.task)  # one of this run's 10 biggest hubs on the task: in how many top 10s
         listing["hub"] = listing["doc_id"].map(hub).astype("Int64")
         listings[rid] = mark_anchor(listing, q.anchor_code_id)
-    return QueryLists(ranks, reasons, positions, listings)
+    rules = _rules(store, q.task, query_id, listings, positions)
+    for listing in listings.values():  # an unjudged document says what the generator's rules make of it
+        listing["rule"] = listing["doc_id"].map(rules).map(CLASSES)
+        unjudged = listing["relevance"].isna() & listing["rule"].notna() & (listing["rule"] != CLASSES["other"])
+        listing.loc[unjudged, "why"] = "unjudged: " + listing.loc[unjudged, "rule"]
+    executed = frozenset(d for (d,) in store.sql("SELECT doc_id FROM qrels_executed WHERE query_id = ? AND "
+                                                  "relevance = 2", [query_id]).fetchall())
+    return QueryLists(ranks, reasons, positions, listings, rules, executed)
+
+
+def _rules(store, task: str, query_id: str, listings: Mapping[str, pd.DataFrame], positions: pd.DataFrame
+           ) -> dict[str, str]:
+    """The class of every listed or judged document that is not a positive, by the generator's rules."""
+    docs = {d for frame in listings.values() for d, r in zip(frame["doc_id"], frame["relevance"]) if r != 2}
+    docs |= {d for d, r in zip(positions["doc_id"], positions["relevance"]) if r != 2}
+    docs = sorted(d for d in docs if isinstance(d, str))
+    return classify_pairs(store, task, query_id, docs).to_dict() if docs else {}
