@@ -17,11 +17,20 @@ from coreb_core.present.format import code, error_lines, plain
 from coreb_core.present.labels import TASK_LABELS
 from coreb_core.progress import Progress
 from coreb_core.retrieval.jobs import DONE, FAILED, WorkOutcome, WorkRequest, board
-from coreb_core.training.mining import SAMPLES, TRIPLETS, K, MinedNegatives, write_mined_to
+from coreb_core.training.mining import GRADES, PASSING, SAMPLES, TRIPLETS, K, MinedNegatives, write_mined_to
 from coreb_core.training.protocol import train_and_rerank
 from coreb_core.training.reranker import TrainingConfig
 from coreb_core.training.sample_files import write_samples_to
-from coreb_core.training.samples import EASY, HARD, PROTOCOL_TRAIN, RULE_TEXT, RULES, SEED, default_rule
+from coreb_core.training.samples import (
+    EASY,
+    HARD,
+    PROTOCOL_TEST,
+    PROTOCOL_TRAIN,
+    RULE_TEXT,
+    RULES,
+    SEED,
+    default_rule,
+)
 from coreb_core.views import training
 from ui.cache import runs_of, samples_view
 from ui.chart_specs import draw
@@ -32,6 +41,10 @@ from ui.widgets import download, guarded, run_label
 
 RULE_LABELS = {"train": "train: every subtask", "test": "test: every subtask but c2t_match"}
 ROLE_ICONS = {"positive": "✅", "hard negative": "⚠️", "easy negative": "·"}
+GRADE_LABELS = {"trap": "trap (rel=1)", "judged_negative": "judged negative (rel=0)", "unjudged": "unjudged",
+                "passing_trap": "passing_trap (correct, rel=1)",
+                "passing_judged_negative": "passing_judged_negative (correct, rel=0)",
+                "passing_unjudged": "passing_unjudged (correct, unjudged)"}
 
 state = sidebar()
 ss = st.session_state
@@ -66,6 +79,7 @@ def section_samples() -> training.SamplesView:
         draw(hbar, by_task, "task", "samples", x_title="samples", y_sort=None, value_format=",d",
              tooltip=["task", alt.Tooltip("samples:Q", format=",")])
     st.caption(f"Rule: {RULE_TEXT[rule]}. " + training.RULE_NOTE)
+    st.caption(plain(view.passing_note()[:1].upper() + view.passing_note()[1:] + "."))
     with st.expander("Counts per task and subtask"):
         st.dataframe(view.counts.table(), hide_index=True, width="stretch",
                      column_config={"samples": st.column_config.NumberColumn(format="%d")})
@@ -136,30 +150,61 @@ def section_mining() -> None:
         st.write("")
         go = st.button("Mine", type="primary", key="training_mine_go",
                        help="Its top k documents that are not positives (a rel=2 document never is one; the C2C "
-                            "anchor neither), each marked trap, judged negative or unjudged. Runs as a job.")
+                            "anchor neither; passing code of the query's own problem in a positive's language is left "
+                            "out), each marked trap, judged negative or unjudged. Runs as a job.")
+    keep = st.checkbox("Keep correct code, labelled", key="training_mine_keep",
+                       help="Keep the documents the executed view makes relevant (passing code of the query's own "
+                            "problem in a positive's language, unjudged or graded a trap by the release), labelled "
+                            "passing_trap, passing_judged_negative or passing_unjudged, for analysis. Left out by "
+                            "default: they are correct answers. Only the samples format can hold the label.")
+    test_release = PROTOCOL_TEST
     if go:
         _start("training_mine_job",
                WorkRequest("mine", f"mining {int(k)} hard negatives per query from {run_label(runs[run])}", release),
-               lambda progress: WorkOutcome(result=training.mined(run, int(k), progress=progress)))
+               functools.partial(_mine, run, int(k), keep, test_release))
     mined = _finished("training_mine_job")
     if not isinstance(mined, training.MinedView) or mined.mined.release != release:
+        if release == test_release:
+            st.info(plain(f"{release} is the test release: negatives mined from its runs are for analysis, not "
+                          "training; train-reranker refuses them."))
         return
     m, grades = mined.mined, mined.mined.grade_counts()
-    st.markdown(plain(" ".join(mined.lines())))
-    chart = pd.DataFrame({"grade": ["trap (rel=1)", "judged negative (rel=0)", "unjudged"],
-                          "negatives": [grades["trap"], grades["judged_negative"], grades["unjudged"]]})
-    draw(hbar, chart, "grade", "negatives", x_title="distinct (query, negative) pairs", y_sort=None, value_format=",d",
-         tooltip=["grade", alt.Tooltip("negatives:Q", format=",")])
-    name = f"coreb_mined_{m.run_id}_k{m.k}"
+    if mined.of_test_release:
+        st.warning(plain(mined.test_release_note() + "."))
+    st.markdown(plain(" ".join(line for line in mined.lines() if line != mined.test_release_note())))
+    shown = [g for g in GRADES if m.keep_correct or not g.startswith(PASSING)]
+    chart = pd.DataFrame({"grade": [GRADE_LABELS[g] for g in shown], "negatives": [grades[g] for g in shown]})
+    left, right = st.columns([3, 2])
+    with left:
+        draw(hbar, chart, "grade", "negatives", x_title="distinct (query, negative) pairs", y_sort=None,
+             value_format=",d", tooltip=["grade", alt.Tooltip("negatives:Q", format=",")])
+    with right:
+        counted = m.correct_kept() if m.keep_correct else m.left_out()
+        column = "correct code kept" if m.keep_correct else "correct code left out"
+        st.dataframe(pd.DataFrame({"task": [TASK_LABELS[t] for t in TASK_NAMES],
+                                   column: [counted[t] for t in TASK_NAMES]}),
+                     hide_index=True, width="stretch", key="training_mined_correct",
+                     column_config={column: st.column_config.NumberColumn(format="%d")})
+    name = f"coreb_mined_{m.run_id}_k{m.k}" + ("_keep_correct" if m.keep_correct else "")
+    formats = [(SAMPLES, False), (SAMPLES, True)] if m.keep_correct else [(TRIPLETS, False), (TRIPLETS, True),
+                                                                         (SAMPLES, False)]
     with st.container(horizontal=True):
-        for fmt, parquet in [(TRIPLETS, False), (TRIPLETS, True), (SAMPLES, False)]:
+        for fmt, parquet in formats:
             ext = "parquet" if parquet else "jsonl"
             download(f"{fmt} ({ext})", functools.partial(_mined_bytes, m, fmt, parquet), f"{name}_{fmt}.{ext}",
                      "application/vnd.apache.parquet" if parquet else "application/jsonl",
                      key=f"training_mined_{fmt}_{ext}", building="Writing the mined negatives…")
     st.caption("Triplets: anchor, positive, negative_1 … negative_k, the table sentence-transformers trains on "
                "(util.mine_hard_negatives' n-tuple; samples with fewer than k negatives are left out). Samples: the "
-               "protocol's schema, each negative with its rank in the run and its grade.")
+               "protocol's schema, each negative with its rank in the run and its grade. Correct code left out: "
+               "documents the executed view makes relevant (passing code of the query's own problem in a positive's "
+               "language) ranked above a kept negative: each would have been a false negative."
+               + (" Kept here, labelled passing_…: no triplets, which have no place for a label." if m.keep_correct
+                  else ""))
+
+
+def _mine(run: str, k: int, keep: bool, test_release: str, progress: Progress) -> WorkOutcome:
+    return WorkOutcome(result=training.mined(run, k, progress=progress, keep_correct=keep, test_release=test_release))
 
 
 def _mined_bytes(m: MinedNegatives, fmt: str, parquet: bool) -> bytes:
@@ -197,7 +242,8 @@ def section_training() -> None:
     st.caption("A cross-encoder from the chosen weights (minilm: the bundled all-MiniLM-L6-v2 with a fresh head), "
                "trained with sentence-transformers' CrossEncoderTrainer (LambdaLoss over each sample's list) on the "
                "training release's samples, then reranking the top documents of a run of this release. Training "
-               "refuses samples that share a problem with this release. On two CPU cores a step of 8 samples takes "
+               "refuses samples not tied to one other cached release, or sharing a problem with this one (the leak "
+               "guard fails closed). On two CPU cores a step of 8 samples takes "
                "about 8 s and reranking about 50 pairs a second; the job runs in the background with a Cancel button.")
     runs = runs_of(release)
     others = [r for r in list_releases() if r != release]

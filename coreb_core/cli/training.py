@@ -54,6 +54,7 @@ def _samples(args: argparse.Namespace) -> int:
 
 def _mine_arguments(p: argparse.ArgumentParser) -> None:
     from coreb_core.training.mining import FORMATS, TRIPLETS, K
+    from coreb_core.training.samples import PROTOCOL_TEST
 
     p.add_argument("--run", required=True, help="a stored run id")
     p.add_argument("--out", required=True, help="the file to write: JSON lines (.jsonl), or parquet (.parquet)")
@@ -61,18 +62,27 @@ def _mine_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", choices=FORMATS, default=TRIPLETS,
                    help="triplets: anchor, positive, negative_1 … (sentence-transformers' n-tuple); samples: the "
                         "protocol's schema, each negative with its rank and grade (trap, judged_negative, unjudged)")
+    p.add_argument("--keep-correct", action="store_true",
+                   help="keep the documents the executed view makes relevant (passing code of the query's problem in "
+                        "a positive's language), labelled passing_trap, passing_judged_negative or passing_unjudged; "
+                        "left out by default. --format samples only (a triplet has no place for a label)")
+    p.add_argument("--test-release", default=PROTOCOL_TEST,
+                   help="the release a reranker is tested on: mining it is for analysis, not training, and the output "
+                        "says so (default release_v2603, the protocol's test release)")
     p.add_argument("--json", action="store_true", help="the counts as one JSON object")
 
 
 @command("mine", arguments=_mine_arguments,
-         help="hard negatives mined from a run: its top non-positives per query (rel=2 never a negative)")
+         help="hard negatives mined from a run: its top non-positives per query (rel=2 and passing code of the "
+              "query's problem never a negative)")
 def _mine(args: argparse.Namespace) -> int:
-    from coreb_core.training.mining import write_mined
+    from coreb_core.training.mining import check_format, write_mined
     from coreb_core.views import training
     from coreb_core.views.output import render
 
+    check_format(args.format, args.keep_correct)  # before the run is read: the cheaper refusal first
     out = check_target(Path(args.out), hint="name a file such as negatives.jsonl")
-    view = training.mined(args.run, args.k)
+    view = training.mined(args.run, args.k, keep_correct=args.keep_correct, test_release=args.test_release or None)
     rows = write_mined(view.mined, out, args.format)
     print(render(view, args.json))
     if not args.json:
@@ -102,8 +112,9 @@ def _train_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=_whole, default=d.seed)
     p.add_argument("--device", type=DEVICE, default=d.device)
     p.add_argument("--test-release", default=PROTOCOL_TEST,
-                   help="refuse samples of this release or sharing a problem with it (default release_v2603, "
-                        "the protocol's test release)")
+                   help="refuse samples of this release or sharing a problem with it; it must be cached (default "
+                        "release_v2603, the protocol's test release). Every line of --samples must be tied to one "
+                        "other cached release")
     p.add_argument("--json", action="store_true", help="the result as one JSON object")
 
 
@@ -121,14 +132,14 @@ def _train(args: argparse.Namespace) -> int:
         raise CorebError(f"{samples} is a folder; --samples names a samples file")
     bar = TqdmProgress(f"training from {args.base}")
     try:
-        result = train_reranker(samples, args.base, out, config, args.test_release or None, bar)
+        result = train_reranker(samples, args.base, out, config, args.test_release, bar)
     finally:
         bar.close()
     if args.json:
         print(json.dumps(result.to_json(), indent=1))
         return 0
     print(f"trained {terminal_safe(str(result.out))} from {terminal_safe(args.base)} on {result.trained:,} samples of "
-          f"{result.release or 'no cached release'} ({result.held_out} held out): {result.steps} steps in "
+          f"{result.release} ({result.held_out} held out): {result.steps} steps in "
           f"{result.seconds:.0f} s on {result.device}")
     print(f"  held-out loss {result.loss_before:.4f} before, {result.loss_after:.4f} after")
     print(f"  rerank with it: python -m coreb_core run --model M --release R --rerank {terminal_safe(str(result.out))}",

@@ -2,14 +2,18 @@
 negatives), with sentence-transformers' ``CrossEncoderTrainer`` and its listwise ``LambdaLoss`` (each sample is one
 list: the positive labelled 1, its negatives 0), then rerank another release with it (``run --rerank DIR``).
 
-Training never sees the test release: samples made from it, or sharing a source problem with it, are refused
-(the protocol trains on release_v2602 and tests on release_v2603, which share no problem). The loss is measured
+Training never sees the test release, and the guard fails closed: every line of the samples file must be tied to
+one and the same cached release (its query's text under its query id and task, its positives' texts under their
+ids), not the test release (``--test-release``, the protocol's release_v2603 by default, which must be cached) and
+sharing no source problem with it; otherwise a one-line error names the first line that fails. The trained
+reranker records that release (the protocol trains on release_v2602 and tests on release_v2603, which share no
+problem). The loss is measured
 on held-out queries of the training samples before and after training. The model is written to a temporary
 folder beside ``out`` and renamed into place when complete, with ``coreb_reranker.json`` (what it was trained on,
 how, and its losses): a cancelled or failed training leaves nothing behind.
 
 Example (a few seconds: a tiny bounded training on CoREB-mini's samples; skipped here, see
-tests/training/test_reranker.py):
+tests/training/test_reranker.py and tests/real/test_real_training.py):
     >>> result = train_reranker(samples_file, "minilm", out, TrainingConfig(max_steps=4, batch_size=2))  # doctest: +SKIP
     >>> result.loss_after < result.loss_before  # doctest: +SKIP
     True
@@ -28,8 +32,8 @@ from coreb_core.errors import CorebError
 from coreb_core.progress import Progress, silent
 from coreb_core.retrieval.device import check_device
 from coreb_core.retrieval.models import ensure_available, package_versions, pick_device, resolve
-from coreb_core.training.sample_files import read_samples, release_problems, samples_release
-from coreb_core.training.samples import PROTOCOL_TEST, Sample
+from coreb_core.training.sample_files import read_numbered_samples, release_indexes, samples_release
+from coreb_core.training.samples import PROTOCOL_TEST, PROTOCOL_TRAIN, Sample
 
 PROVENANCE = "coreb_reranker.json"  # beside the weights: what the reranker was trained on and how
 
@@ -56,7 +60,7 @@ class TrainingResult(NamedTuple):
     losses, the device and the wall time."""
 
     out: Path
-    release: str | None
+    release: str  # the cached release every sample is tied to (the leak guard's check), never the test release
     trained: int
     held_out: int
     steps: int
@@ -160,30 +164,49 @@ def _split(samples: list[Sample], held_out: int, seed: int) -> tuple[list[Sample
     return [s for s in samples if s.query_id not in chosen], [s for s in samples if s.query_id in chosen]
 
 
-def check_training_samples(path: Path, test_release: str | None, root: Path | None) -> tuple[list[Sample], str | None]:
-    """The samples of ``path`` and the cached release they were made from; a one-line CorebError when they are
-    of the test release or share a source problem with it (the protocol's leak guard)."""
-    samples = read_samples(path)
-    source = samples_release(samples, root)
-    if test_release and source.release == test_release:
-        raise CorebError(f"{path}: these are samples of {test_release}, the test release; train on another "
-                         f"release's samples (the protocol trains on release_v2602), or name another --test-release")
-    if test_release and source.problems:
-        try:
-            shared = source.problems & release_problems(test_release, root)
-        except CorebError:  # the test release is not cached: nothing to compare with
-            shared = frozenset()
-        if shared:
-            raise CorebError(f"{path}: {len(shared)} of its problems are also problems of the test release "
-                             f"{test_release} (e.g. {sorted(shared)[0]}); the protocol trains on problems it never tests")
-    return samples, source.release
+def check_training_samples(path: Path, test_release: str, root: Path | None = None) -> tuple[list[Sample], str]:
+    """The samples of ``path`` and the cached release they are tied to; the protocol's leak guard, which fails
+    closed. A one-line error naming the file and the first line that fails when: ``test_release`` is not named or
+    not cached (nothing to check against); a line is tied to no cached release, or to another release than the lines
+    above it (its query's text under its query id and task, its positives' texts under their ids); the file is tied
+    to the test release (a mined file of the test release included); a line's query shares its source problem with
+    the test release. Each release's Store is opened once, and each line costs a set lookup.
+
+    >>> check_training_samples(Path("train.jsonl"), "")
+    Traceback (most recent call last):
+    coreb_core.errors.CorebError: --test-release: name the release the reranker will be tested on; the leak guard checks the samples of train.jsonl against it (the protocol's: release_v2603)
+    """
+    if not test_release:
+        raise CorebError("--test-release: name the release the reranker will be tested on; the leak guard checks "
+                         f"the samples of {path} against it (the protocol's: {PROTOCOL_TEST})")
+    numbered = read_numbered_samples(path)
+    indexes = release_indexes(root)
+    if test_release not in indexes:
+        raise CorebError(f"--test-release {test_release}: not in the cache, so the samples of {path} cannot be "
+                         "checked against it (the leak guard fails closed); import it, or name the cached release "
+                         "the reranker will be tested on")
+    source = samples_release(numbered, path, indexes)
+    first = numbered[0][0]
+    if test_release in source.releases:
+        raise CorebError(f"{path}: row {first}: these are samples of {test_release}, the test release (as is every "
+                         "row of the file; mined negatives of the test release are for analysis, not training): train "
+                         f"on another release's samples (the protocol trains on {PROTOCOL_TRAIN}), or name another "
+                         "--test-release")
+    tested = indexes[test_release].problems
+    shared = {p for p in source.problems.values() if p in tested}
+    for line, problem in source.problems.items():
+        if problem in tested:
+            raise CorebError(f"{path}: row {line}: its query's source problem {problem} is also a problem of the test "
+                             f"release {test_release} ({len(shared)} of the file's problems are); the protocol trains "
+                             "on problems it never tests")
+    return [s for _, s in numbered], source.release
 
 
 DEFAULT_CONFIG = TrainingConfig()
 
 
 def train_reranker(samples_path: Path, base: str, out: Path, config: TrainingConfig = DEFAULT_CONFIG,
-                   test_release: str | None = PROTOCOL_TEST, progress: Progress = silent,
+                   test_release: str = PROTOCOL_TEST, progress: Progress = silent,
                    root: Path | None = None) -> TrainingResult:
     """Train a cross-encoder from ``base`` on the samples file and write it to the new folder ``out`` (see the
     module). ``progress`` gets a report per step; a ``RunCancelled`` raised there stops the training and leaves
@@ -202,6 +225,9 @@ def train_reranker(samples_path: Path, base: str, out: Path, config: TrainingCon
     if not train:
         raise CorebError(f"{samples_path}: too few samples to train on ({len(samples)}) once "
                          f"{config.eval_samples} are held out; lower --eval-samples")
+    if not held:
+        raise CorebError(f"{samples_path}: its {len(samples)} samples are of one query; the held-out loss needs whole "
+                         "queries of their own: give samples of at least two queries")
     progress("loading the base model", 0.01)
     import torch
     from datasets import Dataset

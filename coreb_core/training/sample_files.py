@@ -23,7 +23,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from coreb_core.atomic import atomic_open
-from coreb_core.data.schema import SUBTASKS
+from coreb_core.data.schema import CORPUS_OF_TASK, SUBTASKS
 from coreb_core.data.store import Store, list_releases
 from coreb_core.errors import CorebError, DataError, DataProblem
 from coreb_core.training.samples import SHORT_TASK, Passage, Sample
@@ -139,15 +139,28 @@ def read_samples(path: Path) -> list[Sample]:
     Traceback (most recent call last):
     coreb_core.errors.DataError: .../t.jsonl: row 1: field 'query_id': missing: this is a triplets file ...
     """
+    return [s for _, s in read_numbered_samples(path)]
+
+
+def read_numbered_samples(path: Path) -> list[tuple[int, Sample]]:
+    """``read_samples`` with each sample's line number (from 1; a parquet file's row number): what a refusal names.
+
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "s.jsonl"
+    >>> _ = path.write_text("\\n" + next(sample_lines([Sample("q", "code2text", "c2t_match", "x",
+    ...                                                          (Passage("t", "y"),), (), ())])))
+    >>> [n for n, _ in read_numbered_samples(path)]
+    [2]
+    """
     path = Path(path)
     problems: list[DataProblem] = []
-    samples: list[Sample] = []
+    samples: list[tuple[int, Sample]] = []
     for line, row in _rows(path, problems):
         sample = _sample(row, str(path), line, problems) if not problems else None
         if problems:
             break
         if sample is not None:
-            samples.append(sample)
+            samples.append((line, sample))
     if not problems and not samples:
         problems.append(DataProblem(str(path), "-", "-", "holds no sample"))
     if problems:
@@ -179,44 +192,124 @@ def _rows(path: Path, problems: list[DataProblem]) -> Iterable[tuple[int, Any]]:
         raise CorebError(f"{where}: not UTF-8 text; a samples file is JSON lines or parquet") from None
 
 
+class ReleaseIndex(NamedTuple):
+    """What tying samples to a cached release reads from it, in one go: each query's text and source problem, each
+    document's text, and every source problem of its queries and documents.
+
+    >>> index = ReleaseIndex.read("demo_v2603", root)
+    >>> sample = Sample("q_t2c_search_go_0001", "text2code", "t2c_search_go", "Sum.", (Passage("code_v202603_00001", "a+b"),),
+    ...                 (), ())
+    >>> index.mismatch(sample)
+    ('query_id', 'demo_v2603 has no text2code query q_t2c_search_go_0001')
+    """
+
+    release: str
+    queries: dict[tuple[str, str], tuple[str, str | None]]  # (task, query id) -> (text, source problem)
+    texts: dict[str, dict[str, str]]  # corpus kind -> document id -> text
+    problems: frozenset[str]  # every source problem of the release's queries and documents
+
+    @classmethod
+    def read(cls, release: str, root: Path | None = None) -> ReleaseIndex:
+        """The index of a cached release (its Store opened once)."""
+        with Store(release, root) as store:
+            q = store.df("SELECT task, query_id, query, problem_id FROM queries")
+            d = store.df("SELECT corpus, doc_id, content, problem_id FROM documents")
+        queries = {(str(t), str(i)): (text, p if isinstance(p, str) else None)
+                   for t, i, text, p in zip(q["task"], q["query_id"], q["query"], q["problem_id"])}
+        texts = {str(c): dict(zip(part["doc_id"], part["content"])) for c, part in d.groupby("corpus")}
+        problems = frozenset(str(p) for p in (*q["problem_id"], *d["problem_id"]) if isinstance(p, str))
+        return cls(release, queries, texts, problems)
+
+    def mismatch(self, sample: Sample) -> tuple[str, str] | None:
+        """(field, what differs) for the first part of ``sample`` that this release does not hold as written — its
+        query's text under its query id and task, then each positive's text under its id — or None when it holds
+        them all (ids alone do not tell: release_v2603 reuses every code id of release_v2602 for other documents)."""
+        task = sample.short_task
+        known = self.queries.get((task, sample.query_id))
+        if known is None:
+            return "query_id", f"{self.release} has no {sample.task} query {sample.query_id}"
+        if known[0] != sample.query:
+            return "query", f"not the text of {self.release}'s {sample.task} query {sample.query_id}"
+        corpus = self.texts.get(CORPUS_OF_TASK[task], {})
+        for i, p in enumerate(sample.pos):
+            text = corpus.get(p.id)
+            if text is None:
+                return f"pos[{i}]", f"{self.release} has no document {p.id} in its {CORPUS_OF_TASK[task]} corpus"
+            if text != p.text:
+                return f"pos[{i}]", f"not the text of {self.release}'s document {p.id}"
+        return None
+
+
+def release_indexes(root: Path | None = None) -> dict[str, ReleaseIndex]:
+    """The index of every cached release, each Store opened once."""
+    return {release: ReleaseIndex.read(release, root) for release in list_releases(root)}
+
+
 class SamplesSource(NamedTuple):
-    """The cached release a samples file was made from, and the source problems its queries belong to."""
+    """The cached release a samples file is tied to: every line's query text under its query id and task, and its
+    positives' texts under their ids, are that release's. ``releases``: every cached release that holds every line
+    so (one, unless two releases share those texts); ``problems``: line number -> its query's source problem in the
+    first of them."""
 
-    release: str | None  # None: no cached release holds every query and positive with the same text
-    problems: frozenset[str]
+    releases: tuple[str, ...]
+    problems: dict[int, str | None]
+
+    @property
+    def release(self) -> str:
+        """The release the file is tied to (the first, when several hold it)."""
+        return self.releases[0]
 
 
-def samples_release(samples: list[Sample], root: Path | None = None) -> SamplesSource:
-    """The cached release whose queries and documents hold every sample's query and positive with the same text
-    (ids alone do not tell: release_v2603 reuses every code id of release_v2602 for other documents).
+def _either(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def samples_release(numbered: list[tuple[int, Sample]], path: Path | str,
+                    indexes: dict[str, ReleaseIndex] | None = None, root: Path | None = None) -> SamplesSource:
+    """The cached release every line of a samples file is tied to (``SamplesSource``); fails closed: a one-line
+    DataError naming the file, the first line that is tied to no cached release or to another release than the
+    lines above it, and what differs. A set lookup per line; each release's Store opened once (``indexes``, read
+    here when not given).
 
     >>> with Store("demo_v2603", root) as store:
     ...     from coreb_core.training.samples import build_samples, TRAIN
     ...     samples = build_samples(store, TRAIN)
-    >>> samples_release(samples, root).release
-    'demo_v2603'
+    >>> samples_release(list(enumerate(samples, start=1)), "s.jsonl", root=root).releases
+    ('demo_v2603',)
+    >>> other = samples[0]._replace(query="Sum.")
+    >>> samples_release([(1, samples[0]), (2, other)], "s.jsonl", root=root)   # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    coreb_core.errors.DataError: s.jsonl: row 2: field 'query': not the text of demo_v2603's text2code query ... (row 1 is a sample of demo_v2603; this row is a sample of no cached release): a samples file must be of one release
     """
-    wanted_q = {(s.short_task, s.query_id, s.query) for s in samples}
-    wanted_d = {(p.id, p.text) for s in samples for p in s.pos}
-    for release in list_releases(root):
-        with Store(release, root) as store:
-            q = store.df("SELECT task, query_id, query, problem_id FROM queries")
-            have_q = set(zip(q["task"], q["query_id"], q["query"]))
-            if not wanted_q <= have_q:
-                continue
-            d = store.df("SELECT doc_id, content FROM documents")
-            if not wanted_d <= set(zip(d["doc_id"], d["content"])):
-                continue
-            ids = {(t, i) for t, i, _ in wanted_q}
-            problems = frozenset(str(p) for t, i, p in zip(q["task"], q["query_id"], q["problem_id"])
-                                 if (t, i) in ids and isinstance(p, str))
-            return SamplesSource(release, problems)
-    return SamplesSource(None, frozenset())
-
-
-def release_problems(release: str, root: Path | None = None) -> frozenset[str]:
-    """Every source problem of a cached release's queries and documents."""
-    with Store(release, root) as store:
-        rows = store.sql("SELECT problem_id FROM queries UNION SELECT problem_id FROM documents").fetchall()
-    return frozenset(str(p) for (p,) in rows if p is not None)
-
+    indexes = release_indexes(root) if indexes is None else indexes
+    where = str(path)
+    if not numbered:
+        raise DataError([DataProblem(where, "-", "-", "holds no sample")])
+    if not indexes:
+        raise DataError([DataProblem(where, numbered[0][0], "-", "no release is cached, so the samples cannot be "
+                                     "tied to one (import the release they were made from)")])
+    candidates = list(indexes.values())
+    first = previous = numbered[0][0]
+    for line, sample in numbered:
+        misses = {ix.release: ix.mismatch(sample) for ix in indexes.values()}
+        holding = [ix for ix in candidates if misses[ix.release] is None]
+        if holding:
+            candidates, previous = holding, line
+            continue
+        if line == first:  # tied to no cached release: report the release that holds the query id, if one does
+            release = next((r for r, m in misses.items() if m and m[0] != "query_id"), next(iter(misses)))
+            field, why = misses[release] or ("-", "")
+            raise DataError([DataProblem(where, line, field, f"{why}, and no other cached release holds this sample: "
+                                         "samples tied to no cached release cannot be checked against the test "
+                                         "release (make them with python -m coreb_core samples or mine --format "
+                                         "samples)")])
+        field, why = misses[candidates[0].release] or ("-", "")
+        above = f"row {first} is a sample" if previous == first else f"rows {first}–{previous} are samples"
+        others = [r for r, m in misses.items() if m is None]
+        this = _either(others) if others else "no cached release"
+        raise DataError([DataProblem(where, line, field, f"{why} ({above} of "
+                                     f"{_either([ix.release for ix in candidates])}; this row is a sample of {this}): "
+                                     "a samples file must be of one release")])
+    index = candidates[0]
+    problems = {line: index.queries[(s.short_task, s.query_id)][1] for line, s in numbered}
+    return SamplesSource(tuple(ix.release for ix in candidates), problems)

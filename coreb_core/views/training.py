@@ -16,15 +16,17 @@ import pandas as pd
 
 from coreb_core.analysis.inspection import query_details
 from coreb_core.analysis.traps.kinds import TrapReason, trap_reasons
+from coreb_core.data.schema import TASK_NAMES
 from coreb_core.data.store import Store
 from coreb_core.present.inspection import trap_reason_text
 from coreb_core.runs.folders import run_meta
 from coreb_core.runs.meta import run_name
 from coreb_core.text import terminal_safe
-from coreb_core.training.mining import K, MinedNegatives, mine_run
+from coreb_core.training.mining import GRADES, PASSING, K, MinedNegatives, correct_pairs, mine_run
 from coreb_core.training.samples import (
     EASY,
     HARD,
+    PROTOCOL_TEST,
     RULE_TEXT,
     SEED,
     Passage,
@@ -43,7 +45,10 @@ RULE_NOTE = ("The article does not state how a sample is made; its counts fix th
 
 
 class SamplesView(NamedTuple):
-    """The protocol's samples of one release under one rule, and their counts."""
+    """The protocol's samples of one release under one rule, their counts, and how many of their hard negatives
+    (the released rel=1 documents) the executed view makes relevant (``passing_hard``, per task: passing code of
+    the query's own problem in a positive's language; ``hard_total``: every hard negative, per task; both count
+    a sample's entries, so a document is counted once per sample that holds it)."""
 
     release: str
     rule: str
@@ -52,18 +57,36 @@ class SamplesView(NamedTuple):
     seed: int
     counts: SampleCounts
     samples: list[Sample]
+    hard_total: dict[str, int]
+    passing_hard: dict[str, int]
 
     def to_json(self) -> dict:
         """``samples --json``: the counts and how the samples were made (not the samples: those go to the file)."""
         return {"release": self.release, "rule": self.rule, "rule_text": RULE_TEXT[self.rule], "hard": self.hard,
                 "easy": self.easy, "seed": self.seed, "samples": self.counts.total, "by_task": self.counts.by_task,
-                "by_subtask": self.counts.by_subtask}
+                "by_subtask": self.counts.by_subtask, "hard_negatives_by_task": self.hard_total,
+                "passing_hard_negatives_by_task": self.passing_hard}
+
+    def passing_note(self) -> str:
+        """How many hard negatives are passing code, in words (the page's caption and the verb's last line).
+
+        >>> view = samples("demo_v2603", root=root)
+        >>> print(view.passing_note())   # doctest: +ELLIPSIS
+        96 (1.3%) of the 7,487 hard negatives (the released rel=1 documents) are passing code of the query's own problem in a positive's language (T2C 0 of 5,543, C2C 96 of 1,080, C2T 0 of 864): ...
+        """
+        total, passing = sum(self.hard_total.values()), sum(self.passing_hard.values())
+        share = f" ({passing / total:.1%})" if total else ""
+        per_task = ", ".join(f"{t.upper()} {self.passing_hard[t]:,} of {self.hard_total[t]:,}" for t in TASK_NAMES)
+        return (f"{passing:,}{share} of the {total:,} hard negatives (the released rel=1 documents) are passing code "
+                f"of the query's own problem in a positive's language ({per_task}): the executed view counts them "
+                "as relevant; the protocol keeps them as released (mine leaves such documents out)")
 
     def lines(self) -> Iterable[str]:
         yield (f"{self.counts.total:,} samples of {self.release} under the {self.rule} rule: "
                f"{RULE_TEXT[self.rule]}; up to {self.hard} hard and {self.easy} easy negatives each, seed {self.seed}")
         for row in self.counts.table().itertuples(index=False):
             yield f"  {row.task:<4} {row.subtask:<28} {row.samples:>6,}"
+        yield self.passing_note()
 
 
 def samples(release: str, rule: str | None = None, hard: int = HARD, easy: int = EASY, seed: int = SEED,
@@ -72,7 +95,14 @@ def samples(release: str, rule: str | None = None, hard: int = HARD, easy: int =
     rule = check_rule(rule) if rule is not None else default_rule(release)
     with Store(release, root) as store:
         made = build_samples(store, rule, hard, easy, seed)
-    return SamplesView(release, rule, hard, easy, seed, sample_counts(made), made)
+        correct = correct_pairs(store)
+    total = {t: 0 for t in TASK_NAMES}
+    passing = {t: 0 for t in TASK_NAMES}
+    for s in made:
+        task = s.short_task
+        total[task] += len(s.hard_neg)
+        passing[task] += sum((task, s.query_id, p.id) in correct for p in s.hard_neg)
+    return SamplesView(release, rule, hard, easy, seed, sample_counts(made), made, total, passing)
 
 
 class SampleRow(NamedTuple):
@@ -118,28 +148,75 @@ def detail_frame(rows: list[SampleRow]) -> pd.DataFrame:
 
 
 class MinedView(NamedTuple):
-    """Hard negatives mined from one run, with the run's name."""
+    """Hard negatives mined from one run, with the run's name and the test release (mining it is for analysis)."""
 
     mined: MinedNegatives
     run_name: str
+    test_release: str | None = PROTOCOL_TEST
+
+    @property
+    def of_test_release(self) -> bool:
+        """True when the run is of the test release: its negatives are for analysis, and train-reranker refuses
+        them (a mined samples file is tied to its release)."""
+        return self.mined.release == self.test_release
+
+    def test_release_note(self) -> str:
+        """The warning for a mined test release ("" for any other release)."""
+        if not self.of_test_release:
+            return ""
+        return (f"{self.mined.release} is the test release: these negatives are for analysis, not training; "
+                "train-reranker refuses them")
+
+    def correct_note(self) -> str:
+        """What the executed view's guard did: how many correct documents it left out per task, or how many
+        ``keep_correct`` kept and with which labels."""
+        m = self.mined
+        if m.keep_correct:
+            kept = m.correct_kept()
+            grades = m.grade_counts()
+            labels = ", ".join(f"{grades[g]:,} {g}" for g in GRADES if g.startswith(PASSING))
+            return (f"kept {sum(kept.values()):,} documents the executed view makes relevant (passing code of the "
+                    f"query's own problem in a positive's language; {_per_task(kept)}), labelled: {labels}. They are "
+                    "correct answers, not negatives")
+        left = m.left_out()
+        return (f"left out {sum(left.values()):,} documents the executed view makes relevant (passing code of the "
+                f"query's own problem in a positive's language, each ranked above a kept negative; "
+                f"{_per_task(left)}): they are correct answers, not negatives (--keep-correct keeps them, labelled)")
 
     def to_json(self) -> dict:
         m = self.mined
         return {"run": m.run_id, "run_name": self.run_name, "release": m.release, "k": m.k, "samples": len(m.samples),
-                "triplets": len(m.triplets()), "short_queries": m.short, "negatives_by_grade": m.grade_counts()}
+                "triplets": None if m.keep_correct else len(m.triplets()), "short_queries": m.short,
+                "negatives_by_grade": m.grade_counts(), "keep_correct": m.keep_correct,
+                "left_out_by_task": m.left_out(), "correct_kept_by_task": m.correct_kept(),
+                "test_release": self.test_release, "for_training": not self.of_test_release,
+                "test_release_note": self.test_release_note() or None}
 
     def lines(self) -> Iterable[str]:
         m, grades = self.mined, self.mined.grade_counts()
         total = sum(grades.values())
+        passing = sum(grades[g] for g in GRADES if g.startswith(PASSING))
         yield (f"{terminal_safe(self.run_name)}: the top {m.k} non-positives of {len(m.samples):,} (query, positive) "
                f"samples; {total:,} distinct negatives: {grades['trap']:,} traps (rel=1), "
-               f"{grades['judged_negative']:,} judged negatives (rel=0), {grades['unjudged']:,} unjudged")
+               f"{grades['judged_negative']:,} judged negatives (rel=0), {grades['unjudged']:,} unjudged"
+               + (f", {passing:,} passing code (kept)" if m.keep_correct else ""))
+        yield self.correct_note()
         if m.short:
-            yield (f"{m.short:,} queries had fewer than {m.k} non-positives in the stored list; their samples hold "
+            yield (f"{m.short:,} queries had fewer than {m.k} negatives in the stored list; their samples hold "
                    "fewer negatives and are left out of the triplets")
+        if self.of_test_release:
+            yield self.test_release_note()
 
 
-def mined(run_id: str, k: int = K, root: Path | None = None, progress=None) -> MinedView:
-    """``mine_run`` with the run's name."""
+def _per_task(counts: dict[str, int]) -> str:
+    """``T2C 0, C2C 126, C2T 0``."""
+    return ", ".join(f"{t.upper()} {counts[t]:,}" for t in TASK_NAMES)
+
+
+def mined(run_id: str, k: int = K, root: Path | None = None, progress=None, keep_correct: bool = False,
+          test_release: str | None = PROTOCOL_TEST) -> MinedView:
+    """``mine_run`` with the run's name; ``test_release`` (the protocol's by default) is named in the output when
+    the run is of it."""
     kwargs = {"progress": progress} if progress is not None else {}
-    return MinedView(mine_run(run_id, k, root, **kwargs), run_name(run_meta(run_id, root)))
+    return MinedView(mine_run(run_id, k, root, keep_correct=keep_correct, **kwargs), run_name(run_meta(run_id, root)),
+                     test_release)

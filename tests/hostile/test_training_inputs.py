@@ -1,6 +1,7 @@
 """Training inputs (``samples --out``, ``mine --out``, ``train-reranker --samples/--base/--out``) in malformed and
-malicious forms: a samples file that is not JSON, not UTF-8, empty, a device, a folder, of another schema or with one
-bad field; output paths that are a device, a folder or inside the cache. Each gets one ``error: …`` line (naming the
+malicious forms: a samples file that is not JSON, not UTF-8, empty, a device, a folder, of another schema, with one
+bad field or tied to no cached release (the leak guard fails closed, as it does on a test release not named or not
+cached); output paths that are a device, a folder or inside the cache. Each gets one ``error: …`` line (naming the
 file, line and field for a bad samples file) and exit 2; nothing is written and the cache is byte-identical. No
 training starts: every refusal comes before the model loads."""
 from __future__ import annotations
@@ -100,3 +101,20 @@ def test_a_folder_that_is_no_transformers_model_is_refused(own_cache, tmp_path, 
     samples.write_text(line(), encoding="utf-8")
     refuses(["train-reranker", "--samples", str(samples), "--base", str(folder), "--out", str(tmp_path / "r")],
             capsys, "not a transformers model folder")
+
+
+@pytest.mark.parametrize("test_release, message", [
+    (RELEASE, "row 1: field 'query_id': demo_v2602 has no text2code query q_t2c_search_go_0001, and no other cached "
+              "release holds this sample: samples tied to no cached release cannot be checked"),
+    ("release_v2603", "--test-release release_v2603: not in the cache"),
+    ("", "--test-release: name the release the reranker will be tested on"),
+])
+def test_samples_the_leak_guard_cannot_check_are_refused(own_cache, tmp_path, capsys, test_release, message):
+    """The leak guard fails closed: a well-formed sample of no cached release, or a test release that is not named
+    or not cached, is refused before any model loads (it used to train and record ``release: null``)."""
+    samples = tmp_path / "s.jsonl"
+    samples.write_text(line(), encoding="utf-8")
+    with unchanged(own_cache):
+        refuses(["train-reranker", "--samples", str(samples), "--base", "minilm", "--out", str(tmp_path / "r"),
+                 "--test-release", test_release], capsys, message)
+    assert not (tmp_path / "r").exists()

@@ -1,5 +1,8 @@
-"""Hard negatives mined from a run on CoREB-mini: the run's top non-positives in its order, never a rel=2 document
-nor the C2C anchor, traps marked; the triplets load with ``datasets`` and train as sentence-transformers' n-tuples."""
+"""Hard negatives mined from a run on CoREB-mini: the run's top non-positives in its order, never a rel=2 document,
+the C2C anchor nor (by default) a document the executed view makes relevant, which is counted per task instead
+(``--keep-correct`` keeps it, labelled passing_…; not with triplets); traps marked; the triplets load with
+``datasets`` and train as sentence-transformers' n-tuples; mining the test release says it is for analysis; the
+page mines as the verb."""
 from __future__ import annotations
 
 import json
@@ -34,9 +37,11 @@ def test_the_negatives_are_the_runs_top_non_positives(bm25, tmp_path):
         anchors = dict(store.sql("SELECT query_id, anchor_code_id FROM queries WHERE anchor_code_id IS NOT NULL")
                        .fetchall())
     ranked = {q: list(g["doc_id"]) for q, g in hits.groupby("query_id")}
+    correct = executed_relevant(root)  # passing code of the query's problem in a positive's language: left out
     for r in rows:
         q = r["query_id"]
-        expected = [d for d in ranked[q] if grades.get((q, d)) != 2 and d != anchors.get(q)][:4]
+        expected = [d for d in ranked[q] if grades.get((q, d)) != 2 and d != anchors.get(q)
+                    and (q, d) not in correct][:4]
         assert [p["id"] for p in r["hard_neg"]] == expected, q
         for p in r["hard_neg"]:
             assert p["grade"] == {1: "trap", 0: "judged_negative"}.get(grades.get((q, p["id"])), "unjudged")
@@ -130,3 +135,192 @@ def test_bad_arguments_get_one_error_line(bm25, tmp_path, args, message):
     done = run_cli("mine", *[bm25[1] if a == "RUN" else a for a in args], "--out", str(out))
     assert done.returncode == 2 and done.stderr.count("error:") == 1 and message in done.stderr, done.stderr
     assert not out.exists()
+
+
+def executed_relevant(root, release=RELEASE) -> dict[tuple[str, str], int]:
+    """(query id, document id) -> released grade (-1 unjudged) of every document the ``executed`` view makes relevant
+    that the released qrels do not, straight from SQL."""
+    with Store(release, root) as store:
+        rows = store.sql("""SELECT e.query_id, e.doc_id, r.relevance FROM qrels_executed e
+                            LEFT JOIN qrels r USING (task, query_id, doc_id)
+                            WHERE e.relevance = 2 AND (r.relevance IS NULL OR r.relevance < 2)""").fetchall()
+    return {(q, d): -1 if r is None else int(r) for q, d, r in rows}
+
+
+def walk(root, run, k):
+    """Per query with a positive: (the top k documents that are neither a positive, the anchor nor executed-relevant;
+    the executed-relevant ones passed over before the k-th), by walking the run's list one document at a time."""
+    correct = executed_relevant(root)
+    hits = read_hits(run, root)
+    hits = hits[hits["in_top_k"]].sort_values(["task", "query_id", "rank"])
+    with Store(RELEASE, root) as store:
+        positives = set(store.sql("SELECT query_id, doc_id FROM qrels WHERE relevance = 2").fetchall())
+        anchors = dict(store.sql("SELECT query_id, anchor_code_id FROM queries WHERE anchor_code_id IS NOT NULL")
+                       .fetchall())
+    with_positive = {q for q, _ in positives}
+    out = {}
+    for (task, q), part in hits.groupby(["task", "query_id"]):
+        if q not in with_positive:
+            continue
+        kept, passed = [], []
+        for d in part["doc_id"]:
+            if len(kept) == k:
+                break
+            if (q, d) in positives or d == anchors.get(q):
+                continue
+            (passed if (q, d) in correct else kept).append(d)
+        out[(task, q)] = kept, passed
+    return out
+
+
+def test_default_mining_leaves_out_the_executed_views_correct_code_and_counts_it(bm25, tmp_path):
+    """No mined negative is a document the executed view makes relevant (passing code of the query's problem in a
+    positive's language); each one the run ranked above a query's last negative is left out and counted per task
+    (C2C only on CoREB-mini, as on the real release), in the verb's lines and its JSON."""
+    root, run = bm25
+    out = tmp_path / "mined.jsonl"
+    done = run_cli("mine", "--run", run, "--out", str(out), "--k", "4", "--format", "samples", "--json")
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    rows = [json.loads(x) for x in out.read_text().splitlines()]
+    correct = executed_relevant(root)
+    assert len(correct) > 100
+    negatives = {(r["query_id"], p["id"]) for r in rows for p in r["hard_neg"]}
+    assert not negatives & set(correct)
+    expected = walk(root, run, 4)
+    for r in rows:
+        assert [p["id"] for p in r["hard_neg"]] == expected[(LONG_TO_SHORT[r["task"]], r["query_id"])][0]
+    left = {t: sum(len(p) for (task, _), (_, p) in expected.items() if task == t) for t in ("t2c", "c2c", "c2t")}
+    assert summary["left_out_by_task"] == left and left["c2c"] > 10 and left["t2c"] == left["c2t"] == 0
+    assert summary["keep_correct"] is False and summary["correct_kept_by_task"] == {"t2c": 0, "c2c": 0, "c2t": 0}
+    assert not any(g.startswith("passing_") and n for g, n in summary["negatives_by_grade"].items())
+    text = run_cli("mine", "--run", run, "--out", str(tmp_path / "again.jsonl"), "--k", "4").stdout
+    assert f"left out {left['c2c']:,} documents the executed view makes relevant" in text
+    assert f"T2C 0, C2C {left['c2c']:,}, C2T 0" in text and "--keep-correct keeps them" in text
+
+
+LONG_TO_SHORT = {"text2code": "t2c", "code2code": "c2c", "code2text": "c2t"}
+
+
+def test_keep_correct_keeps_them_labelled(bm25, tmp_path):
+    """``--keep-correct``: the run's top k non-positives as before the guard (rel=2 and the anchor still out), each
+    document the executed view makes relevant labelled passing_<its released grade>; nothing left out."""
+    root, run = bm25
+    out = tmp_path / "kept.jsonl"
+    done = run_cli("mine", "--run", run, "--out", str(out), "--k", "4", "--format", "samples", "--keep-correct",
+                   "--json")
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    rows = [json.loads(x) for x in out.read_text().splitlines()]
+    correct = executed_relevant(root)
+    hits = read_hits(run, root)
+    hits = hits[hits["in_top_k"]].sort_values(["task", "query_id", "rank"])
+    with Store(RELEASE, root) as store:
+        grades = {(q, d): int(r) for q, d, r in store.sql("SELECT query_id, doc_id, relevance FROM qrels").fetchall()}
+        anchors = dict(store.sql("SELECT query_id, anchor_code_id FROM queries WHERE anchor_code_id IS NOT NULL")
+                       .fetchall())
+    ranked = {q: list(g["doc_id"]) for q, g in hits.groupby("query_id")}
+    labels = {1: "trap", 0: "judged_negative", -1: "unjudged"}
+    kept: dict[str, set] = {}
+    for r in rows:
+        q = r["query_id"]
+        assert [p["id"] for p in r["hard_neg"]] == [d for d in ranked[q] if grades.get((q, d)) != 2
+                                                    and d != anchors.get(q)][:4]
+        for p in r["hard_neg"]:
+            grade = labels[grades.get((q, p["id"]), -1)]
+            assert p["grade"] == (f"passing_{grade}" if (q, p["id"]) in correct else grade), (q, p)
+            if (q, p["id"]) in correct:
+                kept.setdefault(LONG_TO_SHORT[r["task"]], set()).add((q, p["id"]))
+    assert summary["keep_correct"] is True and summary["left_out_by_task"] == {"t2c": 0, "c2c": 0, "c2t": 0}
+    assert summary["correct_kept_by_task"] == {"t2c": 0, "c2c": len(kept["c2c"]), "c2t": 0} and set(kept) == {"c2c"}
+    by_grade = summary["negatives_by_grade"]
+    assert by_grade["passing_unjudged"] + by_grade["passing_trap"] == len(kept["c2c"]) > 0
+    assert by_grade["passing_unjudged"] == sum(correct[pair] == -1 for pair in kept["c2c"])
+    assert summary["triplets"] is None  # no place for a label
+    assert "labelled:" in run_cli("mine", "--run", run, "--out", str(tmp_path / "k2.jsonl"), "--format", "samples",
+                                  "--keep-correct").stdout
+
+
+def test_keep_correct_with_triplets_is_refused_in_one_line(bm25, tmp_path):
+    _, run = bm25
+    for fmt in ([], ["--format", "triplets"]):
+        out = tmp_path / "t.parquet"
+        done = run_cli("mine", "--run", run, "--out", str(out), "--keep-correct", *fmt)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1 and done.stderr.startswith("error:"), done.stderr
+        assert "--keep-correct: the triplets format has no place for a label" in done.stderr
+        assert "--format samples" in done.stderr and not out.exists() and not list(tmp_path.iterdir())
+
+
+def test_mining_the_test_release_says_it_is_for_analysis(bm25, tmp_path):
+    _, run = bm25
+    out = tmp_path / "m.jsonl"
+    done = run_cli("mine", "--run", run, "--out", str(out), "--test-release", RELEASE)
+    assert done.returncode == 0, done.stderr
+    assert ("demo_v2603 is the test release: these negatives are for analysis, not training; train-reranker "
+            "refuses them") in done.stdout
+    summary = json.loads(run_cli("mine", "--run", run, "--out", str(out), "--test-release", RELEASE, "--json").stdout)
+    assert summary["for_training"] is False and "for analysis, not training" in summary["test_release_note"]
+    # the protocol's test release (release_v2603) by default: CoREB-mini's demo_v2603 is not it
+    plain = run_cli("mine", "--run", run, "--out", str(out))
+    assert "test release" not in plain.stdout
+    assert json.loads(run_cli("mine", "--run", run, "--out", str(out), "--json").stdout)["for_training"] is True
+
+
+@pytest.fixture
+def page_cache(lexical_cache, tmp_path, monkeypatch):
+    """A copy of the lexical cache for the page's jobs."""
+    import shutil
+
+    from coreb_core.paths import datasets_dir, runs_dir
+
+    root = tmp_path / "cache"
+    shutil.copytree(datasets_dir(lexical_cache[0]), datasets_dir(root), ignore=shutil.ignore_patterns(".versions"))
+    shutil.copytree(runs_dir(lexical_cache[0]), runs_dir(root))
+    monkeypatch.setenv("COREB_CACHE", str(root))
+    return root, lexical_cache[1]["bm25"]
+
+
+def _mine_on_page(root, run, keep: bool):
+    from coreb_core.retrieval.jobs import DONE, board
+    from tests.builders import app_test
+
+    at = app_test("training.py", root, {"release": RELEASE, "runs": [run]}, timeout=300).run()
+    at.number_input(key="training_mine_k").set_value(4)
+    at.checkbox(key="training_mine_keep").set_value(keep)
+    at.button(key="training_mine_go").click().run()
+    assert not at.exception and not at.error
+    assert [board(root).wait(s.job_id, 600).status for s in board(root).running()] in ([DONE], [])
+    return at.run()
+
+
+def test_the_page_mines_as_the_verb_counts_and_keeps_correct_code_on_request(page_cache, tmp_path):
+    root, run = page_cache
+    summary = json.loads(run_cli("mine", "--run", run, "--out", str(tmp_path / "m.jsonl"), "--k", "4", "--json").stdout)
+    at = _mine_on_page(root, run, keep=False)
+    text = " ".join(m.value for m in at.markdown)
+    assert f"left out {summary['left_out_by_task']['c2c']:,} documents the executed view makes relevant" in text
+    table = next(d.value for d in at.dataframe if "correct code left out" in d.value.columns)
+    assert table["correct code left out"].tolist() == [summary["left_out_by_task"][t] for t in ("t2c", "c2c", "c2t")]
+    assert {"triplets (jsonl)", "triplets (parquet)", "samples (jsonl)"} <= {b.label for b in at.get("download_button")}
+    assert not at.warning  # demo_v2603 is not the protocol's test release
+    kept = json.loads(run_cli("mine", "--run", run, "--out", str(tmp_path / "k.jsonl"), "--k", "4", "--format",
+                              "samples", "--keep-correct", "--json").stdout)
+    at = _mine_on_page(root, run, keep=True)
+    text = " ".join(m.value for m in at.markdown).replace("\\_", "_")
+    assert f"kept {kept['correct_kept_by_task']['c2c']:,} documents the executed view makes relevant" in text
+    assert "passing_unjudged" in text
+    labels = {b.label for b in at.get("download_button")}
+    assert {"samples (jsonl)", "samples (parquet)"} <= labels and not any(x.startswith("triplets") for x in labels)
+
+
+def test_the_page_says_a_mined_test_release_is_for_analysis(page_cache, monkeypatch):
+    """Under a test release (the protocol's release_v2603; here CoREB-mini's demo_v2603 stands in for it), the page
+    says in words that its mined negatives are for analysis and that train-reranker refuses them."""
+    import coreb_core.training.samples as samples_module
+
+    monkeypatch.setattr(samples_module, "PROTOCOL_TEST", RELEASE)
+    root, run = page_cache
+    at = _mine_on_page(root, run, keep=False)
+    warnings = [w.value.replace("\\_", "_") for w in at.warning]
+    assert any("demo_v2603 is the test release: these negatives are for analysis, not training; train-reranker "
+               "refuses them" in w for w in warnings), warnings

@@ -106,3 +106,41 @@ def test_an_output_that_is_a_folder_or_inside_the_cache_is_refused(mini, tmp_pat
     for out, message in ((tmp_path, "is a folder"), (mini / "runs" / "s.jsonl", "inside the cache folder")):
         done = run_cli("samples", "--release", RELEASE, "--out", str(out))
         assert done.returncode == 2 and message in done.stderr, done.stderr
+
+
+def test_the_hard_negatives_that_are_passing_code_are_counted_by_the_verb_and_the_page(mini, tmp_path):
+    """The protocol keeps the released rel=1 documents as hard negatives; the verb (its last line and --json) and the
+    page's caption say how many are passing code the executed view makes relevant, per task, counted here from SQL
+    (the real releases' counts: tests/real/test_real_training_guards.py)."""
+    import json
+
+    from tests.builders import app_test
+
+    out = tmp_path / "s.jsonl"
+    done = run_cli("samples", "--release", RELEASE, "--out", str(out), "--json")
+    assert done.returncode == 0, done.stderr
+    counts = json.loads(done.stdout)
+    with Store(RELEASE, mini) as store:
+        correct = set(store.sql("""SELECT e.task, e.query_id, e.doc_id FROM qrels_executed e
+                                   LEFT JOIN qrels r USING (task, query_id, doc_id)
+                                   WHERE e.relevance = 2 AND (r.relevance IS NULL OR r.relevance < 2)""").fetchall())
+    short = {"text2code": "t2c", "code2code": "c2c", "code2text": "c2t"}
+    rows = [json.loads(x) for x in out.read_text().splitlines()]
+    hard = {t: 0 for t in short.values()}
+    passing = {t: 0 for t in short.values()}
+    for r in rows:
+        task = short[r["task"]]
+        hard[task] += len(r["hard_neg"])
+        passing[task] += sum((task, r["query_id"], p["id"]) in correct for p in r["hard_neg"])
+    assert counts["hard_negatives_by_task"] == hard and counts["passing_hard_negatives_by_task"] == passing
+    assert passing["c2c"] > 0 and passing["t2c"] == passing["c2t"] == 0
+    line = run_cli("samples", "--release", RELEASE, "--out", str(out)).stdout.splitlines()[-2]
+    assert line.startswith(f"{sum(passing.values()):,} (") and f"C2C {passing['c2c']:,} of {hard['c2c']:,}" in line
+    from coreb_core.paths import datasets_dir
+
+    private = tmp_path / "cache"  # the page in a cache of its own: the shared one stays as built
+    shutil.copytree(datasets_dir(mini), datasets_dir(private), ignore=shutil.ignore_patterns(".versions"))
+    at = app_test("training.py", private, {"release": RELEASE}, timeout=300).run()
+    assert not at.exception
+    captions = " ".join(c.value for c in at.caption).replace("\\_", "_")
+    assert f"C2C {passing['c2c']:,} of {hard['c2c']:,}" in captions and "passing code" in captions
