@@ -24,12 +24,12 @@ from coreb_core.training.sample_files import write_samples_to
 from coreb_core.training.samples import (
     EASY,
     HARD,
-    PROTOCOL_TEST,
     PROTOCOL_TRAIN,
     RULE_TEXT,
     RULES,
     SEED,
     default_rule,
+    test_release_of,
 )
 from coreb_core.views import training
 from ui.cache import runs_of, samples_view
@@ -157,7 +157,7 @@ def section_mining() -> None:
                             "problem in a positive's language, unjudged or graded a trap by the release), labelled "
                             "passing_trap, passing_judged_negative or passing_unjudged, for analysis. Left out by "
                             "default: they are correct answers. Only the samples format can hold the label.")
-    test_release = PROTOCOL_TEST
+    test_release = test_release_of(release)  # CoREB's release_v2603, or CoREB-mini's demo_v2603
     if go:
         _start("training_mine_job",
                WorkRequest("mine", f"mining {int(k)} hard negatives per query from {run_label(runs[run])}", release),

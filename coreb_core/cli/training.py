@@ -54,7 +54,6 @@ def _samples(args: argparse.Namespace) -> int:
 
 def _mine_arguments(p: argparse.ArgumentParser) -> None:
     from coreb_core.training.mining import FORMATS, TRIPLETS, K
-    from coreb_core.training.samples import PROTOCOL_TEST
 
     p.add_argument("--run", required=True, help="a stored run id")
     p.add_argument("--out", required=True, help="the file to write: JSON lines (.jsonl), or parquet (.parquet)")
@@ -66,9 +65,10 @@ def _mine_arguments(p: argparse.ArgumentParser) -> None:
                    help="keep the documents the executed view makes relevant (passing code of the query's problem in "
                         "a positive's language), labelled passing_trap, passing_judged_negative or passing_unjudged; "
                         "left out by default. --format samples only (a triplet has no place for a label)")
-    p.add_argument("--test-release", default=PROTOCOL_TEST,
+    p.add_argument("--test-release", default=None,
                    help="the release a reranker is tested on: mining it is for analysis, not training, and the output "
-                        "says so (default release_v2603, the protocol's test release)")
+                        "says so (default: the run's benchmark's test release, release_v2603 or CoREB-mini's "
+                        "demo_v2603)")
     p.add_argument("--json", action="store_true", help="the counts as one JSON object")
 
 
@@ -82,7 +82,9 @@ def _mine(args: argparse.Namespace) -> int:
 
     check_format(args.format, args.keep_correct)  # before the run is read: the cheaper refusal first
     out = check_target(Path(args.out), hint="name a file such as negatives.jsonl")
-    view = training.mined(args.run, args.k, keep_correct=args.keep_correct, test_release=args.test_release or None)
+    if args.test_release is not None and not args.test_release:
+        raise CorebError("--test-release: name a release (or leave the option out for the run's benchmark's)")
+    view = training.mined(args.run, args.k, keep_correct=args.keep_correct, test_release=args.test_release)
     rows = write_mined(view.mined, out, args.format)
     print(render(view, args.json))
     if not args.json:
@@ -92,7 +94,6 @@ def _mine(args: argparse.Namespace) -> int:
 
 def _train_arguments(p: argparse.ArgumentParser) -> None:
     from coreb_core.training.reranker import TrainingConfig
-    from coreb_core.training.samples import PROTOCOL_TEST
 
     d = TrainingConfig()
     p.add_argument("--samples", required=True, help="a samples file (python -m coreb_core samples / mine --format samples)")
@@ -111,10 +112,10 @@ def _train_arguments(p: argparse.ArgumentParser) -> None:
                    help="held out (whole queries) to measure the loss before and after")
     p.add_argument("--seed", type=_whole, default=d.seed)
     p.add_argument("--device", type=DEVICE, default=d.device)
-    p.add_argument("--test-release", default=PROTOCOL_TEST,
-                   help="refuse samples of this release or sharing a problem with it; it must be cached (default "
-                        "release_v2603, the protocol's test release). Every line of --samples must be tied to one "
-                        "other cached release")
+    p.add_argument("--test-release", default=None,
+                   help="refuse samples of this release or sharing a problem with it; it must be cached (default: the "
+                        "test release of the samples' benchmark, release_v2603 for CoREB's, demo_v2603 for CoREB-mini's). "
+                        "Every line of --samples must be tied to one other cached release")
     p.add_argument("--json", action="store_true", help="the result as one JSON object")
 
 

@@ -33,7 +33,7 @@ from coreb_core.progress import Progress, silent
 from coreb_core.retrieval.device import check_device
 from coreb_core.retrieval.models import ensure_available, package_versions, pick_device, resolve
 from coreb_core.training.sample_files import read_numbered_samples, release_indexes, samples_release
-from coreb_core.training.samples import PROTOCOL_TEST, PROTOCOL_TRAIN, Sample
+from coreb_core.training.samples import PROTOCOL_TEST, PROTOCOL_TRAIN, Sample, test_release_of
 
 PROVENANCE = "coreb_reranker.json"  # beside the weights: what the reranker was trained on and how
 
@@ -164,10 +164,12 @@ def _split(samples: list[Sample], held_out: int, seed: int) -> tuple[list[Sample
     return [s for s in samples if s.query_id not in chosen], [s for s in samples if s.query_id in chosen]
 
 
-def check_training_samples(path: Path, test_release: str, root: Path | None = None) -> tuple[list[Sample], str]:
+def check_training_samples(path: Path, test_release: str | None, root: Path | None = None
+                           ) -> tuple[list[Sample], str]:
     """The samples of ``path`` and the cached release they are tied to; the protocol's leak guard, which fails
-    closed. A one-line error naming the file and the first line that fails when: ``test_release`` is not named or
-    not cached (nothing to check against); a line is tied to no cached release, or to another release than the lines
+    closed. ``test_release`` None: the test release of the benchmark the samples are tied to (``test_release_of``:
+    demo_v2603 for CoREB-mini's, release_v2603 for CoREB's). A one-line error naming the file and the first line that
+    fails when: ``test_release`` is empty or not cached (nothing to check against); a line is tied to no cached release, or to another release than the lines
     above it (its query's text under its query id and task, its positives' texts under their ids); the file is tied
     to the test release (a mined file of the test release included); a line's query shares its source problem with
     the test release. Each release's Store is opened once, and each line costs a set lookup.
@@ -176,11 +178,13 @@ def check_training_samples(path: Path, test_release: str, root: Path | None = No
     Traceback (most recent call last):
     coreb_core.errors.CorebError: --test-release: name the release the reranker will be tested on; the leak guard checks the samples of train.jsonl against it (the protocol's: release_v2603)
     """
-    if not test_release:
+    if test_release is not None and not test_release:
         raise CorebError("--test-release: name the release the reranker will be tested on; the leak guard checks "
                          f"the samples of {path} against it (the protocol's: {PROTOCOL_TEST})")
     numbered = read_numbered_samples(path)
     indexes = release_indexes(root)
+    if test_release is None:  # not named: the test release of the samples' own benchmark (CoREB-mini's or CoREB's)
+        test_release = test_release_of(samples_release(numbered, path, indexes).release)
     if test_release not in indexes:
         raise CorebError(f"--test-release {test_release}: not in the cache, so the samples of {path} cannot be "
                          "checked against it (the leak guard fails closed); import it, or name the cached release "
@@ -206,7 +210,7 @@ DEFAULT_CONFIG = TrainingConfig()
 
 
 def train_reranker(samples_path: Path, base: str, out: Path, config: TrainingConfig = DEFAULT_CONFIG,
-                   test_release: str = PROTOCOL_TEST, progress: Progress = silent,
+                   test_release: str | None = None, progress: Progress = silent,
                    root: Path | None = None) -> TrainingResult:
     """Train a cross-encoder from ``base`` on the samples file and write it to the new folder ``out`` (see the
     module). ``progress`` gets a report per step; a ``RunCancelled`` raised there stops the training and leaves

@@ -36,6 +36,18 @@ RULE_TEXT = {TRAIN: "every subtask (the article's 3,803 training samples of rele
              TEST: "every subtask but c2t_match (the article's 3,692 test samples of release_v2603)"}
 LEFT_OUT = {TRAIN: frozenset(), TEST: frozenset({"c2t_match"})}  # subtasks a rule leaves out
 PROTOCOL_TRAIN, PROTOCOL_TEST = "release_v2602", "release_v2603"  # the article's train and test releases
+MINI_TEST = "demo_v2603"  # CoREB-mini's stand-in for the test release (coreb_core.defaults)
+TEST_RELEASES = (PROTOCOL_TEST, MINI_TEST)
+
+
+def test_release_of(release: str) -> str:
+    """The test release of the benchmark ``release`` belongs to: CoREB-mini's for a ``demo_`` release, else the
+    protocol's.
+
+    >>> test_release_of("release_v2602"), test_release_of("demo_v2602"), test_release_of("my_copy")
+    ('release_v2603', 'demo_v2603', 'release_v2603')
+    """
+    return MINI_TEST if release.startswith("demo_") else PROTOCOL_TEST
 HARD, EASY, SEED = 3, 29, 0  # the article's mix: 1 positive, 3 hard negatives, about 29 easy negatives
 LONG_TASK = {name: task.long_name for name, task in TASKS.items()}  # t2c -> text2code (the schema's spelling)
 SHORT_TASK = {long: short for short, long in LONG_TASK.items()}

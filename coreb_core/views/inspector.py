@@ -7,6 +7,7 @@ from typing import Mapping
 
 import pandas as pd
 
+from coreb_core.analysis.generator_rules import CLASSES, classify_pairs
 from coreb_core.analysis.inspection import (
     candidates,
     judged_positions,
@@ -15,9 +16,9 @@ from coreb_core.analysis.inspection import (
     ranked_list,
     run_ranks,
 )
-from coreb_core.analysis.generator_rules import CLASSES, classify_pairs
 from coreb_core.analysis.traps.kinds import TrapReason, trap_reasons
 from coreb_core.data.schema import TaskName
+from coreb_core.data.store import Store
 from coreb_core.present.display import mark_anchor, text_preview, with_grades
 from coreb_core.present.inspection import cross_run_marker, trap_reason_short, trap_reason_text
 from coreb_core.views.inputs import Inputs
@@ -111,10 +112,10 @@ def lists(scope: Scope, *, query_id: str, labels: Mapping[str, str], letters: Ma
     return QueryLists(ranks, reasons, positions, listings, rules, executed)
 
 
-def _rules(store, task: str, query_id: str, listings: Mapping[str, pd.DataFrame], positions: pd.DataFrame
+def _rules(store: Store, task: str, query_id: str, listings: Mapping[str, pd.DataFrame], positions: pd.DataFrame
            ) -> dict[str, str]:
     """The class of every listed or judged document that is not a positive, by the generator's rules."""
-    docs = {d for frame in listings.values() for d, r in zip(frame["doc_id"], frame["relevance"]) if r != 2}
-    docs |= {d for d, r in zip(positions["doc_id"], positions["relevance"]) if r != 2}
-    docs = sorted(d for d in docs if isinstance(d, str))
+    listed = {d for frame in listings.values() for d, r in zip(frame["doc_id"], frame["relevance"]) if r != 2}
+    listed |= {d for d, r in zip(positions["doc_id"], positions["relevance"]) if r != 2}
+    docs = sorted(d for d in listed if isinstance(d, str))
     return classify_pairs(store, task, query_id, docs).to_dict() if docs else {}

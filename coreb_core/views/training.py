@@ -26,7 +26,6 @@ from coreb_core.training.mining import GRADES, PASSING, K, MinedNegatives, corre
 from coreb_core.training.samples import (
     EASY,
     HARD,
-    PROTOCOL_TEST,
     RULE_TEXT,
     SEED,
     Passage,
@@ -36,6 +35,7 @@ from coreb_core.training.samples import (
     check_rule,
     default_rule,
     sample_counts,
+    test_release_of,
 )
 
 RULE_NOTE = ("The article does not state how a sample is made; its counts fix the rule: one sample per (query, rel=2 "
@@ -152,13 +152,13 @@ class MinedView(NamedTuple):
 
     mined: MinedNegatives
     run_name: str
-    test_release: str | None = PROTOCOL_TEST
+    test_release: str | None = None  # None: the test release of the run's benchmark (``test_release_of``)
 
     @property
     def of_test_release(self) -> bool:
         """True when the run is of the test release: its negatives are for analysis, and train-reranker refuses
         them (a mined samples file is tied to its release)."""
-        return self.mined.release == self.test_release
+        return self.mined.release == (self.test_release or test_release_of(self.mined.release))
 
     def test_release_note(self) -> str:
         """The warning for a mined test release ("" for any other release)."""
@@ -214,9 +214,9 @@ def _per_task(counts: dict[str, int]) -> str:
 
 
 def mined(run_id: str, k: int = K, root: Path | None = None, progress=None, keep_correct: bool = False,
-          test_release: str | None = PROTOCOL_TEST) -> MinedView:
-    """``mine_run`` with the run's name; ``test_release`` (the protocol's by default) is named in the output when
-    the run is of it."""
+          test_release: str | None = None) -> MinedView:
+    """``mine_run`` with the run's name; ``test_release`` (by default the test release of the run's benchmark:
+    release_v2603, or CoREB-mini's demo_v2603) is named in the output when the run is of it."""
     kwargs = {"progress": progress} if progress is not None else {}
     return MinedView(mine_run(run_id, k, root, keep_correct=keep_correct, **kwargs), run_name(run_meta(run_id, root)),
                      test_release)

@@ -260,10 +260,15 @@ def test_mining_the_test_release_says_it_is_for_analysis(bm25, tmp_path):
             "refuses them") in done.stdout
     summary = json.loads(run_cli("mine", "--run", run, "--out", str(out), "--test-release", RELEASE, "--json").stdout)
     assert summary["for_training"] is False and "for analysis, not training" in summary["test_release_note"]
-    # the protocol's test release (release_v2603) by default: CoREB-mini's demo_v2603 is not it
+    # by default the run's benchmark's test release: CoREB-mini's is demo_v2603, so the word is said unasked
     plain = run_cli("mine", "--run", run, "--out", str(out))
-    assert "test release" not in plain.stdout
-    assert json.loads(run_cli("mine", "--run", run, "--out", str(out), "--json").stdout)["for_training"] is True
+    assert "demo_v2603 is the test release" in plain.stdout
+    assert json.loads(run_cli("mine", "--run", run, "--out", str(out), "--json").stdout)["for_training"] is False
+    # naming another test release: these negatives may train a reranker tested there
+    other = run_cli("mine", "--run", run, "--out", str(out), "--test-release", "release_v2603")
+    assert other.returncode == 0 and "test release" not in other.stdout
+    empty = run_cli("mine", "--run", run, "--out", str(out), "--test-release", "")
+    assert empty.returncode == 2 and "--test-release: name a release" in empty.stderr
 
 
 @pytest.fixture
@@ -302,7 +307,9 @@ def test_the_page_mines_as_the_verb_counts_and_keeps_correct_code_on_request(pag
     table = next(d.value for d in at.dataframe if "correct code left out" in d.value.columns)
     assert table["correct code left out"].tolist() == [summary["left_out_by_task"][t] for t in ("t2c", "c2c", "c2t")]
     assert {"triplets (jsonl)", "triplets (parquet)", "samples (jsonl)"} <= {b.label for b in at.get("download_button")}
-    assert not at.warning  # demo_v2603 is not the protocol's test release
+    # demo_v2603 is CoREB-mini's test release: mined for analysis, and said so
+    assert [w.value for w in at.warning] == ["demo\\_v2603 is the test release: these negatives are for analysis, "
+                                             "not training; train-reranker refuses them."]
     kept = json.loads(run_cli("mine", "--run", run, "--out", str(tmp_path / "k.jsonl"), "--k", "4", "--format",
                               "samples", "--keep-correct", "--json").stdout)
     at = _mine_on_page(root, run, keep=True)
@@ -312,15 +319,3 @@ def test_the_page_mines_as_the_verb_counts_and_keeps_correct_code_on_request(pag
     labels = {b.label for b in at.get("download_button")}
     assert {"samples (jsonl)", "samples (parquet)"} <= labels and not any(x.startswith("triplets") for x in labels)
 
-
-def test_the_page_says_a_mined_test_release_is_for_analysis(page_cache, monkeypatch):
-    """Under a test release (the protocol's release_v2603; here CoREB-mini's demo_v2603 stands in for it), the page
-    says in words that its mined negatives are for analysis and that train-reranker refuses them."""
-    import coreb_core.training.samples as samples_module
-
-    monkeypatch.setattr(samples_module, "PROTOCOL_TEST", RELEASE)
-    root, run = page_cache
-    at = _mine_on_page(root, run, keep=False)
-    warnings = [w.value.replace("\\_", "_") for w in at.warning]
-    assert any("demo_v2603 is the test release: these negatives are for analysis, not training; train-reranker "
-               "refuses them" in w for w in warnings), warnings

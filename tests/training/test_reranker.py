@@ -79,8 +79,11 @@ def test_the_test_releases_samples_and_mined_negatives_are_refused(files, tmp_pa
 
 def test_the_test_release_must_be_named_and_cached(files, tmp_path):
     root, folder = files
-    error = refused(root, folder / "train.jsonl", tmp_path / "rr")  # the protocol's release_v2603: not cached here
+    error = refused(root, folder / "train.jsonl", tmp_path / "rr", "--test-release", "release_v2603")  # not cached
     assert "--test-release release_v2603: not in the cache" in error and "the leak guard fails closed" in error
+    # unnamed, it is the test release of the samples' benchmark: CoREB-mini's demo_v2603, which refuses its own
+    error = refused(root, folder / "mined.jsonl", tmp_path / "rr")
+    assert "these are samples of demo_v2603, the test release" in error
     error = refused(root, folder / "train.jsonl", tmp_path / "rr", "--test-release", "")
     assert "--test-release: name the release the reranker will be tested on" in error
 
