@@ -111,3 +111,46 @@ def test_relabel_refuses_a_reading_that_is_not_a_correction(lexical_cache):
         relabel.build(Scope.of("demo_v2603", [runs["bm25"]], root=root), reading="v1", inputs=Inputs(root))
     with pytest.raises(CorebError, match="not a corrected reading"):
         relabel.official_verdict(Scope.of("demo_v2603", [runs["bm25"]], root=root), inputs=Inputs(root))
+
+
+@pytest.fixture
+def judged_cache(lexical_cache, tmp_path):
+    """A copy of the lexical cache (two runs on demo_v2603) to judge in."""
+    import shutil
+
+    root, runs = lexical_cache
+    copy = tmp_path / "cache"
+    shutil.copytree(root, copy, symlinks=True, ignore=shutil.ignore_patterns("joins"))
+    return copy, runs
+
+
+def test_a_judgment_rescores_the_judged_scheme_and_every_view_keyed_on_it(judged_cache):
+    """An unjudged document at rank 1 of a BM25 list judged relevant: under ``judged`` that query scores 1 at
+    nDCG@1 and no other query moves; the scope's version (every cached view's key) changes with the judgment, and the
+    changes verb names the query."""
+    from coreb_core.data.judgments import judge
+    from coreb_core.evaluation.schemes import JUDGED
+    from coreb_core.runs.folders import read_hits
+
+    root, runs = judged_cache
+    bm25 = runs["bm25"]
+    hits = read_hits(bm25, root)
+    with Store("demo_v2603", root) as store:
+        judged = set(store.sql("SELECT query_id || '|' || doc_id FROM qrels").df().iloc[:, 0])
+        before = evaluate(store, StoredRun(bm25, root), JUDGED).set_index("query_id")
+    first = hits[(hits["rank"] == 1) & (hits["task"] == "t2c")]
+    query, doc = next((q, d) for q, d in zip(first["query_id"], first["doc_id"]) if f"{q}|{d}" not in judged)
+    version = Scope.of("demo_v2603", [bm25], "judged", root=root).version
+    assert before.loc[query, "ndcg_at_1"] == 0.0
+    judge("demo_v2603", query, doc, 2, "ada", root=root)
+    assert Scope.of("demo_v2603", [bm25], "judged", root=root).version != version
+    with Store("demo_v2603", root) as store:
+        after = evaluate(store, StoredRun(bm25, root), JUDGED).set_index("query_id")
+        v2 = evaluate(store, StoredRun(bm25, root), V2).set_index("query_id")
+    assert after.loc[query, "ndcg_at_1"] == 1.0
+    moved = (after["ndcg_at_10"] - v2["ndcg_at_10"]).abs() > 1e-12
+    assert moved[moved].index.tolist() == [query]
+    data = json.loads(run_cli("changes", "--release", "demo_v2603", "--run", bm25, "--scheme", "judged", "--json",
+                              env={"COREB_CACHE": str(root)}).stdout)
+    assert [q["query_id"] for q in data["moved_queries"]] == [query]
+    assert [(t["task"], t["moved"]) for t in data["tasks"]] == [("c2c", 0), ("c2t", 0), ("t2c", 1)]
