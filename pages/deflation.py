@@ -199,10 +199,10 @@ def corrected_labels() -> None:
                                                                        width="small"),
                                 "delta": st.column_config.NumberColumn("change (points)", format="%+.1f",
                                                                        width="small"),
-                                "moved": st.column_config.NumberColumn("Queries moved", width="small"),
-                                "up": st.column_config.NumberColumn("Up", width="small"),
-                                "down": st.column_config.NumberColumn("Down", width="small"),
-                                "queries": st.column_config.NumberColumn("Queries", width="small")})
+                                "moved": st.column_config.NumberColumn("Queries moved", format="localized", width="small"),
+                                "up": st.column_config.NumberColumn("Up", format="localized", width="small"),
+                                "down": st.column_config.NumberColumn("Down", format="localized", width="small"),
+                                "queries": st.column_config.NumberColumn("Queries", format="localized", width="small")})
     st.caption(f"Source: our runs on `{state.release}` · nDCG@10 under `v2` (official) and `{reading}` (not official: "
                f"{DESCRIPTIONS[reading]}) · {anchor}")
     moved = view.queries

@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import shutil
 import time
+import urllib.parse
 
 import pytest
 
 from bench.page_drawn import PAGE_DRAWN_JS
 from tests.browser import (
     PAGE_LOAD_MS,
+    SIDEBAR,
     app_pages,
     chromium,
+    click_first_row,
     global_state,
     menu,
     menu_link,
@@ -231,3 +234,59 @@ def test_the_protocol_waterfall_and_a_metadata_slice_from_the_menu(real_cache, r
         grids = page.evaluate(GRID_ROWS_JS)
         page.close()
     assert "gemini-3-flash" in grids[0][1] and "claude-sonnet-4-5" in grids[0][1]
+
+
+def test_corrected_labels_from_deflation_to_a_judgment_and_the_judged_verdict(real_cache, real_runs, tmp_path):
+    """Issue 45 clicked as a researcher would on the real release: Qrel deflation from the menu, its Corrected labels
+    section (v2 vs executed: BM25's C2C 35.5 → 34.5, the verdict holds); a moved query's row opens the inspector; a
+    ranked list's row opens a document with its class by the generator's rules; the judgment form saves a judgment
+    (kept in the cache's judgments file); the sidebar's scheme set to judged, Model selection sets the official
+    verdict beside its own."""
+    from coreb_core.data.judgments import list_judgments
+
+    cache = tmp_path / "cache"
+    shutil.copytree(real_cache, cache, symlinks=True)
+    runs = "&".join(f"runs={r}" for r in real_runs)
+    with serve(cache, tmp_path / "streamlit.log") as base, chromium(tmp_path / "profile") as browser:
+        page = open_page(browser, f"{base}/?release=release_v2603&task=c2c&{runs}")
+        menu(page, "Qrel deflation")
+        page.wait_for_function(PAGE_DRAWN_JS, timeout=PAGE_LOAD_MS, polling=200)
+        main = page.locator('[data-testid="stMain"]')
+        section = page.get_by_text("Corrected labels: v2 vs executed or judged").first
+        section.scroll_into_view_if_needed()
+        page.wait_for_function("() => document.body.innerText.includes('rank or tier moves for')",
+                               timeout=PAGE_LOAD_MS)
+        text = main.inner_text()
+        assert "Under executed, rank or tier moves for 0 of 2 runs and the verdict does not flip" in text
+        page.screenshot(path=str(ARTIFACTS / "real-deflation-corrected-labels-1600x1000.png"))
+        click_first_row(page, "deflation_relabel_queries")  # the query that moves most
+        page.wait_for_url(lambda url: "/inspector" in url, timeout=PAGE_LOAD_MS)
+        wait_for_script(page, "Query inspector")
+        page.wait_for_function(PAGE_DRAWN_JS, timeout=PAGE_LOAD_MS, polling=200)
+        query = urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)["query"][0]
+        assert query.startswith("q_c2c_")
+        lists = page.locator('[class*="st-key-insp_list_"] [data-testid="stDataFrame"]')
+        lists.first.scroll_into_view_if_needed()
+        key = lists.first.locator("xpath=ancestor::*[contains(@class, 'st-key-insp_list_')][1]").get_attribute("class")
+        click_first_row(page, next(c for c in key.split() if c.startswith("st-key-")).removeprefix("st-key-"))
+        page.get_by_text("Your judgment of this pair").first.wait_for(timeout=PAGE_LOAD_MS)
+        form = page.locator('[data-testid="stForm"]').first
+        form.scroll_into_view_if_needed()
+        form.get_by_text("0 · not relevant").click()
+        form.get_by_label("Annotator").fill("ada")
+        form.get_by_role("button", name="Save judgment").click()
+        page.wait_for_function("() => document.body.innerText.includes('Saved: 0 · not relevant by ada')",
+                               timeout=PAGE_LOAD_MS)
+        page.screenshot(path=str(ARTIFACTS / "real-inspector-judgment-1600x1000.png"))
+        [made] = list_judgments("release_v2603", cache)
+        assert (made.query_id, made.grade, made.annotator) == (query, 0, "ada")
+        menu(page, "Model selection")
+        sidebar = page.locator(SIDEBAR)
+        sidebar.get_by_test_id("stRadio").filter(has_text="traps_as_hits").first.get_by_text("judged",
+                                                                                              exact=True).click()
+        wait_for_script(page, "Model selection")
+        page.wait_for_function("() => document.body.innerText.includes('This ranking reads judged labels')",
+                               timeout=PAGE_LOAD_MS)
+        assert global_state(page)["scheme"] == ["judged"]
+        page.screenshot(path=str(ARTIFACTS / "real-selection-judged-1600x1000.png"))
+        page.close()
