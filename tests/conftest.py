@@ -128,6 +128,21 @@ def lexical_cache(mini_data, tmp_path_factory) -> tuple[Path, dict[str, str]]:
     return root, {model: run_retrieval(model, "demo_v2603", root=root).run_id for model in ("bm25", "bm25s-mteb")}
 
 
+@pytest.fixture
+def lexical_copy(lexical_cache, tmp_path, monkeypatch) -> tuple[Path, str]:
+    """A private copy of ``lexical_cache`` (both CoREB-mini releases and its runs) as COREB_CACHE, for the tests whose
+    jobs add runs, rerankers or mined files. Returns (root, the BM25 run id)."""
+    import shutil
+
+    from coreb_core.paths import datasets_dir, runs_dir
+
+    root = tmp_path / "cache"
+    shutil.copytree(datasets_dir(lexical_cache[0]), datasets_dir(root), ignore=shutil.ignore_patterns(".versions"))
+    shutil.copytree(runs_dir(lexical_cache[0]), runs_dir(root))
+    monkeypatch.setenv("COREB_CACHE", str(root))
+    return root, lexical_cache[1]["bm25"]
+
+
 @pytest.fixture(scope="session")
 def fake_dense(mini_data, tmp_path_factory) -> tuple[Path, str, str]:
     """CoREB-mini, a "minilm" run encoded by the ``Trigrams`` stand-in (seconds, 64 dimensions, its vectors in the

@@ -4,25 +4,14 @@ that reranks a run end to end (slow). The real release's counts: tests/real/test
 from __future__ import annotations
 
 import json
-import shutil
 
 import pytest
 
-from coreb_core.paths import datasets_dir, rerankers_dir, runs_dir
+from coreb_core.paths import rerankers_dir, runs_dir
 from coreb_core.retrieval.jobs import CANCELLED, DONE
 from tests.builders import app_test, run_cli
 
 RELEASE = "demo_v2603"
-
-
-@pytest.fixture
-def private(lexical_cache, tmp_path, monkeypatch):
-    """A copy of the lexical cache (both CoREB-mini releases, a BM25 run): jobs here add runs and rerankers."""
-    root = tmp_path / "cache"
-    shutil.copytree(datasets_dir(lexical_cache[0]), datasets_dir(root), ignore=shutil.ignore_patterns(".versions"))
-    shutil.copytree(runs_dir(lexical_cache[0]), runs_dir(root))
-    monkeypatch.setenv("COREB_CACHE", str(root))
-    return root, lexical_cache[1]["bm25"]
 
 
 def wait_jobs(root):
@@ -31,8 +20,8 @@ def wait_jobs(root):
     return [board(root).wait(s.job_id, 900) for s in board(root).running()]
 
 
-def test_the_page_counts_as_the_verb_and_shows_why_a_hard_negative_is_a_trap(private, tmp_path):
-    root, _ = private
+def test_the_page_counts_as_the_verb_and_shows_why_a_hard_negative_is_a_trap(lexical_copy, tmp_path):
+    root, _ = lexical_copy
     at = app_test("training.py", root, {"release": RELEASE}, timeout=300).run()
     assert not at.exception and not at.error
     done = run_cli("samples", "--release", RELEASE, "--out", str(tmp_path / "s.jsonl"), "--json")
@@ -47,8 +36,8 @@ def test_the_page_counts_as_the_verb_and_shows_why_a_hard_negative_is_a_trap(pri
     assert (table["role"] == "easy negative").sum() == 2
 
 
-def test_mining_runs_as_a_job_and_offers_its_files(private):
-    root, bm25 = private
+def test_mining_runs_as_a_job_and_offers_its_files(lexical_copy):
+    root, bm25 = lexical_copy
     at = app_test("training.py", root, {"release": RELEASE, "runs": [bm25]}, timeout=300).run()
     at.number_input(key="training_mine_k").set_value(3)
     at.button(key="training_mine_go").click().run()
@@ -61,10 +50,10 @@ def test_mining_runs_as_a_job_and_offers_its_files(private):
     assert {"triplets (jsonl)", "triplets (parquet)", "samples (jsonl)"} <= set(labels)
 
 
-def test_a_cancelled_training_leaves_no_reranker_and_no_run(private):
+def test_a_cancelled_training_leaves_no_reranker_and_no_run(lexical_copy):
     from coreb_core.retrieval.jobs import board
 
-    root, bm25 = private
+    root, bm25 = lexical_copy
     before = sorted(p.name for p in runs_dir(root).iterdir())
     at = app_test("training.py", root, {"release": RELEASE, "runs": [bm25]}, timeout=300).run()
     at.selectbox(key="training_train_release").set_value("demo_v2602")
@@ -79,10 +68,10 @@ def test_a_cancelled_training_leaves_no_reranker_and_no_run(private):
 
 
 @pytest.mark.slow
-def test_a_bounded_training_reranks_a_run_as_a_job(private):
+def test_a_bounded_training_reranks_a_run_as_a_job(lexical_copy):
     from coreb_core.runs.folders import list_runs
 
-    root, _ = private
+    root, _ = lexical_copy
     c2c = run_cli("run", "--model", "bm25", "--release", RELEASE, "--tasks", "c2c", "--top-k", "10")
     assert c2c.returncode == 0, c2c.stderr
     first = next(m.run_id for m in list_runs(RELEASE, root) if m.tasks == ("c2c",))

@@ -24,19 +24,24 @@ def bm25(lexical_cache, monkeypatch):
     return root, runs["bm25"]
 
 
-def test_the_negatives_are_the_runs_top_non_positives(bm25, tmp_path):
-    root, run = bm25
-    out = tmp_path / "mined.jsonl"
-    done = run_cli("mine", "--run", run, "--out", str(out), "--k", "4", "--format", "samples")
-    assert done.returncode == 0, done.stderr
-    rows = [json.loads(x) for x in out.read_text().splitlines()]
+def ranked_lists(root, run):
+    """The qrels' grades per (query, document), each C2C query's anchor, and each query's stored top k in rank order."""
     hits = read_hits(run, root)
     hits = hits[hits["in_top_k"]].sort_values(["task", "query_id", "rank"])
     with Store(RELEASE, root) as store:
         grades = {(q, d): int(r) for q, d, r in store.sql("SELECT query_id, doc_id, relevance FROM qrels").fetchall()}
         anchors = dict(store.sql("SELECT query_id, anchor_code_id FROM queries WHERE anchor_code_id IS NOT NULL")
                        .fetchall())
-    ranked = {q: list(g["doc_id"]) for q, g in hits.groupby("query_id")}
+    return grades, anchors, {q: list(g["doc_id"]) for q, g in hits.groupby("query_id")}
+
+
+def test_the_negatives_are_the_runs_top_non_positives(bm25, tmp_path):
+    root, run = bm25
+    out = tmp_path / "mined.jsonl"
+    done = run_cli("mine", "--run", run, "--out", str(out), "--k", "4", "--format", "samples")
+    assert done.returncode == 0, done.stderr
+    rows = [json.loads(x) for x in out.read_text().splitlines()]
+    grades, anchors, ranked = ranked_lists(root, run)
     correct = executed_relevant(root)  # passing code of the query's problem in a positive's language: left out
     for r in rows:
         q = r["query_id"]
@@ -213,13 +218,7 @@ def test_keep_correct_keeps_them_labelled(bm25, tmp_path):
     summary = json.loads(done.stdout)
     rows = [json.loads(x) for x in out.read_text().splitlines()]
     correct = executed_relevant(root)
-    hits = read_hits(run, root)
-    hits = hits[hits["in_top_k"]].sort_values(["task", "query_id", "rank"])
-    with Store(RELEASE, root) as store:
-        grades = {(q, d): int(r) for q, d, r in store.sql("SELECT query_id, doc_id, relevance FROM qrels").fetchall()}
-        anchors = dict(store.sql("SELECT query_id, anchor_code_id FROM queries WHERE anchor_code_id IS NOT NULL")
-                       .fetchall())
-    ranked = {q: list(g["doc_id"]) for q, g in hits.groupby("query_id")}
+    grades, anchors, ranked = ranked_lists(root, run)
     labels = {1: "trap", 0: "judged_negative", -1: "unjudged"}
     kept: dict[str, set] = {}
     for r in rows:
@@ -271,20 +270,6 @@ def test_mining_the_test_release_says_it_is_for_analysis(bm25, tmp_path):
     assert empty.returncode == 2 and "--test-release: name a release" in empty.stderr
 
 
-@pytest.fixture
-def page_cache(lexical_cache, tmp_path, monkeypatch):
-    """A copy of the lexical cache for the page's jobs."""
-    import shutil
-
-    from coreb_core.paths import datasets_dir, runs_dir
-
-    root = tmp_path / "cache"
-    shutil.copytree(datasets_dir(lexical_cache[0]), datasets_dir(root), ignore=shutil.ignore_patterns(".versions"))
-    shutil.copytree(runs_dir(lexical_cache[0]), runs_dir(root))
-    monkeypatch.setenv("COREB_CACHE", str(root))
-    return root, lexical_cache[1]["bm25"]
-
-
 def _mine_on_page(root, run, keep: bool):
     from coreb_core.retrieval.jobs import DONE, board
     from tests.builders import app_test
@@ -298,8 +283,8 @@ def _mine_on_page(root, run, keep: bool):
     return at.run()
 
 
-def test_the_page_mines_as_the_verb_counts_and_keeps_correct_code_on_request(page_cache, tmp_path):
-    root, run = page_cache
+def test_the_page_mines_as_the_verb_counts_and_keeps_correct_code_on_request(lexical_copy, tmp_path):
+    root, run = lexical_copy
     summary = json.loads(run_cli("mine", "--run", run, "--out", str(tmp_path / "m.jsonl"), "--k", "4", "--json").stdout)
     at = _mine_on_page(root, run, keep=False)
     text = " ".join(m.value for m in at.markdown)
