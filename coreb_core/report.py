@@ -6,11 +6,20 @@ exclusion), states the recommendation with its evidence, ranks the runs with sig
 inline SVG (altair rendered by vl-convert: no script, no font or stylesheet fetched) and says
 where every number comes from. Print CSS keeps it to at most two A4 pages.
 
+It computes nothing: ``html`` renders a ``SelectionView`` (the verdict, standings and tiers, as the Model selection
+page and ``select`` show them) and a ``PublishedView`` (the published standings on the same slice), built once by
+whoever asks (the page from its cache, the ``report`` verb as ``select`` builds them), in the way ranx's ``Report``
+renders results computed once.
+
 Example (CoREB-mini and a BM25 run in the cache folder ``root``; the report is written beside it, as a
 path inside the cache is refused):
 
-    >>> html = build_report("demo_v2603", tasks=("t2c",), budget_b=1.0)
-    >>> write_report(root.parent / "report.html", html).name
+    >>> from coreb_core.views import published, selection
+    >>> from coreb_core.views.scope import Scope
+    >>> scope = Scope.of("demo_v2603", [bm25])
+    >>> chosen = selection.build(scope, tasks=("t2c",), budget_b=1.0)
+    >>> page = html(chosen, published.build(scope, tasks=("t2c",), budget_b=1.0))
+    >>> write_report(root.parent / "report.html", page).name
     'report.html'
 """
 from __future__ import annotations
@@ -25,23 +34,11 @@ import altair as alt
 import pandas as pd
 
 from coreb_core.analysis.comparison import SIGNIFICANCE_LEVEL
-from coreb_core.analysis.selection import (
-    TABLE3,
-    Average,
-    Recommendation,
-    Standing,
-    parameter_text,
-    recommend_published,
-    recommend_stored,
-    selected_queries,
-    slice_scores,
-)
+from coreb_core.analysis.selection import TABLE3, Standing, parameter_text
 from coreb_core.atomic import atomic_write_text, check_target
 from coreb_core.data.measures import metric_label
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.errors import CorebError
-from coreb_core.evaluation.evaluate import Evaluation
-from coreb_core.evaluation.significance import DEFAULT_PERMUTATIONS
 from coreb_core.present import charts
 from coreb_core.present.numbers import points, shown_difference, signed_points
 from coreb_core.present.selection import (
@@ -51,10 +48,11 @@ from coreb_core.present.selection import (
     versus_first_words,
 )
 from coreb_core.present.tiers import method_words, rank_interval_words, selection_tier_sentence
-from coreb_core.results.imported import all_rows
-from coreb_core.results.published import comparable_version, release_relation
+from coreb_core.results.published import release_relation
 from coreb_core.runs.cost import cost_words
 from coreb_core.text import p_text
+from coreb_core.views.published import PublishedView
+from coreb_core.views.selection import SelectionView
 
 PUBLISHED_ROWS = 5  # published models shown: enough to place our runs, short enough for two pages
 
@@ -76,9 +74,12 @@ PRINT_WIDTH_PX = 170  # each chart's plot width: two fit side by side on an A4 p
 PRINT_ROW_PX = 18  # a row per run: the charts stay short enough for two pages
 
 
-def _task_chart(frames: dict[str, pd.DataFrame], board: Sequence[Standing], metric: str) -> alt.LayerChart:
-    rows = [{"model": s.model, "task": t.upper(), "value": round(float(g.loc[g["task"] == t, metric].mean()) * 100, 1)}
-            for s in board for t, g in [(t, frames[s.run]) for t in TASK_NAMES] if (g["task"] == t).any()]
+def _task_chart(ranked: pd.DataFrame, board: Sequence[Standing], metric: str) -> alt.LayerChart:
+    """Each ranked run's mean per chosen task (``Recommendation.ranked``'s task columns; a task the run has no query
+    in is empty there and left out)."""
+    per_task = ranked.set_index("run")
+    rows = [{"model": s.model, "task": t.upper(), "value": round(float(per_task.loc[s.run, t]) * 100, 1)}
+            for s in board for t in TASK_NAMES if pd.notna(per_task.loc[s.run, t])]
     label = f"{metric_label(metric)} ×100"
     return charts.heatmap(pd.DataFrame(rows), "task", "model", "value", x_title=None, y_title=None,
                           legend_title=label, x_sort=[t.upper() for t in TASK_NAMES], y_sort=[s.model for s in board],
@@ -134,53 +135,50 @@ def _mark(s: Standing) -> str:
     return ("▼ below best" if s.significant else "≈ not distinguishable") + f" ({p_text(s.p_holm)})"
 
 
-def build_report(release: str, run_ids: Sequence[str] | None = None, scheme: str = "v2",
-                 tasks: Sequence[str] = TASK_NAMES, languages: Sequence[str] = LANGUAGE_SCOPES,
-                 budget_b: float | None = None, metric: str = "ndcg_at_10", anchor_exclusion: bool = True,
-                 average: Average = "tasks", evaluation: Evaluation | None = None,
-                 n_permutations: int = DEFAULT_PERMUTATIONS, now: datetime | None = None,
-                 recommendation: Recommendation | None = None, max_ms_per_text: float | None = None,
-                 max_memory_gb: float | None = None) -> str:
-    """The stakeholder report as one self-contained HTML string (see the module docstring).
-
-    ``run_ids`` default to every stored run of the release; ``evaluation`` may pass the runs already
-    evaluated (``analyse_many`` with traps, the scheme and v2), as the app holds them, and
-    ``recommendation`` the page's own ``recommend`` result, so that the report states the page's verdict
-    (it is computed here when not given). Raises
-    ``CorebError`` for an unknown release, run, scheme, task or metric, or a run of another release.
+def html(selection: SelectionView, published: PublishedView, now: datetime | None = None) -> str:
+    """The stakeholder report of a selection as one self-contained HTML string (see the module docstring): it renders
+    the two views and computes nothing, so it states the verdict of whoever built them (the page passes its own,
+    ``report`` builds them as ``select`` does). ``published`` must be asked for the selection's release and slice
+    (tasks, languages, parameter limit); ``now`` is the time it says it was generated (default: now, UTC).
 
     Example (CoREB-mini and a BM25 run in the cache folder ``root``):
 
-    >>> html = build_report("demo_v2603", tasks=("t2c",), budget_b=1.0)
-    >>> "<script" in html, html.count("<svg")
+    >>> from coreb_core.views import published as published_view, selection as selection_view
+    >>> from coreb_core.views.scope import Scope
+    >>> scope = Scope.of("demo_v2603", [bm25])
+    >>> chosen = selection_view.build(scope, tasks=("t2c",), budget_b=1.0)
+    >>> page = html(chosen, published_view.build(scope, tasks=("t2c",), budget_b=1.0))
+    >>> "<script" in page, page.count("<svg")
     (False, 3)
+    >>> html(chosen, published_view.build(scope, tasks=("c2c",), budget_b=1.0))
+    Traceback (most recent call last):
+    ValueError: the published standings are for another slice than the selection: build both from one choice
     """
-    chosen = recommend_stored(release, run_ids, scheme, tasks, languages, budget_b, metric, anchor_exclusion, average,
-                              evaluation, n_permutations, recommendation, max_ms_per_text=max_ms_per_text,
-                              max_memory_gb=max_memory_gb)
-    store, parsed, rec = chosen.store, chosen.scheme, chosen.recommendation
-    per_query = chosen.evaluation.per_query(parsed)
-    frames = slice_scores(per_query, selected_queries(store, rec.tasks, rec.languages), rec.average, rec.metric)
-    board = rec.standings
-    published, _ = recommend_published(all_rows(), tasks, languages, budget_b, comparable_version(release))
+    scope, rec = selection.scope, selection.recommendation
+    if (published.release, published.tasks, published.languages, published.budget_b) != (
+            scope.release, rec.tasks, rec.languages, rec.budget_b):
+        raise ValueError("the published standings are for another slice than the selection: build both from one choice")
+    release, scheme, board, metric = scope.release, scope.scheme, rec.standings, rec.metric
     label = metric_label(metric)
     stamp = (now or datetime.now(timezone.utc)).strftime("%Y-%m-%d %H:%M UTC")
-    semantics = "official CoREB semantics" if str(parsed) == "v2" else f"scheme {parsed}: {parsed.description}"
+    official = str(scheme) == "v2"
+    semantics = "official CoREB semantics" if official else f"scheme {scheme}: {scheme.description}"
+    all_languages = set(LANGUAGE_SCOPES) <= set(rec.languages)
 
-    constraints = [("Release", release), ("Scheme", f"{parsed} ({'official' if str(parsed) == 'v2' else 'not official'})"),
-                   ("Tasks", ", ".join(t.upper() for t in tasks)),
-                   ("Languages", "all" if set(LANGUAGE_SCOPES) <= set(languages) else ", ".join(languages)),
-                   ("Metric", f"{label} ×100, {'mean of task means' if average == 'tasks' else 'query-weighted mean'}"),
-                   ("Parameter limit", "none" if budget_b is None else f"{budget_b:g} B"),
+    constraints = [("Release", release), ("Scheme", f"{scheme} ({'official' if official else 'not official'})"),
+                   ("Tasks", ", ".join(t.upper() for t in rec.tasks)),
+                   ("Languages", "all" if all_languages else ", ".join(rec.languages)),
+                   ("Metric", f"{label} ×100, {'mean of task means' if rec.average == 'tasks' else 'query-weighted mean'}"),
+                   ("Parameter limit", "none" if rec.budget_b is None else f"{rec.budget_b:g} B"),
                    *([("Speed limit", f"{rec.max_ms_per_text:g} ms per text")] if rec.max_ms_per_text else []),
                    *([("Memory limit", f"{rec.max_memory_gb:g} GB peak")] if rec.max_memory_gb else []),
-                   ("C2C anchor", "excluded from rankings (official)" if anchor_exclusion else "kept (as MTEB)")]
+                   ("C2C anchor", "excluded from rankings (official)" if scope.anchor_exclusion else "kept (as MTEB)")]
     parts = ["<h1>CoREB model selection report</h1>",
              '<table class="constraints">' + "".join(
                  f"<tr><td><b>{_esc(k)}</b></td><td>{_esc(v)}</td></tr>" for k, v in constraints)
              + f"</table><p class=\"note\">Generated {_esc(stamp)}.</p>",
              f'<div class="rec"><b>Recommendation.</b> {_esc(recommendation_sentence(rec))}<br>'
-             f"{_esc(evidence_sentence(rec, str(parsed)))}"
+             f"{_esc(evidence_sentence(rec, str(scheme)))}"
              + (f"<br>{_esc(selection_tier_sentence(rec.tiers, board[0].run, {s.run: s.model for s in board}))}"
                 if rec.tiers is not None and board else "") + "</div>"]
 
@@ -198,32 +196,32 @@ def build_report(release: str, run_ids: Sequence[str] | None = None, scheme: str
          ("95% CI", True), ("Δ vs best", True), ("vs best (Holm)", False), ("W/T/L vs best", True),
          ("trap %", True)], rows)
         + f'<p class="note">* significantly below the best run (paired randomization test on shared queries, '
-          f"{n_permutations:,} sign flips, Holm-corrected across runs, α = {SIGNIFICANCE_LEVEL}). 95% CI: percentile bootstrap "
-          "over queries. trap %: share of queries lost to a trap, i.e. of the queries with a positive (rel=2), those "
-          "with a trap (rel=1) ranked above every positive."
+          f"{selection.n_permutations:,} sign flips, Holm-corrected across runs, α = {SIGNIFICANCE_LEVEL}). 95% CI: "
+          "percentile bootstrap over queries. trap %: share of queries lost to a trap, i.e. of the queries with a "
+          "positive (rel=2), those with a trap (rel=1) ranked above every positive."
         + (f" {_esc(method_words(rec.tiers))}" if rec.tiers is not None else "") + "</p>")
     if rec.left_out:
         parts.append('<p class="note">' + " ".join(_esc(left_out_sentence(x)) for x in rec.left_out) + "</p>")
     parts.append("</section>")
 
     if board:
-        charts = [_ci_chart(board, metric), _trap_chart(board), _task_chart(frames, board, metric)]
+        drawn = [_ci_chart(board, metric), _trap_chart(board), _task_chart(rec.ranked, board, metric)]
         parts.append('<section><h2>Key charts</h2><div class="charts">'
-                     + "".join(svg(c) for c in charts) + "</div></section>")
+                     + "".join(svg(c) for c in drawn) + "</div></section>")
 
-    top = published.head(PUBLISHED_ROWS)
+    top = published.ranked.head(PUBLISHED_ROWS)
     pub_rows = [[str(r["rank"]), _esc(r["model"]), _esc(parameter_text(r["params_b"])), points(r["mean"]),
                  _esc(r["figures"])] for _, r in top.iterrows()]
-    parts.append(f"<section><h2>Published models ({_esc(release_relation(release))}; nDCG@10)</h2>"
+    parts.append(f"<section><h2>Published models ({_esc(release_relation(release, published.version))}; nDCG@10)</h2>"
                  + (_table([("#", False), ("model", False), ("params", True), ("nDCG@10 ×100", True),
                             ("figures", False)], pub_rows) if pub_rows
                     else '<p class="note">None: the chosen languages cannot be applied to published figures.</p>')
-                 + (f'<p class="note">Top {PUBLISHED_ROWS} of {len(published)} within the limit.</p>'
-                    if len(published) > PUBLISHED_ROWS else "") + "</section>")
+                 + (f'<p class="note">Top {PUBLISHED_ROWS} of {len(published.ranked)} within the limit.</p>'
+                    if len(published.ranked) > PUBLISHED_ROWS else "") + "</section>")
 
     prov = [f"<li>{_esc(s.model)}: evaluated here from run {_esc(s.run)}, {_esc(semantics)}, release "
             f"{_esc(release)}; measured cost: {_esc(cost_words(s.cost))}.</li>" for s in board]
-    paper = "paper Table 3" if set(LANGUAGE_SCOPES) <= set(languages) else "paper Tables 3 and 15"
+    paper = "paper Table 3" if all_languages else "paper Tables 3 and 15"
     prov.append(f"<li>Published models: published figure, {paper} (source {_esc(TABLE3.split(':', 1)[1])}); "
                 "parameter counts from the project page; no per-query data, so no interval or test.</li>")
     parts.append('<section class="prov"><h2>Provenance of every number</h2><ul>' + "".join(prov) + "</ul></section>")

@@ -2,12 +2,12 @@
 evidenced recommendation and accuracy against measured cost. Layout only: the analysis is
 coreb_core.analysis.selection."""
 import math
-from typing import cast
 
 import pandas as pd
 import streamlit as st
 
-from coreb_core.analysis.selection import PUBLISHED_ONLY, TASK_TABLES, Average, parameter_text, recommend_published
+from coreb_core import report
+from coreb_core.analysis.selection import PUBLISHED_ONLY, parameter_text
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.present.charts import interval_dots, labelled_scatter
 from coreb_core.present.display import PRINTABLE_CSS, official_verdict_sentence, selection_points
@@ -24,11 +24,10 @@ from coreb_core.present.selection import (
     summary_markdown,
 )
 from coreb_core.present.tiers import method_words, rank_range, selection_tier_sentence
-from coreb_core.report import build_report
-from coreb_core.results.published import comparable_version, release_relation
-from coreb_core.views import relabel, selection
+from coreb_core.results.published import release_relation
+from coreb_core.views import published, relabel, selection
 from coreb_core.views.relabel import READINGS
-from ui.cache import APP_INPUTS, cached, result_rows, runs_of, scope_of
+from ui.cache import cached, runs_of, scope_of
 from ui.chart_specs import draw
 from ui.sidebar import sidebar
 from ui.state import kept, stop_page, url_float, url_list, url_param, write_url
@@ -47,7 +46,6 @@ def _url_limit(name: str) -> float | None:
 
 state = sidebar()
 st.title("Model selection")
-version = comparable_version(state.release)  # the published tables set beside these runs
 
 ss = st.session_state
 if "sel_print" not in ss:
@@ -119,13 +117,16 @@ scheme, metas = str(state.scheme), runs_of(state.release)
 view = guarded(cached(selection.build, spinner="Ranking runs (bootstrap intervals, paired tests)…"))(
     scope, tasks=tuple(tasks), languages=tuple(languages), budget_b=budget, average=average,
     max_ms_per_text=max_ms, max_memory_gb=max_gb)
-if view is None:  # refused (shown above): the verdict, the tables and the report all read it
+# The published standings on the same slice, composed once: the table below and the report's read this view
+figures = guarded(cached(published.build, results=True))(scope, tasks=tuple(tasks), languages=tuple(languages),
+                                                         budget_b=budget)
+if view is None or figures is None:  # refused (shown above): the verdict, the tables and the report all read them
     stop_page()
 rec = view.recommendation
-published, published_excluded = recommend_published(result_rows(), tasks, languages, budget, version)
+published_excluded = figures.excluded
 
 names = {run: run_label(meta) for run, meta in metas.items()}
-summary = summary_markdown(rec, published, scheme, state.release, names)
+summary = summary_markdown(rec, figures.ranked, scheme, state.release, names)
 
 
 def _for_display(frame):
@@ -142,7 +143,7 @@ def _for_display(frame):
     return out
 
 
-ranked, published = _for_display(rec.ranked), _for_display(published)
+ranked, published_shown = _for_display(rec.ranked), _for_display(figures.ranked)
 excluded = _for_display(rec.excluded)
 columns = {"rank": st.column_config.NumberColumn("#", width=40),
            "name": st.column_config.TextColumn("run"), "model": st.column_config.TextColumn("model"),
@@ -219,12 +220,12 @@ if len(excluded):
     st.dataframe(excluded, hide_index=True, placeholder="—", width="stretch", column_config=columns, column_order=excluded_order)
 
 st.subheader(f"Published models ({PUBLISHED_ONLY})")
-relation = release_relation(state.release, version)
-st.caption(f"{relation[:1].upper()}{relation[1:]}, as printed ({TASK_TABLES[version][1]}"
-           + ("; Table 15 for C2C by anchor language" if version == "v202603" else "") + "): "
+relation = release_relation(figures.release, figures.version)
+st.caption(f"{relation[:1].upper()}{relation[1:]}, as printed ({figures.table}"
+           + ("; Table 15 for C2C by anchor language" if figures.version == "v202603" else "") + "): "
            "no per-query data, so no interval and no trap share; parameters from the project page.")
-if len(published):
-    st.dataframe(published, hide_index=True, placeholder="—", width="stretch", column_config=columns,
+if len(published_shown):
+    st.dataframe(published_shown, hide_index=True, placeholder="—", width="stretch", column_config=columns,
                  column_order=published_order)
 else:
     st.info(published_empty_text(published_excluded))
@@ -233,6 +234,7 @@ if len(published_excluded) and not printable:
         st.dataframe(_for_display(published_excluded), hide_index=True, placeholder="—", width="stretch", column_config=columns,
                      column_order=["model", "parameters", "reason"])
 
+shown = (view, figures)  # the two views this page shows (both built: it stopped above otherwise), for the report
 # A row that wraps, each button as wide as its label (five equal columns cut the labels at 1280 px: issue 34).
 with st.container(horizontal=True):
     st.download_button("Download summary (markdown)", summary.encode("utf-8"), file_name="coreb_selection.md",
@@ -240,12 +242,9 @@ with st.container(horizontal=True):
     download("Download report (HTML)", key="sel-report", file_name=f"coreb_report_{state.release}.html",
              mime="text/html", help="One self-contained file (charts inline) that prints to two A4 pages.",
              building="Building the report (HTML): the verdict, tables and charts of this selection…",
-             make=lambda: build_report(state.release, state.run_ids, scheme, tasks, languages, budget,
-                                       anchor_exclusion=state.anchor_exclusion, average=cast(Average, average),
-                                       evaluation=APP_INPUTS.evaluation(scope), recommendation=rec,
-                                       max_ms_per_text=max_ms, max_memory_gb=max_gb).encode("utf-8"))
+             make=lambda: report.html(*shown).encode("utf-8"))  # renders them: computes nothing
     csv_download(ranked, "selection_ranked", label="Download ranking (CSV)")
-    csv_download(published, "selection_published", label="Download published models (CSV)")
+    csv_download(published_shown, "selection_published", label="Download published models (CSV)")
     if len(rec.excluded) or len(published_excluded):
         csv_download(pd.concat([excluded, _for_display(published_excluded)], ignore_index=True),
                      "selection_excluded", label="Download left-out models (CSV)")

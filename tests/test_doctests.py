@@ -49,7 +49,7 @@ DATA_MODULES = ["coreb_core", "coreb_core.defaults", "coreb_core.report", "coreb
                 "coreb_core.analysis.slices", "coreb_core.analysis.rank_contrast",
                 "coreb_core.views.scope", "coreb_core.views.inputs", "coreb_core.views.traps",
                 "coreb_core.views.stability", "coreb_core.views.compare", "coreb_core.views.contrasts",
-                "coreb_core.views.difficulty", "coreb_core.views.overview", "coreb_core.views.deflation", "coreb_core.views.selection", "coreb_core.views.inspector", "coreb_core.views.data", "coreb_core.views.scores",
+                "coreb_core.views.difficulty", "coreb_core.views.overview", "coreb_core.views.deflation", "coreb_core.views.selection", "coreb_core.views.published", "coreb_core.views.inspector", "coreb_core.views.data", "coreb_core.views.scores",
                 "coreb_core.training.samples", "coreb_core.training.sample_files", "coreb_core.training.mining",
                 "coreb_core.views.training", "coreb_core.analysis.hubs", "coreb_core.views.hubs",
                 "coreb_core.analysis.audit", "coreb_core.views.audit", "coreb_core.analysis.generator_rules",

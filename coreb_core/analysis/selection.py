@@ -554,13 +554,12 @@ def recommend_stored(release: str, run_ids: Sequence[str] | None = None, scheme:
                      tasks: Sequence[str] = TASK_NAMES, languages: Sequence[str] = LANGUAGE_SCOPES,
                      budget_b: float | None = None, metric: str = "ndcg_at_10", anchor_exclusion: bool = True,
                      average: Average = "tasks", evaluation: Evaluation | None = None,
-                     n_permutations: int = DEFAULT_PERMUTATIONS,
-                     recommendation: Recommendation | None = None, root: Path | None = None,
+                     n_permutations: int = DEFAULT_PERMUTATIONS, root: Path | None = None,
                      max_ms_per_text: float | None = None, max_memory_gb: float | None = None) -> StoredSelection:
-    """``recommend`` over stored runs of a cached release (every run of the release by default), for the
-    report and the CLI; ``evaluation`` and ``recommendation`` may pass what the app already holds, so
-    that every place states the page's verdict. A one-line ``CorebError`` for an unknown scheme, metric
-    or task, a release without runs, or a run of another release.
+    """``recommend`` over stored runs of a cached release (every run of the release by default), as the
+    selection view (``coreb_core.views.selection.build``) asks it; ``evaluation`` may pass the runs already
+    evaluated (the scope's evaluation, which every view shares). A one-line ``CorebError`` for an unknown scheme,
+    metric or task, a release without runs, or a run of another release.
 
     >>> chosen = recommend_stored("demo_v2603", tasks=("t2c",), budget_b=1.0)  # the cache's runs: bm25 alone
     >>> chosen.recommendation.standings[0].run == bm25, str(chosen.scheme), chosen.evaluation.schemes
@@ -592,7 +591,7 @@ def recommend_stored(release: str, run_ids: Sequence[str] | None = None, scheme:
     if evaluation is None:
         schemes = tuple(dict.fromkeys([parsed, V2, V1]))
         evaluation = analyse_many(store, {r: StoredRun(r, root) for r in metas}, schemes, anchor_exclusion, traps=True)
-    rec = recommendation or recommend(store, evaluation.per_query(parsed), evaluation.traps, metas, tasks, languages,
-                                      budget_b, average, metric=metric, n_permutations=n_permutations,
-                                      max_ms_per_text=max_ms_per_text, max_memory_gb=max_memory_gb)
+    rec = recommend(store, evaluation.per_query(parsed), evaluation.traps, metas, tasks, languages, budget_b, average,
+                    metric=metric, n_permutations=n_permutations, max_ms_per_text=max_ms_per_text,
+                    max_memory_gb=max_memory_gb)
     return StoredSelection(store, parsed, metas, evaluation, rec)

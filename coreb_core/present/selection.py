@@ -300,12 +300,20 @@ def summary_markdown(rec: Recommendation, published: pd.DataFrame, scheme: str, 
     for left in rec.left_out:
         lines.append(f"- {left_out_sentence(left, names)}")
     lines += ["", f"## Published models ({PUBLISHED_ONLY}; {release_relation(release)})", ""]
-    if published.empty:
-        lines.append("(none: the chosen filter cannot be applied to published figures)")
-    for _, r in published.iterrows():
-        lines.append(f"{r['rank']}. {r['model']}: {points(r['mean'])}, {params_words(r['params_b'])} "
-                     f"({r['figures']})")
+    lines += published_lines(published) or ["(none: the chosen filter cannot be applied to published figures)"]
     return "\n".join(lines) + "\n"
+
+
+def published_lines(published: pd.DataFrame) -> list[str]:
+    """One line per published model of ``recommend_published``'s ranked frame (fractions), best first: its rank,
+    mean ×100, parameters and the figures it comes from.
+
+    >>> published_lines(pd.DataFrame({"rank": [1], "model": ["C2LLM-7B"], "mean": [0.705], "params_b": [7.0],
+    ...                               "figures": ["t2c: paper Table 3"]}))
+    ['1. C2LLM-7B: 70.5, 7 B parameters (t2c: paper Table 3)']
+    """
+    return [f"{r['rank']}. {r['model']}: {points(r['mean'])}, {params_words(r['params_b'])} ({r['figures']})"
+            for _, r in published.iterrows()]
 
 
 COST_SERIES = {"lexical": "lexical (BM25)", "encode": "encoder"}

@@ -1,5 +1,6 @@
 """Which stored run to pick for chosen tasks, languages, a parameter limit and cost limits (ms per text, peak GB): the Model selection page's verdict,
-the ``select`` verb and the report's (all through ``recommend_stored``, on the scope's evaluation)."""
+the ``select`` verb and the report's (``coreb_core.report`` renders this view; ``recommend_stored`` on the scope's
+evaluation)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -9,6 +10,7 @@ from typing import Sequence
 from coreb_core.analysis.selection import Average, Recommendation, cost_columns, recommend_stored
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.errors import CorebError
+from coreb_core.evaluation.significance import DEFAULT_PERMUTATIONS
 from coreb_core.present.format import release_words
 from coreb_core.present.numbers import points
 from coreb_core.present.selection import (
@@ -29,7 +31,18 @@ from coreb_core.views.scope import Scope
 
 def release_scope(release: str, run_ids: Sequence[str] | None = None, scheme: str = "v2",
                   anchor_exclusion: bool = True, root: Path | None = None) -> Scope:
-    """The scope of a selection: the given runs, or every stored run of the release (oldest first)."""
+    """The scope of a selection: the given runs, or every stored run of the release (oldest first), validated by
+    ``Scope.of`` (the one check, and its words, for ``select``, ``report`` and the page).
+
+    >>> release_scope("demo_v2603", root=root).run_ids == (bm25,)
+    True
+    >>> release_scope("demo_v2602", root=root)
+    Traceback (most recent call last):
+    coreb_core.errors.CorebError: release demo_v2602 has no stored runs; make one with: python -m coreb_core run --model bm25 --release demo_v2602
+    >>> release_scope("demo_v2603", [bm25, bm25], root=root)
+    Traceback (most recent call last):
+    coreb_core.errors.CorebError: --run names bm25__demo_v2603__... more than once
+    """
     from coreb_core.data.store import check_cached
     from coreb_core.runs.folders import list_runs
 
@@ -48,6 +61,7 @@ class SelectionView:
 
     scope: Scope
     recommendation: Recommendation
+    n_permutations: int = DEFAULT_PERMUTATIONS  # sign flips of each paired randomization test
 
     def to_json(self) -> dict:
         """``select --json``: the standings as objects (fractions, p-values; a p-value without a test is null), each
@@ -89,8 +103,9 @@ class SelectionView:
 def build(scope: Scope, *, tasks: Sequence[str] = TASK_NAMES, languages: Sequence[str] = LANGUAGE_SCOPES,
           budget_b: float | None = None, metric: str = "ndcg_at_10", average: Average = "tasks",
           inputs: Inputs | None = None, max_ms_per_text: float | None = None,
-          max_memory_gb: float | None = None) -> SelectionView:
-    """The scope's runs ranked on the chosen slices (``recommend_stored`` on the scope's evaluation).
+          max_memory_gb: float | None = None, n_permutations: int = DEFAULT_PERMUTATIONS) -> SelectionView:
+    """The scope's runs ranked on the chosen slices (``recommend_stored`` on the scope's evaluation); each paired
+    test with ``n_permutations`` sign flips.
 
     >>> view = build(Scope.of("demo_v2603", [bm25], root=root), tasks=("t2c",), budget_b=1.0, inputs=Inputs(root))
     >>> view.recommendation.standings[0].run == bm25, view.to_json()["scheme"]
@@ -100,5 +115,6 @@ def build(scope: Scope, *, tasks: Sequence[str] = TASK_NAMES, languages: Sequenc
     chosen = recommend_stored(scope.release, list(scope.run_ids), str(scope.scheme), tuple(tasks), tuple(languages),
                               budget_b, metric, scope.anchor_exclusion, average,
                               evaluation=inputs.evaluation(scope), root=inputs.root,
-                              max_ms_per_text=max_ms_per_text, max_memory_gb=max_memory_gb)
-    return SelectionView(scope, chosen.recommendation)
+                              n_permutations=n_permutations, max_ms_per_text=max_ms_per_text,
+                              max_memory_gb=max_memory_gb)
+    return SelectionView(scope, chosen.recommendation, n_permutations)
