@@ -74,7 +74,12 @@ if section == "Audit queue":
                                 "runs": st.column_config.NumberColumn("Runs", width="small"),
                                 "of_runs": st.column_config.NumberColumn("Of", width="small"),
                                 "best_rank": st.column_config.NumberColumn("Best rank", width="small"),
-                                "passed": st.column_config.CheckboxColumn("Passes tests", width="small")})
+                                "passed": st.column_config.CheckboxColumn("Passes", width="small",
+                                                                          help="the solution passes its tests"),
+                                "task": st.column_config.TextColumn("Task", width="small"),
+                                "language": st.column_config.TextColumn("Language", width="small"),
+                                "subtask": st.column_config.TextColumn("Subtask", width=150),
+                                "problem_id": st.column_config.TextColumn("Problem", width=110)})
     csv_download(queue, f"audit_queue_{state.release}")
     picked = ss["data_audit_table"].selection.rows
     if picked and picked[0] < len(queue):  # judge the selected candidate

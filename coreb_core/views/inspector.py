@@ -106,7 +106,7 @@ def lists(scope: Scope, *, query_id: str, labels: Mapping[str, str], letters: Ma
     for listing in listings.values():  # an unjudged document says what the generator's rules make of it
         listing["rule"] = listing["doc_id"].map(rules).map(CLASSES)
         unjudged = listing["relevance"].isna() & listing["rule"].notna() & (listing["rule"] != CLASSES["other"])
-        listing.loc[unjudged, "why"] = "unjudged: " + listing.loc[unjudged, "rule"]
+        listing.loc[unjudged, "why"] = listing.loc[unjudged, "rule"]  # its grade column says unjudged
     executed = frozenset(d for (d,) in store.sql("SELECT doc_id FROM qrels_executed WHERE query_id = ? AND "
                                                   "relevance = 2", [query_id]).fetchall())
     return QueryLists(ranks, reasons, positions, listings, rules, executed)

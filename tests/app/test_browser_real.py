@@ -289,4 +289,12 @@ def test_corrected_labels_from_deflation_to_a_judgment_and_the_judged_verdict(re
                                timeout=PAGE_LOAD_MS)
         assert global_state(page)["scheme"] == ["judged"]
         page.screenshot(path=str(ARTIFACTS / "real-selection-judged-1600x1000.png"))
+        # the Audit queue: 428 candidates by the generator's rules, a row opens the judgment form for its pair
+        menu(page, "Data")
+        main.get_by_text("Audit queue", exact=True).first.click()  # the section control
+        page.wait_for_function("() => document.body.innerText.includes('428 candidates')", timeout=PAGE_LOAD_MS)
+        assert "0 would be rel=2" in main.inner_text()
+        click_first_row(page, "data_audit_table")
+        page.get_by_text("Your judgment of this pair").first.wait_for(timeout=PAGE_LOAD_MS)
+        page.screenshot(path=str(ARTIFACTS / "real-data-audit-queue-1600x1000.png"))
         page.close()
