@@ -50,6 +50,14 @@ def real_cache(tmp_path_factory) -> Path:
     return root
 
 
+@pytest.fixture(scope="session")
+def real_runs(real_cache) -> dict[str, str]:
+    """The real cache's runs on release_v2603: model name -> run id (bm25, bm25s-mteb)."""
+    from coreb_core.runs.folders import list_runs
+
+    return {m.model: m.run_id for m in list_runs("release_v2603", real_cache)}
+
+
 @pytest.fixture
 def cache(tmp_path, monkeypatch) -> Path:
     """A private, empty data_cache for one test."""

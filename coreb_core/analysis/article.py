@@ -27,9 +27,6 @@ TABLE3 = "published:paper_table3_v202603_retrieval"
 LANGUAGE_AVERAGE = "paper_t2c_by_language_avg_over_models_excl_search"
 ARTICLE_TASK_ORDER = tuple(reversed(TASK_NAMES))  # the article's "C2T > C2C > T2C"
 T2C_KINDS = ("canonical", "full", "search")  # Table 4's columns: the T2C subtask families
-SOURCE_WORDS = {TABLE4: "paper Table 4 (v202603)", NDCG1_EXCLUDED: "paper, C2C nDCG@1 with the anchor excluded (v202603)",
-                RERANKERS: "project page, reranker deltas on C2LLM-7B's top 128 (v202603)",
-                TABLE3: "paper Table 3 (v202603)"}
 
 
 def t2c_kind(subtask: str) -> str | None:

@@ -97,7 +97,6 @@ class Measure(NamedTuple):
         return cls(family, int(match.group(2)))
 
 
-NDCG_AT_10 = Measure("ndcg", 10)  # CoREB's main score
 # What a model selection (page, report, CLI ``select``) can rank on: the paper's @10 measures.
 SELECTION_METRICS = ("ndcg_at_10", "map_at_10", "recall_at_10", "mrr_at_10")
 

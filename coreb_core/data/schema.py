@@ -6,7 +6,6 @@ official ``coreb`` runner).
 """
 from __future__ import annotations
 
-import re
 from typing import Literal, NamedTuple
 
 HUB_REPO = "hq-bench/coreb"
@@ -157,7 +156,6 @@ TaskName = Literal["t2c", "c2c", "c2t"]  # TASK_NAMES as a type (tests/test_voca
 # The corpus kind a task searches, as the store's ``documents.corpus`` column names it.
 CORPUS_OF_TASK: dict[str, str] = {t.name: t.corpus.name.removesuffix("_corpus") for t in TASKS.values()}
 TASK_BY_QUERIES_CONFIG = {t.queries.name: t for t in TASKS.values()}
-TASK_BY_QRELS_CONFIG = {t.qrels.name: t for t in TASKS.values()}
 
 SUBTASKS: dict[str, tuple[str, ...]] = {
     "t2c": tuple(f"t2c_{kind}_{scope}" for kind in ("canonical_retro", "full_retro", "search")
@@ -179,16 +177,6 @@ def subtask_language(subtask: str) -> str | None:
     """
     tail = subtask.rsplit("_", 1)[-1]
     return tail if tail in LANGUAGES else None
-
-
-# Id patterns of the real release; CoREB-mini follows them too. Checked loosely (a warning-free
-# import of other id styles is allowed), used to recognise what an id refers to.
-ID_PATTERNS = {
-    "code_id": re.compile(r"^code_v\d{6}_\d{5}$"),
-    "text_id": re.compile(r"^text_v\d{6}_\d{5}(_noise\d)?$"),
-    "query_id": re.compile(r"^q_(t2c|c2c|c2t)_[a-z_]+_\d{4}$"),
-    "problem_id": re.compile(r"^[a-z]+_[a-z0-9_]+$"),
-}
 
 
 # How per-query metrics can be broken down: grouping name -> the query-fact column it groups by. "task" is always

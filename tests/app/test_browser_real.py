@@ -34,19 +34,17 @@ VIEWPORTS = ((1280, 800), (1600, 1000))
 
 
 @pytest.fixture(scope="module")
-def real_runs(real_cache) -> list[str]:
-    from coreb_core.runs.folders import list_runs
-
-    runs = {m.model: m.run_id for m in list_runs("release_v2603", real_cache)}
-    return [runs["bm25"], runs["bm25s-mteb"]]
+def two_runs(real_runs) -> list[str]:
+    """The two lexical runs, BM25 first (the sidebar's choice in every test here)."""
+    return [real_runs["bm25"], real_runs["bm25s-mteb"]]
 
 
-def test_every_page_of_the_real_release_from_themenu(real_cache, real_runs, tmp_path):
+def test_every_page_of_the_real_release_from_themenu(real_cache, two_runs, tmp_path):
     cache = tmp_path / "cache"  # a copy: the server may write its own files; the session's cache stays as it is
     shutil.copytree(real_cache, cache, symlinks=True)
     pages = app_pages()
     titles = [t for _, t, _ in pages]
-    runs = "&".join(f"runs={r}" for r in real_runs)
+    runs = "&".join(f"runs={r}" for r in two_runs)
     problems: dict[str, list[str]] = {}
     url_lengths: dict[str, int] = {}
     with serve(cache, tmp_path / "streamlit.log") as base, chromium(tmp_path / "profile") as browser:
@@ -55,7 +53,7 @@ def test_every_page_of_the_real_release_from_themenu(real_cache, real_runs, tmp_
         page.goto(f"{base}/?release=release_v2603&task=t2c&{runs}", wait_until="domcontentloaded")
         wait_for_script(page)
         chosen = global_state(page)
-        assert chosen["release"] == ["release_v2603"] and chosen["runs"] == sorted(real_runs)
+        assert chosen["release"] == ["release_v2603"] and chosen["runs"] == sorted(two_runs)
         for url_path, title, default in pages[1:] + pages[:1]:
             menu_link(page, title).click()
             wait_for_script(page, title)
@@ -90,7 +88,7 @@ GRID_ROWS_JS = """() => [...document.querySelectorAll('[data-testid="stDataFrame
 })"""
 
 
-def test_imported_mteb_results_have_their_own_block_in_the_browser(real_cache, real_runs, tmp_path):
+def test_imported_mteb_results_have_their_own_block_in_the_browser(real_cache, two_runs, tmp_path):
     """was: after importing shared/mteb_results, MTEB's 22 models sat in the leaderboard's v2 columns (Qwen3-0.6B's
     C2T 89.3 beside the paper's 61.7), and sorting by C2T put them on top."""
     from coreb_core.analysis.leaderboard import published_sources_for, published_task_rows
@@ -101,7 +99,7 @@ def test_imported_mteb_results_have_their_own_block_in_the_browser(real_cache, r
     shutil.copytree(real_cache, cache, symlinks=True)
     import_results(REPO.parent / "shared" / "mteb_results", root=cache)
     published = len(published_task_rows(all_rows(cache), published_sources_for("release_v2603")))
-    runs = "&".join(f"runs={r}" for r in real_runs)
+    runs = "&".join(f"runs={r}" for r in two_runs)
     with serve(cache, tmp_path / "streamlit.log") as base, chromium(tmp_path / "profile") as browser:
         page = open_page(browser, f"{base}/?release=release_v2603&{runs}")
         page.wait_for_function(PAGE_DRAWN_JS, timeout=PAGE_LOAD_MS, polling=200)
@@ -110,12 +108,12 @@ def test_imported_mteb_results_have_their_own_block_in_the_browser(real_cache, r
         page.screenshot(path=str(ARTIFACTS / "real-overview-mteb.png"), full_page=False)
         page.close()
     (board_rows, _), (mteb_rows, mteb_text) = grids[0], grids[1]
-    assert board_rows == 1 + len(real_runs) + published  # header, our two runs, the published rows: no MTEB row
+    assert board_rows == 1 + len(two_runs) + published  # header, our two runs, the published rows: no MTEB row
     assert mteb_rows == 1 + 22 and "Qwen3-Emb-0.6B" in mteb_text  # its own block, with the paper's names
     assert "Imported MTEB results: MTEB's scale, not v2" in text and "/shared/" not in text
 
 
-def test_the_report_downloads_during_a_background_run(real_cache, real_runs, tmp_path):
+def test_the_report_downloads_during_a_background_run(real_cache, two_runs, tmp_path):
     """Issue 34: while a run was going, "Download report (HTML)" once gave no file within 121 s and twice a file named
     by its hash; the progress said "estimating time left" for 18 minutes and its model-load seconds froze. Now, on
     the real release, a MiniLM run (about 3 minutes here) shows a time left within a minute of its start that moves
@@ -123,7 +121,7 @@ def test_the_report_downloads_during_a_background_run(real_cache, real_runs, tmp
     then the run is cancelled."""
     cache = tmp_path / "cache"  # without vectors: MiniLM encodes
     shutil.copytree(real_cache, cache, symlinks=True, ignore=shutil.ignore_patterns("embeddings"))
-    runs = "&".join(f"runs={r}" for r in real_runs)
+    runs = "&".join(f"runs={r}" for r in two_runs)
     with serve(cache, tmp_path / "streamlit.log") as base, chromium(tmp_path / "profile") as browser:
         page = open_page(browser, f"{base}/?release=release_v2603&{runs}", 1280, 800)
         start_minilm(page)
@@ -158,7 +156,7 @@ def test_the_report_downloads_during_a_background_run(real_cache, real_runs, tmp
         page.close()
 
 
-def test_training_data_counts_the_articles_samples_and_mines_a_run(real_cache, real_runs, tmp_path):
+def test_training_data_counts_the_articles_samples_and_mines_a_run(real_cache, two_runs, tmp_path):
     """Training data from the menu on the real release: the article's 3,692 test samples; the first hard negative says
     why it is a trap; mining BM25's confusions runs as a job and its triplets download and load with datasets."""
     import datasets
@@ -166,7 +164,7 @@ def test_training_data_counts_the_articles_samples_and_mines_a_run(real_cache, r
     cache = tmp_path / "cache"
     shutil.copytree(real_cache, cache, symlinks=True)
     with serve(cache, tmp_path / "streamlit.log") as base, chromium(tmp_path / "profile") as browser:
-        page = open_page(browser, f"{base}/?release=release_v2603&runs={real_runs[0]}", width=1280, height=800)
+        page = open_page(browser, f"{base}/?release=release_v2603&runs={two_runs[0]}", width=1280, height=800)
         wait_for_script(page)
         menu(page, "Training data")
         page.wait_for_function(PAGE_DRAWN_JS, timeout=PAGE_LOAD_MS, polling=200)
@@ -191,7 +189,7 @@ def test_training_data_counts_the_articles_samples_and_mines_a_run(real_cache, r
                                    "negative_5"] and len(loaded) > 4000
 
 
-def test_the_protocol_waterfall_and_a_metadata_slice_from_the_menu(real_cache, real_runs, tmp_path):
+def test_the_protocol_waterfall_and_a_metadata_slice_from_the_menu(real_cache, two_runs, tmp_path):
     """Issue 36, items 7 and 8, clicked as a user would: the Overview's waterfall for BM25's C2C (+8.4 when the anchor
     leaves its list), then Qwen3-Embedding-8B's two published ends (MTEB's 54.9, the leaderboard's 32.0); then Trap
     analysis → Group by → metadata field, C2T by the anchor's generator."""
@@ -201,7 +199,7 @@ def test_the_protocol_waterfall_and_a_metadata_slice_from_the_menu(real_cache, r
     cache = tmp_path / "cache"
     shutil.copytree(real_cache, cache, symlinks=True)
     import_results(REPO.parent / "shared" / "mteb_results" / "Qwen__Qwen3-Embedding-8B", root=cache)
-    bm25 = real_runs[0]
+    bm25 = two_runs[0]
     with serve(cache, tmp_path / "streamlit.log") as base, chromium(tmp_path / "profile") as browser:
         page = open_page(browser, f"{base}/?release=release_v2603&task=c2t&runs={bm25}")
         page.wait_for_function(PAGE_DRAWN_JS, timeout=PAGE_LOAD_MS, polling=200)
@@ -236,7 +234,7 @@ def test_the_protocol_waterfall_and_a_metadata_slice_from_the_menu(real_cache, r
     assert "gemini-3-flash" in grids[0][1] and "claude-sonnet-4-5" in grids[0][1]
 
 
-def test_corrected_labels_from_deflation_to_a_judgment_and_the_judged_verdict(real_cache, real_runs, tmp_path):
+def test_corrected_labels_from_deflation_to_a_judgment_and_the_judged_verdict(real_cache, two_runs, tmp_path):
     """Issue 45 clicked as a researcher would on the real release: Qrel deflation from the menu, its Corrected labels
     section (v2 vs executed: BM25's C2C 35.5 → 34.5, the verdict holds); a moved query's row opens the inspector; a
     ranked list's row opens a document with its class by the generator's rules; the judgment form saves a judgment
@@ -246,7 +244,7 @@ def test_corrected_labels_from_deflation_to_a_judgment_and_the_judged_verdict(re
 
     cache = tmp_path / "cache"
     shutil.copytree(real_cache, cache, symlinks=True)
-    runs = "&".join(f"runs={r}" for r in real_runs)
+    runs = "&".join(f"runs={r}" for r in two_runs)
     with serve(cache, tmp_path / "streamlit.log") as base, chromium(tmp_path / "profile") as browser:
         page = open_page(browser, f"{base}/?release=release_v2603&task=c2c&{runs}")
         menu(page, "Qrel deflation")

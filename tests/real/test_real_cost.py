@@ -4,16 +4,7 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from tests.builders import app_test, run_cli
-
-
-@pytest.fixture(scope="module")
-def real_runs(real_cache) -> dict[str, str]:
-    from coreb_core.runs.folders import list_runs
-
-    return {m.model: m.run_id for m in list_runs("release_v2603", real_cache)}
 
 
 def test_real_lexical_runs_measured_their_cost_and_the_limits_use_it(real_cache, real_runs):

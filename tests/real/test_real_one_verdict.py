@@ -7,16 +7,7 @@ import html as html_lib
 import re
 import shutil
 
-import pytest
-
 from tests.builders import app_test, run_cli
-
-
-@pytest.fixture(scope="module")
-def real_runs(real_cache) -> dict[str, str]:
-    from coreb_core.runs.folders import list_runs
-
-    return {m.model: m.run_id for m in list_runs("release_v2603", real_cache)}
 
 
 def test_page_report_and_cli_state_one_verdict(real_cache, real_runs, tmp_path):

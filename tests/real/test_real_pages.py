@@ -12,13 +12,6 @@ from ui.navigation import PAGE_SPECS
 PAGES = [Path(p.script).name for p in PAGE_SPECS]
 
 
-@pytest.fixture(scope="module")
-def real_runs(real_cache) -> dict[str, str]:
-    from coreb_core.runs.folders import list_runs
-
-    return {m.model: m.run_id for m in list_runs("release_v2603", real_cache)}
-
-
 def _params(runs: dict[str, str], **extra) -> dict:
     return {"release": "release_v2603", "runs": [runs["bm25"], runs["bm25s-mteb"]], **extra}
 
