@@ -285,7 +285,8 @@ def test_corrected_labels_from_deflation_to_a_judgment_and_the_judged_verdict(re
         wait_for_script(page, "Model selection")
         page.wait_for_function("() => document.body.innerText.includes('This ranking reads judged labels')",
                                timeout=PAGE_LOAD_MS)
-        assert global_state(page)["scheme"] == ["judged"]
+        # the sidebar writes the scheme into the URL after the page draws: wait for it rather than read it at once
+        page.wait_for_function("() => location.search.includes('scheme=judged')", timeout=PAGE_LOAD_MS)
         page.screenshot(path=str(ARTIFACTS / "real-selection-judged-1600x1000.png"))
         # the Audit queue: 428 candidates by the generator's rules, a row opens the judgment form for its pair
         menu(page, "Data")
