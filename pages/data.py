@@ -1,12 +1,12 @@
 """Data: statistics of every cached release, or (section "SQL console") a read-only SQL console over the
-release and the chosen runs' hits and per-query metrics. Widgets only; the counts and
-the console are coreb_core.data.statistics and coreb_core.data.sql_console."""
+release and the chosen runs' hits and per-query metrics, or (section "Audit queue") the qrels audit queue. Layout
+only: the counts, the console and the queue are coreb_core.views.data, .audit and .integrity. The page is a list of
+sections (each a function); a refusal in one is shown there and never hides the next."""
 import altair as alt
 import streamlit as st
 
 from coreb_core.data.sql_console import EXAMPLE_QUERIES, SQL_BYTE_CAP, SQL_CELL_CAP, SQL_ROW_CAP
 from coreb_core.data.store import list_releases
-from coreb_core.errors import CorebError
 from coreb_core.paths import datasets_dir
 from coreb_core.present.charts import hbar
 from coreb_core.present.format import plain
@@ -16,26 +16,40 @@ from ui.cache import cached, release_version, scope_of, sql_console
 from ui.chart_specs import draw
 from ui.judging import judgment_form
 from ui.sidebar import sidebar
-from ui.state import remembered, stop_page, write_url
-from ui.widgets import csv_download, show_error
+from ui.state import State, remembered, write_url
+from ui.widgets import csv_download, guarded
 
-state = sidebar()
-ss = st.session_state
-st.title("Data")
-st.caption(f"Releases cached in `{datasets_dir()}`, and an **SQL console** over the sidebar's release with the "
-           "chosen runs' hits and per-query metrics.")
 SECTIONS = ("Release statistics", "SQL console", "Audit queue")
 SECTION_URL = {"SQL console": "sql", "Audit queue": "audit"}
-# Kept across pages, and in the URL: a shared link can open the console (?section=sql) or the audit queue.
-section = st.segmented_control("Section", SECTIONS, required=True, label_visibility="collapsed",
-                               key=remembered("data_section", "section",
-                                              lambda raw: {v: k for k, v in SECTION_URL.items()}.get(raw[-1],
-                                                                                                     SECTIONS[0]),
-                                              SECTIONS[0], allowed=SECTIONS))
-write_url({"section": SECTION_URL.get(str(section))})
+AUDIT_COLUMNS = {"query_id": st.column_config.TextColumn("Query", width=230),
+                 "doc_id": st.column_config.TextColumn("Document", width=180),
+                 "class": st.column_config.TextColumn("Class", width=150),
+                 "grade": st.column_config.TextColumn("Grade", width="small"),
+                 "runs": st.column_config.NumberColumn("Runs", width="small"),
+                 "of_runs": st.column_config.NumberColumn("Of", width="small"),
+                 "best_rank": st.column_config.NumberColumn("Best rank", width="small"),
+                 "passed": st.column_config.CheckboxColumn("Passes", width="small", help="the solution passes its tests"),
+                 "task": st.column_config.TextColumn("Task", width="small"),
+                 "language": st.column_config.TextColumn("Language", width="small"),
+                 "subtask": st.column_config.TextColumn("Subtask", width=150),
+                 "problem_id": st.column_config.TextColumn("Problem", width=110)}
+VERDICT_COLOURS = alt.Scale(domain=["pass", "fail", "unknown"], range=["#4c78a8", "#e45756", "#bab0ac"])
 
 
-if section == "Audit queue":
+def choose_section() -> str:
+    """The section shown (kept across pages, and in the URL: a shared link can open the console or the queue)."""
+    section = st.segmented_control("Section", SECTIONS, required=True, label_visibility="collapsed",
+                                   key=remembered("data_section", "section",
+                                                  lambda raw: {v: k for k, v in SECTION_URL.items()}.get(raw[-1],
+                                                                                                         SECTIONS[0]),
+                                                  SECTIONS[0], allowed=SECTIONS))
+    write_url({"section": SECTION_URL.get(str(section))})
+    return str(section)
+
+
+@st.fragment
+@guarded
+def section_audit(state: State) -> None:
     st.caption("Candidates for a maintainer of the qrels: unjudged documents of a query's own problem, in a language "
                "the official generator allows the query (T2C its constraint; C2C its target languages, the anchor's "
                "for mono_lang), that the sidebar's runs rank above every positive of the query within their top 10. "
@@ -49,48 +63,31 @@ if section == "Audit queue":
                                    "them.")
     if not state.run_ids:
         st.info("Choose one or more runs in the sidebar: the queue is what they rank above the positives.")
-        stop_page()
-    try:
-        view = cached(audit.build, spinner="Reading every run's top 10 against the judgments…")(
-            scope_of(state), include_traps=include_traps)
-    except CorebError as exc:
-        show_error(exc)
-        stop_page()
-    queue = view.queue
-    passing = int(queue["passed"].map(lambda v: v is True).sum())
-    every = int((queue["runs"] == queue["of_runs"]).sum())
-    missed = int((queue["class"] == "would_be_positive").sum())
-    st.markdown(f"**{len(queue):,} candidates** on {plain(state.release)}: **{missed:,} would be rel=2** by the "
-                f"generator's rules, {passing:,} passing solutions; {every:,} put above every positive by all "
-                f"{len(state.run_ids)} chosen runs.")
-    st.dataframe(queue.assign(**{"class": audit.class_words(queue)}), hide_index=True, width="stretch",
-                 key="data_audit_table", on_select="rerun", selection_mode="single-row",
-                 column_order=["task", "query_id", "doc_id", "class", "grade", "runs", "of_runs", "best_rank", "passed",
-                               "language", "subtask", "problem_id"],
-                 column_config={"query_id": st.column_config.TextColumn("Query", width=230),
-                                "doc_id": st.column_config.TextColumn("Document", width=180),
-                                "class": st.column_config.TextColumn("Class", width=150),
-                                "grade": st.column_config.TextColumn("Grade", width="small"),
-                                "runs": st.column_config.NumberColumn("Runs", width="small"),
-                                "of_runs": st.column_config.NumberColumn("Of", width="small"),
-                                "best_rank": st.column_config.NumberColumn("Best rank", width="small"),
-                                "passed": st.column_config.CheckboxColumn("Passes", width="small",
-                                                                          help="the solution passes its tests"),
-                                "task": st.column_config.TextColumn("Task", width="small"),
-                                "language": st.column_config.TextColumn("Language", width="small"),
-                                "subtask": st.column_config.TextColumn("Subtask", width=150),
-                                "problem_id": st.column_config.TextColumn("Problem", width=110)})
+        return
+    view = cached(audit.build, spinner="Reading every run's top 10 against the judgments…")(
+        scope_of(state), include_traps=include_traps)
+    queue, totals = view.queue, view.totals()
+    st.markdown(f"**{totals.candidates:,} candidates** on {plain(state.release)}: **{totals.would_be_positive:,} would "
+                f"be rel=2** by the generator's rules, {totals.passing:,} passing solutions; {totals.by_every_run:,} "
+                f"put above every positive by all {len(state.run_ids)} chosen runs.")
+    picked = st.dataframe(queue.assign(**{"class": audit.class_words(queue)}), hide_index=True, width="stretch",
+                          key="data_audit_table", on_select="rerun", selection_mode="single-row",
+                          column_order=["task", "query_id", "doc_id", "class", "grade", "runs", "of_runs", "best_rank",
+                                        "passed", "language", "subtask", "problem_id"],
+                          column_config=AUDIT_COLUMNS)
     csv_download(queue, f"audit_queue_{state.release}")
-    picked = ss["data_audit_table"].selection.rows
-    if picked and picked[0] < len(queue):  # judge the selected candidate
-        judgment_form(state.release, *map(str, queue.iloc[picked[0]][["query_id", "doc_id"]]))
+    rows = picked.selection.rows
+    if rows and rows[0] < len(queue):  # judge the selected candidate
+        judgment_form(state.release, *map(str, queue.iloc[rows[0]][["query_id", "doc_id"]]))
     st.caption(f"Source: the chosen runs on `{state.release}` · their first 10 stored documents per query, the query's "
                "own id and (anchor excluded) the C2C anchor left out · judgments of the cached qrels. Also: "
                "`python -m coreb_core audit`.")
-    stop_page()
 
 
-if section == "SQL console":
+@st.fragment
+@guarded
+def section_console(state: State) -> None:
+    ss = st.session_state
     runs_note = (f"{len(state.run_ids)} run(s) chosen in the sidebar" if state.run_ids
                  else "no run chosen in the sidebar, so hits and metrics are empty")
     st.caption("One read-only SELECT (or WITH … SELECT) over a private in-memory copy of the sidebar's release "
@@ -108,13 +105,8 @@ if section == "SQL console":
     sql = st.text_area("SQL", key="sql_text", height=220)
     if st.button("Run query", type="primary", key="sql_go"):
         ss.pop("sql_result", None)
-        try:
-            result = sql_console(state).query(sql)
-        except CorebError as exc:  # ConsoleError included: always one line
-            st.error(plain(str(exc)))
-        else:
-            ss["sql_result"] = (state.release, result)
-
+        # a refusal (ConsoleError included) is one line, shown here by ``guarded``
+        ss["sql_result"] = (state.release, sql_console(state).query(sql))
     if "sql_result" in ss:
         shown_release, result = ss["sql_result"]
         if result.notes():
@@ -125,29 +117,21 @@ if section == "SQL console":
         st.caption(f"Source: SQL console over cached `{shown_release}` · {len(result.frame):,} rows · "
                    f"{result.seconds * 1000:.0f} ms.")
 
-    with st.expander("Tables and columns"):
-        try:
-            schema = sql_console(state).schema()
-        except CorebError as exc:
-            show_error(exc)
-        else:
-            st.dataframe(schema, hide_index=True)
-            csv_download(schema, f"{state.release}-schema")
-            st.caption(f"Source: the console's copy of `{state.release}` and the chosen runs.")
-    stop_page()
 
-st.caption("Counts are rows of the cached parquet; positives are rel=2 judgments, traps rel=1, judged negatives "
-           "rel=0 (the graded v2 qrels). No scoring scheme applies.")
-# The sidebar's release first: it is the one the user is looking at; the other cached releases follow.
-releases = [state.release, *[r for r in list_releases() if r != state.release]]
-for release in releases:
+@guarded
+def section_schema(state: State) -> None:
+    with st.expander("Tables and columns"):
+        schema = sql_console(state).schema()
+        st.dataframe(schema, hide_index=True)
+        csv_download(schema, f"{state.release}-schema")
+        st.caption(f"Source: the console's copy of `{state.release}` and the chosen runs.")
+
+
+@guarded
+def section_statistics(state: State, release: str) -> None:
     st.subheader(plain(release))
-    try:
-        stats = cached(data.statistics, spinner="Counting…")(Scope(release, release_version(release), (),
-                                                                  state.scheme, True))
-    except CorebError as exc:
-        show_error(exc)
-        continue
+    stats = cached(data.statistics, spinner="Counting…")(Scope(release, release_version(release), (), state.scheme,
+                                                               True))
     source = f"Source: cached `{release}`"
     left, right = st.columns(2)
     with left:
@@ -170,7 +154,7 @@ for release in releases:
         code, text = stats["code"], stats["text"]
         draw(hbar, code, "language", "documents", x_title="code documents", color="verdict", color_title="verdict",
              stack=True, y_sort="ascending", value_format=",d", tooltip=["language", "verdict", "documents"],
-             color_scale=alt.Scale(domain=["pass", "fail", "unknown"], range=["#4c78a8", "#e45756", "#bab0ac"]))
+             color_scale=VERDICT_COLOURS)
         c1, c2 = st.columns(2)
         with c1:
             st.dataframe(code, hide_index=True)
@@ -181,23 +165,48 @@ for release in releases:
             csv_download(text, f"{release}-text-documents")
             st.caption(f"{source} · text corpus: problem descriptions and noise descriptions.")
 
-if len(releases) >= 2:
+
+@st.fragment
+@guarded
+def section_integrity(releases: list[str]) -> None:
     st.subheader("Release integrity")
     left, right = st.columns(2)
     first = left.selectbox("Train on", releases, index=1, key="data_integrity_first")
     second = right.selectbox("Test on", releases, index=0, key="data_integrity_second")
     if first == second:
         st.info("Choose two different releases.")
-    else:
-        try:
-            check = integrity.build(first, second)
-        except CorebError as exc:
-            show_error(exc)
-        else:
-            head, *rest = check.lines()
-            (st.success if check.check.passed else st.error)(plain(head))
-            for line in rest:
-                st.markdown(plain(line.strip()))
-            st.caption("Source: the cached releases · source problems of their queries and documents · texts compared "
-                       "once case and whitespace are normalised (an exact test: a renamed variable is not caught). "
-                       "Also: `python -m coreb_core integrity`.")
+        return
+    check = integrity.build(first, second)
+    head, *rest = check.lines()
+    (st.success if check.check.passed else st.error)(plain(head))
+    for line in rest:
+        st.markdown(plain(line.strip()))
+    st.caption("Source: the cached releases · source problems of their queries and documents · texts compared "
+               "once case and whitespace are normalised (an exact test: a renamed variable is not caught). "
+               "Also: `python -m coreb_core integrity`.")
+
+
+def section_releases(state: State) -> None:
+    """Every cached release's statistics, the sidebar's first (the one the user is looking at), then their
+    integrity."""
+    st.caption("Counts are rows of the cached parquet; positives are rel=2 judgments, traps rel=1, judged negatives "
+               "rel=0 (the graded v2 qrels). No scoring scheme applies.")
+    releases = [state.release, *[r for r in list_releases() if r != state.release]]
+    for release in releases:
+        section_statistics(state, release)
+    if len(releases) >= 2:
+        section_integrity(releases)
+
+
+state = sidebar()
+st.title("Data")
+st.caption(f"Releases cached in `{datasets_dir()}`, and an **SQL console** over the sidebar's release with the "
+           "chosen runs' hits and per-query metrics.")
+chosen = choose_section()
+if chosen == "Audit queue":
+    section_audit(state)
+elif chosen == "SQL console":
+    section_console(state)
+    section_schema(state)
+else:
+    section_releases(state)

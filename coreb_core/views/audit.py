@@ -4,6 +4,7 @@ scope's scheme does not change it; its anchor rule does."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import pandas as pd
 
@@ -13,7 +14,7 @@ from coreb_core.views.inputs import Inputs
 from coreb_core.views.output import records
 from coreb_core.views.scope import Scope
 
-__all__ = ["CLASSES", "AuditView", "build", "class_words"]
+__all__ = ["CLASSES", "AuditTotals", "AuditView", "build", "class_words"]
 
 
 def class_words(queue: pd.DataFrame) -> pd.Series:
@@ -23,6 +24,16 @@ def class_words(queue: pd.DataFrame) -> pd.Series:
     ['would be rel=2', 'other']
     """
     return queue["class"].map(CLASSES)
+
+
+class AuditTotals(NamedTuple):
+    """The queue's headline counts: candidates, would-be positives (rel=2 by the generator's rules), passing solutions,
+    and candidates every run of the scope put above every positive."""
+
+    candidates: int
+    would_be_positive: int
+    passing: int
+    by_every_run: int
 
 
 @dataclass(frozen=True)
@@ -46,6 +57,17 @@ class AuditView:
             counts = part["class"].value_counts()
             out[str(task)] = {name: int(counts[name]) for name in CLASSES if name in counts.index}
         return out
+
+    def totals(self) -> AuditTotals:
+        """The counts the Data page's sentence says.
+
+        >>> view = build(Scope.of("demo_v2603", [bm25], root=root), inputs=Inputs(root))
+        >>> t = view.totals(); t.candidates == len(view.queue), t.would_be_positive
+        (True, 0)
+        """
+        q = self.queue
+        return AuditTotals(len(q), int((q["class"] == "would_be_positive").sum()),
+                           int(q["passed"].map(lambda v: v is True).sum()), int((q["runs"] == q["of_runs"]).sum()))
 
     def to_json(self) -> dict:
         """``audit --json``: every candidate (task, query, document, grade, class, runs of of_runs, best rank,

@@ -1,5 +1,6 @@
 """The Data page (statistics, SQL console) and its ui helpers (the library: tests/data/test_sql_console.py,
-tests/data/test_statistics.py)."""
+tests/data/test_statistics.py; the audit queue's counts: tests/analysis/test_audit.py). On CoREB-mini alone
+(``mini_data``) or with its lexical runs (``lexical_cache``): the fast loop."""
 import pytest
 
 from coreb_core.data.store import Store
@@ -8,17 +9,17 @@ from tests.builders import REFUSED_SQL, app_test
 
 # ------------------------------------------------------------------ the page
 
-def test_data_page_statistics(app_cache):
+def test_data_page_statistics(mini_data):
     # The sidebar's release first (it opens on demo_v2603 by default)
-    first_view = app_test("data.py", app_cache).run()
+    first_view = app_test("data.py", mini_data).run()
     assert [s.value for s in first_view.subheader] == [plain("demo_v2603"), plain("demo_v2602"), "Release integrity"]
     # the two CoREB-mini releases share no problem: the check passes
     assert first_view.success[0].value.startswith("PASSED: demo\\_v2602")
-    at = app_test("data.py", app_cache, {"release": "demo_v2602"}).run()
+    at = app_test("data.py", mini_data, {"release": "demo_v2602"}).run()
     assert not at.exception
     # Release names are Markdown-escaped in headers (a name such as a-__b__ would otherwise render bold).
     assert [s.value for s in at.subheader] == [plain("demo_v2602"), plain("demo_v2603"), "Release integrity"]
-    with Store("demo_v2602", app_cache) as store:
+    with Store("demo_v2602", mini_data) as store:
         rows, jc = store.row_counts(), store.judgment_counts()
     first = at.dataframe[0].value
     assert dict(zip(first["config"], first["rows"])) == rows
@@ -29,13 +30,13 @@ def test_data_page_statistics(app_cache):
     assert any("rel=2" in c.value for c in at.caption)
 
 
-def test_data_page_sql_console(app_cache):
-    at = app_test("data.py", app_cache, {"release": "demo_v2603", "section": "sql"}).run()
+def test_data_page_sql_console(mini_data):
+    at = app_test("data.py", mini_data, {"release": "demo_v2603", "section": "sql"}).run()
     sql = "SELECT count(*) AS n FROM judgments WHERE task = 'c2t' AND grade = 'trap'"
     at.text_area(key="sql_text").set_value(sql)
     at.button(key="sql_go").click().run()
     assert not at.exception and not at.error
-    with Store("demo_v2603", app_cache) as store:
+    with Store("demo_v2603", mini_data) as store:
         expected = store.sql("SELECT count(*) FROM qrels WHERE task = 'c2t' AND relevance = 1").fetchone()[0]
     frames = [d.value for d in at.dataframe if list(d.value.columns) == ["n"]]
     assert frames and frames[0]["n"].tolist() == [expected] == [888]
@@ -43,16 +44,16 @@ def test_data_page_sql_console(app_cache):
 
 
 @pytest.mark.parametrize("sql", list(REFUSED_SQL))
-def test_data_page_sql_refusals(app_cache, sql):
-    at = app_test("data.py", app_cache, {"release": "demo_v2603", "section": "sql"}).run()
+def test_data_page_sql_refusals(mini_data, sql):
+    at = app_test("data.py", mini_data, {"release": "demo_v2603", "section": "sql"}).run()
     at.text_area(key="sql_text").set_value(sql)
     at.button(key="sql_go").click().run()
     assert not at.exception
     assert [e.value for e in at.error] == [plain(REFUSED_SQL[sql])]
 
 
-def test_data_page_console_is_a_section_at_the_top(app_cache):
-    at = app_test("data.py", app_cache, {"release": "demo_v2603"}).run()
+def test_data_page_console_is_a_section_at_the_top(mini_data):
+    at = app_test("data.py", mini_data, {"release": "demo_v2603"}).run()
     assert not at.exception
     assert "SQL console" in at.caption[0].value  # the page says at once that the console exists
     assert not at.text_area  # statistics first; the console is one click away
@@ -63,11 +64,12 @@ def test_data_page_console_is_a_section_at_the_top(app_cache):
     assert at.text_area(key="sql_text").value.startswith("SELECT task, count(*)")
 
 
-def test_data_page_sql_console_run_tables(app_cache, default_run_ids):
+def test_data_page_sql_console_run_tables(lexical_cache):
     from coreb_core.evaluation.evaluate import evaluate
     from coreb_core.runs.folders import read_hits
 
-    runs = [default_run_ids["bm25"], default_run_ids["minilm"]]
+    app_cache, default_run_ids = lexical_cache
+    runs = [default_run_ids["bm25"], default_run_ids["bm25s-mteb"]]
     at = app_test("data.py", app_cache, {"release": "demo_v2603", "section": "sql", "runs": runs}).run()
     at.text_area(key="sql_text").set_value(
         "SELECT run_id, count(*) AS n FROM hits GROUP BY run_id ORDER BY run_id")
