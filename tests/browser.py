@@ -46,10 +46,54 @@ def chromium_path() -> str:
     return path
 
 
-def free_port() -> int:
+PORT_RANGE_ENV = "COREB_TEST_PORTS"
+
+
+def port_range() -> range | None:
+    """``$COREB_TEST_PORTS`` ("20000-20999"), the ports this pytest process may serve on, or None (any port).
+    `make test` runs its two slow passes side by side and gives each a range of its own, below the kernel's
+    ephemeral ports (32768-60999 on Linux): a port one process picked cannot be taken by the other before its
+    server binds it, nor by an outgoing connection."""
+    spec = os.environ.get(PORT_RANGE_ENV, "").strip()
+    if not spec:
+        return None
+    low, _, high = spec.partition("-")
+    try:
+        ports = range(int(low), int(high or low) + 1)
+    except ValueError:
+        raise ValueError(f"{PORT_RANGE_ENV}={spec!r}: expected LOW-HIGH, e.g. 20000-20999") from None
+    if not ports or ports.start < 1024 or ports.stop > 65536:
+        raise ValueError(f"{PORT_RANGE_ENV}={spec!r}: expected 1024 <= LOW <= HIGH <= 65535")
+    return ports
+
+
+_next_port: dict[range, int] = {}
+
+
+def _binds(port: int) -> bool:
     with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def free_port() -> int:
+    """A port on 127.0.0.1 that binds now: the next free one of ``$COREB_TEST_PORTS`` (taken in turn, so a server
+    that has just stopped is not reused at once), else one the system assigns."""
+    ports = port_range()
+    if ports is None:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            return s.getsockname()[1]
+    start = _next_port.get(ports, ports.start)
+    for i in range(len(ports)):
+        port = ports.start + (start - ports.start + i) % len(ports)
+        if _binds(port):
+            _next_port[ports] = port + 1 if port + 1 < ports.stop else ports.start
+            return port
+    raise RuntimeError(f"no free port in {PORT_RANGE_ENV}={os.environ[PORT_RANGE_ENV]}")
 
 
 def log_tail(log: Path, n: int = 60) -> str:

@@ -278,5 +278,9 @@ def pytest_collection_modifyitems(config, items):
             kinds.add("real")
         if DENSE_FIXTURES & set(item.fixturenames):
             kinds.add("dense")
+        if {"real", "dense"} <= kinds:  # `make test` builds each family's session fixtures in a process of its own
+            raise pytest.UsageError(f"{item.nodeid} uses both the real release (real_cache) and the MiniLM first "
+                                    "launch: the slow passes `-m 'slow and real'` and `-m 'slow and not real'` "
+                                    "would build the first launch twice")
         for kind in sorted(kinds | ({"slow"} if kinds else set())):
             item.add_marker(getattr(pytest.mark, kind))
