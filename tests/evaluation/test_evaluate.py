@@ -1,6 +1,7 @@
 """Evaluation engine: hand-checked micro fixtures, then parity with the official procedure."""
 from __future__ import annotations
 
+import zlib
 from math import log2
 
 import numpy as np
@@ -156,10 +157,10 @@ PARITY_KS = (1, 3, 5, 10, 20, 100)
 
 @pytest.mark.parametrize("kind", RUN_KINDS)
 @pytest.mark.parametrize("task", ["t2c", "c2c", "c2t"])
-def test_v2_equals_official_procedure(mini_cache, kind, task):
-    with Store("demo_v2603", mini_cache) as store:
+def test_v2_equals_official_procedure(mini_data, kind, task):
+    with Store("demo_v2603", mini_data) as store:
         qids, docs, qrels = _release_data(store, task)
-        run = _make_run(kind, qids, docs, qrels, np.random.default_rng(hash((kind, task)) % 2**32))
+        run = _make_run(kind, qids, docs, qrels, np.random.default_rng(zlib.crc32(f"{kind}-{task}".encode())))  # the same seed in every process
         ours = _ours(store, task, run, V2)
     official = official_evaluate(qrels, {q: dict(v) for q, v in run.items()}, PARITY_KS, round_to=None)
     per_query_official = official_evaluate(qrels, {q: dict(v) for q, v in run.items()}, PARITY_KS, per_query=True)
@@ -171,10 +172,10 @@ def test_v2_equals_official_procedure(mini_cache, kind, task):
 
 
 @pytest.mark.parametrize("kind", RUN_KINDS)
-def test_trec_scheme_equals_plain_pytrec_eval(mini_cache, kind):
+def test_trec_scheme_equals_plain_pytrec_eval(mini_data, kind):
     import pytrec_eval
 
-    with Store("demo_v2603", mini_cache) as store:
+    with Store("demo_v2603", mini_data) as store:
         qids, docs, qrels = _release_data(store, "t2c")
         run = _make_run(kind, qids, docs, qrels, np.random.default_rng(7))
         ours = _ours(store, "t2c", run, TREC).set_index("query_id")
@@ -189,8 +190,8 @@ def test_trec_scheme_equals_plain_pytrec_eval(mini_cache, kind):
             assert ours.loc[q, f"map_at_{k}"] == pytest.approx(m[f"map_cut_{k}"], abs=1e-9)
 
 
-def test_c2c_anchor_exclusion_equals_the_runner(mini_cache):
-    with Store("demo_v2603", mini_cache) as store:
+def test_c2c_anchor_exclusion_equals_the_runner(mini_data):
+    with Store("demo_v2603", mini_data) as store:
         qids, docs, qrels = _release_data(store, "c2c")
         anchors = dict(store.sql("SELECT query_id, anchor_code_id FROM queries WHERE task = 'c2c'").fetchall())
         scores = np.random.default_rng(3).random((len(qids), len(docs)))
@@ -205,8 +206,8 @@ def test_c2c_anchor_exclusion_equals_the_runner(mini_cache):
             assert ours[f"{name}_at_{k}"].mean() == pytest.approx(official[f"{name}_at_{k}"], abs=1e-9)
 
 
-def test_c2t_match_label_zero_queries_score_zero(mini_cache):
-    with Store("demo_v2603", mini_cache) as store:
+def test_c2t_match_label_zero_queries_score_zero(mini_data):
+    with Store("demo_v2603", mini_data) as store:
         qids, docs, qrels = _release_data(store, "c2t")
         negatives = [r[0] for r in store.sql("SELECT query_id FROM queries WHERE subtask = 'c2t_match' AND label = 0"
                                              ).fetchall()]
@@ -217,8 +218,8 @@ def test_c2t_match_label_zero_queries_score_zero(mini_cache):
     assert (ours["ndcg_at_10"] == 0).all() and (ours["recall_at_100"] == 0).all()
 
 
-def test_aggregate_by_subtask_matches_per_query_means(mini_cache):
-    with Store("demo_v2603", mini_cache) as store:
+def test_aggregate_by_subtask_matches_per_query_means(mini_data):
+    with Store("demo_v2603", mini_data) as store:
         qids, docs, qrels = _release_data(store, "t2c")
         run = _make_run("random", qids, docs, qrels, np.random.default_rng(11))
         per_query = _ours(store, "t2c", run, V2)
@@ -230,10 +231,10 @@ def test_aggregate_by_subtask_matches_per_query_means(mini_cache):
     assert table["queries"].sum() == len(per_query)
 
 
-def test_batched_analysis_equals_one_run_at_a_time(mini_cache):
+def test_batched_analysis_equals_one_run_at_a_time(mini_data):
     from coreb_core.evaluation.evaluate import analyse_many
 
-    with Store("demo_v2603", mini_cache) as store:
+    with Store("demo_v2603", mini_data) as store:
         qids, docs, qrels = _release_data(store, "t2c")
         runs = {}
         for seed in (1, 2):
@@ -253,7 +254,7 @@ def test_batched_analysis_equals_one_run_at_a_time(mini_cache):
             assert grouped["ndcg_at_10"].to_dict() == pytest.approx(expected["ndcg_at_10"].to_dict())
 
 
-def test_row_order_of_a_run_does_not_change_any_number(app_cache, default_run_ids):
+def test_row_order_of_a_run_does_not_change_any_number(lexical_cache):
     """Stored runs are grouped by query in rank order, and the compiled scan reads them in one pass;
     any other order (shuffled rows, a query's rows split apart) takes the sort-first path and must
     give the same numbers, drops included (C2C anchors, own ids, v1 noise texts)."""
@@ -261,9 +262,10 @@ def test_row_order_of_a_run_does_not_change_any_number(app_cache, default_run_id
     from coreb_core.evaluation.evaluate import analyse_many
     from coreb_core.runs.folders import read_hits
 
-    hits = read_hits(default_run_ids["bm25"], app_cache)
+    root, runs = lexical_cache  # a BM25 run of the default release, as the first launch makes
+    hits = read_hits(runs["bm25"], root)
     shuffled = hits.sample(frac=1.0, random_state=7).reset_index(drop=True)
-    with Store(DEFAULT_RELEASE, app_cache) as store:
+    with Store(DEFAULT_RELEASE, root) as store:
         ordered = analyse_many(store, {"r": hits}, (V2, V1), traps=True, groupings=("subtask",))
         mixed = analyse_many(store, {"r": shuffled}, (V2, V1), traps=True, groupings=("subtask",))
         for scheme in ("v2", "v1"):
