@@ -3,18 +3,26 @@ chosen runs' ranked lists side by side with the judged documents' positions and 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Mapping, NamedTuple
 
 import pandas as pd
 
 from coreb_core.analysis.generator_rules import CLASSES, classify_pairs
 from coreb_core.analysis.inspection import (
+    DiffPair,
+    QueryDetails,
     candidates,
+    diff_pair,
+    document_language,
+    document_text,
+    facet_values,
     judged_positions,
+    outranking_traps,
     query_details,
     query_hits,
     ranked_list,
     run_ranks,
+    unified_diff,
 )
 from coreb_core.analysis.traps.kinds import TrapReason, trap_reasons
 from coreb_core.data.schema import TaskName
@@ -23,6 +31,70 @@ from coreb_core.present.display import mark_anchor, text_preview, with_grades
 from coreb_core.present.inspection import cross_run_marker, trap_reason_short, trap_reason_text
 from coreb_core.views.inputs import Inputs
 from coreb_core.views.scope import Scope
+
+
+def facets(scope: Scope, *, task: TaskName, inputs: Inputs | None = None) -> dict[str, list[str]]:
+    """The subtasks and target languages of the task's queries (the finder's filters).
+
+    >>> facets(Scope.of("demo_v2603", [], root=root), task="c2c", inputs=Inputs(root))["target_language"]
+    ['any']
+    """
+    inputs = inputs or Inputs()
+    return facet_values(inputs.store(scope.release), task)
+
+
+def query(scope: Scope, *, query_id: str, inputs: Inputs | None = None) -> QueryDetails:
+    """One query of the release with its problem (``CorebError`` for an unknown id).
+
+    >>> query(Scope.of("demo_v2603", [], root=root), query_id="q_t2c_canonical_retro_cpp_0020",
+    ...       inputs=Inputs(root)).target_language
+    'cpp'
+    """
+    inputs = inputs or Inputs()
+    return query_details(inputs.store(scope.release), query_id)
+
+
+class Document(NamedTuple):
+    """A document of a query's corpus, in full: the inspector shows it beside the query."""
+
+    doc_id: str
+    text: str
+    language: str | None  # its programming language; None for a text
+
+
+def document(scope: Scope, *, query_id: str, doc_id: str, inputs: Inputs | None = None) -> Document:
+    """``doc_id``'s full text and language, from the corpus ``query_id`` searches (``CorebError`` when it is not
+    there).
+
+    >>> document(Scope.of("demo_v2603", [], root=root), query_id="q_t2c_canonical_retro_any_0001",
+    ...          doc_id="code_v202603_00024", inputs=Inputs(root)).language
+    'ruby'
+    """
+    inputs = inputs or Inputs()
+    store = inputs.store(scope.release)
+    return Document(doc_id, document_text(store, query_details(store, query_id), doc_id),
+                    document_language(store, doc_id))
+
+
+class TrapDiff(NamedTuple):
+    """A trap beside a positive of the same query: both documents and difflib's unified diff of their texts."""
+
+    trap: Document
+    positive: Document
+    unified: str  # empty when the texts are identical
+
+
+def trap_diff(scope: Scope, *, query_id: str, trap: str, positive: str, inputs: Inputs | None = None) -> TrapDiff:
+    """The trap and the positive (``QueryLists.pair`` chooses it) side by side, and their unified diff.
+
+    >>> diff = trap_diff(Scope.of("demo_v2603", [], root=root), query_id="q_t2c_canonical_retro_any_0001",
+    ...                  trap="code_v202603_00024", positive="code_v202603_00024", inputs=Inputs(root))
+    >>> diff.unified, diff.trap == diff.positive
+    ('', True)
+    """
+    left = document(scope, query_id=query_id, doc_id=trap, inputs=inputs)
+    right = document(scope, query_id=query_id, doc_id=positive, inputs=inputs)
+    return TrapDiff(left, right, unified_diff(left.text, right.text, f"trap {trap}", f"positive {positive}"))
 
 
 @dataclass(frozen=True)
@@ -62,6 +134,20 @@ class QueryLists:
     # Unjudged and trap documents listed or judged -> their class by the generator's own rules (generator_rules)
     rules: dict[str, str]
     executed: frozenset[str]  # documents the executed reading counts as relevant (v2 positives and promoted code)
+
+    def outranking(self, label: str) -> list[str]:
+        """The traps the run named ``label`` ranks above at least one positive, best-ranked first (``CorebError``
+        for a run not shown)."""
+        return outranking_traps(self.positions, label)
+
+    def pair(self, label: str, trap: str) -> DiffPair:
+        """The positive to diff ``trap`` against in the run named ``label``: one in the trap's language where the
+        query has one."""
+        return diff_pair(self.positions, label, trap)
+
+    def trap_rank(self, label: str, trap: str) -> int:
+        """Where the run named ``label`` ranks a judged document (a trap it ranks above a positive is stored)."""
+        return int(self.positions.loc[self.positions["doc_id"] == trap, f"rank · {label}"].iloc[0])
 
     def rule_words(self, doc_id: str) -> str | None:
         """The open document's class in words ("trap beyond the cap"…), None for a positive or an unlisted one."""

@@ -1,9 +1,21 @@
-"""The Query inspector page on CoREB-mini (the library on hand-made runs: tests/analysis/test_inspection.py)."""
+"""The Query inspector page on CoREB-mini (the library on hand-made runs: tests/analysis/test_inspection.py), with
+a BM25 run and a dense run encoded by the ``Trigrams`` stand-in (``fake_dense``: the fast loop; what the page shows
+does not depend on which dense model ranked)."""
+import pytest
+
 from coreb_core.present.display import TRAP_BADGE
 from tests.builders import app_test
 
 
-def test_grade_badges_match_qrels(app_cache, default_run_ids):
+@pytest.fixture
+def cache_runs(fake_dense):
+    """(cache root, model -> run id) of a BM25 run and a dense run named minilm on demo_v2603."""
+    root, dense, bm25 = fake_dense
+    return root, {"bm25": bm25, "minilm": dense}
+
+
+def test_grade_badges_match_qrels(cache_runs):
+    app_cache, default_run_ids = cache_runs
     from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import trap_table
     from coreb_core.present.display import GRADE_LABELS
@@ -40,7 +52,8 @@ def store_query(cache, qid):
         return store.sql("SELECT query FROM queries WHERE query_id = ?", [qid]).fetchone()[0]
 
 
-def test_url_restores_view(app_cache, default_run_ids):
+def test_url_restores_view(cache_runs):
+    app_cache, default_run_ids = cache_runs
     from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import trap_table
     from coreb_core.runs.folders import read_hits
@@ -68,7 +81,8 @@ def test_url_restores_view(app_cache, default_run_ids):
     assert "scheme `v1`" in " ".join(c.value for c in at.caption)
 
 
-def test_trap_filter_and_diff(app_cache, default_run_ids):
+def test_trap_filter_and_diff(cache_runs):
+    app_cache, default_run_ids = cache_runs
     from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import trap_table
     from coreb_core.runs.folders import read_hits
@@ -106,7 +120,8 @@ def _outranking(app_cache, run_id, label_tail, qid):
         return outranking_traps(judged_positions(store, q, rows), label_tail)
 
 
-def test_pair_selector_follows_the_query(app_cache, default_run_ids):
+def test_pair_selector_follows_the_query(cache_runs):
+    app_cache, default_run_ids = cache_runs
     from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import trap_table
     from coreb_core.runs.folders import read_hits
@@ -134,7 +149,8 @@ def test_pair_selector_follows_the_query(app_cache, default_run_ids):
     assert [c for c in at.code if c.language == "diff"][0].value.startswith(f"--- trap {expected[0]}")
 
 
-def test_document_beside_query_with_reason_and_way_back(app_cache, default_run_ids):
+def test_document_beside_query_with_reason_and_way_back(cache_runs):
+    app_cache, default_run_ids = cache_runs
     from coreb_core.data.store import Store
 
     runs = default_run_ids
