@@ -71,21 +71,21 @@ def test_resolve_local_folder_and_unknown_names(tmp_path):
         resolve("no-such-model")
 
 
-def test_unavailable_hub_model_fails_fast_with_a_clear_message(mini_cache, tmp_path):
+def test_unavailable_hub_model_fails_fast_with_a_clear_message(mini_data, tmp_path):
     for env in ({"HF_HUB_OFFLINE": "1"}, {"HF_HUB_OFFLINE": "0", "HF_DATASETS_OFFLINE": "0"}):
         start = time.monotonic()
         done = run_cli("run", "--model", "some-org/some-embedder", "--release", "demo_v2603",
-                       env={**env, "COREB_CACHE": str(mini_cache), "HF_HOME": str(tmp_path / "hf")})
+                       env={**env, "COREB_CACHE": str(mini_data), "HF_HOME": str(tmp_path / "hf")})
         assert time.monotonic() - start < 5.0 + 3.0  # 5 s budget plus interpreter start-up
         assert done.returncode == 2 and "Traceback" not in done.stderr
         assert "some-org/some-embedder is not in the local Hugging Face cache" in done.stderr
         assert "--model PATH" in done.stderr
 
 
-def test_coder_cannot_be_had_offline_and_says_so_in_one_line(mini_cache, tmp_path):
+def test_coder_cannot_be_had_offline_and_says_so_in_one_line(mini_data, tmp_path):
     for profile in ("official", "card"):
         done = run_cli("run", "--model", "bge-code-v1", "--release", "demo_v2603", "--profile", profile,
-                       env={"HF_HUB_OFFLINE": "1", "COREB_CACHE": str(mini_cache), "HF_HOME": str(tmp_path / "hf")})
+                       env={"HF_HUB_OFFLINE": "1", "COREB_CACHE": str(mini_data), "HF_HOME": str(tmp_path / "hf")})
         assert done.returncode == 2 and "Traceback" not in done.stderr
         lines = [line for line in done.stderr.splitlines() if line.strip() and "%|" not in line]  # not the bar
         assert len(lines) == 1 and "model BAAI/bge-code-v1 is not in the local Hugging Face cache" in lines[0]
@@ -131,10 +131,10 @@ def minilm_encoders():
     return (official, load_encoder(spec, official, "cpu")), (card, load_encoder(spec, card, "cpu"))
 
 
-def _code_by_tokens(mini_cache, tokenizer):
+def _code_by_tokens(root, tokenizer):
     from coreb_core.data.store import Store
 
-    with Store("demo_v2603", mini_cache) as store:
+    with Store("demo_v2603", root) as store:
         code = [c for (c,) in store.sql("SELECT content FROM documents WHERE corpus = 'code' ORDER BY doc_id").fetchall()]
     return [(len(tokenizer(c)["input_ids"]), c) for c in code]
 
@@ -149,10 +149,10 @@ def test_profiles_describe_what_the_runner_and_the_card_do():
     assert jina_card.prompt("c2t") == REGISTRY["jina-code-1.5b"].card["c2t"] and jina_card.precision == "float16"
 
 
-def test_minilm_official_differs_from_card_beyond_256_tokens_and_equals_it_below(minilm_encoders, mini_cache):
+def test_minilm_official_differs_from_card_beyond_256_tokens_and_equals_it_below(minilm_encoders, mini_data):
     (official, runner), (card, st_model) = minilm_encoders
     assert official.prompts["t2c"].query == card.prompts["t2c"].query == ""  # MiniLM has no prompt in either profile
-    sized = _code_by_tokens(mini_cache, runner.tokenizer)
+    sized = _code_by_tokens(mini_data, runner.tokenizer)
     long = [c for n, c in sized if 300 <= n <= 512][:8]  # the runner sees all of it, sentence-transformers 256 tokens
     short = [c for n, c in sized if n <= 200][:8]  # neither truncates
     assert len(long) == 8 and len(short) == 8
@@ -167,10 +167,10 @@ def test_minilm_official_differs_from_card_beyond_256_tokens_and_equals_it_below
     assert runner.pooling_seen == {"mean"}  # a BERT model returns no sentence_embedding: mean pooling, as the runner
 
 
-def test_official_vectors_do_not_depend_on_batch_composition(minilm_encoders, mini_cache):
+def test_official_vectors_do_not_depend_on_batch_composition(minilm_encoders, mini_data):
     """Padding to the longest text of a batch is masked out: batch size changes rounding only."""
     (_, runner), _ = minilm_encoders
-    texts = [c for _, c in _code_by_tokens(mini_cache, runner.tokenizer)][:12]
+    texts = [c for _, c in _code_by_tokens(mini_data, runner.tokenizer)][:12]
     alone = np.vstack([runner.encode([t]) for t in texts])
     together = runner.encode(texts, batch_size=12)
     assert np.abs(alone - together).max() < 1e-5
@@ -276,14 +276,16 @@ def test_card_profile_run_has_its_own_vectors_label_and_provenance(minilm_runs, 
     assert again.texts_encoded == 0 and score_run(again.run_id, private_cache) == score_run(card.run_id, private_cache)
 
 
-def test_run_keeps_every_judged_document_and_the_anchor(minilm_runs, private_cache):
-    mini_cache = private_cache
+def test_run_keeps_every_judged_document_and_the_anchor(fake_dense):
+    """A dense run (the pipeline's search and storage; its encoder the ``Trigrams`` stand-in) stores its top 100 and
+    every judged document and C2C anchor beyond them."""
     from coreb_core.data.store import Store
     from coreb_core.runs.folders import read_hits
 
-    hits = read_hits(minilm_runs[0].run_id, mini_cache)
+    root, dense, _ = fake_dense
+    hits = read_hits(dense, root)
     hits = hits.astype({"task": str, "query_id": str, "doc_id": str})
-    with Store("demo_v2603", mini_cache) as store:
+    with Store("demo_v2603", root) as store:
         judged = store.sql("SELECT task, query_id, doc_id FROM qrels").df()
         anchors = store.sql("SELECT task, query_id, anchor_code_id AS doc_id FROM queries WHERE task = 'c2c'").df()
     stored = set(map(tuple, hits[["task", "query_id", "doc_id"]].values))
@@ -291,11 +293,12 @@ def test_run_keeps_every_judged_document_and_the_anchor(minilm_runs, private_cac
     assert hits.groupby(["task", "query_id"])["in_top_k"].sum().eq(100).all()
 
 
-def test_bm25_run_from_the_cli(mini_cache):
-    done = run_cli("run", "--model", "bm25", "--release", "demo_v2603", env={"COREB_CACHE": str(mini_cache)})
+def test_bm25_run_from_the_cli(lexical_copy):
+    root, _ = lexical_copy
+    done = run_cli("run", "--model", "bm25", "--release", "demo_v2603", env={"COREB_CACHE": str(root)})
     assert done.returncode == 0, done.stderr
     run_id = done.stdout.split()[1].rstrip(":")
-    meta = run_meta(run_id, mini_cache)
+    meta = run_meta(run_id, root)
     assert run_id.startswith("bm25__") and meta.profile is None and run_name(meta).startswith("bm25 · demo_v2603")  # no encoder, no profile
     assert "%|" in done.stderr  # the progress bar
     values = {line.split()[0]: float(line.split()[-1]) for line in done.stdout.splitlines() if "nDCG@10" in line}
@@ -319,25 +322,26 @@ def _tiny_cross_encoder(folder: Path) -> Path:
     return folder
 
 
-def test_rerank_with_a_locally_built_cross_encoder(mini_cache, tmp_path):
+def test_rerank_with_a_locally_built_cross_encoder(lexical_copy, tmp_path):
     from sentence_transformers import CrossEncoder
 
     from coreb_core.data.store import Store
     from coreb_core.retrieval.pipeline import rerank_run, run_retrieval
     from coreb_core.runs.folders import read_hits
 
+    root = lexical_copy[0]  # a private copy: the runs made here go to it
     model = _tiny_cross_encoder(tmp_path / "tiny-ce")
-    first = run_retrieval("bm25", "demo_v2603", tasks=("c2t",), root=mini_cache)
-    reranked = rerank_run(first.run_id, str(model), depth=10, root=mini_cache)
-    meta = run_meta(reranked.run_id, mini_cache)
+    first = run_retrieval("bm25", "demo_v2603", tasks=("c2t",), root=root)
+    reranked = rerank_run(first.run_id, str(model), depth=10, root=root)
+    meta = run_meta(reranked.run_id, root)
     assert meta.first_stage == first.run_id and meta.rerank_depth == 10 and meta.kind == "rerank"
-    a = read_hits(first.run_id, mini_cache).astype({"query_id": str, "doc_id": str})
-    b = read_hits(reranked.run_id, mini_cache).astype({"query_id": str, "doc_id": str})
+    a = read_hits(first.run_id, root).astype({"query_id": str, "doc_id": str})
+    b = read_hits(reranked.run_id, root).astype({"query_id": str, "doc_id": str})
     qid = a["query_id"].iloc[0]
     top_a = a[(a.query_id == qid) & (a["rank"] <= 10)]
     top_b = b[(b.query_id == qid) & (b["rank"] <= 10)].sort_values("rank")
     assert set(top_a.doc_id) == set(top_b.doc_id)  # same documents, new order
-    with Store("demo_v2603", mini_cache) as store:
+    with Store("demo_v2603", root) as store:
         query = store.sql("SELECT query FROM queries WHERE query_id = ?", [qid]).fetchone()[0]
         docs = dict(store.sql("SELECT doc_id, content FROM documents WHERE corpus = 'text'").fetchall())
     expected = CrossEncoder(str(model), device="cpu").predict([(query, docs[d]) for d in top_b.doc_id])
@@ -347,19 +351,20 @@ def test_rerank_with_a_locally_built_cross_encoder(mini_cache, tmp_path):
     assert beyond(a) == beyond(b)  # positions beyond the depth are untouched
 
 
-def test_rerank_candidates_are_exactly_the_first_depth_documents_never_the_judged_extras(mini_cache, tmp_path):
+def test_rerank_candidates_are_exactly_the_first_depth_documents_never_the_judged_extras(mini_data, tmp_path):
     """was: --rerank-depth 128 over --top-k 100 gave the reranker the top 100 plus only the judged documents at
     ranks 101-128 (an oracle)."""
     import shutil
 
     from coreb_core.data.store import Store
     from coreb_core.errors import CorebError
+    from coreb_core.paths import datasets_dir
     from coreb_core.retrieval.pipeline import rerank_candidates, run_retrieval
     from coreb_core.runs.folders import read_hits
     from tests.builders import run_cli
 
-    own = tmp_path / "cache"  # a copy: the session's default runs stay the newest of the mini cache
-    shutil.copytree(mini_cache / "coreb", own / "coreb", symlinks=True)
+    own = tmp_path / "cache"  # a copy: the runs made here go to it
+    shutil.copytree(datasets_dir(mini_data), datasets_dir(own), symlinks=True)
     with Store("demo_v2603", own) as store:
         corpus = dict(store.sql("SELECT corpus, count(*) FROM documents GROUP BY ALL").fetchall())
         shallow = read_hits(run_retrieval("bm25", "demo_v2603", top_k=100, root=own).run_id, own)
