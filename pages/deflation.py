@@ -1,8 +1,11 @@
-"""Qrel deflation: how much CoREB's v1 rules overstate each run against v2, per task and subtask, and why."""
+"""Qrel deflation: how much CoREB's v1 rules overstate each run against v2, per task and subtask, and why.
+
+The page is a list of sections (each a function, below) over ``coreb_core.views.deflation`` and ``relabel``; a
+refusal in one is shown there and never hides the next."""
 import altair as alt
 import streamlit as st
 
-from coreb_core.analysis.deflation import FILE, READINGS, headline, overall, scheme_definitions
+from coreb_core.analysis.deflation import FILE, READINGS
 from coreb_core.data.schema import TASK_NAMES
 from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE, DESCRIPTIONS
 from coreb_core.present.charts import dumbbell, hbar
@@ -23,64 +26,21 @@ from ui.cache import APP_INPUTS, cached, runs_of, scope_of
 from ui.chart_specs import draw
 from ui.navigation import open_inspector
 from ui.sidebar import sidebar
-from ui.state import one_of, remembered, stop_page, write_url
+from ui.state import State, one_of, remembered, stop_page, write_url
 from ui.widgets import csv_download, guarded, run_label
 
-state = sidebar()
-st.title("Qrel deflation")
-
-if not state.run_ids:
-    st.info("Pick one or more runs in the sidebar.")
-    stop_page()
-
-anchor = "C2C anchor excluded" if state.anchor_exclusion else "C2C anchor kept"
-runs = runs_of(state.release)
-labels = {r: run_label(runs[r]) if r in runs else r for r in state.run_ids}
-# The slider sits with its table at the bottom; its value (kept, or from the URL) is read here for the tables.
-PER_RUN_KEY = remembered("deflation_per_run", "per_run", one_of(list(range(1, 51))), 10)
-per_run = st.session_state[PER_RUN_KEY]
 # The v1 rules' T2C sentence has two readings (docs/semantics.md): the paper's and the official generator code's.
 READING_NAMES = {"v1": "paper: every solution of the problem (v1)",
                  "v1_gen": "generator code: passing solutions only on canonical and full retro (v1_gen)"}
-READING_KEY = remembered("deflation_reading", "reading", one_of(list(READINGS)), "v1")
-reading = st.radio("v1 rules for T2C", list(READINGS), key=READING_KEY, format_func=lambda r: READING_NAMES[r],
-                   horizontal=True,
-                   help="CoREB's paper says every solution of the queried problem was relevant in v1; the official "
-                        "generator's code takes the passing solutions only for canonical and full retro. C2C and "
-                        "C2T are the same under both.")
-write_url({"reading": None if reading == "v1" else reading})
-scope = deflation.v1_scope(scope_of(state), inputs=APP_INPUTS)
-has_file = str(scope.scheme) == "file:v1"
-tables = guarded(cached(deflation.build))(scope, task=state.task, per_run=per_run, reading=reading, labels=labels)
-if tables is None:  # refused (shown above): every section below reads these tables
-    stop_page()
-by_task = tables.by_task
-
-# The answer first: per run, how much the v1 rules overstate v2 over every query, then per task (x100, one decimal).
-for finding in overall(by_task) + headline(by_task):
-    st.markdown(deflation_sentence(finding, labels.get(finding.run, finding.run)))
 # Under the generator's reading T2C's v1 relevant documents are the ones its generator makes v2 positives.
 T2C_GENERATOR = ("T2C (generator's reading): v1 counts the passing solutions on canonical and full retro and every "
                  "solution on search, in the query's language: the documents the generator makes v2 positives, so "
                  "T2C's drop is 0 wherever a release's qrels follow its generator (release_v2603 does).")
-for task in TASK_NAMES:
-    if task in set(by_task["task"]):
-        st.write(T2C_GENERATOR if task == "t2c" and reading == "v1_gen" else WHERE_IT_COMES_FROM[task])
-st.caption(ARTICLE_CLAIM + " " + C2T_LABEL0_NOTE)
-
-source = (f"Source: our runs on `{state.release}` · nDCG@10 under scheme `{reading}` (CoREB's v1 rules, "
-          + ("the generator code's reading, " if reading == "v1_gen" else "") + "rebuilt from the v2 release)" + (", `file:v1` (the release's stored v1 qrel files, compared on the queries both have)"
-                            if has_file else "") + f" and `v2` (official) · {anchor}")
-with st.expander("How each view is defined"):
-    st.dataframe(scheme_definitions(), hide_index=True, placeholder="—")
-    st.write(WHY_V2_DEFLATES)
-if not has_file:
-    st.info("This release stores no real v1 qrel files, so only the v1 rules rebuilt from the v2 release are shown.")
-
 # Run name, group and the deciding drop first; the run id stays in the CSV download.
 DEFLATION_COLUMNS = {by: ["label", *([] if by == "task" else ["subtask"]), "task", "v1_source", "drop", "v1", "v2",
                           "relative_drop", "queries", "queries_v2"] for by in ("task", "subtask")}
 POINT_COLUMNS = ["v1", "v2", "drop", "relative_drop"]
+PER_RUN_OPTIONS = list(range(1, 51))
 
 
 def as_points(frame):
@@ -88,60 +48,118 @@ def as_points(frame):
     return pct_columns(frame, [c for c in POINT_COLUMNS if c in frame.columns])
 
 
-DEFLATION_CONFIG = {
-    "label": st.column_config.TextColumn("Run", width=180),
-    "subtask": st.column_config.TextColumn("Subtask", width=170),
-    "task": st.column_config.TextColumn("Task", width="small"),
-    "v1_source": st.column_config.TextColumn("v1 from", width=200),
-    **{c: st.column_config.NumberColumn(f"{c} ×100", format="%.1f", width=80) for c in ("v1", "v2")},
-    "drop": st.column_config.NumberColumn("drop (points)", format="%.1f", width=100),
-    "relative_drop": st.column_config.NumberColumn("drop / v1 (%)", format="%.1f", width=90),
-    "queries": st.column_config.NumberColumn("Queries (both)", width="small"),
-    "queries_v2": st.column_config.NumberColumn("Queries (v2)", width="small"),
-}
+def deflation_config() -> dict:
+    return {
+        "label": st.column_config.TextColumn("Run", width=180),
+        "subtask": st.column_config.TextColumn("Subtask", width=170),
+        "task": st.column_config.TextColumn("Task", width="small"),
+        "v1_source": st.column_config.TextColumn("v1 from", width=200),
+        **{c: st.column_config.NumberColumn(f"{c} ×100", format="%.1f", width=80) for c in ("v1", "v2")},
+        "drop": st.column_config.NumberColumn("drop (points)", format="%.1f", width=100),
+        "relative_drop": st.column_config.NumberColumn("drop / v1 (%)", format="%.1f", width=90),
+        "queries": st.column_config.NumberColumn("Queries (both)", width="small"),
+        "queries_v2": st.column_config.NumberColumn("Queries (v2)", width="small"),
+    }
 
-st.subheader("Per run and task")
-st.caption(source + " · queries = scored by both · drop = v1 − v2, relative_drop = drop / v1")
-st.dataframe(as_points(by_task), hide_index=True, placeholder="—", width="stretch", column_order=DEFLATION_COLUMNS["task"],
-             column_config=DEFLATION_CONFIG)
-csv_download(by_task, f"deflation_by_task_{state.release}")
 
-slopes = tables.slopes
-# One row per task, run and v1 source: its v1 and v2 scores joined (a facet per task did not fit 1000 px).
-slopes = slopes.assign(value=points_column(slopes["ndcg_at_10"]),
-                       row=slopes["task"].str.upper() + " · " + slopes["label"]
-                       + slopes["v1_source"].map(lambda s: f" · v1 from {s}" if s == FILE else ""))
-draw(dumbbell, slopes, "row", "value", "scheme", x_title="nDCG@10 ×100", y_title=None,
-     end_title="scheme", end_order=["v1", "v2"], y_sort=slopes["row"].drop_duplicates().tolist(),
-     tooltip=["label:N", "task:N", "v1_source:N", "scheme:N",
-              alt.Tooltip("value:Q", title="nDCG@10 ×100", format=".1f"), "queries:Q"])
-st.caption(source + " · one row per run, task and v1 source, nDCG@10 ×100")
+def anchor_words(state: State) -> str:
+    return "C2C anchor excluded" if state.anchor_exclusion else "C2C anchor kept"
 
-st.subheader(f"Per subtask: {TASK_LABELS[state.task]}")
-by_subtask = tables.by_subtask
-st.caption(source)
-st.dataframe(as_points(by_subtask), hide_index=True, placeholder="—", width="stretch", column_order=DEFLATION_COLUMNS["subtask"],
-             column_config=DEFLATION_CONFIG)
-csv_download(by_subtask, f"deflation_by_subtask_{state.release}_{state.task}")
-if len(by_subtask):
-    computed = by_subtask[by_subtask["v1_source"] != FILE]
-    computed = as_points(computed).assign(drop_points=lambda f: f["drop"])
-    draw(hbar, computed, "subtask", "drop_points", x_title=f"v1 − v2 nDCG@10 ×100 ({reading} rules)",
-         color="label", color_title="run", y_sort="ascending", bar_px=16,
-         tooltip=["label:N", "subtask:N", alt.Tooltip("v1:Q", title="v1 ×100", format=".1f"),
-                  alt.Tooltip("v2:Q", title="v2 ×100", format=".1f"),
-                  alt.Tooltip("drop:Q", title="drop (points)", format=".1f"), "queries:Q"])
 
-st.subheader(f"Queries behind the drop: {TASK_LABELS[state.task]}")
-st.slider("Queries per run", 1, 50, key=PER_RUN_KEY)
-write_url({"per_run": str(per_run)})
-top = tables.top
-st.caption(f"Source: our runs on `{state.release}` · per-query nDCG@10 under `{reading}` (v1 rules) and `v2` · {anchor}"
-           + " · per query v1 − v2 nDCG@10; contribution = its part of the run's mean drop; "
-             "share_of_drop = its part of the run's total drop on the task. Select a row to open the inspector.")
-if top.empty:
-    st.info("No query of this task scores higher under v1 than under v2 for the chosen runs.")
-else:
+def source_words(state: State, scope: Scope, reading: str) -> str:
+    has_file = str(scope.scheme) == "file:v1"
+    return (f"Source: our runs on `{state.release}` · nDCG@10 under scheme `{reading}` (CoREB's v1 rules, "
+            + ("the generator code's reading, " if reading == "v1_gen" else "") + "rebuilt from the v2 release)"
+            + (", `file:v1` (the release's stored v1 qrel files, compared on the queries both have)" if has_file
+               else "") + f" and `v2` (official) · {anchor_words(state)}")
+
+
+def per_run_key() -> str:
+    """The slider's key: it sits with its table at the bottom; its value (kept, or from the URL) is read at the top."""
+    return remembered("deflation_per_run", "per_run", one_of(PER_RUN_OPTIONS), 10)
+
+
+@guarded
+def section_reading() -> str:
+    reading = st.radio("v1 rules for T2C", list(READINGS), format_func=lambda r: READING_NAMES[r], horizontal=True,
+                       key=remembered("deflation_reading", "reading", one_of(list(READINGS)), "v1"),
+                       help="CoREB's paper says every solution of the queried problem was relevant in v1; the "
+                            "official generator's code takes the passing solutions only for canonical and full "
+                            "retro. C2C and C2T are the same under both.")
+    write_url({"reading": None if reading == "v1" else reading})
+    return reading
+
+
+@guarded
+def section_answer(scope: Scope, state: State, labels: dict[str, str], reading: str) -> deflation.DeflationView:
+    tables = cached(deflation.build)(scope, task=state.task, per_run=st.session_state[per_run_key()],
+                                     reading=reading, labels=labels)
+    # The answer first: per run, how much the v1 rules overstate v2 over every query, then per task (x100).
+    for finding in tables.findings:
+        st.markdown(deflation_sentence(finding, labels.get(finding.run, finding.run)))
+    for task in TASK_NAMES:
+        if task in set(tables.by_task["task"]):
+            st.write(T2C_GENERATOR if task == "t2c" and reading == "v1_gen" else WHERE_IT_COMES_FROM[task])
+    st.caption(ARTICLE_CLAIM + " " + C2T_LABEL0_NOTE)
+    with st.expander("How each view is defined"):
+        st.dataframe(tables.definitions, hide_index=True, placeholder="—")
+        st.write(WHY_V2_DEFLATES)
+    if str(scope.scheme) != "file:v1":
+        st.info("This release stores no real v1 qrel files, so only the v1 rules rebuilt from the v2 release are "
+                "shown.")
+    return tables
+
+
+@guarded
+def section_by_task(tables: deflation.DeflationView, state: State, source: str) -> None:
+    st.subheader("Per run and task")
+    st.caption(source + " · queries = scored by both · drop = v1 − v2, relative_drop = drop / v1")
+    st.dataframe(as_points(tables.by_task), hide_index=True, placeholder="—", width="stretch",
+                 column_order=DEFLATION_COLUMNS["task"], column_config=deflation_config())
+    csv_download(tables.by_task, f"deflation_by_task_{state.release}")
+    slopes = tables.slopes
+    # One row per task, run and v1 source: its v1 and v2 scores joined (a facet per task did not fit 1000 px).
+    slopes = slopes.assign(value=points_column(slopes["ndcg_at_10"]),
+                           row=slopes["task"].str.upper() + " · " + slopes["label"]
+                           + slopes["v1_source"].map(lambda s: f" · v1 from {s}" if s == FILE else ""))
+    draw(dumbbell, slopes, "row", "value", "scheme", x_title="nDCG@10 ×100", y_title=None,
+         end_title="scheme", end_order=["v1", "v2"], y_sort=slopes["row"].drop_duplicates().tolist(),
+         tooltip=["label:N", "task:N", "v1_source:N", "scheme:N",
+                  alt.Tooltip("value:Q", title="nDCG@10 ×100", format=".1f"), "queries:Q"])
+    st.caption(source + " · one row per run, task and v1 source, nDCG@10 ×100")
+
+
+@guarded
+def section_by_subtask(tables: deflation.DeflationView, state: State, source: str, reading: str) -> None:
+    st.subheader(f"Per subtask: {TASK_LABELS[state.task]}")
+    by_subtask = tables.by_subtask
+    st.caption(source)
+    st.dataframe(as_points(by_subtask), hide_index=True, placeholder="—", width="stretch",
+                 column_order=DEFLATION_COLUMNS["subtask"], column_config=deflation_config())
+    csv_download(by_subtask, f"deflation_by_subtask_{state.release}_{state.task}")
+    if len(by_subtask):
+        computed = as_points(tables.rebuilt_subtasks).assign(drop_points=lambda f: f["drop"])
+        draw(hbar, computed, "subtask", "drop_points", x_title=f"v1 − v2 nDCG@10 ×100 ({reading} rules)",
+             color="label", color_title="run", y_sort="ascending", bar_px=16,
+             tooltip=["label:N", "subtask:N", alt.Tooltip("v1:Q", title="v1 ×100", format=".1f"),
+                      alt.Tooltip("v2:Q", title="v2 ×100", format=".1f"),
+                      alt.Tooltip("drop:Q", title="drop (points)", format=".1f"), "queries:Q"])
+
+
+@st.fragment
+@guarded
+def section_top_queries(scope: Scope, state: State, labels: dict[str, str], reading: str) -> None:
+    # A fragment: the slider changes this table only (the view is cached per count; the tables above do not read it).
+    st.subheader(f"Queries behind the drop: {TASK_LABELS[state.task]}")
+    per_run = st.slider("Queries per run", 1, 50, key=per_run_key())
+    write_url({"per_run": str(per_run)})
+    top = cached(deflation.build)(scope, task=state.task, per_run=per_run, reading=reading, labels=labels).top
+    st.caption(f"Source: our runs on `{state.release}` · per-query nDCG@10 under `{reading}` (v1 rules) and `v2` · "
+               f"{anchor_words(state)} · per query v1 − v2 nDCG@10; contribution = its part of the run's mean drop; "
+               "share_of_drop = its part of the run's total drop on the task. Select a row to open the inspector.")
+    if top.empty:
+        st.info("No query of this task scores higher under v1 than under v2 for the chosen runs.")
+        return
     # Run, query and the deciding drop first; ranks and counts after; run id and task only in the CSV.
     shown_top = pct_columns(top, ["v1_minus_v2_ndcg_at_10", "share_of_drop", "v1_ndcg_at_10", "v2_ndcg_at_10",
                                   "cumulative_share"])  # x100, one decimal, as on every page
@@ -175,7 +193,8 @@ else:
 
 
 @st.fragment
-def corrected_labels() -> None:
+@guarded
+def section_corrected_labels(state: State, labels: dict[str, str]) -> None:
     """v2 against the labels corrected by execution or by judgment (coreb_core.views.relabel): per run and task, the
     rank, tier and verdict moves, and the queries that move most."""
     st.subheader("Corrected labels: v2 vs executed or judged")
@@ -184,10 +203,8 @@ def corrected_labels() -> None:
     reading = st.radio("Labels", list(names), key=key, format_func=lambda r: names[r], horizontal=True,
                        help=DESCRIPTIONS["executed"] + "\n\n" + DESCRIPTIONS["judged"])
     write_url({"labels": None if reading == "executed" else reading})
-    view = guarded(cached(relabel.build, spinner="Scoring every run under both labels…"))(
-        guarded(Scope.of)(state.release, state.run_ids, reading, state.anchor_exclusion) or scope_of(state))
-    if view is None:
-        return
+    view = cached(relabel.build, spinner="Scoring every run under both labels…")(
+        Scope.of(state.release, state.run_ids, reading, state.anchor_exclusion))
     st.markdown(relabel_sentence(view, labels))
     shown = pct_columns(view.tasks.assign(label=view.tasks["run"].map(labels)), ["base", "other", "delta"])
     st.dataframe(shown, hide_index=True, width="stretch",
@@ -204,7 +221,7 @@ def corrected_labels() -> None:
                                 "down": st.column_config.NumberColumn("Down", format="localized", width="small"),
                                 "queries": st.column_config.NumberColumn("Queries", format="localized", width="small")})
     st.caption(f"Source: our runs on `{state.release}` · nDCG@10 under `v2` (official) and `{reading}` (not official: "
-               f"{DESCRIPTIONS[reading]}) · {anchor}")
+               f"{DESCRIPTIONS[reading]}) · {anchor_words(state)}")
     moved = view.queries
     if moved.empty:
         st.info(f"No query scores differently under {reading} for the chosen runs.")
@@ -224,4 +241,18 @@ def corrected_labels() -> None:
         open_inspector(state, str(moved.iloc[rows[0]]["query_id"]))
 
 
-corrected_labels()
+state = sidebar()
+st.title("Qrel deflation")
+if not state.run_ids:
+    st.info("Pick one or more runs in the sidebar.")
+    stop_page()
+runs = runs_of(state.release)
+labels = {r: run_label(runs[r]) if r in runs else r for r in state.run_ids}
+reading = section_reading() or "v1"
+scope = guarded(deflation.v1_scope)(scope_of(state), inputs=APP_INPUTS)
+tables = section_answer(scope, state, labels, reading) if scope is not None else None
+if scope is not None and tables is not None:  # refused (shown above): the tables below read the same view
+    section_by_task(tables, state, source_words(state, scope, reading))
+    section_by_subtask(tables, state, source_words(state, scope, reading), reading)
+    section_top_queries(scope, state, labels, reading)
+section_corrected_labels(state, labels)

@@ -8,7 +8,17 @@ from typing import Mapping
 
 import pandas as pd
 
-from coreb_core.analysis.deflation import Reading, deflation_table, slope_data, top_drop_queries
+from coreb_core.analysis.deflation import (
+    FILE,
+    Deflation,
+    Reading,
+    deflation_table,
+    headline,
+    overall,
+    scheme_definitions,
+    slope_data,
+    top_drop_queries,
+)
 from coreb_core.data.schema import TaskName
 from coreb_core.evaluation.schemes import Scheme
 from coreb_core.views.inputs import Inputs
@@ -31,6 +41,13 @@ class DeflationView:
     slopes: pd.DataFrame  # slope_data(by_task)
     by_subtask: pd.DataFrame  # deflation_table(…, "subtask", task)
     top: pd.DataFrame  # top_drop_queries(…, task, per_run)
+    findings: list[Deflation]  # the answer: per run over every task (overall), then per task (headline)
+    definitions: pd.DataFrame  # scheme_definitions(): each scheme compared, in plain language
+
+    @property
+    def rebuilt_subtasks(self) -> pd.DataFrame:
+        """The per-subtask rows of the rebuilt v1 rules (the stored v1 files' rows left out): the drop chart's."""
+        return self.by_subtask[self.by_subtask["v1_source"] != FILE]
 
 
 def build(scope: Scope, *, task: TaskName, per_run: int = 10, reading: Reading = "v1",
@@ -41,6 +58,8 @@ def build(scope: Scope, *, task: TaskName, per_run: int = 10, reading: Reading =
     >>> view = build(Scope.of("demo_v2603", [bm25], root=root), task="t2c", inputs=Inputs(root))
     >>> sorted(view.by_task["task"].unique())
     ['c2c', 'c2t', 't2c']
+    >>> [(f.task, f.run == bm25) for f in view.findings]   # every task at once first, then each task
+    [('all tasks', True), ('t2c', True), ('c2c', True), ('c2t', True)]
     """
     inputs = inputs or Inputs()
     evaluation, store = inputs.evaluation(scope), inputs.store(scope.release)
@@ -53,4 +72,5 @@ def build(scope: Scope, *, task: TaskName, per_run: int = 10, reading: Reading =
     return DeflationView(by_task, slope_data(by_task),
                          deflation_table(store, evaluation, "subtask", task=task, labels=names, reading=reading),
                          top_drop_queries(evaluation.traps, task, per_run, store=store, labels=names,
-                                          v1=evaluation.per_query(reading)))
+                                          v1=evaluation.per_query(reading)),
+                         overall(by_task) + headline(by_task), scheme_definitions())
