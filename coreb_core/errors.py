@@ -1,6 +1,7 @@
 """Errors the user can act on. Each renders as one line naming file, row and field."""
 from __future__ import annotations
 
+import math
 from typing import Any, Iterable
 
 
@@ -89,4 +90,56 @@ def check_choice(value: str, choices: Iterable[str], what: str) -> str:
     options = list(choices)
     if value not in options:
         raise CorebError(f"unknown {what} {value!r}; choose one of {', '.join(options)}")
+    return value
+
+
+# Checks of the numbers a user sets (a front end words them with the text as typed).
+def check_budget(budget_b: float | None) -> float | None:
+    """A parameter limit in billions: None (no limit) or a finite number >= 0; else a one-line CorebError
+    (NaN would exclude nothing, since no comparison with it holds; inf and negatives say nothing usable).
+
+    >>> check_budget(None), check_budget(0.5), check_budget(0)
+    (None, 0.5, 0.0)
+    >>> check_budget(float("nan"))
+    Traceback (most recent call last):
+    coreb_core.errors.CorebError: the parameter limit must be a finite number of billions, 0 or more, not nan
+    """
+    if budget_b is None:
+        return None
+    value = float(budget_b)
+    if not math.isfinite(value) or value < 0:
+        raise CorebError(f"the parameter limit must be a finite number of billions, 0 or more, not {value!r}")
+    return value
+
+
+def check_cost_limit(value: float | None, what: str) -> float | None:
+    """A speed (ms per text) or memory (GB) limit: None (no limit) or a finite number above 0; else a one-line
+    CorebError (NaN would exclude nothing; 0, negatives and inf say nothing usable).
+
+    >>> check_cost_limit(None, "ms per text"), check_cost_limit(2, "GB of peak memory")
+    (None, 2.0)
+    >>> check_cost_limit(float("inf"), "ms per text")
+    Traceback (most recent call last):
+    coreb_core.errors.CorebError: the ms per text limit must be a finite number above 0, not inf
+    """
+    if value is None:
+        return None
+    number = float(value)
+    if not math.isfinite(number) or number <= 0:
+        raise CorebError(f"the {what} limit must be a finite number above 0, not {number!r}")
+    return number
+
+
+def check_alpha(alpha: float) -> float:
+    """A significance level strictly between 0 and 1; else a one-line CorebError.
+
+    >>> check_alpha(0.05)
+    0.05
+    >>> check_alpha(1.5)
+    Traceback (most recent call last):
+    coreb_core.errors.CorebError: the significance level must be a number between 0 and 1 (exclusive), not 1.5
+    """
+    value = float(alpha)
+    if not 0 < value < 1:  # NaN fails this too
+        raise CorebError(f"the significance level must be a number between 0 and 1 (exclusive), not {alpha!r}")
     return value

@@ -14,11 +14,11 @@ Example (CoREB-mini and a BM25 run ``bm25`` in ``root``, against a run of MTEB's
     >>> mteb = run_retrieval("bm25s-mteb", "demo_v2603", root=root).run_id  # seconds
     >>> tables = analyse_many(store, {"bm25": read_hits(bm25), "mteb": read_hits(mteb)}, (V2,))
     >>> per_query = split_runs(tables.per_query("v2"), "t2c", ["bm25", "mteb"])
-    >>> pairs = pair_table(per_query, "ndcg_at_10")          # mean Δ, p-values (Holm), win/tie/loss
+    >>> pairs = pair_table(per_query, NDCG_10)          # mean Δ, p-values (Holm), win/tie/loss
     >>> pairs[["a", "b", "mean_delta", "p_randomization_holm", "wins", "ties", "losses"]]
           a     b  mean_delta  p_randomization_holm  wins  ties  losses
     0  bm25  mteb    0.020844                0.0019   254   248     218
-    >>> deltas = pair_deltas(per_query, "bm25", "mteb", "ndcg_at_10")   # per query, sorted by Δ
+    >>> deltas = pair_deltas(per_query, "bm25", "mteb", NDCG_10)   # per query, sorted by Δ
     >>> deltas[["query_id", "delta", "outcome"]].head(1)
                     query_id     delta outcome
     0  q_t2c_search_cpp_0506  0.765361     win
@@ -35,6 +35,7 @@ from typing import Mapping, NamedTuple, Sequence
 import numpy as np
 import pandas as pd
 
+from coreb_core.data.measures import NDCG_10, Measure
 from coreb_core.data.store import Store, with_query_facts
 from coreb_core.evaluation.significance import (
     HOLM,
@@ -66,7 +67,7 @@ class PairVerdict(NamedTuple):
 
     a: str  # run id of the better run on the shared queries
     b: str
-    metric: str
+    metric: str  # the measure's column (``ndcg_at_10``), as the pair table holds it
     task: str
     shared: int  # queries both runs scored: the only ones compared
     delta: float  # mean of (a - b) over the shared queries, a fraction
@@ -142,7 +143,7 @@ def coverage(per_query: Mapping[str, pd.DataFrame]) -> dict[str, int]:
     return {"shared": len(shared), "any": len(union), "dropped": len(union) - len(shared)}
 
 
-def pair_table(per_query: Mapping[str, pd.DataFrame], metric: str = "ndcg_at_10",
+def pair_table(per_query: Mapping[str, pd.DataFrame], metric: Measure = NDCG_10,
                labels: Mapping[str, str] | None = None, n_permutations: int = 10_000, seed: int = 0,
                baseline: str | None = None, correction: Correction | str = HOLM) -> pd.DataFrame:
     """Every pair (a, b) in input order, or with a ``baseline`` each other run a against it (b = the baseline):
@@ -161,14 +162,14 @@ def pair_table(per_query: Mapping[str, pd.DataFrame], metric: str = "ndcg_at_10"
     0  A  B      -0.375
     1  C  B       0.000
     """
-    table = compare_runs(_plain_all(per_query), metric, n_permutations, seed, baseline, correction)
+    table = compare_runs(_plain_all(per_query), metric.column, n_permutations, seed, baseline, correction)
     if labels is not None and len(table):
         table.insert(2, "label_a", table["a"].map(lambda r: labels.get(r, r)))
         table.insert(3, "label_b", table["b"].map(lambda r: labels.get(r, r)))
     return table
 
 
-def run_intervals(per_query: Mapping[str, pd.DataFrame], metric: str = "ndcg_at_10",
+def run_intervals(per_query: Mapping[str, pd.DataFrame], metric: Measure = NDCG_10,
                   labels: Mapping[str, str] | None = None, seed: int = 0) -> pd.DataFrame:
     """Mean and percentile-bootstrap 95% interval per run (``coreb_core.evaluation.significance.intervals``), on each
     run's own queries.
@@ -178,13 +179,13 @@ def run_intervals(per_query: Mapping[str, pd.DataFrame], metric: str = "ndcg_at_
       run  queries  mean  ci_low  ci_high
     0   A        4  0.25   0.075    0.425
     """
-    table = intervals({k: v for k, v in _plain_all(per_query).items() if len(v)}, metric, seed)
+    table = intervals({k: v for k, v in _plain_all(per_query).items() if len(v)}, metric.column, seed)
     if labels is not None and len(table):
         table.insert(1, "label", table["run"].map(lambda r: labels.get(r, r)))
     return table
 
 
-def pair_deltas(per_query: Mapping[str, pd.DataFrame], a: str, b: str, metric: str = "ndcg_at_10",
+def pair_deltas(per_query: Mapping[str, pd.DataFrame], a: str, b: str, metric: Measure = NDCG_10,
                 store: Store | None = None) -> pd.DataFrame:
     """Per shared query: ``a`` and ``b``'s metric, ``delta`` = a - b and ``outcome`` (win / tie / loss
     for a, with ``coreb_core.evaluation.significance``'s tie tolerance); sorted by delta, largest first. With a
@@ -201,8 +202,9 @@ def pair_deltas(per_query: Mapping[str, pd.DataFrame], a: str, b: str, metric: s
     0  q_t2c_canonical_retro_cpp_0092  0.613147     win  t2c_canonical_retro_cpp
     1  q_t2c_canonical_retro_cpp_0122  0.613147     win  t2c_canonical_retro_cpp
     """
-    left = _plain(per_query[a])[KEYS + [metric]].rename(columns={metric: "value_a"})
-    right = _plain(per_query[b])[KEYS + [metric]].rename(columns={metric: "value_b"})
+    column = metric.column
+    left = _plain(per_query[a])[KEYS + [column]].rename(columns={column: "value_a"})
+    right = _plain(per_query[b])[KEYS + [column]].rename(columns={column: "value_b"})
     merged = left.merge(right, on=KEYS)
     merged["delta"] = merged["value_a"] - merged["value_b"]
     merged["outcome"] = np.select([merged["delta"] > TIE_TOLERANCE, merged["delta"] < -TIE_TOLERANCE],
@@ -212,7 +214,7 @@ def pair_deltas(per_query: Mapping[str, pd.DataFrame], a: str, b: str, metric: s
         # Two runs that share no query (one made with --tasks c2c, the other on T2C) still give the columns.
         merged = (with_query_facts(store, merged, ("subtask", "query")) if len(merged)
                   else merged.assign(subtask=pd.Series(dtype=object), query=pd.Series(dtype=object)))
-    return merged.rename(columns={"value_a": f"{metric} (a)", "value_b": f"{metric} (b)"})
+    return merged.rename(columns={"value_a": f"{column} (a)", "value_b": f"{column} (b)"})
 
 
 def pair_verdicts(per_query: Mapping[str, pd.DataFrame], pairs: pd.DataFrame, task: str,

@@ -38,12 +38,13 @@ from typing import Literal, Mapping, NamedTuple
 import numpy as np
 import pandas as pd
 
+from coreb_core.data.measures import NDCG_10
 from coreb_core.data.schema import TASK_NAMES
 from coreb_core.data.store import Store, with_query_facts
 from coreb_core.evaluation.evaluate import Evaluation, aggregate
 from coreb_core.evaluation.schemes import DESCRIPTIONS
 
-METRIC = "ndcg_at_10"
+METRIC = NDCG_10.column  # the one measure the deflation reads, as its tables' column
 COMPUTED = "v1 rules (rebuilt from the v2 release)"
 GENERATOR = "v1 rules, generator's reading (rebuilt from the v2 release)"
 FILE = "v1 (stored v1 qrel files)"
@@ -149,10 +150,10 @@ def _with_v1(traps: pd.DataFrame, v1: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def _plain(per_query: pd.DataFrame, metric: str) -> pd.DataFrame:
-    """run, task, query_id (as strings) and one metric of a per-query table."""
+def _plain(per_query: pd.DataFrame, column: str) -> pd.DataFrame:
+    """run, task, query_id (as strings) and one metric column of a per-query table."""
     return pd.DataFrame({"run": per_query["run"].astype(str), "task": per_query["task"].astype(str),
-                         "query_id": per_query["query_id"].astype(str), metric: per_query[metric].to_numpy()})
+                         "query_id": per_query["query_id"].astype(str), column: per_query[column].to_numpy()})
 
 
 def headline(deflation: pd.DataFrame) -> list[Deflation]:

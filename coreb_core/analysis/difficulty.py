@@ -22,7 +22,7 @@ Example (CoREB-mini and a BM25 run ``bm25`` in ``root``, beside a run of MTEB's 
     >>> from coreb_core.runs.folders import read_hits
     >>> mteb = run_retrieval("bm25s-mteb", "demo_v2603", root=root).run_id  # seconds
     >>> per_query = analyse_many(store, {"bm25": read_hits(bm25), "mteb": read_hits(mteb)}).per_query("v2")
-    >>> hard = problem_difficulty(store, per_query, "ndcg_at_10", task="t2c")
+    >>> hard = problem_difficulty(store, per_query, NDCG_10, task="t2c")
     >>> hard.problems[["problem_id", "queries", "mean", "spread", "hardest_run"]].head(2)
                problem_id  queries      mean    spread hardest_run
     0  demo_cable_network       30  0.189132  0.024011        bm25
@@ -43,7 +43,7 @@ import numpy as np
 import pandas as pd
 
 from coreb_core.analysis.comparison import metric_columns
-from coreb_core.data.measures import column_named
+from coreb_core.data.measures import NDCG_10, Measure
 from coreb_core.data.schema import TASK_NAMES
 from coreb_core.data.store import Store
 from coreb_core.errors import CorebError
@@ -73,7 +73,7 @@ class ProblemDifficulty(NamedTuple):
     problems: pd.DataFrame
     per_run: pd.DataFrame
     correlations: pd.DataFrame
-    metric: str
+    metric: str  # the measure's column (``ndcg_at_10``)
     task: str | None  # None: every task (problems are still per task)
     runs: tuple[str, ...]
     unassigned: int
@@ -84,14 +84,13 @@ def _check_task(task: str | None) -> None:
         raise CorebError(f"unknown task {task!r} (tasks: {', '.join(TASK_NAMES)})")
 
 
-def _metric_column(per_query: pd.DataFrame, metric: str) -> str:
-    """The per-query column of ``metric`` (a column name, or any spelling ``Measure.parse`` reads: ``nDCG@10``)."""
+def _metric_column(per_query: pd.DataFrame, metric: Measure) -> str:
+    """The per-query column of ``metric``; refused when ``per_query`` has none."""
     metrics = metric_columns(per_query)
-    column = column_named(metric, metrics)
-    if column is not None:
-        return column
+    if metric.column in metrics:
+        return metric.column
     shown = ", ".join(metrics[:2]) + (", …" if len(metrics) > 2 else "")
-    raise CorebError(f"unknown metric {metric!r} ({len(metrics)} per-query metrics: {shown or 'none'})")
+    raise CorebError(f"unknown metric {str(metric)!r} ({len(metrics)} per-query metrics: {shown or 'none'})")
 
 
 def spearman(x: np.ndarray, y: np.ndarray) -> float:
@@ -109,7 +108,7 @@ def spearman(x: np.ndarray, y: np.ndarray) -> float:
     return float(rx @ ry / denominator) if denominator > 0 else float("nan")
 
 
-def problem_difficulty(store: Store, per_query: pd.DataFrame, metric: str = "ndcg_at_10",
+def problem_difficulty(store: Store, per_query: pd.DataFrame, metric: Measure = NDCG_10,
                        task: str | None = None) -> ProblemDifficulty:
     """How hard each problem is on each task for each run of ``per_query`` (``Evaluation.per_query(scheme)``:
     run, task, query_id and metric columns), with the runs' rank correlations. ``task`` keeps one task.
@@ -118,29 +117,29 @@ def problem_difficulty(store: Store, per_query: pd.DataFrame, metric: str = "ndc
     >>> from coreb_core.evaluation.evaluate import analyse_many
     >>> from coreb_core.runs.folders import read_hits
     >>> per_query = analyse_many(store, {"bm25": read_hits(bm25)}).per_query("v2")  # demo_v2603
-    >>> hard = problem_difficulty(store, per_query, "ndcg_at_10")
+    >>> hard = problem_difficulty(store, per_query, NDCG_10)
     >>> len(hard.problems), int(hard.problems["queries"].sum()), hard.correlations.empty  # 24 problems × 3 tasks
     (72, 1200, True)
-    >>> problem_difficulty(store, per_query, "nDCG@10").metric  # any spelling of a measure
+    >>> hard.metric  # the measure's column
     'ndcg_at_10'
-    >>> problem_difficulty(store, per_query, "bleu")
+    >>> problem_difficulty(store, per_query, Measure("ndcg", 7))
     Traceback (most recent call last):
     ...
-    coreb_core.errors.CorebError: unknown metric 'bleu' (42 per-query metrics: ndcg_at_1, ndcg_at_3, …)
+    coreb_core.errors.CorebError: unknown metric 'nDCG@7' (42 per-query metrics: ndcg_at_1, ndcg_at_3, …)
     >>> problem_difficulty(store, per_query, task="t2t")
     Traceback (most recent call last):
     ...
     coreb_core.errors.CorebError: unknown task 't2t' (tasks: t2c, c2c, c2t)
     """
     _check_task(task)
-    metric = _metric_column(per_query, metric)
+    column = _metric_column(per_query, metric)
     missing = [c for c in ("run", "task", "query_id") if c not in per_query.columns]
     if missing:
         raise CorebError(f"a per-query frame needs run, task and query_id columns (missing: {', '.join(missing)})")
     rows = pd.DataFrame({"run": per_query["run"].astype(str).to_numpy(),
                          "task": per_query["task"].astype(str).to_numpy(),
                          "query_id": per_query["query_id"].astype(str).to_numpy(),
-                         "value": per_query[metric].to_numpy(dtype=np.float64, na_value=np.nan)})
+                         "value": per_query[column].to_numpy(dtype=np.float64, na_value=np.nan)})
     if task is not None:
         rows = rows[rows["task"].to_numpy() == task]
     runs = tuple(dict.fromkeys(rows["run"]))
@@ -151,7 +150,7 @@ def problem_difficulty(store: Store, per_query: pd.DataFrame, metric: str = "ndc
     rows = rows.assign(problem_id=problem)[assigned & ~np.isnan(rows["value"].to_numpy())]
     rows["problem_id"] = rows["problem_id"].astype(str)
     per_run, problems = _means(rows, runs)
-    return ProblemDifficulty(problems, per_run, _correlations(per_run, runs), metric, task, runs, unassigned)
+    return ProblemDifficulty(problems, per_run, _correlations(per_run, runs), column, task, runs, unassigned)
 
 
 def _means(rows: pd.DataFrame, runs: tuple[str, ...]) -> tuple[pd.DataFrame, pd.DataFrame]:

@@ -30,6 +30,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
+from coreb_core.data.measures import NDCG_10, Measure
 from coreb_core.data.schema import CORPUS_OF_TASK, POSITIVE, TRAP
 from coreb_core.data.store import Store
 from coreb_core.errors import CorebError
@@ -145,7 +146,7 @@ def _trap_above_positive_ids(traps: pd.DataFrame, run: str) -> list[str]:
     return rows["query_id"].astype(str).tolist()
 
 
-def largest_deltas(per_query: pd.DataFrame, run_a: str, run_b: str, metric: str = "ndcg_at_10",
+def largest_deltas(per_query: pd.DataFrame, run_a: str, run_b: str, metric: Measure = NDCG_10,
                    task: str | None = None) -> pd.DataFrame:
     """Queries both runs scored, ordered by |a − b| of ``metric`` (largest first).
 
@@ -159,10 +160,11 @@ def largest_deltas(per_query: pd.DataFrame, run_a: str, run_b: str, metric: str 
     1       q2           0.5           0.5    0.0
     """
     frame = per_query if task is None else per_query[per_query["task"] == task]
-    a = frame[frame["run"] == run_a][["query_id", metric]].astype({"query_id": str})
-    b = frame[frame["run"] == run_b][["query_id", metric]].astype({"query_id": str})
+    column = metric.column
+    a = frame[frame["run"] == run_a][["query_id", column]].astype({"query_id": str})
+    b = frame[frame["run"] == run_b][["query_id", column]].astype({"query_id": str})
     merged = a.merge(b, on="query_id", suffixes=(" a", " b"))
-    merged["delta"] = merged[f"{metric} a"] - merged[f"{metric} b"]
+    merged["delta"] = merged[f"{column} a"] - merged[f"{column} b"]
     order = np.lexsort((merged["query_id"].to_numpy(), -merged["delta"].abs().to_numpy()))
     return merged.iloc[order].reset_index(drop=True)
 
@@ -170,7 +172,7 @@ def largest_deltas(per_query: pd.DataFrame, run_a: str, run_b: str, metric: str 
 def candidates(store: Store, task: str | None = None, text: str = "", subtask: str | None = None,
                target_language: str | None = None, traps: pd.DataFrame | None = None, trap_run: str | None = None,
                per_query: pd.DataFrame | None = None, delta_runs: tuple[str, str] | None = None,
-               metric: str = "ndcg_at_10") -> pd.DataFrame:
+               metric: Measure = NDCG_10) -> pd.DataFrame:
     """``find_queries`` narrowed by a run-based filter.
 
     With ``traps`` and ``trap_run``: only queries where that run ranks a trap above the first positive

@@ -23,6 +23,7 @@ from typing import Any, Iterable, Mapping
 import numpy as np
 import pandas as pd
 
+from coreb_core.data.measures import NDCG_10, Measure
 from coreb_core.data.schema import LANGUAGE_SCOPES, POSITIVE, TASK_NAMES
 from coreb_core.data.store import Store, with_query_facts
 from coreb_core.errors import CorebError
@@ -105,13 +106,13 @@ def run_params(meta: RunMeta | None) -> float | None:
 
 
 def _our_task_rows(task_means: pd.DataFrame, metas: Mapping[str, RunMeta], scheme: str, release: str,
-                  metric: str = "ndcg_at_10") -> pd.DataFrame:
+                  metric: Measure = NDCG_10) -> pd.DataFrame:
     """Our runs, one row each, from ``Evaluation.groups(scheme, "task")`` of analyse_many, with both overall
     kinds, only when the run has all three tasks: ``overall_query_weighted`` (mean over every
     evaluated query, as paper Table 3) and ``overall_task_mean`` (plain mean of tasks, as the README)."""
     rows = []
     for run, group in task_means.groupby("run", observed=True, sort=False):
-        values = dict(zip(group["task"].astype(str), group[metric]))
+        values = dict(zip(group["task"].astype(str), group[metric.column]))
         counts = dict(zip(group["task"].astype(str), group["queries"]))
         meta = metas.get(str(run))
         complete = all(t in values for t in TASK_NAMES)
@@ -177,10 +178,10 @@ def _imported_frame(rows: Iterable[dict], kinds: tuple[str, ...]) -> pd.DataFram
         return pd.DataFrame(columns=columns)
     frame = frame[frame["task_short"].isin(TASK_NAMES) & ~frame["task"].astype(str).str.contains("Reranking")
                   & (frame["split"] == "test") & (frame["subset"].fillna("default") == "default")]
-    frame = frame[frame["metric"].isin(["ndcg_at_10", "main_score"])]
+    frame = frame[frame["metric"].isin([NDCG_10.column, "main_score"])]
     if frame.empty:
         return pd.DataFrame(columns=columns)
-    frame = frame.assign(pref=(frame["metric"] != "ndcg_at_10").astype(int), revision=frame["revision"].fillna(""),
+    frame = frame.assign(pref=(frame["metric"] != NDCG_10.column).astype(int), revision=frame["revision"].fillna(""),
                          dataset_revision=frame["dataset_revision"].fillna(""))
     return frame.sort_values("pref").drop_duplicates(["source", "model", "revision", "task_short"])[columns]
 
@@ -218,7 +219,7 @@ def published_task_rows(rows: Iterable[dict], sources: Iterable[str] = DEFAULT_P
     1    C2LLM-7B  0.443  0.659  0.795                   0.629
     """
     wanted = set(sources)
-    frame = pd.DataFrame([r for r in rows if r.get("source") in wanted and r.get("metric") == "ndcg_at_10"])
+    frame = pd.DataFrame([r for r in rows if r.get("source") in wanted and r.get("metric") == NDCG_10.column])
     if frame.empty:
         return pd.DataFrame(columns=BOARD_COLUMNS)
     out = []
@@ -257,7 +258,7 @@ def leaderboard(task_means: pd.DataFrame, metas: Mapping[str, RunMeta], scheme: 
 
 
 def group_heatmap(group_means: pd.DataFrame, by: str, labels: dict[str, str],
-                  metric: str = "ndcg_at_10") -> pd.DataFrame:
+                  metric: Measure = NDCG_10) -> pd.DataFrame:
     """Long frame for a heatmap from a ``"<scheme>:<by>"`` table: run label, task, group, queries and
     ``metric`` (a fraction). ``cell`` is "task · group" (subtask names already carry the task).
 
@@ -270,7 +271,7 @@ def group_heatmap(group_means: pd.DataFrame, by: str, labels: dict[str, str],
     0  bm25      BM25  c2c      any      144    0.463078  c2c · any
     1  bm25      BM25  c2t      any       96    0.487238  c2t · any
     """
-    frame = group_means[["run", "task", by, "queries", metric]].copy()
+    frame = group_means[["run", "task", by, "queries", metric.column]].copy()
     frame["run"] = frame["run"].astype(str)
     frame.insert(1, "run_label", frame["run"].map(lambda r: labels.get(r, r)))
     frame["task"] = frame["task"].astype(str)
@@ -361,7 +362,7 @@ def parameter_efficiency(result_rows: Iterable[dict], board: pd.DataFrame, metas
                                            "kind": "published", "scheme": r["scheme"]})
         if r["metric"] == "params_b":
             p["params_b"] = r["value"]
-        elif r["metric"] == "ndcg_at_10":
+        elif r["metric"] == NDCG_10.column:
             p["overall"] = score(r["value"])
     out = [p for p in points.values() if "params_b" in p and "overall" in p]
     ours = board[board["kind"] == "our run"] if len(board) else board
@@ -397,10 +398,10 @@ def t2c_language_gradient(store: Store, per_query: pd.DataFrame, result_rows: It
         subtask = with_query_facts(store, t2c[["query_id"]], ("subtask",))["subtask"]
         t2c = t2c[~subtask.str.startswith("t2c_search").to_numpy()]
     if len(t2c):
-        means = aggregate(store, t2c[["run", "task", "query_id", "ndcg_at_10"]], "language")
+        means = aggregate(store, t2c[["run", "task", "query_id", NDCG_10.column]], "language")
         for _, m in means.iterrows():
             out.append({"series": labels.get(str(m["run"]), str(m["run"])), "kind": "our run",
-                        "language": m["language"], "value": score(m["ndcg_at_10"]), "queries": int(m["queries"]),
+                        "language": m["language"], "value": score(m[NDCG_10.column]), "queries": int(m["queries"]),
                         "source": f"our run {m['run']}"})
     frame = pd.DataFrame(out, columns=["series", "kind", "language", "value", "queries", "source"])
     frame["order"] = frame["language"].map({lang: i for i, lang in enumerate(LANGUAGE_SCOPES)}).fillna(99)

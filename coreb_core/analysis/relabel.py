@@ -20,20 +20,22 @@ import numpy as np
 import pandas as pd
 
 from coreb_core.analysis.selection import Recommendation
+from coreb_core.data.measures import NDCG_10, Measure
 
 KEYS = ["run", "task", "query_id"]
 SAME = 1e-12  # a per-query score closer than this under both readings has not moved
 
 
-def paired(base: pd.DataFrame, other: pd.DataFrame, metric: str = "ndcg_at_10") -> pd.DataFrame:
+def paired(base: pd.DataFrame, other: pd.DataFrame, metric: Measure = NDCG_10) -> pd.DataFrame:
     """One row per (run, task, query) scored under both readings: ``base``, ``other`` and ``delta`` (other - base)."""
-    both = base[KEYS + [metric]].merge(other[KEYS + [metric]], on=KEYS, suffixes=("_base", "_other"))
-    both = both.rename(columns={f"{metric}_base": "base", f"{metric}_other": "other"})
+    column = metric.column
+    both = base[KEYS + [column]].merge(other[KEYS + [column]], on=KEYS, suffixes=("_base", "_other"))
+    both = both.rename(columns={f"{column}_base": "base", f"{column}_other": "other"})
     both["delta"] = both["other"] - both["base"]
     return both
 
 
-def task_changes(base: pd.DataFrame, other: pd.DataFrame, metric: str = "ndcg_at_10") -> pd.DataFrame:
+def task_changes(base: pd.DataFrame, other: pd.DataFrame, metric: Measure = NDCG_10) -> pd.DataFrame:
     """Per run and task: the queries both readings score, the mean under each (fractions), the change, and how many
     queries moved (up, down)."""
     both = paired(base, other, metric)
@@ -47,7 +49,7 @@ def task_changes(base: pd.DataFrame, other: pd.DataFrame, metric: str = "ndcg_at
     return out[["run", "task", "queries", "base", "other", "delta", "moved", "up", "down"]]
 
 
-def moved_queries(base: pd.DataFrame, other: pd.DataFrame, metric: str = "ndcg_at_10", top: int = 20
+def moved_queries(base: pd.DataFrame, other: pd.DataFrame, metric: Measure = NDCG_10, top: int = 20
                   ) -> pd.DataFrame:
     """The ``top`` (run, query) pairs whose score moved most between the readings, largest change first."""
     both = paired(base, other, metric)

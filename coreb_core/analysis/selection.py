@@ -42,10 +42,10 @@ from coreb_core.analysis.comparison import SIGNIFICANCE_LEVEL, PairVerdict
 from coreb_core.analysis.leaderboard import canonical_model, run_params, score
 from coreb_core.analysis.tiers import Average, Tiers, rank_tiers
 from coreb_core.analysis.traps.breakdown import share_lost
-from coreb_core.data.measures import SELECTION_METRICS
+from coreb_core.data.measures import NDCG_10, SELECTION_METRICS, Measure
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.data.store import Store
-from coreb_core.errors import CorebError, check_choice
+from coreb_core.errors import CorebError, check_budget, check_choice, check_cost_limit
 from coreb_core.evaluation.evaluate import Evaluation, analyse_many
 from coreb_core.evaluation.schemes import V1, V2, Scheme
 from coreb_core.evaluation.significance import DEFAULT_PERMUTATIONS, HOLM, bootstrap_ci, compare_pair, holm, intervals
@@ -142,7 +142,7 @@ class Recommendation(NamedTuple):
     # The first-ranked run against the second on the queries both scored (paired randomization test,
     # Holm-corrected across the first run's comparisons with every other ranked run); None with < 2 runs.
     lead: PairVerdict | None = None
-    metric: str = "ndcg_at_10"  # the score ranked on (``mean`` and the per-task columns)
+    metric: str = NDCG_10.column  # the column of the measure ranked on (``mean`` and the per-task columns)
     standings: tuple["Standing", ...] = ()  # every ranked run against the first, in rank order
     left_out: tuple[LeftOut, ...] = ()  # the runs of ``excluded``, with their typed reasons
     # The ranked runs in rank tiers (``analysis.tiers``: every pair tested, Holm over all pairs) on the chosen
@@ -165,42 +165,6 @@ def parameter_text(params_b: float | None) -> str:
     if params_b == 0:
         return "none (lexical)"
     return f"{params_b * 1000:.3g} M" if params_b < 1 else f"{params_b:.3g} B"
-
-
-def check_budget(budget_b: float | None) -> float | None:
-    """A parameter limit in billions: None (no limit) or a finite number >= 0; else a one-line CorebError
-    (NaN would exclude nothing, since no comparison with it holds; inf and negatives say nothing usable).
-
-    >>> check_budget(None), check_budget(0.5), check_budget(0)
-    (None, 0.5, 0.0)
-    >>> check_budget(float("nan"))
-    Traceback (most recent call last):
-    coreb_core.errors.CorebError: the parameter limit must be a finite number of billions, 0 or more, not nan
-    """
-    if budget_b is None:
-        return None
-    value = float(budget_b)
-    if not math.isfinite(value) or value < 0:
-        raise CorebError(f"the parameter limit must be a finite number of billions, 0 or more, not {value!r}")
-    return value
-
-
-def check_cost_limit(value: float | None, what: str) -> float | None:
-    """A speed (ms per text) or memory (GB) limit: None (no limit) or a finite number above 0; else a one-line
-    CorebError (NaN would exclude nothing; 0, negatives and inf say nothing usable).
-
-    >>> check_cost_limit(None, "ms per text"), check_cost_limit(2, "GB of peak memory")
-    (None, 2.0)
-    >>> check_cost_limit(float("inf"), "ms per text")
-    Traceback (most recent call last):
-    coreb_core.errors.CorebError: the ms per text limit must be a finite number above 0, not inf
-    """
-    if value is None:
-        return None
-    number = float(value)
-    if not math.isfinite(number) or number <= 0:
-        raise CorebError(f"the {what} limit must be a finite number above 0, not {number!r}")
-    return number
 
 
 def cost_left_out(run: str, model: str, params: float | None, cost: RunCost | None,
@@ -262,7 +226,7 @@ def selected_queries(store: Store, tasks: Iterable[str], languages: Iterable[str
 
 
 def slice_scores(per_query: pd.DataFrame, chosen: set[str], average: Average = "tasks",
-                 metric: str = "ndcg_at_10") -> dict[str, pd.DataFrame]:
+                 metric: Measure = NDCG_10) -> dict[str, pd.DataFrame]:
     """Per run: its chosen queries with ``score``, the per-query value weighted so that the plain
     mean of ``score`` is the selection mean (mean of task means, or the query-weighted mean).
 
@@ -277,13 +241,13 @@ def slice_scores(per_query: pd.DataFrame, chosen: set[str], average: Average = "
     rows = per_query[per_query["query_id"].astype(str).isin(chosen)]
     out = {}
     for run, g in rows.groupby("run", observed=True, sort=False):
-        g = g[["task", "query_id", metric]].copy()
+        g = g[["task", "query_id", metric.column]].copy()
         g["task"], g["query_id"] = g["task"].astype(str), g["query_id"].astype(str)
         if average == "tasks":
             counts = g["task"].map(g["task"].value_counts())
-            g["score"] = g[metric] * len(g) / (counts * g["task"].nunique())
+            g["score"] = g[metric.column] * len(g) / (counts * g["task"].nunique())
         else:
-            g["score"] = g[metric]
+            g["score"] = g[metric.column]
         out[str(run)] = g.reset_index(drop=True)
     return out
 
@@ -323,7 +287,7 @@ class Standing(NamedTuple):
 
 def recommend(store: Store, per_query: pd.DataFrame, traps: pd.DataFrame, metas: Mapping[str, RunMeta],
               tasks: Iterable[str] = TASK_NAMES, languages: Iterable[str] = LANGUAGE_SCOPES,
-              budget_b: float | None = None, average: Average = "tasks", seed: int = 0, metric: str = "ndcg_at_10",
+              budget_b: float | None = None, average: Average = "tasks", seed: int = 0, metric: Measure = NDCG_10,
               n_permutations: int = DEFAULT_PERMUTATIONS, max_ms_per_text: float | None = None,
               max_memory_gb: float | None = None) -> Recommendation:
     """Rank our runs on the chosen slices: mean ``metric`` (nDCG@10 by default), bootstrap 95% interval,
@@ -379,7 +343,7 @@ def recommend(store: Store, per_query: pd.DataFrame, traps: pd.DataFrame, metas:
     rows = []
     for _, r in ci.iterrows():
         g = kept[r["run"]]
-        per_task = g.groupby("task")[metric].mean()
+        per_task = g.groupby("task")[metric.column].mean()
         meta = metas.get(r["run"])
         rows.append({"model": run_name(meta) if meta else r["run"], "run": r["run"], "params_b": run_params(meta),
                      "queries": int(r["queries"]), "mean": score(r["mean"]),
@@ -403,17 +367,17 @@ def recommend(store: Store, per_query: pd.DataFrame, traps: pd.DataFrame, metas:
     ranked["rank_high"] = [places[r].rank_high if r in places else pd.NA for r in ranked["run"]]
     ranked = ranked.astype({"tier": "Int64", "rank_low": "Int64", "rank_high": "Int64"})
     return Recommendation(ranked, pd.DataFrame(excluded, columns=EXCLUDED_COLUMNS), tasks, languages, budget_b,
-                          average, _lead(kept, standings, metric, tasks, seed), metric, standings, tuple(left_out),
+                          average, _lead(kept, standings, metric, tasks, seed), metric.column, standings, tuple(left_out),
                           tiers, max_ms_per_text, max_memory_gb)
 
 
-def _tiers(kept: dict[str, pd.DataFrame], metric: str, average: Average, n_permutations: int,
+def _tiers(kept: dict[str, pd.DataFrame], metric: Measure, average: Average, n_permutations: int,
            seed: int) -> Tiers | None:
     """The ranked runs in rank tiers over the chosen queries every one of them scored (None below two runs, or
     when they share none: then no pair has a test)."""
     if len(kept) < 2:
         return None
-    frame = pd.concat([g[["task", "query_id", metric]].assign(run=run) for run, g in kept.items()], ignore_index=True)
+    frame = pd.concat([g[["task", "query_id", metric.column]].assign(run=run) for run, g in kept.items()], ignore_index=True)
     try:
         return rank_tiers(frame, metric, None, average, list(kept), HOLM, SIGNIFICANCE_LEVEL, n_permutations,
                           seed=seed)
@@ -448,7 +412,7 @@ def _standings(kept: dict[str, pd.DataFrame], ranked: pd.DataFrame, n_permutatio
     return tuple(out)
 
 
-def _lead(kept: dict[str, pd.DataFrame], standings: tuple[Standing, ...], metric: str, tasks: tuple[str, ...],
+def _lead(kept: dict[str, pd.DataFrame], standings: tuple[Standing, ...], metric: Measure, tasks: tuple[str, ...],
           seed: int) -> PairVerdict | None:
     """The first-ranked run against the second, told from the first's side (``standings[1]``'s test)."""
     if len(standings) < 2:
@@ -458,7 +422,7 @@ def _lead(kept: dict[str, pd.DataFrame], standings: tuple[Standing, ...], metric
                                                                 on=["task", "query_id"], suffixes=("_a", "_b"))
     low, high = bootstrap_ci((merged["score_a"] - merged["score_b"]).to_numpy(), seed=seed)
     delta = float((merged["score_a"] - merged["score_b"]).mean()) if len(merged) else math.nan
-    return PairVerdict(top.run, second.run, metric, "+".join(tasks), len(merged), delta, low, high, second.p,
+    return PairVerdict(top.run, second.run, metric.column, "+".join(tasks), len(merged), delta, low, high, second.p,
                        second.p_holm, second.significant, second.losses, second.ties, second.wins)
 
 
@@ -492,7 +456,7 @@ def recommend_published(result_rows: Iterable[dict], tasks: Iterable[str] = TASK
     table15: dict[str, dict] = {}
     names: dict[str, str] = {}
     for r in rows:
-        if r.get("metric") != "ndcg_at_10":
+        if r.get("metric") != NDCG_10.column:
             continue
         key = canonical_model(r["model"])
         if r.get("source") == table_source:
@@ -552,7 +516,7 @@ class StoredSelection(NamedTuple):
 
 def recommend_stored(release: str, run_ids: Sequence[str] | None = None, scheme: str = "v2",
                      tasks: Sequence[str] = TASK_NAMES, languages: Sequence[str] = LANGUAGE_SCOPES,
-                     budget_b: float | None = None, metric: str = "ndcg_at_10", anchor_exclusion: bool = True,
+                     budget_b: float | None = None, metric: Measure = NDCG_10, anchor_exclusion: bool = True,
                      average: Average = "tasks", evaluation: Evaluation | None = None,
                      n_permutations: int = DEFAULT_PERMUTATIONS, root: Path | None = None,
                      max_ms_per_text: float | None = None, max_memory_gb: float | None = None) -> StoredSelection:
@@ -569,7 +533,7 @@ def recommend_stored(release: str, run_ids: Sequence[str] | None = None, scheme:
         parsed = Scheme.parse(scheme)
     except ValueError as exc:
         raise CorebError(str(exc)) from None
-    check_choice(metric, SELECTION_METRICS, "metric")
+    check_choice(metric.column, SELECTION_METRICS, "metric")
     budget_b = check_budget(budget_b)
     max_ms_per_text = check_cost_limit(max_ms_per_text, "ms per text")
     max_memory_gb = check_cost_limit(max_memory_gb, "GB of peak memory")

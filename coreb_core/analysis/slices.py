@@ -40,7 +40,7 @@ import pandas as pd
 
 from coreb_core.analysis.proportions import wilson_interval
 from coreb_core.analysis.traps.wins import TrapWins
-from coreb_core.data.measures import metric_label
+from coreb_core.data.measures import NDCG_10, Measure
 from coreb_core.data.schema import POSITIVE
 from coreb_core.data.store import Store
 from coreb_core.errors import CorebError, check_choice
@@ -57,7 +57,7 @@ class LengthSlices(NamedTuple):
     ``duels``: per run and task: decided, longer_first (share where the higher-ranked is the longer),
     longer_low, longer_high, trap_wins, wins_trap_longer, correct, correct_trap_longer."""
 
-    metric: str
+    metric: str  # the measure's column (``ndcg_at_10``)
     quantiles: int
     by_query_length: pd.DataFrame
     by_document_length: pd.DataFrame
@@ -124,11 +124,11 @@ def length_bins(lengths: np.ndarray, tasks: np.ndarray, quantiles: int = DEFAULT
     return out
 
 
-def _slice_table(queries: pd.DataFrame, bins: np.ndarray, lengths: np.ndarray, metric: str) -> pd.DataFrame:
+def _slice_table(queries: pd.DataFrame, bins: np.ndarray, lengths: np.ndarray, column: str) -> pd.DataFrame:
     frame = queries.assign(bin=bins, length=lengths, lost=queries["trap_wins"] > 0)
     frame = frame[frame["bin"] > 0]
     out = (frame.groupby(["run", "task", "bin"], observed=True, sort=True)
-           .agg(low=("length", "min"), high=("length", "max"), queries=("lost", "size"), mean=(metric, "mean"),
+           .agg(low=("length", "min"), high=("length", "max"), queries=("lost", "size"), mean=(column, "mean"),
                 trap_wins=("lost", "sum")).reset_index())
     out["trap_wins"] = out["trap_wins"].astype(np.int64)
     out["trap_win_rate"] = out["trap_wins"] / out["queries"]
@@ -156,16 +156,16 @@ def _duels(queries: pd.DataFrame, docs: np.ndarray) -> pd.DataFrame:
                 "wins_trap_longer", "correct", "correct_trap_longer"]]
 
 
-def length_slices(store: Store, wins: TrapWins, per_query: pd.DataFrame, metric: str = "ndcg_at_10",
+def length_slices(store: Store, wins: TrapWins, per_query: pd.DataFrame, metric: Measure = NDCG_10,
                   quantiles: int = DEFAULT_QUANTILES) -> LengthSlices:
     """``metric`` and the trap-win rate by query-length and document-length bins, and the length duels
     (module docstring). ``per_query``: the same runs' per-query rows (run, task, query_id, ``metric``)."""
     if wins.release != store.release:
         raise CorebError(f"trap wins of release {wins.release} cannot be sliced on {store.release}")
-    if metric not in per_query.columns:
-        raise CorebError(f"unknown metric {metric!r}: the per-query rows hold "
+    column = metric.column
+    if column not in per_query.columns:
+        raise CorebError(f"unknown metric {str(metric)!r}: the per-query rows hold "
                          f"{', '.join(c for c in per_query.columns if c.endswith(tuple('0123456789')))}")
-    metric_label(metric)  # a name the app can show
     if quantiles < 2:
         raise CorebError(f"quantiles must be 2 or more, not {quantiles}")
     index = release_index(store)
@@ -176,12 +176,12 @@ def length_slices(store: Store, wins: TrapWins, per_query: pd.DataFrame, metric:
     query_bins = length_bins(np.where(eligible, query_len, np.nan), tasks, quantiles)
     doc_bins = length_bins(positive_len, tasks, quantiles)
     queries = wins.queries[wins.queries["has_positive"].to_numpy(dtype=bool)]
-    values = per_query[["run", "task", "query_id", metric]].astype({"run": str, "task": str, "query_id": str})
-    queries = queries.assign(**{metric: pd.MultiIndex.from_arrays(
+    values = per_query[["run", "task", "query_id", column]].astype({"run": str, "task": str, "query_id": str})
+    queries = queries.assign(**{column: pd.MultiIndex.from_arrays(
         [queries["run"].astype(str), queries["task"].astype(str), queries["query_id"].astype(str)]).map(
-        values.set_index(["run", "task", "query_id"])[metric]).to_numpy(dtype=np.float64)})
+        values.set_index(["run", "task", "query_id"])[column]).to_numpy(dtype=np.float64)})
     qcode = queries["query_id"].cat.codes.to_numpy()
-    return LengthSlices(metric, quantiles,
-                        _slice_table(queries, query_bins[qcode], query_len[qcode], metric),
-                        _slice_table(queries, doc_bins[qcode], positive_len[qcode], metric),
+    return LengthSlices(column, quantiles,
+                        _slice_table(queries, query_bins[qcode], query_len[qcode], column),
+                        _slice_table(queries, doc_bins[qcode], positive_len[qcode], column),
                         _duels(queries, docs))

@@ -35,8 +35,9 @@ from typing import Literal, NamedTuple, Sequence
 import numpy as np
 import pandas as pd
 
+from coreb_core.data.measures import NDCG_10, Measure
 from coreb_core.data.schema import TASK_NAMES
-from coreb_core.errors import CorebError
+from coreb_core.errors import CorebError, check_alpha
 from coreb_core.evaluation.significance import DEFAULT_PERMUTATIONS, HOLM, Correction, compare_runs
 
 DEFAULT_RESAMPLES = 1_000  # bootstrap resamples of the rank intervals
@@ -79,7 +80,7 @@ class Tiers(NamedTuple):
 
     runs: tuple[RunTier, ...]
     pairs: tuple[TierPair, ...]
-    metric: str
+    metric: str  # the measure's column (``ndcg_at_10``)
     task: str | None  # None: every task, averaged as ``average`` says
     average: Average
     correction: Correction
@@ -137,7 +138,7 @@ def assign_tiers(order: Sequence[str], separable: set[frozenset[str]]) -> list[i
     return tiers
 
 
-def shared_values(per_query: pd.DataFrame, metric: str = "ndcg_at_10", task: str | None = None,
+def shared_values(per_query: pd.DataFrame, metric: Measure = NDCG_10, task: str | None = None,
                   average: Average = "tasks", runs: Sequence[str] | None = None
                   ) -> tuple[pd.DataFrame, dict[str, int]]:
     """(queries x runs frame of the weighted values over the queries every run scored, indexed by task and query id;
@@ -153,8 +154,8 @@ def shared_values(per_query: pd.DataFrame, metric: str = "ndcg_at_10", task: str
     check_choice_of_task(task)
     if average not in AVERAGES:
         raise CorebError(f"unknown average {average!r}; choose {' or '.join(AVERAGES)}")
-    if metric not in per_query.columns:
-        raise CorebError(f"unknown metric {metric!r}: the per-query table has no such column")
+    if metric.column not in per_query.columns:
+        raise CorebError(f"unknown metric {str(metric)!r}: the per-query table has no such column")
     rows = per_query if task is None else per_query[per_query["task"].astype(str) == task]
     rows = rows.assign(run=rows["run"].astype(str), task=rows["task"].astype(str),
                        query_id=rows["query_id"].astype(str))
@@ -162,7 +163,7 @@ def shared_values(per_query: pd.DataFrame, metric: str = "ndcg_at_10", task: str
     empty = [r for r in names if r not in set(rows["run"])]
     if empty:
         raise CorebError(f"run {empty[0]} has no scored query on {task.upper() if task else 'any task'}")
-    wide = rows[rows["run"].isin(names)].pivot_table(index=["task", "query_id"], columns="run", values=metric,
+    wide = rows[rows["run"].isin(names)].pivot_table(index=["task", "query_id"], columns="run", values=metric.column,
                                                      aggfunc="first", observed=True)
     wide = wide.reindex(columns=names)
     scored = wide.notna()
@@ -184,21 +185,6 @@ def check_choice_of_task(task: str | None) -> None:
     """
     if task is not None and task not in TASK_NAMES:
         raise CorebError(f"unknown task {task!r}; choose from {', '.join(TASK_NAMES)} (or none: every task)")
-
-
-def check_alpha(alpha: float) -> float:
-    """A significance level strictly between 0 and 1; else a one-line CorebError.
-
-    >>> check_alpha(0.05)
-    0.05
-    >>> check_alpha(1.5)
-    Traceback (most recent call last):
-    coreb_core.errors.CorebError: the significance level must be a number between 0 and 1 (exclusive), not 1.5
-    """
-    value = float(alpha)
-    if not 0 < value < 1:  # NaN fails this too
-        raise CorebError(f"the significance level must be a number between 0 and 1 (exclusive), not {alpha!r}")
-    return value
 
 
 def rank_intervals(values: np.ndarray, strata: np.ndarray, n_resamples: int = DEFAULT_RESAMPLES, seed: int = 0,
@@ -224,7 +210,7 @@ def rank_intervals(values: np.ndarray, strata: np.ndarray, n_resamples: int = DE
     return low, high
 
 
-def rank_tiers(per_query: pd.DataFrame, metric: str = "ndcg_at_10", task: str | None = None,
+def rank_tiers(per_query: pd.DataFrame, metric: Measure = NDCG_10, task: str | None = None,
                average: Average = "tasks", runs: Sequence[str] | None = None,
                correction: Correction | str = HOLM, alpha: float = DEFAULT_ALPHA,
                n_permutations: int = DEFAULT_PERMUTATIONS, n_resamples: int = DEFAULT_RESAMPLES, seed: int = 0,
@@ -269,4 +255,4 @@ def rank_tiers(per_query: pd.DataFrame, metric: str = "ndcg_at_10", task: str | 
         out.append(RunTier(r, observed[r], tier[r], float(means[r]), min(lo, observed[r]), max(hi, observed[r]),
                            not lo <= observed[r] <= hi, dropped[r]))
     pairs = tuple(TierPair(a, b, d, p, q, s, tier[a] == tier[b]) for a, b, d, p, q, s in found)
-    return Tiers(tuple(out), pairs, metric, task, average, correction, alpha, len(wide), n_permutations, n_resamples)
+    return Tiers(tuple(out), pairs, metric.column, task, average, correction, alpha, len(wide), n_permutations, n_resamples)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 
 from coreb_core.cli.registry import ALPHA, COUNT, METRIC, anchor_option, command, scheme_option
+from coreb_core.data.measures import NDCG_10
 from coreb_core.data.schema import TASK_NAMES
 from coreb_core.errors import CorebError
 from coreb_core.views.output import render
@@ -21,7 +22,7 @@ def _scope(args: argparse.Namespace) -> Scope:
 
 
 def _metric_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--metric", type=METRIC, default="ndcg_at_10",
+    p.add_argument("--metric", type=METRIC, default=NDCG_10,
                    help="a per-query metric: ndcg_at_10 (default), map_at_10, recall_at_100, … or nDCG@10")
 
 
@@ -120,7 +121,7 @@ def _contrast_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--measure", default="tau_ap", help="tau_ap (default) or weighted_tau")
     p.add_argument("--k", type=COUNT, default=10, help="the depth of each list compared")
     p.add_argument("--limit", type=COUNT, default=20)
-    p.add_argument("--metric", type=METRIC, default="ndcg_at_10",
+    p.add_argument("--metric", type=METRIC, default=NDCG_10,
                    help="the per-query metric whose difference is shown (ndcg_at_10, recall_at_100, … or nDCG@10)")
     scheme_option(p, METRIC_SCHEME)
     anchor_option(p)
@@ -147,7 +148,8 @@ def _difficulty_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--release", required=True)
     p.add_argument("--run", nargs="+", required=True, help="one or more stored run ids of the release")
     p.add_argument("--task", choices=TASK_NAMES, default=None)
-    p.add_argument("--metric", default="ndcg_at_10", help="a per-query metric column, e.g. ndcg_at_10, recall_at_100")
+    p.add_argument("--metric", type=METRIC, default=NDCG_10,
+                   help="a per-query metric column, e.g. ndcg_at_10, recall_at_100, or nDCG@10")
     p.add_argument("--limit", type=COUNT, default=10, help="the hardest problems shown")
     scheme_option(p, METRIC_SCHEME)
     anchor_option(p)

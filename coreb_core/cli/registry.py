@@ -14,9 +14,9 @@ from __future__ import annotations
 import argparse
 from typing import Callable, NamedTuple
 
-from coreb_core.data.measures import SELECTION_METRICS
+from coreb_core.data.measures import NDCG_10, SELECTION_MEASURES, Measure, measures
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
-from coreb_core.errors import CorebError
+from coreb_core.errors import CorebError, check_alpha, check_budget, check_cost_limit
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -95,8 +95,6 @@ def _device(text: str) -> str:
 
 
 def _budget(text: str) -> float:
-    from coreb_core.analysis.selection import check_budget
-
     try:  # the library's check (finite, 0 or more), worded with the text as typed
         value = float(text)
         check_budget(value)
@@ -106,8 +104,6 @@ def _budget(text: str) -> float:
 
 
 def _cost_limit(text: str, what: str) -> float:
-    from coreb_core.analysis.selection import check_cost_limit
-
     try:  # the library's check (finite, above 0), worded with the text as typed
         value = check_cost_limit(float(text), what)
         assert value is not None
@@ -116,21 +112,30 @@ def _cost_limit(text: str, what: str) -> float:
         raise CorebError(f"must be a finite number above 0, not {text!r}") from None
 
 
-def _metric(text: str) -> str:
-    """A per-query metric column (``ndcg_at_10``) or any spelling ``Measure.parse`` reads (``nDCG@10``)."""
-    from coreb_core.data.measures import column_named, measures
-
-    column = column_named(text, [m.column for m in measures()])
-    if column is None:
+def _metric(text: str) -> Measure:
+    """The ``Measure`` a per-query column (``ndcg_at_10``) or any spelling ``Measure.parse`` reads (``nDCG@10``)
+    names, among those every per-query table has (``measures()``)."""
+    try:
+        measure = Measure.parse(text)
+    except ValueError:
+        measure = None
+    if measure is None or measure not in measures():
         raise CorebError(f"unknown metric {text!r}; choose a per-query column such as ndcg_at_10 or recall_at_100 "
                          "(ndcg, map, recall, precision, mrr, hit_rate at 1, 3, 5, 10, 20, 100 or 1000), or nDCG@10")
-    return column
+    return measure
+
+
+def _selection_metric(text: str) -> Measure:
+    """One of the measures a selection ranks on (``SELECTION_MEASURES``), in any spelling."""
+    measure = _metric(text)
+    if measure not in SELECTION_MEASURES:
+        raise CorebError(f"a selection ranks on {', '.join(m.column for m in SELECTION_MEASURES)} "
+                         f"(or nDCG@10, MAP@10, …), not {text!r}")
+    return measure
 
 
 def _alpha(text: str) -> float:
-    """A significance level strictly between 0 and 1 (``analysis.tiers.check_alpha``)."""
-    from coreb_core.analysis.tiers import check_alpha
-
+    """A significance level strictly between 0 and 1 (``errors.check_alpha``)."""
     try:
         value = float(text)
     except ValueError:
@@ -140,6 +145,7 @@ def _alpha(text: str) -> float:
 
 COUNT, TASK_LIST, DEVICE = _checked(_count, "count"), _checked(_tasks, "tasks"), _checked(_device, "device")
 BUDGET, METRIC, ALPHA = _checked(_budget, "budget"), _checked(_metric, "metric"), _checked(_alpha, "alpha")
+SELECTION_METRIC = _checked(_selection_metric, "metric")
 MS_LIMIT = _checked(lambda text: _cost_limit(text, "ms per text"), "ms per text")
 GB_LIMIT = _checked(lambda text: _cost_limit(text, "GB of peak memory"), "GB")
 
@@ -169,7 +175,8 @@ def selection_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--task", nargs="+", choices=TASK_NAMES, default=None, help="tasks that matter (default: all)")
     p.add_argument("--languages", nargs="+", choices=LANGUAGE_SCOPES, default=None,
                    help="languages that matter (default: all; T2C: the constraint, C2C/C2T: the query code's)")
-    p.add_argument("--metric", choices=SELECTION_METRICS, default="ndcg_at_10")
+    p.add_argument("--metric", type=SELECTION_METRIC, default=NDCG_10,
+                   help="the measure ranked on: ndcg_at_10 (default), map_at_10, recall_at_10, mrr_at_10, or nDCG@10")
     p.add_argument("--max-params", type=BUDGET, default=None, help="parameter limit in billions (default: none)")
     p.add_argument("--max-ms-per-text", type=MS_LIMIT, default=None,
                    help="speed limit: milliseconds per text as the run measured it (default: none; a run that measured "

@@ -97,8 +97,11 @@ class Measure(NamedTuple):
         return cls(family, int(match.group(2)))
 
 
+# The default measure everywhere a metric is asked for and none is chosen: the paper's headline nDCG@10.
+NDCG_10 = Measure("ndcg", 10)
 # What a model selection (page, report, CLI ``select``) can rank on: the paper's @10 measures.
-SELECTION_METRICS = ("ndcg_at_10", "map_at_10", "recall_at_10", "mrr_at_10")
+SELECTION_MEASURES: tuple[Measure, ...] = (NDCG_10, Measure("map", 10), Measure("recall", 10), Measure("mrr", 10))
+SELECTION_METRICS = tuple(m.column for m in SELECTION_MEASURES)  # their columns, the page's choices
 
 
 def column_of(metric: Measure | str) -> str:

@@ -8,7 +8,7 @@ win/tie/loss, and bootstrap 95% intervals of a run's mean.
 Example (two per-query tables sharing q1..q3; each run has one query the other lacks):
     >>> a = pd.DataFrame({"task": ["t2c"] * 4, "query_id": ["q1", "q2", "q3", "q4"], "ndcg_at_10": [1.0, 0.5, 0.8, 0.0]})
     >>> b = pd.DataFrame({"task": ["t2c"] * 4, "query_id": ["q1", "q2", "q3", "q5"], "ndcg_at_10": [0.5, 0.5, 0.2, 1.0]})
-    >>> c = compare_pair(a, b, "ndcg_at_10", "minilm", "bm25", n_permutations=1000)
+    >>> c = compare_pair(a, b, NDCG_10.column, "minilm", "bm25", n_permutations=1000)
     >>> c.shared, c.dropped_a, round(c.mean_delta, 4), round(c.p_randomization, 3), (c.wins, c.ties, c.losses)
     (3, 1, 0.3667, 0.511, (2, 1, 0))
 """
@@ -20,6 +20,7 @@ from typing import Literal, NamedTuple, Sequence
 import numpy as np
 import pandas as pd
 
+from coreb_core.data.measures import NDCG_10
 from coreb_core.errors import CorebError
 
 KEYS = ["task", "query_id"]
@@ -37,7 +38,7 @@ class PairComparison(NamedTuple):
 
     a: str
     b: str
-    metric: str
+    metric: str  # the column compared (a measure's, or a derived score's)
     shared: int  # queries in both runs, the only ones compared
     dropped_a: int  # queries only run a has
     dropped_b: int
@@ -226,9 +227,10 @@ def bootstrap_ci(values: np.ndarray, n_resamples: int = DEFAULT_BOOTSTRAP, seed:
     return float(np.quantile(means, alpha)), float(np.quantile(means, 1 - alpha))
 
 
-def compare_pair(a: pd.DataFrame, b: pd.DataFrame, metric: str = "ndcg_at_10", name_a: str = "a",
+def compare_pair(a: pd.DataFrame, b: pd.DataFrame, column: str = NDCG_10.column, name_a: str = "a",
                  name_b: str = "b", n_permutations: int = DEFAULT_PERMUTATIONS, seed: int = 0) -> PairComparison:
-    """Compare two per-query tables (from ``evaluate``) on their shared queries.
+    """Compare two per-query tables (from ``evaluate``) on their shared queries, on their ``column``: any numeric
+    column, a measure's (``Measure.column``) or a derived score (the selection's ``score``).
 
     >>> a = pd.DataFrame({"task": "t2c", "query_id": ["q1", "q2", "q3"], "ndcg_at_10": [1.0, 0.5, 0.8]})
     >>> b = pd.DataFrame({"task": "t2c", "query_id": ["q1", "q2", "q3"], "ndcg_at_10": [0.5, 0.5, 0.2]})
@@ -236,11 +238,11 @@ def compare_pair(a: pd.DataFrame, b: pd.DataFrame, metric: str = "ndcg_at_10", n
     >>> c.shared, (c.wins, c.ties, c.losses), round(c.mean_delta, 3), round(c.p_randomization, 3)
     (3, (2, 1, 0), 0.367, 0.511)
     """
-    merged = a[KEYS + [metric]].merge(b[KEYS + [metric]], on=KEYS, suffixes=("_a", "_b"))
-    va, vb = merged[f"{metric}_a"].to_numpy(), merged[f"{metric}_b"].to_numpy()
+    merged = a[KEYS + [column]].merge(b[KEYS + [column]], on=KEYS, suffixes=("_a", "_b"))
+    va, vb = merged[f"{column}_a"].to_numpy(), merged[f"{column}_b"].to_numpy()
     delta = va - vb
     return PairComparison(
-        name_a, name_b, metric, len(merged), len(a) - len(merged), len(b) - len(merged),
+        name_a, name_b, column, len(merged), len(a) - len(merged), len(b) - len(merged),
         float(va.mean()) if len(va) else float("nan"), float(vb.mean()) if len(vb) else float("nan"),
         float(delta.mean()) if len(delta) else float("nan"), paired_ttest(delta),
         randomization_test(delta, n_permutations, seed),
@@ -263,7 +265,7 @@ def run_pairs(runs: Sequence[str], baseline: str | None = None) -> list[tuple[st
     return [(r, baseline) for r in runs if r != baseline]
 
 
-def compare_runs(per_query: dict[str, pd.DataFrame], metric: str = "ndcg_at_10",
+def compare_runs(per_query: dict[str, pd.DataFrame], column: str = NDCG_10.column,
                  n_permutations: int = DEFAULT_PERMUTATIONS, seed: int = 0, baseline: str | None = None,
                  correction: Correction | str = HOLM) -> pd.DataFrame:
     """Every pair of runs (``run_pairs``: all pairs, or each run against ``baseline``), with the p-values
@@ -283,7 +285,7 @@ def compare_runs(per_query: dict[str, pd.DataFrame], metric: str = "ndcg_at_10",
     >>> t["p_randomization"].round(3).tolist(), t["p_randomization_adjusted"].round(3).tolist()
     ([0.511, 0.247], [1.0, 0.494])
     """
-    rows = [compare_pair(per_query[x], per_query[y], metric, x, y, n_permutations, seed)._asdict()
+    rows = [compare_pair(per_query[x], per_query[y], column, x, y, n_permutations, seed)._asdict()
             for x, y in run_pairs(list(per_query), baseline)]
     table = pd.DataFrame(rows, columns=PairComparison._fields)
     if len(table):
@@ -311,8 +313,8 @@ def with_correction(table: pd.DataFrame, correction: Correction | str) -> pd.Dat
                         correction=correction.name)
 
 
-def intervals(per_query: dict[str, pd.DataFrame], metric: str = "ndcg_at_10", seed: int = 0) -> pd.DataFrame:
-    """Mean and bootstrap 95% interval of ``metric`` per run.
+def intervals(per_query: dict[str, pd.DataFrame], column: str = NDCG_10.column, seed: int = 0) -> pd.DataFrame:
+    """Mean and bootstrap 95% interval of ``column`` per run.
 
     >>> a = pd.DataFrame({"task": "t2c", "query_id": ["q1", "q2", "q3", "q4"], "ndcg_at_10": [1.0, 0.5, 0.8, 0.0]})
     >>> intervals({"minilm": a}).round(3).to_dict("records")
@@ -320,7 +322,7 @@ def intervals(per_query: dict[str, pd.DataFrame], metric: str = "ndcg_at_10", se
     """
     rows = []
     for name, table in per_query.items():
-        low, high = bootstrap_ci(table[metric].to_numpy(), seed=seed)
-        rows.append({"run": name, "queries": len(table), "mean": float(table[metric].mean()), "ci_low": low,
+        low, high = bootstrap_ci(table[column].to_numpy(), seed=seed)
+        rows.append({"run": name, "queries": len(table), "mean": float(table[column].mean()), "ci_low": low,
                      "ci_high": high})
     return pd.DataFrame(rows)

@@ -10,6 +10,7 @@ import pandas as pd
 from coreb_core.analysis.comparison import (
     PairVerdict,
     headline_verdict,
+    metric_columns,
     pair_deltas,
     pair_table,
     pair_verdicts,
@@ -17,7 +18,7 @@ from coreb_core.analysis.comparison import (
     run_intervals,
     split_runs,
 )
-from coreb_core.data.measures import Measure, column_of
+from coreb_core.data.measures import NDCG_10, Measure
 from coreb_core.data.schema import TaskName
 from coreb_core.errors import CorebError
 from coreb_core.evaluation.significance import Correction, CorrectionName, with_correction
@@ -34,13 +35,25 @@ def per_query(scope: Scope, *, task: TaskName, inputs: Inputs | None = None) -> 
     return split_runs(inputs.evaluation(scope).per_query(scope.scheme), task, list(scope.run_ids))
 
 
-def deltas(scope: Scope, *, task: TaskName, a: str, b: str, metric: Measure | str = "ndcg_at_10",
+def deltas(scope: Scope, *, task: TaskName, a: str, b: str, metric: Measure = NDCG_10,
            inputs: Inputs | None = None) -> pd.DataFrame:
     """Per query both runs scored: a's and b's ``metric``, Δ = a − b and the outcome for a, with the query's subtask
     and text (``pair_deltas``), largest Δ first."""
     inputs = inputs or Inputs()
-    return pair_deltas(per_query(scope, task=task, inputs=inputs), a, b, column_of(metric),
+    return pair_deltas(per_query(scope, task=task, inputs=inputs), a, b, metric,
                        store=inputs.store(scope.release))
+
+
+def measures_of(rows: dict[str, pd.DataFrame]) -> list[Measure]:
+    """The measures a comparison can test on: the per-query columns of ``rows`` (``per_query``) that name a
+    ``Measure``, in frame order (``dcg_at_10`` and the like are no measure)."""
+    found = []
+    for column in metric_columns(next(iter(rows.values()))) if rows else []:
+        try:
+            found.append(Measure.parse(column))
+        except ValueError:
+            continue
+    return found
 
 
 @dataclass(frozen=True)
@@ -49,14 +62,14 @@ class PairedTests:
 
     scope: Scope
     task: str
-    metric: str
+    metric: Measure
     baseline: str | None
     pairs: pd.DataFrame  # pair_table
     intervals: pd.DataFrame  # run_intervals
     verdicts: list[PairVerdict]  # pair_verdicts, in the order of pairs
 
 
-def tests(scope: Scope, *, task: TaskName, metric: Measure | str = "ndcg_at_10", baseline: str | None = None,
+def tests(scope: Scope, *, task: TaskName, metric: Measure = NDCG_10, baseline: str | None = None,
           inputs: Inputs | None = None) -> PairedTests:
     """Paired tests, verdicts and intervals of the scope's runs (at least two; ``baseline`` one of them)."""
     inputs = inputs or Inputs()
@@ -64,7 +77,7 @@ def tests(scope: Scope, *, task: TaskName, metric: Measure | str = "ndcg_at_10",
         raise CorebError("compare needs two or more runs")
     if baseline is not None and baseline not in scope.run_ids:
         raise CorebError(f"--baseline {terminal_safe(baseline)} is not one of the --run ids")
-    rows, names, metric = per_query(scope, task=task, inputs=inputs), inputs.names(scope), column_of(metric)
+    rows, names = per_query(scope, task=task, inputs=inputs), inputs.names(scope)
     pairs = pair_table(rows, metric, labels=names, baseline=baseline)
     return PairedTests(scope, task, metric, baseline, pairs, run_intervals(rows, metric, labels=names),
                        pair_verdicts(rows, pairs, task, baseline=baseline))
@@ -84,7 +97,7 @@ class CompareView:
     def to_json(self) -> dict:
         """``compare --json``: the verdicts as objects (fractions 0..1)."""
         t = self.tests
-        return {"release": t.scope.release, "task": t.task, "metric": t.metric, "scheme": str(t.scope.scheme),
+        return {"release": t.scope.release, "task": t.task, "metric": t.metric.column, "scheme": str(t.scope.scheme),
                 "anchor_exclusion": t.scope.anchor_exclusion, "baseline": t.baseline,
                 "correction": str(self.correction), "intervals": records(t.intervals),
                 "verdicts": [{**v._asdict(), "correction": str(v.correction)} for v in self.verdicts]}
@@ -105,7 +118,7 @@ def corrected(tests: PairedTests, correction: CorrectionName | Correction = "hol
                        headline_verdict(verdicts, tests.intervals))
 
 
-def build(scope: Scope, *, task: TaskName, metric: Measure | str = "ndcg_at_10", baseline: str | None = None,
+def build(scope: Scope, *, task: TaskName, metric: Measure = NDCG_10, baseline: str | None = None,
           correction: CorrectionName | Correction = "holm", inputs: Inputs | None = None) -> CompareView:
     """The paired tests of the scope's runs on ``task``, judged under ``correction``.
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from coreb_core.analysis.rank_contrast import Contrasts, RankMeasure, anchor_exclusions, contrasting_queries
-from coreb_core.data.measures import Measure, column_of
+from coreb_core.data.measures import NDCG_10, Measure
 from coreb_core.data.schema import TaskName
 from coreb_core.errors import CorebError
 from coreb_core.present.numbers import signed_points
@@ -24,7 +24,7 @@ class ContrastView:
     task: str
     a: str
     b: str
-    metric: str
+    metric: Measure
     names: dict[str, str]
     found: Contrasts
 
@@ -41,7 +41,7 @@ class ContrastView:
         if not f.queries:
             return [f"{a} and {b} share no query on {self.task}: there is nothing to contrast."]
         out = [f"{a} against {b} on {self.task}, top {f.k}: mean {f.measure.name} {f.mean:.3f} over {f.queries} "
-               f"queries; the {len(f.rows)} that agree least (Δ = {self.metric} of a − b under {self.scope.scheme}):"]
+               f"queries; the {len(f.rows)} that agree least (Δ = {self.metric.column} of a − b under {self.scope.scheme}):"]
         for r in f.rows.itertuples():
             delta = getattr(r, "delta", float("nan"))
             out.append(f"  {r.query_id}: tau-AP {r.tau_ap:+.3f}, weighted tau {r.weighted_tau:+.3f}, "
@@ -49,7 +49,7 @@ class ContrastView:
         return out
 
 
-def build(scope: Scope, *, task: TaskName, a: str, b: str, metric: Measure | str = "ndcg_at_10", k: int = 10,
+def build(scope: Scope, *, task: TaskName, a: str, b: str, metric: Measure = NDCG_10, k: int = 10,
           measure: RankMeasure = "tau_ap", limit: int = 20, inputs: Inputs | None = None) -> ContrastView:
     """Runs ``a`` and ``b`` (two of the scope's) on ``task``: the ``limit`` queries whose top-``k`` lists agree least
     (the C2C anchor left out under anchor exclusion), with each query's Δ ``metric``.
@@ -67,4 +67,4 @@ def build(scope: Scope, *, task: TaskName, a: str, b: str, metric: Measure | str
     exclude = anchor_exclusions(inputs.store(scope.release)) if scope.anchor_exclusion else {}
     found = contrasting_queries(inputs.hits(a), inputs.hits(b), k, measure, limit, task=task, exclude=exclude,
                                 per_query=deltas(scope, task=task, a=a, b=b, metric=metric, inputs=inputs))
-    return ContrastView(scope, task, a, b, column_of(metric), inputs.names(scope), found)
+    return ContrastView(scope, task, a, b, metric, inputs.names(scope), found)

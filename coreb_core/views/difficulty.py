@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from coreb_core.analysis.difficulty import ProblemDifficulty, hardest_problems, problem_difficulty
-from coreb_core.data.measures import Measure, column_of
+from coreb_core.data.measures import NDCG_10, Measure
 from coreb_core.data.schema import TaskName
 from coreb_core.text import terminal_safe
 from coreb_core.views.inputs import Inputs
@@ -46,7 +46,7 @@ class DifficultyView:
         return out
 
 
-def build(scope: Scope, *, task: TaskName | None = None, metric: Measure | str = "ndcg_at_10", limit: int = 10,
+def build(scope: Scope, *, task: TaskName | None = None, metric: Measure = NDCG_10, limit: int = 10,
           inputs: Inputs | None = None) -> DifficultyView:
     """Per-problem difficulty of the scope's runs on ``task`` (every task when None).
 
@@ -56,5 +56,5 @@ def build(scope: Scope, *, task: TaskName | None = None, metric: Measure | str =
     """
     inputs = inputs or Inputs()
     per_query = inputs.evaluation(scope).per_query(scope.scheme)
-    hard = problem_difficulty(inputs.store(scope.release), per_query, column_of(metric), task=task)
+    hard = problem_difficulty(inputs.store(scope.release), per_query, metric, task=task)
     return DifficultyView(scope, inputs.names(scope), hard, limit)

@@ -8,8 +8,9 @@ from typing import Sequence
 
 import pandas as pd
 
-from coreb_core.analysis.selection import PUBLISHED_ONLY, TASK_TABLES, check_budget, recommend_published
+from coreb_core.analysis.selection import PUBLISHED_ONLY, TASK_TABLES, recommend_published
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
+from coreb_core.errors import check_budget
 from coreb_core.present.selection import published_empty_text, published_lines
 from coreb_core.results.published import comparable_version, release_relation
 from coreb_core.text import terminal_safe

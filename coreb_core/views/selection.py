@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Sequence
 
 from coreb_core.analysis.selection import Average, Recommendation, cost_columns, recommend_stored
+from coreb_core.data.measures import NDCG_10, Measure
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.errors import CorebError
 from coreb_core.evaluation.significance import DEFAULT_PERMUTATIONS
@@ -101,7 +102,7 @@ class SelectionView:
 
 
 def build(scope: Scope, *, tasks: Sequence[str] = TASK_NAMES, languages: Sequence[str] = LANGUAGE_SCOPES,
-          budget_b: float | None = None, metric: str = "ndcg_at_10", average: Average = "tasks",
+          budget_b: float | None = None, metric: Measure = NDCG_10, average: Average = "tasks",
           inputs: Inputs | None = None, max_ms_per_text: float | None = None,
           max_memory_gb: float | None = None, n_permutations: int = DEFAULT_PERMUTATIONS) -> SelectionView:
     """The scope's runs ranked on the chosen slices (``recommend_stored`` on the scope's evaluation); each paired

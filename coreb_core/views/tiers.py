@@ -11,12 +11,11 @@ from coreb_core.analysis.tiers import (
     DEFAULT_RESAMPLES,
     Average,
     Tiers,
-    check_alpha,
     check_choice_of_task,
     rank_tiers,
 )
-from coreb_core.data.measures import Measure, column_of
-from coreb_core.errors import CorebError
+from coreb_core.data.measures import NDCG_10, Measure
+from coreb_core.errors import CorebError, check_alpha
 from coreb_core.evaluation.significance import DEFAULT_PERMUTATIONS, Correction, CorrectionName
 from coreb_core.present.numbers import points
 from coreb_core.present.tiers import method_words, rank_interval_words, tiers_sentence
@@ -65,7 +64,7 @@ class TiersView:
         return out
 
 
-def build(scope: Scope, *, task: str | None = None, metric: Measure | str = "ndcg_at_10",
+def build(scope: Scope, *, task: str | None = None, metric: Measure = NDCG_10,
           average: Average = "tasks", correction: CorrectionName | Correction = "holm",
           alpha: float = DEFAULT_ALPHA, n_permutations: int = DEFAULT_PERMUTATIONS,
           n_resamples: int = DEFAULT_RESAMPLES, inputs: Inputs | None = None) -> TiersView:
@@ -85,6 +84,6 @@ def build(scope: Scope, *, task: str | None = None, metric: Measure | str = "ndc
     if len(scope.run_ids) < 2:
         raise CorebError("tiers need two or more runs")
     per_query = inputs.evaluation(scope).per_query(scope.scheme)
-    tiers = rank_tiers(per_query, column_of(metric), task, average, list(scope.run_ids), chosen, alpha,
+    tiers = rank_tiers(per_query, metric, task, average, list(scope.run_ids), chosen, alpha,
                        n_permutations, n_resamples)
     return TiersView(scope, inputs.names(scope), tiers)

@@ -16,6 +16,7 @@ from coreb_core.analysis.comparison import (
     run_intervals,
     split_runs,
 )
+from coreb_core.data.measures import NDCG_10, Measure
 from coreb_core.evaluation.significance import bootstrap_ci, holm
 
 
@@ -42,7 +43,7 @@ def test_split_and_coverage_by_hand():
 
 def test_pair_table_and_deltas_by_hand():
     per = split_runs(HAND, "t2c", ["A", "B", "C"])
-    pairs = pair_table(per, "ndcg_at_10", labels={"A": "model A"}, n_permutations=500)
+    pairs = pair_table(per, NDCG_10, labels={"A": "model A"}, n_permutations=500)
     assert list(zip(pairs["a"], pairs["b"])) == [("A", "B"), ("A", "C"), ("B", "C")]
     assert pairs["label_a"].tolist() == ["model A", "model A", "B"]
     ab = pairs.iloc[0]
@@ -53,14 +54,14 @@ def test_pair_table_and_deltas_by_hand():
     assert ac["mean_delta"] == pytest.approx(0.1) and (ac["wins"], ac["ties"], ac["losses"]) == (1, 0, 2)
     assert pairs["p_ttest_holm"].tolist() == pytest.approx(holm(pairs["p_ttest"].tolist()))
 
-    d = pair_deltas(per, "A", "C", "ndcg_at_10")
+    d = pair_deltas(per, "A", "C", NDCG_10)
     assert d["query_id"].tolist() == ["q1", "q3", "q2"]  # sorted by delta, largest first
     assert d["delta"].tolist() == pytest.approx([1.0, -0.2, -0.5])
     assert d["outcome"].tolist() == ["win", "loss", "loss"]
     assert d["ndcg_at_10 (a)"].tolist() == [1.0, 0.2, 0.5]
-    assert pair_deltas(per, "A", "B", "map_at_10")["delta"].tolist() == pytest.approx([0.25, 0.0])
+    assert pair_deltas(per, "A", "B", Measure("map", 10))["delta"].tolist() == pytest.approx([0.25, 0.0])
 
-    ci = run_intervals(per, "ndcg_at_10", labels={"B": "model B"})
+    ci = run_intervals(per, NDCG_10, labels={"B": "model B"})
     assert ci["run"].tolist() == ["A", "B", "C"] and ci["label"].tolist() == ["A", "model B", "C"]
     assert ci["mean"].tolist() == pytest.approx([1.7 / 3, 1.1 / 3, 1.4 / 3])
     assert ci["queries"].tolist() == [3, 3, 3]
@@ -77,7 +78,7 @@ def test_frames_with_array_attrs_compare():
 
 def test_pair_verdicts_by_hand():
     per = split_runs(HAND, "t2c", ["B", "A", "C"])
-    pairs = pair_table(per, "ndcg_at_10", n_permutations=500)
+    pairs = pair_table(per, NDCG_10, n_permutations=500)
     verdicts = pair_verdicts(per, pairs, "t2c")
     assert all(isinstance(v, PairVerdict) for v in verdicts) and len(verdicts) == 3
     ba = verdicts[0]  # the table has B - A = -0.25: the verdict puts the better run A first
@@ -89,7 +90,7 @@ def test_pair_verdicts_by_hand():
     assert not any(v.significant for v in verdicts)  # two or three queries never reach 0.05
     ac = verdicts[2]  # A - C = 0.1 on q1..q3: A first as given, wins 1 / losses 2
     assert (ac.a, ac.b, ac.delta, ac.wins, ac.losses) == ("A", "C", pytest.approx(0.1), 1, 2)
-    means = run_intervals(per, "ndcg_at_10")  # A 0.567, C 0.467, B 0.367
+    means = run_intervals(per, NDCG_10)  # A 0.567, C 0.467, B 0.367
     assert (headline_verdict(verdicts, means).a, headline_verdict(verdicts, means).b) == ("A", "C")
     assert headline_verdict([], means) is None
 

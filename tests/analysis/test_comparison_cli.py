@@ -6,6 +6,7 @@ import pytest
 
 from coreb_core.analysis.comparison import pair_table, pair_verdicts, split_runs
 from coreb_core.analysis.rank_contrast import contrasting_queries
+from coreb_core.data.measures import NDCG_10
 from coreb_core.evaluation.evaluate import analyse_many
 from tests.builders import code, run_cli, tiny_hits
 
@@ -81,7 +82,7 @@ def test_difficulty_verb_and_its_errors(stored):
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     per_query = analyse_many(store, {r: tiny_hits(store, LISTS[r]) for r in ("a", "b")}).per_query("v2")
-    hard = problem_difficulty(store, per_query, "ndcg_at_10", task="t2c")
+    hard = problem_difficulty(store, per_query, NDCG_10, task="t2c")
     assert [(r["problem_id"], round(r["mean"], 9)) for r in report["problems"]] == \
         [(p, round(m, 9)) for p, m in zip(hard.problems["problem_id"], hard.problems["mean"])]
     text = run_cli("difficulty", "--release", "tiny", "--run", "a", "b", env=env)

@@ -16,6 +16,7 @@ from coreb_core.analysis.difficulty import (
     problem_queries,
     spearman,
 )
+from coreb_core.data.measures import Measure
 from coreb_core.errors import CorebError
 
 
@@ -105,12 +106,12 @@ def test_spearman_is_scipys():
 
 
 def test_one_task_another_metric_and_a_spelling():
-    hard = problem_difficulty(STORE, HAND, "map_at_10", task="c2t")
+    hard = problem_difficulty(STORE, HAND, Measure("map", 10), task="c2t")
     assert hard.task == "c2t" and hard.metric == "map_at_10" and hard.unassigned == 0
     # map_at_10 is half ndcg_at_10 here: A .25, B .5
     assert hard.problems[["problem_id", "mean", "spread", "hardest_run"]].values.tolist() == [["p1", 0.375, 0.25, "A"]]
     assert hard.correlations[["task", "problems"]].values.tolist() == [["c2t", 1]]
-    assert problem_difficulty(STORE, HAND, "nDCG@10").metric == "ndcg_at_10"
+    assert problem_difficulty(STORE, HAND, Measure.parse("nDCG@10")).metric == "ndcg_at_10"
 
 
 def test_a_run_missing_queries_and_a_single_run():
@@ -152,8 +153,8 @@ def test_empty_and_malformed_input():
     empty = problem_difficulty(STORE, HAND.iloc[:0])
     assert empty.problems.empty and empty.per_run.empty and empty.correlations.empty and empty.runs == ()
     assert "worst_query" in empty.problems and "residual" in empty.per_run and "spearman" in empty.correlations
-    cases = [(lambda: problem_difficulty(STORE, HAND, "bleu"), "unknown metric 'bleu'"),
-             (lambda: problem_difficulty(STORE, HAND, "ndcg@1000"), "unknown metric 'ndcg@1000'"),
+    cases = [(lambda: problem_difficulty(STORE, HAND, Measure("ndcg", 7)), "unknown metric 'nDCG@7'"),
+             (lambda: problem_difficulty(STORE, HAND, Measure("ndcg", 1000)), "unknown metric 'nDCG@1000'"),
              (lambda: problem_difficulty(STORE, HAND, task="t2t"), "unknown task 't2t' (tasks: t2c, c2c, c2t)"),
              (lambda: problem_difficulty(STORE, HAND.drop(columns="run")), "missing: run"),
              (lambda: problem_queries(STORE, "p9"), "problem 'p9' has no queries"),

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from coreb_core.analysis.tiers import assign_tiers, rank_tiers, shared_values
+from coreb_core.data.measures import Measure
 from coreb_core.errors import CorebError
 from coreb_core.evaluation.significance import compare_runs
 
@@ -129,7 +130,7 @@ def test_mean_of_tasks_weighs_each_task_alike():
     ({"task": "x2y"}, "unknown task 'x2y'"),
     ({"alpha": 0.0}, "between 0 and 1"),
     ({"alpha": float("nan")}, "between 0 and 1"),
-    ({"metric": "nope"}, "unknown metric 'nope'"),
+    ({"metric": Measure("ndcg", 7)}, "unknown metric 'nDCG@7'"),
     ({"correction": "sidak"}, "unknown correction 'sidak'"),
     ({"runs": ["a", "zzz"]}, "run zzz has no scored query on any task"),
 ])

@@ -19,6 +19,7 @@ from coreb_core.analysis.slices import length_bins, length_slices
 from coreb_core.analysis.stability import release_stability
 from coreb_core.analysis.traps.agreement import trap_agreement
 from coreb_core.analysis.traps.wins import trap_wins
+from coreb_core.data.measures import NDCG_10, Measure
 from coreb_core.errors import CorebError
 from coreb_core.evaluation.evaluate import analyse_many
 from tests.builders import code, tiny_hits
@@ -132,8 +133,8 @@ def test_length_bins_by_hand():
 
 
 @pytest.mark.parametrize("metric, quantiles, message", [
-    ("ndcg_at_11", 4, "unknown metric 'ndcg_at_11'"),
-    ("ndcg_at_10", 1, "quantiles must be 2 or more"),
+    (Measure("ndcg", 11), 4, "unknown metric 'nDCG@11'"),
+    (NDCG_10, 1, "quantiles must be 2 or more"),
 ])
 def test_length_slices_refuse_bad_arguments(tiny_store, metric, quantiles, message):
     hits = {"B": tiny_hits(tiny_store, B)}

@@ -102,7 +102,7 @@ def test_compare_page_shows_difficulty_and_the_reranker_stage(pattern_cache, tmp
     assert not at.exception, [e.value for e in at.exception]
     store = Store("demo_v2603", root)
     per_query = analyse_many(store, {r: read_hits(r, root) for r in chosen}).per_query("v2")
-    hard = problem_difficulty(store, per_query, "ndcg_at_10", task="t2c")
+    hard = problem_difficulty(store, per_query, task="t2c")  # nDCG@10, the default
     shown = [m.value for m in at.markdown if m.value.startswith("Spearman's rho")]
     assert [s.split("**")[1] for s in shown] == [f"{rho:.2f}" for rho in hard.correlations["spearman"]]
     problems = next(d.value for d in at.dataframe if "worst_query" in d.value.columns)

@@ -237,6 +237,31 @@ def test_compare_metric_in_any_spelling(tiny_cache, two_runs, capsys):
     assert json.loads(capsys.readouterr().out)["metric"] == "ndcg_at_10"
 
 
+@pytest.mark.parametrize("verb", [["compare"], ["tiers"], ["contrast"], ["difficulty"], ["select"],
+                                  ["report", "--out", "r.html"]])
+def test_every_metric_option_parses_any_spelling_to_one_measure(verb):
+    """`--metric nDCG@10` and `--metric ndcg_at_10` are one Measure on every verb that takes a metric (parsed once,
+    at the edge); left out, the option is nDCG@10."""
+    from coreb_core.cli import build_parser
+    from coreb_core.data.measures import NDCG_10, Measure
+
+    base = [verb[0], "--release", "tiny", *(["--run", "a", "b", "--task", "t2c"] if verb[0] != "select" and
+                                            verb[0] != "report" else []), *verb[1:]]
+    parsed = [build_parser().parse_args([*base, "--metric", m]).metric for m in ("nDCG@10", "ndcg_at_10", "NDCG@10")]
+    assert parsed == [NDCG_10] * 3 and isinstance(parsed[0], Measure)
+    assert build_parser().parse_args(base).metric == NDCG_10
+    assert build_parser().parse_args([*base, "--metric", "MAP@10"]).metric == Measure("map", 10)
+
+
+@pytest.mark.parametrize("verb", ["compare", "tiers", "contrast", "difficulty", "select"])
+def test_bogus_metric_is_one_line_naming_the_option_and_the_spellings(tiny_cache, capsys, verb):
+    """`--metric bogus@x`: exit status 2 and one line that names --metric and the accepted spellings."""
+    argv = [verb, "--release", "tiny", *(["--run", "a", "b", "--task", "t2c"] if verb != "select" else []),
+            "--metric", "bogus@x"]
+    with unchanged(tiny_cache):
+        refuses(argv, capsys, "--metric: ", "unknown metric 'bogus@x'", "ndcg_at_10", "nDCG@10")
+
+
 @pytest.mark.parametrize("verb", ["report", "select"])
 @pytest.mark.parametrize("value", ["nan", "inf", "-1", "1e999", "NaN"])
 def test_parameter_limit_not_a_finite_count(tmp_path, tiny_cache, run_id, capsys, verb, value):
