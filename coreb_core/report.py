@@ -34,7 +34,7 @@ import altair as alt
 import pandas as pd
 
 from coreb_core.analysis.comparison import SIGNIFICANCE_LEVEL
-from coreb_core.analysis.selection import TABLE3, Standing, parameter_text
+from coreb_core.analysis.selection import TABLE3, Standing
 from coreb_core.atomic import atomic_write_text, check_target
 from coreb_core.data.measures import metric_label
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
@@ -44,6 +44,7 @@ from coreb_core.present.numbers import points, shown_difference, signed_points
 from coreb_core.present.selection import (
     evidence_sentence,
     left_out_sentence,
+    parameter_text,
     recommendation_sentence,
     versus_first_words,
 )
@@ -74,13 +75,13 @@ PRINT_WIDTH_PX = 170  # each chart's plot width: two fit side by side on an A4 p
 PRINT_ROW_PX = 18  # a row per run: the charts stay short enough for two pages
 
 
-def _task_chart(ranked: pd.DataFrame, board: Sequence[Standing], metric: str) -> alt.LayerChart:
+def _task_chart(ranked: pd.DataFrame, board: Sequence[Standing], metric_name: str) -> alt.LayerChart:
     """Each ranked run's mean per chosen task (``Recommendation.ranked``'s task columns; a task the run has no query
     in is empty there and left out)."""
     per_task = ranked.set_index("run")
     rows = [{"model": s.model, "task": t.upper(), "value": round(float(per_task.loc[s.run, t]) * 100, 1)}
             for s in board for t in TASK_NAMES if pd.notna(per_task.loc[s.run, t])]
-    label = f"{metric_label(metric)} ×100"
+    label = f"{metric_name} ×100"
     return charts.heatmap(pd.DataFrame(rows), "task", "model", "value", x_title=None, y_title=None,
                           legend_title=label, x_sort=[t.upper() for t in TASK_NAMES], y_sort=[s.model for s in board],
                           title=f"{label} by task", cell_px=PRINT_ROW_PX, width=PRINT_WIDTH_PX,
@@ -94,11 +95,11 @@ def _trap_chart(board: Sequence[Standing]) -> alt.Chart | alt.LayerChart:
                        width=PRINT_WIDTH_PX)
 
 
-def _ci_chart(board: Sequence[Standing], metric: str) -> alt.LayerChart:
+def _ci_chart(board: Sequence[Standing], metric_name: str) -> alt.LayerChart:
     data = pd.DataFrame({"model": [s.model for s in board], "mean": [s.mean * 100 for s in board],
                          "low": [s.ci_low * 100 for s in board], "high": [s.ci_high * 100 for s in board]})
     return charts.interval_dots(data, "model", "mean", "low", "high",
-                                x_title=f"mean {metric_label(metric)} ×100 (95% CI)", y_sort=list(data["model"]),
+                                x_title=f"mean {metric_name} ×100 (95% CI)", y_sort=list(data["model"]),
                                 title="Slice score with 95% interval", row_px=PRINT_ROW_PX, width=PRINT_WIDTH_PX)
 
 
@@ -205,7 +206,7 @@ def html(selection: SelectionView, published: PublishedView, now: datetime | Non
     parts.append("</section>")
 
     if board:
-        drawn = [_ci_chart(board, metric), _trap_chart(board), _task_chart(rec.ranked, board, metric)]
+        drawn = [_ci_chart(board, label), _trap_chart(board), _task_chart(rec.ranked, board, label)]
         parts.append('<section><h2>Key charts</h2><div class="charts">'
                      + "".join(svg(c) for c in drawn) + "</div></section>")
 

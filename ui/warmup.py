@@ -16,9 +16,9 @@ def _warm() -> None:
     import altair  # noqa: F401  every chart page
     import pandas.io.formats.style  # noqa: F401  the inspector's coloured rows
 
-    from coreb_core.evaluation.compile import compile_kernels
+    from coreb_core.views.inputs import warm_kernels
 
-    compile_kernels()  # loads the cached kernels (compiles them if the cache is missing)
+    warm_kernels()  # loads the cached kernels (compiles them if the cache is missing)
 
 
 def start_warmup() -> bool:

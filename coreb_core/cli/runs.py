@@ -74,11 +74,11 @@ def _run_arguments(p: argparse.ArgumentParser) -> None:
 @command("run", arguments=_run_arguments,
          help="re-run retrieval for a model on a cached release (cached embeddings, exact search)")
 def _run(args: argparse.Namespace) -> int:
-    from coreb_core.evaluation.evaluate import score_run
     from coreb_core.progress import TqdmProgress
     from coreb_core.retrieval.pipeline import estimate_api_run, rerank_run, run_retrieval
     from coreb_core.runs.cost import cost_words
     from coreb_core.runs.folders import run_meta
+    from coreb_core.views.scores import new_run_scores
 
     # An API model's token and cost estimate, before anything is sent (docs/api-models.md)
     estimate = estimate_api_run(args.model, args.release, args.tasks)
@@ -100,7 +100,7 @@ def _run(args: argparse.Namespace) -> int:
         print(f"warning: {terminal_safe(line)}", file=sys.stderr)
     print(f"run {result.run_id}: encoded {result.texts_encoded} texts in {result.seconds:.1f} s")
     print(f"  cost: {cost_words(run_meta(result.run_id).cost)}")
-    for task, value in score_run(result.run_id).items():
+    for task, value in new_run_scores(result.run_id).items():
         print(f"  {task} nDCG@10 (v2) {value:.4f}")
     if args.rerank:
         bar = TqdmProgress(f"rerank with {args.rerank}")
@@ -109,7 +109,7 @@ def _run(args: argparse.Namespace) -> int:
         finally:
             bar.close()
         print(f"run {reranked.run_id} (reranked top-{args.rerank_depth} of {result.run_id}) in {reranked.seconds:.1f} s")
-        for task, value in score_run(reranked.run_id).items():
+        for task, value in new_run_scores(reranked.run_id).items():
             print(f"  {task} nDCG@10 (v2) {value:.4f}")
     return 0
 
@@ -271,9 +271,9 @@ def _export_arguments(p: argparse.ArgumentParser) -> None:
 @command("export", arguments=_export_arguments,
          help="export a run as TREC, official runner JSON, or an MTEB result")
 def _export(args: argparse.Namespace) -> int:
-    from coreb_core.evaluation.export import export_run
+    from coreb_core.views.export import export
 
-    path = export_run(args.run, args.format, Path(args.out))
+    path = export(args.run, args.format, Path(args.out))
     print(f"exported {args.run} as {args.format} to {path}")
     return 0
 

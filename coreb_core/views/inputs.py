@@ -23,6 +23,14 @@ from coreb_core.runs.meta import RunMeta, run_name
 from coreb_core.views.scope import Scope
 
 
+def warm_kernels() -> None:
+    """Load the compiled evaluation kernels (compiling them when their cache is missing): the app's warm-up, so the
+    first page that scores does not pay for it."""
+    from coreb_core.evaluation.compile import compile_kernels
+
+    compile_kernels()
+
+
 def scope_evaluation(store: Store, hits: Mapping[str, pd.DataFrame | StoredRun], scope: Scope) -> Evaluation:
     """The scope's runs scored once for every view: per-query metrics under the scope's scheme, v2 and v1, the trap
     table and the app's group means (``analyse_many``). Runs by reference (``StoredRun``) score from their

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 import pandas as pd
 
 from coreb_core.data.schema import GROUPINGS, TaskName
 from coreb_core.data.slice_keys import SliceKey
-from coreb_core.evaluation.evaluate import DENOMINATORS, Coverage, aggregate, coverage, evaluate, summary
+from coreb_core.evaluation.evaluate import DENOMINATORS, Coverage, aggregate, coverage, evaluate, score_run, summary
 from coreb_core.text import terminal_safe
 from coreb_core.views.inputs import Inputs
 from coreb_core.views.scope import Scope
@@ -94,3 +95,9 @@ def warn(view: ScoreView) -> None:
     """Each coverage warning of ``view`` on stderr (the numbers go to stdout)."""
     for line in view.warnings():
         print(f"warning: {terminal_safe(line)}", file=sys.stderr)
+
+
+def new_run_scores(run_id: str, root: Path | None = None) -> dict[str, float]:
+    """Per task, a stored run's nDCG@10 under scheme v2 (anchor excluded): what ``run`` prints and the Run
+    retrieval page shows for a run just made (``score_run``)."""
+    return score_run(run_id, root)

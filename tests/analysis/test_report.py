@@ -158,6 +158,7 @@ def test_report_prints_offline_to_at_most_two_a4_pages(t2c_report, tmp_path):
 
 def test_report_other_metric(report_cache):
     from coreb_core import report
+    from coreb_core.data.measures import Measure
     from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import analyse_many
     from coreb_core.evaluation.schemes import V2
@@ -168,7 +169,7 @@ def test_report_other_metric(report_cache):
 
     root, bm25 = report_cache["root"], report_cache["bm25"]
     scope, inputs = Scope.of(RELEASE, [bm25], root=root), Inputs(root)
-    view = selection.build(scope, tasks=("c2t", "t2c"), metric="mrr_at_10", n_permutations=100, inputs=inputs)
+    view = selection.build(scope, tasks=("c2t", "t2c"), metric=Measure("mrr", 10), n_permutations=100, inputs=inputs)
     html = report.html(view, published.build(scope, tasks=("c2t", "t2c"), inputs=inputs))
     assert "100 sign flips" in html
     with Store(RELEASE, report_cache["root"]) as store:
@@ -252,7 +253,8 @@ def test_select_says_the_reports_verdict(report_cache, t2c_report):
 @pytest.mark.parametrize("args, message", [
     (["--release", "no_such_release"], "error: release 'no_such_release' is not in the cache"),
     (["--release", RELEASE, "--runs", "../../etc"], "error: not a run id: '../../etc'"),
-    (["--release", RELEASE, "--metric", "ndcg_at_10; DROP TABLE"], "error: --metric: invalid choice"),
+    (["--release", RELEASE, "--metric", "ndcg_at_10; DROP TABLE"], "error: --metric: unknown metric 'ndcg_at_10; DROP"),
+    (["--release", RELEASE, "--metric", "precision_at_10"], "error: --metric: a selection ranks on ndcg_at_10, map_at_10"),
     (["--release", RELEASE, "--scheme", "file:../../x"], "error: "),
     (["--release", RELEASE, "--task", "t2c", "--languages", "klingon"], "error: --languages: invalid choice"),
 ])
