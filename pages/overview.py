@@ -5,7 +5,7 @@ import pandas as pd
 import streamlit as st
 
 from coreb_core.analysis.article import ARTICLE_RERANKER_RANGES
-from coreb_core.analysis.leaderboard import PUBLISHED_TASK_SOURCES, published_sources_for
+from coreb_core.analysis.leaderboard import PUBLISHED_TASK_SOURCES
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.evaluation.schemes import C2T_LABEL0_NOTE
 from coreb_core.present.charts import heatmap, interval_dots, labelled_scatter, line_chart, waterfall_bars
@@ -42,7 +42,7 @@ def section_leaderboard(scope: Scope, state: State, labels: dict[str, str]) -> o
                                help="Per-task tables of the real CoREB: the paper's Table 3 (v202603) or 14 (v202602), "
                                     "the project page at commit b312b5b, the dataset README; each with its release.",
                                key=remembered("ov_sources", "sources", some_of(list(PUBLISHED_TASK_SOURCES)),
-                                              list(published_sources_for(state.release))))
+                                              list(overview.default_sources(state.release))))
     with_imported = right.toggle("Imported results", key=remembered("ov_imported", "imported", flag, True),
                                  help="MTEB trees and official-runner outputs brought in with import-results.")
     write_url({"sources": ",".join(sources), "imported": "1" if with_imported else "0"})

@@ -19,6 +19,7 @@ from coreb_core.analysis.leaderboard import (
     leaderboard,
     mteb_board,
     parameter_efficiency,
+    published_sources_for,
     t2c_language_gradient,
 )
 from coreb_core.analysis.mteb_parity import MTEB_TWINS, mteb_parity
@@ -26,6 +27,16 @@ from coreb_core.evaluation.evaluate import Coverage, coverage
 from coreb_core.views.inputs import Inputs
 from coreb_core.views.rerank import reranked_pair
 from coreb_core.views.scope import Scope
+
+
+def default_sources(release: str) -> tuple[str, ...]:
+    """The published per-task tables the leaderboard shows beside runs on ``release`` until the user chooses: its
+    own published version's, else the test release's (``published_sources_for``).
+
+    >>> default_sources("release_v2602")
+    ('published:paper_table14_v202602_retrieval', 'published:page_b312b5b_v202602_retrieval')
+    """
+    return published_sources_for(release)
 
 
 @dataclass(frozen=True)

@@ -1,13 +1,24 @@
 """The Overview page: the library's fractions, printed x100 (coreb_core.present.display) as coreb_core.evaluation.evaluate
-gives them (the leaderboard library: tests/analysis/test_leaderboard.py)."""
+gives them (the leaderboard library: tests/analysis/test_leaderboard.py). Fast: BM25 and a dense run encoded by the
+``Trigrams`` stand-in (``fake_dense``), not the MiniLM first launch."""
 import json
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from tests.builders import app_test
 
 BM25 = "bm25"
+
+
+@pytest.fixture(scope="module")
+def runs(fake_dense) -> tuple:
+    """(cache root, model -> RunMeta) of the BM25 run and the stand-in dense run ``minilm``."""
+    from coreb_core.runs.folders import run_meta
+
+    root, dense, bm25 = fake_dense
+    return root, {BM25: run_meta(bm25, root), "minilm": run_meta(dense, root)}
 
 
 def _board(at) -> pd.DataFrame:
@@ -21,12 +32,12 @@ def _chart_rows(chart) -> list[dict]:
     return dataframe_util.convert_arrow_bytes_to_pandas_df(chart.proto.datasets[0].data.data).to_dict("records")
 
 
-def test_overview_shows_bm25_t2c_as_evaluate_and_both_published_c2t(app_cache, default_runs):
+def test_overview_shows_bm25_t2c_as_evaluate_and_both_published_c2t(runs):
     from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import evaluate, summary
     from coreb_core.runs.folders import read_hits
 
-    runs = default_runs
+    app_cache, runs = runs
     bm25 = runs[BM25].run_id
     with Store("demo_v2603", app_cache) as s:
         ours = summary(evaluate(s, read_hits(bm25, app_cache)))["tasks"]
@@ -66,12 +77,13 @@ def test_overview_shows_bm25_t2c_as_evaluate_and_both_published_c2t(app_cache, d
     assert "run" not in table.proto.column_order
 
 
-def test_overview_scheme_v1_changes_our_rows(app_cache, default_runs):
+def test_overview_scheme_v1_changes_our_rows(runs):
     from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import evaluate, summary
     from coreb_core.evaluation.schemes import V1
     from coreb_core.runs.folders import read_hits
 
+    app_cache, default_runs = runs
     bm25 = default_runs[BM25].run_id
     with Store("demo_v2603", app_cache) as s:
         v1 = summary(evaluate(s, read_hits(bm25, app_cache), V1))["tasks"]["t2c"]["ndcg_at_10"]
@@ -81,15 +93,14 @@ def test_overview_scheme_v1_changes_our_rows(app_cache, default_runs):
     assert row["t2c"] == round(v1 * 100, 1) and row["scheme"].startswith("v1")
 
 
-
-
-def test_overview_shows_an_import_at_once_though_its_tables_are_cached(app_cache, default_runs, tmp_path):
+def test_overview_shows_an_import_at_once_though_its_tables_are_cached(runs, tmp_path):
     """The Overview's tables are cached per server (ui.cache.cached over coreb_core.views.overview, keyed on the results' version); an import replaces
     results.parquet, which is part of the key, so the next visit lists the imported model."""
     import shutil
 
     from coreb_core.results.imported import example_mteb_tree, import_results
 
+    app_cache, default_runs = runs
     cache = tmp_path / "cache"  # a copy: the import must not touch the session's cache
     shutil.copytree(app_cache, cache, symlinks=True, ignore=shutil.ignore_patterns("embeddings"))
     params = {"release": "demo_v2603", "runs": [default_runs[BM25].run_id]}
