@@ -15,14 +15,15 @@ RELEASE = "demo_v2603"
 
 
 @pytest.fixture(scope="module")
-def report_cache(mini_cache, tmp_path_factory) -> dict:
+def report_cache(mini_data, tmp_path_factory) -> dict:
     """A private copy of CoREB-mini with a BM25 run and a noisier copy of it (scores jittered), so
-    the leaderboard has a clear best and a run significantly below it."""
+    the leaderboard has a clear best and a run significantly below it (no MiniLM: the fast loop's data)."""
+    from coreb_core.paths import datasets_dir
     from coreb_core.retrieval.pipeline import run_retrieval
     from coreb_core.runs.folders import read_hits, write_run
 
     root = tmp_path_factory.mktemp("report-cache")
-    shutil.copytree(mini_cache / "coreb", root / "coreb", symlinks=True)
+    shutil.copytree(datasets_dir(mini_data), datasets_dir(root), symlinks=True)
     bm25 = run_retrieval("bm25", RELEASE, root=root).run_id
     hits = read_hits(bm25, root).copy()
     hits["score"] = hits["score"] + np.random.default_rng(0).normal(0, 2, len(hits))
@@ -215,11 +216,11 @@ def test_report_helpers_examples():
         assert runner.summarize(verbose=False).failed == 0, fn.__name__
 
 
-def test_selection_page_offers_the_report(app_cache, default_runs):
+def test_selection_page_offers_the_report(lexical_copy, lexical_cache):
     from tests.builders import app_test
 
-    ids = [m.run_id for m in default_runs.values()]
-    at = app_test("selection.py", app_cache, {"release": RELEASE, "runs": ids}).run()
+    root, ids = lexical_copy[0], list(lexical_cache[1].values())
+    at = app_test("selection.py", root, {"release": RELEASE, "runs": ids}).run()
     assert not at.exception
     labels = [b.label for b in at.get("download_button")]
     assert "Download report (HTML)" in labels
