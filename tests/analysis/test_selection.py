@@ -1,9 +1,9 @@
-"""coreb_core.analysis.selection on the default runs and the published figures (the page is tested in
-tests/app/test_page_selection.py)."""
+"""coreb_core.analysis.selection on two runs (BM25 and the Trigrams stand-in for MiniLM: ``fake_dense``) and the
+published figures (the page is tested in tests/app/test_page_selection.py)."""
 import numpy as np
 
 
-def test_recommend_and_published_units(app_cache, default_runs):
+def test_recommend_and_published_units(fake_dense):
     from coreb_core.analysis.selection import recommend, recommend_published
     from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import analyse_many
@@ -11,14 +11,13 @@ def test_recommend_and_published_units(app_cache, default_runs):
     from coreb_core.present.numbers import pct
     from coreb_core.present.selection import evidence_sentence, summary_markdown
     from coreb_core.results.published import published_rows
-    from coreb_core.runs.folders import read_hits
+    from coreb_core.runs.folders import read_hits, run_meta
 
-    runs = default_runs
-    metas = {m.run_id: m for m in runs.values()}
-    with Store("demo_v2603", app_cache) as s:
-        tables = analyse_many(s, {r: read_hits(r, app_cache) for r in metas}, (V2,), traps=True)
+    root, dense, bm25 = fake_dense
+    metas = {r: run_meta(r, root) for r in (bm25, dense)}
+    with Store("demo_v2603", root) as s:
+        tables = analyse_many(s, {r: read_hits(r, root) for r in metas}, (V2,), traps=True)
         rec = recommend(s, tables.per_query("v2"), tables.traps, metas, ("t2c",), ("any",), None, "queries")
-    bm25 = runs["bm25"].run_id
     row = rec.ranked.set_index("run").loc[bm25]
     per = tables.per_query("v2").query("task == 't2c'")
     traps = tables.traps.query("task == 't2c'")
@@ -42,7 +41,7 @@ def test_recommend_and_published_units(app_cache, default_runs):
     assert text.startswith("# CoREB model selection") and "published figures only" in text
 
 
-def test_recommendation_lead_is_the_paired_test_of_the_top_two(app_cache, default_runs):
+def test_recommendation_lead_is_the_paired_test_of_the_top_two(fake_dense):
     # issue 12: the recommendation's "significant after Holm" comes from a paired test of the first
     # run against the second on the queries both scored
     from coreb_core.analysis.selection import parameter_text, recommend
@@ -50,11 +49,12 @@ def test_recommendation_lead_is_the_paired_test_of_the_top_two(app_cache, defaul
     from coreb_core.evaluation.evaluate import analyse_many
     from coreb_core.evaluation.schemes import V2
     from coreb_core.evaluation.significance import randomization_test
-    from coreb_core.runs.folders import read_hits
+    from coreb_core.runs.folders import read_hits, run_meta
 
-    metas = {m.run_id: m for m in default_runs.values()}
-    with Store("demo_v2603", app_cache) as s:
-        tables = analyse_many(s, {r: read_hits(r, app_cache) for r in metas}, (V2,), traps=True)
+    root = fake_dense[0]
+    metas = {r: run_meta(r, root) for r in fake_dense[1:]}
+    with Store("demo_v2603", root) as s:
+        tables = analyse_many(s, {r: read_hits(r, root) for r in metas}, (V2,), traps=True)
         rec = recommend(s, tables.per_query("v2"), tables.traps, metas, ("t2c",), ("any",), None, "queries")
     top, second = rec.ranked["run"].tolist()
     lead = rec.lead
