@@ -54,19 +54,19 @@ def test_our_reranked_run_sits_beside_the_published_rerankers():
     assert ndcg1.iloc[0].tolist() == ["Jina-code-0.5b", 0.378] and len(ndcg1) == 5
 
 
-def test_our_runs_beside_the_article(app_cache, default_runs):
+def test_our_runs_beside_the_article(lexical_copy, lexical_cache):
     from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import analyse_many
     from coreb_core.evaluation.schemes import V2
     from coreb_core.runs.folders import read_hits
 
-    metas = {m.run_id: m for m in default_runs.values()}
-    with Store("demo_v2603", app_cache) as store:
-        per_query = analyse_many(store, {r: read_hits(r, app_cache) for r in metas}, (V2,)).per_query(V2)
+    root, bm25 = lexical_copy
+    metas = list(lexical_cache[1].values())  # bm25 and bm25s-mteb
+    with Store("demo_v2603", root) as store:
+        per_query = analyse_many(store, {r: read_hits(r, root) for r in metas}, (V2,)).per_query(V2)
         subtasks = store.df("SELECT query_id, subtask FROM queries WHERE task = 't2c'")
         figures = article_figures(store, per_query, published_rows(), {r: f"run {r}" for r in metas})
     assert figures.ranges == [LanguageRange(("ruby", "go"), 0.383, 0.387)]
-    bm25 = default_runs["bm25"].run_id
     # independently: the mean nDCG@10 of the run's T2C queries whose subtask starts with t2c_search
     t2c = per_query[(per_query["run"] == bm25) & (per_query["task"] == "t2c")].astype({"query_id": str})
     t2c = t2c.merge(subtasks, on="query_id")
@@ -81,10 +81,10 @@ def test_our_runs_beside_the_article(app_cache, default_runs):
     assert isinstance(figures.table4, pd.DataFrame) and figures.order.holding == 8
 
 
-def test_overview_shows_the_article_figures(app_cache, default_run_ids):
+def test_overview_shows_the_article_figures(lexical_copy, lexical_cache):
     from tests.builders import app_test
 
-    at = app_test("overview.py", app_cache, {"release": "demo_v2603", "runs": list(default_run_ids.values())}).run()
+    at = app_test("overview.py", lexical_copy[0], {"release": "demo_v2603", "runs": list(lexical_cache[1].values())}).run()
     assert not at.exception
     assert [t.label for t in at.tabs] == ["T2C by subtask (Table 4)", "C2C nDCG@1, anchor excluded", "Rerankers",
                                           "Task order"]
