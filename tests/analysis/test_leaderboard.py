@@ -1,20 +1,19 @@
-"""coreb_core.analysis.leaderboard on the default runs and the published figures, in coreb_core.present.display's x100 units
-(the Overview page is tested in tests/app/test_page_overview.py)."""
+"""coreb_core.analysis.leaderboard on two runs (BM25 and the Trigrams stand-in for MiniLM: ``fake_dense``) and the
+published figures, in coreb_core.present.display's x100 units (the Overview page is tested in
+tests/app/test_page_overview.py)."""
 import numpy as np
 import pytest
 
-BM25 = "bm25"
 
-
-def test_c2c_language_pairs_add_up_to_recall(app_cache, default_runs):
+def test_c2c_language_pairs_add_up_to_recall(fake_dense):
     from coreb_core.analysis.leaderboard import c2c_language_hits, c2c_language_pairs
     from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import evaluate
     from coreb_core.runs.folders import read_hits
 
-    bm25 = default_runs[BM25].run_id
-    hits = read_hits(bm25, app_cache)
-    with Store("demo_v2603", app_cache) as s:
+    root, _, bm25 = fake_dense
+    hits = read_hits(bm25, root)
+    with Store("demo_v2603", root) as s:
         per = c2c_language_hits(s, hits)
         pairs = c2c_language_pairs(s, hits)
         recall = evaluate(s, hits).query("task == 'c2c'").set_index("query_id")["recall_at_10"]
@@ -53,19 +52,19 @@ def test_leaderboard_units_and_published_rows():
     assert set(rows["scheme"]) == {"v2 (paper)", "v2 (project page)", "v2 (README)"}
 
 
-def test_parameter_efficiency_and_t2c_gradient(app_cache, default_runs):
+def test_parameter_efficiency_and_t2c_gradient(fake_dense):
     from coreb_core.analysis.leaderboard import leaderboard, parameter_efficiency, t2c_language_gradient
     from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import analyse_many
     from coreb_core.evaluation.schemes import V2
     from coreb_core.present.display import pct_columns
     from coreb_core.results.published import published_rows
-    from coreb_core.runs.folders import read_hits
+    from coreb_core.runs.folders import read_hits, run_meta
 
-    runs = default_runs
-    metas = {m.run_id: m for m in runs.values()}
-    with Store("demo_v2603", app_cache) as s:
-        tables = analyse_many(s, {r: read_hits(r, app_cache) for r in metas}, (V2,), groupings=("task",))
+    root, dense, bm25 = fake_dense
+    metas = {r: run_meta(r, root) for r in (bm25, dense)}
+    with Store("demo_v2603", root) as s:
+        tables = analyse_many(s, {r: read_hits(r, root) for r in metas}, (V2,), groupings=("task",))
         board = leaderboard(tables.groups("v2", "task"), metas, "v2", "demo_v2603", published_rows())
         points = pct_columns(parameter_efficiency(published_rows(), board, metas), ["overall"])
         grad = pct_columns(t2c_language_gradient(s, tables.per_query("v2"), published_rows(), {}, exclude_search=True),
@@ -79,7 +78,6 @@ def test_parameter_efficiency_and_t2c_gradient(app_cache, default_runs):
     assert ours.loc["minilm · official · demo_v2603", "params_b"] == 0.0227
     pub = grad[grad["kind"] == "published"].set_index("language")["value"]
     assert pub.to_dict() == {"any": 71.4, "python": 64.9, "java": 51.4, "cpp": 46.5}
-    bm25 = runs[BM25].run_id
     m = per.merge(facts, on="query_id")
     m = m[(m["run"] == bm25) & ~m["subtask"].str.startswith("t2c_search") & (m["lang"] == "java")]
     got = grad[(grad["series"] == bm25) & (grad["language"] == "java")].iloc[0]

@@ -68,16 +68,17 @@ def test_encoding_steps_fold_a_missing_run_and_add_zero_for_a_step_that_changes_
     assert part["change"].iloc[1:].sum() == pytest.approx(fall.total("c2c"), abs=1e-12)
 
 
-def test_a_stored_run_is_found_for_its_step_by_its_encoding(app_cache, default_run_ids):
-    """The first launch's MiniLM run is the official profile's: the encoder step. Without the card's run the scoring
+def test_a_stored_run_is_found_for_its_step_by_its_encoding(fake_dense):
+    """A MiniLM run under the official profile (encoded here by the Trigrams stand-in) is the encoder step. Without the card's run the scoring
     steps are taken on it, and the card and length steps are the ones to make."""
     from coreb_core.runs.folders import run_meta
 
-    official = run_meta(default_run_ids["minilm"], app_cache)
+    root = fake_dense[0]
+    official = run_meta(fake_dense[1], root)
     steps = {s.name: s for s in encoding_steps(resolve("minilm"), "cpu")}
     assert steps["encoder"].matches(official.encoding) and not steps["card"].matches(official.encoding)
     assert not steps["length"].matches(official.encoding)
-    view = waterfall_view.build(RELEASE, "minilm", inputs=Inputs(app_cache))
+    view = waterfall_view.build(RELEASE, "minilm", inputs=Inputs(root))
     assert view.to_make == ("card", "length")
     assert set(view.waterfall.table["run"]) == {official.run_id}
 
