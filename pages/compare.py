@@ -6,13 +6,13 @@ Every number comes from ``coreb_core.views`` (compare, contrasts, difficulty, re
 it. Opening the inspector leaves the page, so the sections return the query picked and the page opens it last,
 once every choice is in the URL."""
 from itertools import combinations
+from typing import Callable
 
 import altair as alt
 import streamlit as st
 
-from coreb_core.analysis.comparison import coverage, metric_columns
 from coreb_core.analysis.slices import DEFAULT_QUANTILES, SLICE_BYS
-from coreb_core.data.measures import metric_label
+from coreb_core.data.measures import NDCG_10, Measure
 from coreb_core.evaluation.significance import Correction
 from coreb_core.present.charts import interval_dots, line_chart, outcome_histogram
 from coreb_core.present.display import (
@@ -27,6 +27,7 @@ from coreb_core.present.display import (
 )
 from coreb_core.present.format import plain
 from coreb_core.present.labels import SLICE_LABELS, TASK_LABELS, TRAP_KIND_LABELS
+from coreb_core.runs.meta import RunMeta
 from coreb_core.views import compare, contrasts, difficulty, rerank, traps
 from coreb_core.views.scope import Scope
 from ui.cache import cached, runs_of, scope_of
@@ -42,7 +43,7 @@ Opened = tuple[State, str] | None  # the inspector to open last: the state to op
 
 
 @guarded
-def section_tests(scope: Scope, state: State, labels: dict[str, str], metric: str, source: str
+def section_tests(scope: Scope, state: State, labels: dict[str, str], metric: Measure, source: str
                   ) -> compare.CompareView | None:
     # PyTerrier's baseline=: each other run against it, or every pair; the correction across those comparisons.
     no_baseline, picked = "", list(scope.run_ids)
@@ -68,13 +69,13 @@ def section_tests(scope: Scope, state: State, labels: dict[str, str], metric: st
     with st.container(border=True):
         st.markdown(plain(verdict_sentence(view.headline, labels)) if view.headline else "No pair to compare.")
 
-    cover = coverage(cached(compare.per_query)(scope, task=state.task))
-    st.caption(f"{cover['shared']:,} queries are in every picked run and {cover['dropped']:,} of {cover['any']:,} were "
+    cover = compare.coverage(cached(compare.per_query)(scope, task=state.task))
+    st.caption(f"{cover.shared:,} queries are in every picked run and {cover.dropped:,} of {cover.any:,} were "
                "dropped (not shared by all). Each pair below is compared on the queries both of its runs share.")
     which = f"Each run against {labels[baseline]}" if baseline else "Every pair"
     named, short = CORRECTION_NAMES[correction], CORRECTION_SHORT[correction]
     st.subheader(f"{which}: Δ of the better run, 95% CI, p after {named} correction, wins / ties / losses")
-    st.caption(source + f" · Δ = mean {metric_label(metric)} ×100 of the better run minus the other on their shared "
+    st.caption(source + f" · Δ = mean {metric} ×100 of the better run minus the other on their shared "
                "queries; 95% CI: percentile bootstrap of the paired differences (10,000 resamples, seed 0); p: two-sided "
                f"paired randomization test (10,000 sign flips, seed 0), {named}-corrected across the {len(view.pairs)} "
                "pair(s); beside it the paired t-test's p, corrected the same way. The CSV also has run ids, both means, "
@@ -88,12 +89,12 @@ def section_tests(scope: Scope, state: State, labels: dict[str, str], metric: st
         "p_ttest_text": st.column_config.TextColumn(f"t-test p ({short})"),
         "verdict": st.column_config.TextColumn("verdict"), "record": st.column_config.TextColumn("wins / ties / losses"),
         "shared": st.column_config.NumberColumn("shared queries")}, key="compare_pairs")
-    csv_download(table, f"compare_pairs_{state.release}_{state.task}_{metric}")
+    csv_download(table, f"compare_pairs_{state.release}_{state.task}_{metric.column}")
     return view
 
 
 @guarded
-def section_intervals(view: compare.CompareView, state: State, metric: str, source: str) -> None:
+def section_intervals(view: compare.CompareView, state: State, metric: Measure, source: str) -> None:
     ci = view.tests.intervals
     st.subheader("Per run: mean and bootstrap 95% interval")
     st.caption(source + " · percentile bootstrap over queries (10,000 resamples, seed 0), each run on its own queries")
@@ -101,15 +102,15 @@ def section_intervals(view: compare.CompareView, state: State, metric: str, sour
     st.dataframe(ci_points, hide_index=True, placeholder="—",
                  column_order=["label", "queries", "mean", "ci_low", "ci_high"],
                  column_config={"label": st.column_config.TextColumn("run"),
-                                "mean": st.column_config.NumberColumn(f"mean {metric_label(metric)} ×100",
+                                "mean": st.column_config.NumberColumn(f"mean {metric} ×100",
                                                                       format="%.1f"),
                                 "ci_low": st.column_config.NumberColumn("95% CI low", format="%.1f"),
                                 "ci_high": st.column_config.NumberColumn("95% CI high", format="%.1f")},
                  key="compare_ci")
-    csv_download(ci, f"compare_intervals_{state.release}_{state.task}_{metric}")
+    csv_download(ci, f"compare_intervals_{state.release}_{state.task}_{metric.column}")
     if len(ci):
         draw(interval_dots, ci_points, "label", "mean", "ci_low", "ci_high",
-             x_title=f"{metric_label(metric)} ×100 (95% interval)",
+             x_title=f"{metric} ×100 (95% interval)",
              tooltip=["label", "queries", alt.Tooltip("mean:Q", format=".1f"), alt.Tooltip("ci_low:Q", format=".1f"),
                       alt.Tooltip("ci_high:Q", format=".1f")])
 
@@ -130,7 +131,7 @@ def pair_options(view: compare.CompareView | None, picked: list[str]) -> list[Pa
 
 
 @guarded
-def section_deltas(scope: Scope, state: State, labels: dict[str, str], metric: str, source: str,
+def section_deltas(scope: Scope, state: State, labels: dict[str, str], metric: Measure, source: str,
                    options: list[Pair]) -> Opened:
     st.subheader("Per-query Δ for one pair")
     by_text = {",".join(p): p for p in options}
@@ -140,30 +141,30 @@ def section_deltas(scope: Scope, state: State, labels: dict[str, str], metric: s
     write_url({"pair": f"{a},{b}"})
     deltas = cached(compare.deltas)(scope, task=state.task, a=a, b=b, metric=metric)
     st.caption(source + f" · {len(deltas)} queries shared by the pair")
-    shown_deltas = pct_columns(deltas, ["delta", f"{metric} (a)", f"{metric} (b)"])  # points, as above
-    draw(outcome_histogram, shown_deltas, "delta", "outcome", x_title=f"Δ {metric_label(metric)} ×100 (a − b)",
+    shown_deltas = pct_columns(deltas, ["delta", f"{metric.column} (a)", f"{metric.column} (b)"])  # points, as above
+    draw(outcome_histogram, shown_deltas, "delta", "outcome", x_title=f"Δ {metric} ×100 (a − b)",
          outcome_title=f"for a = {labels[a]}",
          outcomes={"win": "#2e7d32", "tie": "#9e9e9e", "loss": "#c62828"})
     st.caption("Queries sorted by Δ (largest first). Select a row to open it in the inspector.")
     chosen = st.dataframe(shown_deltas.assign(query=text_preview(deltas["query"])), hide_index=True, placeholder="—",
                           on_select="rerun", selection_mode="single-row",
                           key="compare_deltas", width="stretch",
-                          column_order=["query_id", "delta", "outcome", f"{metric} (a)", f"{metric} (b)", "subtask",
+                          column_order=["query_id", "delta", "outcome", f"{metric.column} (a)", f"{metric.column} (b)", "subtask",
                                         "query"],
                           column_config=columns(
                               query_id=col("query_id", width=230),
                               delta=col("delta", width=80, format="%.1f"),
                               outcome=st.column_config.TextColumn("Outcome for a", width=100),
-                              **{f"{metric} (a)": st.column_config.NumberColumn("a ×100", format="%.1f", width=70),
-                                 f"{metric} (b)": st.column_config.NumberColumn("b ×100", format="%.1f", width=70)},
+                              **{f"{metric.column} (a)": st.column_config.NumberColumn("a ×100", format="%.1f", width=70),
+                                 f"{metric.column} (b)": st.column_config.NumberColumn("b ×100", format="%.1f", width=70)},
                               subtask=col("subtask", width=190), query=col("query", width=340)))
-    csv_download(deltas, f"compare_deltas_{state.release}_{state.task}_{metric}")
+    csv_download(deltas, f"compare_deltas_{state.release}_{state.task}_{metric.column}")
     rows = chosen.selection.rows if chosen is not None else []
     return (state._replace(run_ids=list(scope.run_ids)), str(deltas.iloc[rows[0]]["query_id"])) if rows else None
 
 
 @guarded
-def section_contrasts(scope: Scope, state: State, labels: dict[str, str], metric: str, source: str,
+def section_contrasts(scope: Scope, state: State, labels: dict[str, str], metric: Measure, source: str,
                       options: list[Pair]) -> Opened:
     st.subheader("Contrasting queries: where the two rankings differ most")
     by_text = {",".join(p): p for p in options}
@@ -188,22 +189,22 @@ def section_contrasts(scope: Scope, state: State, labels: dict[str, str], metric
                "top k is placed below that run's list, in the other run's order and in its reverse: the value is the "
                f"mean of both. {found.queries:,} queries compared, mean {found.mean:.3f}; the {len(found.rows)} lowest "
                f"are listed. a = {labels[ca]}, b = {labels[cb]}; shared = documents in both top {k}; Δ "
-               f"{metric_label(metric)} ×100 = a − b. Select a row to open it in the inspector.")
+               f"{metric} ×100 = a − b. Select a row to open it in the inspector.")
     shown = pct_columns(found.rows.drop(columns=["outcome"], errors="ignore"),
-                        ["delta", f"{metric} (a)", f"{metric} (b)"])
+                        ["delta", f"{metric.column} (a)", f"{metric.column} (b)"])
     picked_contrast = st.dataframe(
         shown.assign(query=text_preview(found.rows["query"]) if "query" in found.rows else ""),
         hide_index=True, placeholder="—",
         on_select="rerun", selection_mode="single-row", key="compare_contrasts", width="stretch",
-        column_order=["query_id", measure, "overlap", "delta", f"{metric} (a)", f"{metric} (b)", "subtask", "query"],
+        column_order=["query_id", measure, "overlap", "delta", f"{metric.column} (a)", f"{metric.column} (b)", "subtask", "query"],
         column_config=columns(
             query_id=col("query_id", width=230),
             overlap=st.column_config.NumberColumn("shared", width=60),
             delta=col("delta", width=100, format="%.1f"),
             subtask=col("subtask", width=190), query=col("query", width=270),
             **{measure: st.column_config.NumberColumn(CONTRAST_LABELS[measure], format="%.3f", width=90),
-               f"{metric} (a)": st.column_config.NumberColumn("a ×100", format="%.1f", width=70),
-               f"{metric} (b)": st.column_config.NumberColumn("b ×100", format="%.1f", width=70)}))
+               f"{metric.column} (a)": st.column_config.NumberColumn("a ×100", format="%.1f", width=70),
+               f"{metric.column} (b)": st.column_config.NumberColumn("b ×100", format="%.1f", width=70)}))
     rows = picked_contrast.selection.rows if picked_contrast is not None else []
     return (state._replace(run_ids=[ca, cb]), str(found.rows.iloc[rows[0]]["query_id"])) if rows else None
 
@@ -230,10 +231,10 @@ def section_lengths(scope: Scope, state: State, labels: dict[str, str]) -> None:
 
 
 @guarded
-def section_difficulty(scope: Scope, state: State, labels: dict[str, str], metric: str) -> Opened:
+def section_difficulty(scope: Scope, state: State, labels: dict[str, str], metric: Measure) -> Opened:
     st.subheader("Per-problem difficulty")
     hard = cached(difficulty.build, spinner="Ranking problems…")(scope, task=state.task, metric=metric).hard
-    st.caption(provenance(state, f"{metric_label(metric)} per problem on {state.task}: each run's mean over the "
+    st.caption(provenance(state, f"{metric} per problem on {state.task}: each run's mean over the "
                                  "problem's queries; mean = the mean of the runs' means; spread = best − worst run; "
                                  "hardest for = the run furthest below the problem's mean. Select a row to open the "
                                  "problem's worst query in the inspector."))
@@ -248,13 +249,13 @@ def section_difficulty(scope: Scope, state: State, labels: dict[str, str], metri
                                                 "worst_query"],
                                   column_config=columns(
                                       problem_id=st.column_config.TextColumn("Problem", width=170),
-                                      mean=st.column_config.NumberColumn(f"{metric_label(metric)} ×100",
+                                      mean=st.column_config.NumberColumn(f"{metric} ×100",
                                                                          format="%.1f", width=110),
                                       spread=st.column_config.NumberColumn("Spread ×100", format="%.1f", width=90),
                                       hardest_label=st.column_config.TextColumn("Hardest for", width=220),
                                       queries=col("queries", width=70),
                                       worst_query=st.column_config.TextColumn("Worst query", width=230)))
-    csv_download(hard.per_run, f"compare_problems_{state.release}_{state.task}_{metric}")
+    csv_download(hard.per_run, f"compare_problems_{state.release}_{state.task}_{metric.column}")
     rows = picked_problem.selection.rows if picked_problem is not None else []
     return (state._replace(run_ids=list(scope.run_ids)), str(problems.iloc[rows[0]]["worst_query"])) if rows else None
 
@@ -291,47 +292,60 @@ def section_reranker(scope: Scope, state: State, labels: dict[str, str]) -> None
     csv_download(errors.queries, f"compare_rerank_{state.release}_{state.task}")
 
 
+def measure_in(measures: list[Measure]) -> Callable[[list[str]], Measure | None]:
+    """A ``remembered`` parser: the URL's measure in any spelling (``nDCG@10``, ``ndcg_at_10``) when offered."""
+    def parse(raw: list[str]) -> Measure | None:
+        try:
+            found = Measure.parse(raw[-1])
+        except ValueError:
+            return None
+        return found if found in measures else None
+    return parse
+
+
+@guarded
+def section_runs(state: State, runs: dict[str, RunMeta], labels: dict[str, str]) -> tuple[Scope, Measure] | None:
+    """The runs to compare and the measure: None (said why) when fewer than two runs score this task."""
+    if len(runs) < 2:
+        st.info("Comparing needs at least two stored runs of this release. Add one on Run retrieval.")
+        return None
+    left, right = st.columns([3, 1])
+    default = [r for r in state.run_ids if r in runs]
+    picked = left.multiselect("Runs to compare", list(runs), format_func=lambda r: labels[r],
+                              key=remembered("compare_runs", "compare", some_of(list(runs)),
+                                             default if len(default) >= 2 else list(runs)[-2:], allowed=list(runs)))
+    if len(picked) < 2:
+        st.info("Pick two or more runs.")
+        return None
+    scope = scope_of(state).with_runs(picked)
+    per_query = cached(compare.per_query)(scope, task=state.task)
+    measures = compare.measures_of(per_query)
+    metric = right.selectbox("Metric", measures, format_func=str,
+                             key=remembered("compare_metric", "metric", measure_in(measures),
+                                            NDCG_10 if NDCG_10 in measures else measures[0], allowed=measures))
+    write_url({"compare": list(picked), "metric": str(metric)})
+    # A run made for other tasks (`--tasks c2c`) scores no query of this one: say so, rather than show empty tables.
+    unscored = [r for r in picked if per_query[r].empty]
+    if unscored:
+        st.warning(plain(f"{', '.join(labels[r] for r in unscored)} scored no {TASK_LABELS[state.task]} query (made "
+                         "for other tasks): a pair with it shares no query to compare. Pick runs that cover this "
+                         "task, or choose another task in the sidebar."))
+    return (scope, metric) if len(picked) - len(unscored) >= 2 else None
+
+
 state = sidebar()
 st.title("Compare runs")
-
 runs = runs_of(state.release)
 labels = {r: run_label(m) for r, m in runs.items()}
-if len(runs) < 2:
-    st.info("Comparing needs at least two stored runs of this release. Add one on Run retrieval.")
+chosen = section_runs(state, runs, labels)
+if chosen is None:  # fewer than two runs to compare (said above): nothing below can be computed
     stop_page()
-
-left, right = st.columns([3, 1])
-default = [r for r in state.run_ids if r in runs]
-picked = left.multiselect("Runs to compare", list(runs), format_func=lambda r: labels[r],
-                          key=remembered("compare_runs", "compare", some_of(list(runs)),
-                                         default if len(default) >= 2 else list(runs)[-2:], allowed=list(runs)))
-if len(picked) < 2:
-    st.info("Pick two or more runs.")
-    stop_page()
-
-scope = scope_of(state).with_runs(picked)
-per_query = guarded(cached(compare.per_query))(scope, task=state.task)
-if per_query is None:  # the refusal is shown; nothing below can be computed without the scores
-    stop_page()
-metrics = metric_columns(next(iter(per_query.values())))
-metric = right.selectbox("Metric", metrics, format_func=metric_label,
-                         key=remembered("compare_metric", "metric", one_of(metrics),
-                                        "ndcg_at_10" if "ndcg_at_10" in metrics else metrics[0], allowed=metrics))
-write_url({"compare": list(picked), "metric": metric})
-# A run made for other tasks (`--tasks c2c`) scores no query of this one: say so, rather than show empty tables.
-unscored = [r for r in picked if per_query[r].empty]
-if unscored:
-    st.warning(plain(f"{', '.join(labels[r] for r in unscored)} scored no {TASK_LABELS[state.task]} query (made for "
-                     "other tasks): a pair with it shares no query to compare. Pick runs that cover this task, or "
-                     "choose another task in the sidebar."))
-if len(picked) - len(unscored) < 2:
-    stop_page()
-
-source = provenance(state, f"{TASK_LABELS[state.task]} · {metric_label(metric)}")
+scope, metric = chosen
+source = provenance(state, f"{TASK_LABELS[state.task]} · {metric}")
 view = section_tests(scope, state, labels, metric, source)
 if view is not None:
     section_intervals(view, state, metric, source)
-options = pair_options(view, list(picked))
+options = pair_options(view, list(scope.run_ids))
 opened = [section_deltas(scope, state, labels, metric, source, options),
           section_contrasts(scope, state, labels, metric, source, options)]
 section_lengths(scope, state, labels)

@@ -4,9 +4,11 @@ randomization test. Per-query metrics under the scope's scheme."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import pandas as pd
 
+from coreb_core.analysis import comparison
 from coreb_core.analysis.comparison import (
     PairVerdict,
     headline_verdict,
@@ -54,6 +56,25 @@ def measures_of(rows: dict[str, pd.DataFrame]) -> list[Measure]:
         except ValueError:
             continue
     return found
+
+
+class QueryCoverage(NamedTuple):
+    """How many queries the compared runs share: in every run, in at least one, and dropped (any − shared)."""
+
+    shared: int
+    any: int
+    dropped: int
+
+
+def coverage(rows: dict[str, pd.DataFrame]) -> QueryCoverage:
+    """The queries of ``rows`` (``per_query``) in every run, in any and dropped.
+
+    >>> q1_q2 = pd.DataFrame({"task": "t2c", "query_id": ["q1", "q2"], "ndcg_at_10": [0.5, 1.0]})
+    >>> coverage({"a": q1_q2, "b": q1_q2.tail(1)})
+    QueryCoverage(shared=1, any=2, dropped=1)
+    """
+    counts = comparison.coverage(rows)
+    return QueryCoverage(counts["shared"], counts["any"], counts["dropped"])
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,12 @@
 """The Compare runs page against coreb_core.evaluation.significance (the library by hand:
-tests/analysis/test_comparison.py)."""
+tests/analysis/test_comparison.py). Fast: BM25 against a dense run encoded by the ``Trigrams`` stand-in
+(``fake_dense``), not the MiniLM first launch."""
 from __future__ import annotations
 
 import pytest
 
 from coreb_core.analysis.comparison import headline_verdict, pair_table, pair_verdicts, run_intervals
+from coreb_core.data.measures import NDCG_10, Measure
 from coreb_core.evaluation.significance import compare_pair, intervals
 from coreb_core.present.display import verdict_sentence
 from coreb_core.present.format import plain
@@ -15,14 +17,33 @@ RELEASE = "demo_v2603"
 
 
 @pytest.fixture(scope="module")
-def expected(app_cache, default_run_ids):
+def root(fake_dense):
+    return fake_dense[0]
+
+
+@pytest.fixture(scope="module")
+def metas(fake_dense) -> dict:
+    """Model -> RunMeta: BM25 and the stand-in dense run ``minilm``."""
+    from coreb_core.runs.folders import run_meta
+
+    root, dense, bm25 = fake_dense
+    return {"bm25": run_meta(bm25, root), "minilm": run_meta(dense, root)}
+
+
+@pytest.fixture(scope="module")
+def run_ids(metas) -> dict[str, str]:
+    return {model: meta.run_id for model, meta in metas.items()}
+
+
+@pytest.fixture(scope="module")
+def expected(root, run_ids):
     from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import evaluate
     from coreb_core.runs.folders import read_hits
 
-    runs = default_run_ids
-    with Store(RELEASE, app_cache) as store:
-        per = {m: evaluate(store, read_hits(runs[m], app_cache)) for m in ("bm25", "minilm")}
+    runs = run_ids
+    with Store(RELEASE, root) as store:
+        per = {m: evaluate(store, read_hits(runs[m], root)) for m in ("bm25", "minilm")}
     out = {}
     for m, t in per.items():
         # evaluate() frames carry array-valued attrs that break pandas' merge of two runs' frames
@@ -33,10 +54,10 @@ def expected(app_cache, default_run_ids):
     return runs, out
 
 
-def test_page_matches_compare_pair(app_cache, expected):
+def test_page_matches_compare_pair(root, expected):
     runs, per = expected
     bm25, minilm = runs["bm25"], runs["minilm"]
-    at = app_test("compare.py", app_cache, {"task": "t2c", "release": RELEASE, "runs": [bm25, minilm]}).run()
+    at = app_test("compare.py", root, {"task": "t2c", "release": RELEASE, "runs": [bm25, minilm]}).run()
     assert not at.exception and not at.error
     pairs = one_table(at, "mean_delta")
     assert len(pairs) == 1
@@ -68,18 +89,18 @@ def test_page_matches_compare_pair(app_cache, expected):
     assert len(at.get("download_button")) == 4  # and the per-problem table (issue 26)
 
 
-def test_page_states_the_result_in_one_sentence(app_cache, expected, default_runs):
+def test_page_states_the_result_in_one_sentence(root, expected, metas):
     # issue 12: the verdict in words at the top, and the deciding columns first in the pairs table
     runs, per = expected
     bm25, minilm = runs["bm25"], runs["minilm"]
-    at = app_test("compare.py", app_cache, {"task": "t2c", "release": RELEASE, "runs": [bm25, minilm]}).run()
+    at = app_test("compare.py", root, {"task": "t2c", "release": RELEASE, "runs": [bm25, minilm]}).run()
     assert not at.exception and not at.error
     by_id = {bm25: per["bm25"], minilm: per["minilm"]}
-    verdicts = pair_verdicts(by_id, pair_table(by_id, "ndcg_at_10"), "t2c")
+    verdicts = pair_verdicts(by_id, pair_table(by_id, NDCG_10), "t2c")
     verdict = headline_verdict(verdicts, run_intervals(by_id))
     c = compare_pair(by_id[verdict.a], by_id[verdict.b])
     assert verdict.delta == pytest.approx(abs(c.mean_delta)) and verdict.delta > 0
-    labels = {m.run_id: run_label(m) for m in default_runs.values()}
+    labels = {m.run_id: run_label(m) for m in metas.values()}
     sentence = verdict_sentence(verdict, labels)
     assert at.markdown[0].value == plain(sentence)
     assert sentence.startswith(f"{labels[verdict.a]} beats {labels[verdict.b]} on T2C nDCG@10 by "
@@ -93,11 +114,12 @@ def test_page_states_the_result_in_one_sentence(app_cache, expected, default_run
     assert row["verdict"] == ("significant" if verdict.significant else "not significant")
 
 
-def test_page_other_metric_and_task(app_cache, expected):
+def test_page_other_metric_and_task(root, expected):
     runs, per = expected
     bm25, minilm = runs["bm25"], runs["minilm"]
-    at = app_test("compare.py", app_cache, {"task": "t2c", "release": RELEASE, "runs": [bm25, minilm]}).run()
-    at.selectbox(key="compare_metric").set_value("map_at_10").run()
+    at = app_test("compare.py", root, {"task": "t2c", "release": RELEASE, "runs": [bm25, minilm]}).run()
+    at.selectbox(key="compare_metric").set_value(Measure("map", 10)).run()
+    assert "MAP@10" in str(at.query_params["metric"])  # the URL names the measure canonically
     assert not at.exception
     row = one_table(at, "mean_delta").iloc[0]
     name = {bm25: "bm25", minilm: "minilm"}
@@ -105,14 +127,14 @@ def test_page_other_metric_and_task(app_cache, expected):
     assert row["metric"] == "map_at_10" and row["mean_delta"] == pytest.approx(c.mean_delta, abs=1e-12)
     assert (row["wins"], row["ties"], row["losses"]) == (c.wins, c.ties, c.losses)
 
-    at = app_test("compare.py", app_cache, {"task": "c2c", "release": RELEASE, "runs": [bm25, minilm]}).run()
+    at = app_test("compare.py", root, {"task": "c2c", "release": RELEASE, "runs": [bm25, minilm]}).run()
     assert not at.exception
     assert one_table(at, "mean_delta").iloc[0]["shared"] == 144  # C2C: 24 problems x 6
 
 
-def test_page_needs_two_runs(app_cache, default_run_ids):
-    runs = default_run_ids
-    at = app_test("compare.py", app_cache, {"task": "t2c", "release": RELEASE, "runs": [runs["bm25"]]}).run()
+def test_page_needs_two_runs(root, run_ids):
+    runs = run_ids
+    at = app_test("compare.py", root, {"task": "t2c", "release": RELEASE, "runs": [runs["bm25"]]}).run()
     assert not at.exception
     # one sidebar run: the page falls back to the two newest runs of the release
     assert len(at.multiselect(key="compare_runs").value) == 2

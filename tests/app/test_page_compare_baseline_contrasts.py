@@ -10,6 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 from coreb_core.analysis.comparison import headline_verdict, pair_table, pair_verdicts, run_intervals
 from coreb_core.analysis.rank_contrast import contrasting_queries
+from coreb_core.data.measures import NDCG_10
 from coreb_core.present.display import verdict_sentence
 from coreb_core.present.format import plain
 from coreb_core.text import p_text
@@ -60,7 +61,7 @@ def test_defaults_are_every_pair_and_holm_with_the_ttest_beside(lexical):
     at = open_page(root, runs)
     assert at.selectbox(key="compare_baseline").value == "" and at.radio(key="compare_correction").value == "holm"
     shown = one_table(at, "mean_delta")
-    pairs = pair_table(per, "ndcg_at_10")
+    pairs = pair_table(per, NDCG_10)
     verdicts = pair_verdicts(per, pairs, "t2c")
     assert list(zip(shown["a"], shown["b"])) == list(zip(pairs["a"], pairs["b"])) and len(shown) == 3
     assert shown["p_text"].tolist() == shown["p_holm_text"].tolist() == [p_text(v.p_holm) for v in verdicts]
@@ -77,7 +78,7 @@ def test_baseline_and_correction_match_the_library(lexical, correction, words):
     at.radio(key="compare_correction").set_value(correction).run()
     assert not at.exception
     shown = one_table(at, "mean_delta")
-    pairs = pair_table(per, "ndcg_at_10", baseline=runs["bm25"], correction=correction)
+    pairs = pair_table(per, NDCG_10, baseline=runs["bm25"], correction=correction)
     verdicts = pair_verdicts(per, pairs, "t2c", correction=correction, baseline=runs["bm25"])
     assert list(zip(shown["a"], shown["b"])) == [(runs["bm25s-mteb"], runs["bm25"]), (runs["reversed"], runs["bm25"])]
     assert shown["p_randomization_adjusted"].tolist() == pytest.approx(pairs["p_randomization_adjusted"].tolist())
