@@ -32,8 +32,10 @@ from coreb_core.analysis.selection import (
 )
 from coreb_core.data.measures import metric_label
 from coreb_core.data.schema import LANGUAGE_SCOPES
+from coreb_core.present.display import selection_points
 from coreb_core.present.format import release_words
-from coreb_core.present.numbers import points, shown_difference
+from coreb_core.present.numbers import interval_text, points, shown_difference
+from coreb_core.present.tiers import rank_range
 from coreb_core.results.published import release_relation
 from coreb_core.runs.cost import cost_words
 from coreb_core.text import p_text
@@ -348,3 +350,24 @@ def cost_points(rec: Recommendation, names: Mapping[str, str] | None = None) -> 
                      "peak_memory_gb": s.cost.peak_memory_gb, "series": series})
     columns = ["name", "run", "mean", "texts_per_s", "ms_per_text", "peak_memory_gb", "series"]
     return pd.DataFrame(rows, columns=columns), unmeasured
+
+
+def shown_ranking(frame: pd.DataFrame, names: Mapping[str, str]) -> pd.DataFrame:
+    """A ranking (ours, the published one, or those left out) as the Model selection page shows it: x100 points (the
+    library's fractions), the 95% interval and the rank range in words, each run's name (``names``; else its model)
+    and its parameters in words. The ids and the numeric ``params_b`` stay (the CSV) but are not shown.
+
+    >>> frame = pd.DataFrame({"run": ["r1"], "model": ["bm25"], "mean": [0.4812], "ci_low": [0.45], "ci_high": [0.5],
+    ...                       "params_b": [0.0]})
+    >>> shown_ranking(frame, {"r1": "bm25 · demo"})[["name", "mean", "ci", "parameters"]].values.tolist()
+    [['bm25 · demo', 48.1, '45.0–50.0', 'none (lexical)']]
+    """
+    out = selection_points(frame)
+    if "ci_low" in frame.columns:  # one narrow column: the table fits 1400 px wide too
+        out["ci"] = [interval_text(lo, hi) for lo, hi in zip(frame["ci_low"], frame["ci_high"])]
+    if "rank_low" in frame.columns:
+        out["ranks"] = [rank_range(lo, hi) for lo, hi in zip(frame["rank_low"], frame["rank_high"])]
+    if "run" in out.columns:
+        out.insert(1, "name", [names.get(r, m) for r, m in zip(out["run"], out["model"])])
+    out["parameters"] = out["params_b"].map(parameter_text)
+    return out

@@ -1,11 +1,26 @@
 """The Model selection page: ranking by the slice mean, budget respected (the library:
-tests/analysis/test_selection.py)."""
+tests/analysis/test_selection.py). Fast: BM25 and a dense run ``minilm`` encoded by the ``Trigrams`` stand-in
+(``fake_dense``; MiniLM's spec, 22.7 M parameters), not the MiniLM first launch."""
 import pandas as pd
 import pytest
 
 from coreb_core.runs.meta import run_name
 from tests.builders import app_test
 from ui.widgets import run_label
+
+
+@pytest.fixture(scope="module")
+def root(fake_dense):
+    return fake_dense[0]
+
+
+@pytest.fixture(scope="module")
+def metas(fake_dense) -> dict:
+    """Model -> RunMeta: BM25 and the stand-in dense run ``minilm``."""
+    from coreb_core.runs.folders import run_meta
+
+    root, dense, bm25 = fake_dense
+    return {"bm25": run_meta(bm25, root), "minilm": run_meta(dense, root)}
 
 
 def _recommendation(at) -> str:
@@ -34,14 +49,14 @@ def _ranked(at) -> pd.DataFrame:
 
 @pytest.mark.parametrize("tasks,languages", [(("t2c", "c2c", "c2t"), ("any", "python", "java", "cpp", "go", "ruby")),
                                              (("c2c",), ("python", "ruby")), (("t2c", "c2t"), ("java",))])
-def test_selection_ranks_by_slice_mean(app_cache, tasks, languages, default_runs):
-    runs = default_runs
+def test_selection_ranks_by_slice_mean(root, tasks, languages, metas):
+    runs = metas
     ids = [m.run_id for m in runs.values()]
-    at = app_test("selection.py", app_cache, {"release": "demo_v2603", "runs": ids, "sel_tasks": ",".join(tasks),
+    at = app_test("selection.py", root, {"release": "demo_v2603", "runs": ids, "sel_tasks": ",".join(tasks),
                                               "sel_langs": ",".join(languages)}).run()
     assert not at.exception and not at.error
     ranked = _ranked(at)
-    expected = {rid: _slice_mean(app_cache, rid, tasks, languages) for rid in ids}
+    expected = {rid: _slice_mean(root, rid, tasks, languages) for rid in ids}
     order = sorted(ids, key=lambda r: -expected[r])
     assert ranked["run"].tolist() == order and ranked["rank"].tolist() == [1, 2]
     assert ranked["mean"].tolist() == [round(expected[r] * 100, 1) for r in order]
@@ -61,10 +76,10 @@ def test_selection_ranks_by_slice_mean(app_cache, tasks, languages, default_runs
     assert any(m.value.startswith(f"#### {', '.join(t.upper() for t in tasks)} · ") for m in at.markdown)
 
 
-def test_selection_respects_parameter_budget(app_cache, default_runs):
-    runs = default_runs
+def test_selection_respects_parameter_budget(root, metas):
+    runs = metas
     ids = [m.run_id for m in runs.values()]
-    at = app_test("selection.py", app_cache, {"release": "demo_v2603", "runs": ids, "budget": "0.01"}).run()
+    at = app_test("selection.py", root, {"release": "demo_v2603", "runs": ids, "budget": "0.01"}).run()
     assert not at.exception
     ranked = _ranked(at)
     assert ranked["model"].tolist() == ["bm25 · demo_v2603"] and (ranked["params_b"] <= 0.01).all()
@@ -84,9 +99,9 @@ def test_selection_respects_parameter_budget(app_cache, default_runs):
     assert at.toggle(key="sel_limit").value is True and at.number_input(key="sel_budget").value == 0.01
 
 
-def test_printable_view_hides_widgets_and_offers_summary(app_cache, default_runs):
-    runs = default_runs
-    at = app_test("selection.py", app_cache, {"release": "demo_v2603", "runs": [m.run_id for m in runs.values()],
+def test_printable_view_hides_widgets_and_offers_summary(root, metas):
+    runs = metas
+    at = app_test("selection.py", root, {"release": "demo_v2603", "runs": [m.run_id for m in runs.values()],
                                               "print": "1", "sel_tasks": "c2t", "budget": "1"}).run()
     assert not at.exception
     assert len(at.multiselect) == 1  # only the sidebar's run picker
