@@ -54,7 +54,7 @@ DATA_MODULES = ["coreb_core", "coreb_core.defaults", "coreb_core.report", "coreb
                 "coreb_core.views.training", "coreb_core.analysis.hubs", "coreb_core.views.hubs",
                 "coreb_core.analysis.audit", "coreb_core.views.audit", "coreb_core.analysis.generator_rules",
                 "coreb_core.analysis.integrity",
-                "coreb_core.views.integrity", "coreb_core.data.slice_keys", "coreb_core.analysis.waterfall",
+                "coreb_core.views.integrity", "coreb_core.views.retrieval", "coreb_core.data.slice_keys", "coreb_core.analysis.waterfall",
                 "coreb_core.views.waterfall", "coreb_core.analysis.compression", "coreb_core.views.compression", "coreb_core.views.tiers"]
 
 FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS

@@ -3,10 +3,13 @@ button, refreshed every second, and reruns the whole page once a job ends, so th
 listed under Runs at once. The jobs themselves are ``coreb_core.retrieval.jobs`` (no Streamlit)."""
 from __future__ import annotations
 
+from typing import Callable
+
 import pandas as pd
 import streamlit as st
 
-from coreb_core.present.format import plain, release_words
+from coreb_core.errors import CorebError
+from coreb_core.present.format import error_lines, plain, release_words
 from coreb_core.present.numbers import duration_text
 from coreb_core.retrieval.jobs import CANCELLED, DEFAULT, DONE, FAILED, JobState, RunRequest, WorkRequest, board
 from coreb_core.retrieval.sweep import SweepResult
@@ -156,3 +159,29 @@ def start_work(request: WorkRequest, work) -> str:
     st.session_state.setdefault(MINE_KEY, set()).add(job_id)
     st.session_state.pop(OUTCOME_KEY, None)
     return job_id
+
+
+def submit(key: str, start: Callable[[], str]) -> None:
+    """Start a job (``start`` returns its id: ``start_job`` or ``start_work``) as this session's job under ``key``,
+    its refusal shown here line by line; then draw the page again: the sidebar shows the job's progress and Cancel."""
+    try:
+        st.session_state[key] = start()
+    except CorebError as exc:
+        for line in error_lines(exc):
+            st.error(plain(line))
+    else:
+        st.rerun()
+
+
+def session_job(key: str) -> JobState | None:
+    """This session's job under ``key`` (``submit``), while the job board still knows it."""
+    job = st.session_state.get(key)
+    return board().state(job) if job in {s.job_id for s in board().states()} else None
+
+
+def job_result(key: str) -> object | None:
+    """The result of this session's job under ``key`` once it is done; its error shown here when it failed."""
+    s = session_job(key)
+    if s is not None and s.status == FAILED:
+        st.error(plain(s.error or "failed"))
+    return board().result(s.job_id) if s is not None and s.status == DONE else None

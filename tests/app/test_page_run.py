@@ -14,7 +14,8 @@ from tests.builders import app_test, bad_jsonl
 
 @pytest.fixture
 def private_cache(app_cache, tmp_path, monkeypatch):
-    """A copy of the app cache (releases and runs), so new runs and imports touch no other test."""
+    """A copy of the app cache (releases and runs), so new runs and imports touch no other test: for the one test
+    that runs MiniLM itself. The others work on ``lexical_copy`` (CoREB-mini and its lexical runs: the fast loop)."""
     root = tmp_path / "cache"
     shutil.copytree(app_cache / "coreb", root / "coreb", symlinks=False,
                     ignore=shutil.ignore_patterns(".versions"))
@@ -33,7 +34,8 @@ def finish_runs(at, root):
     return at.run()
 
 
-def test_run_page_runs_bm25(private_cache):
+def test_run_page_runs_bm25(lexical_copy):
+    private_cache = lexical_copy[0]
     from ui.cache import runs_of
 
     before = set(runs_of("demo_v2603"))
@@ -108,7 +110,8 @@ def test_run_page_profile_selector_reaches_the_run(private_cache, minilm_cold_an
     assert without_release(run_label(meta), "demo_v2603") in other.sidebar.multiselect[0].options
 
 
-def test_run_page_says_where_a_run_on_another_release_appears(private_cache):
+def test_run_page_says_where_a_run_on_another_release_appears(lexical_copy):
+    private_cache = lexical_copy[0]
     from ui.cache import runs_of
 
     # One release selector: a run is made on the sidebar's release; when the sidebar then moves to
@@ -133,7 +136,8 @@ def test_run_page_says_where_a_run_on_another_release_appears(private_cache):
     assert len(at.sidebar.multiselect[0].options) == len(runs_of("demo_v2603"))
 
 
-def test_run_page_renames_and_tags_a_run(private_cache):
+def test_run_page_renames_and_tags_a_run(lexical_copy):
+    private_cache = lexical_copy[0]
     from ui.cache import runs_of
 
     runs = runs_of("demo_v2603")
@@ -167,7 +171,8 @@ def test_run_page_renames_and_tags_a_run(private_cache):
     assert run_meta(second, private_cache).name == runs[second].name and run_meta(second, private_cache).tags is None
 
 
-def test_run_page_cancelled_run_stores_nothing(private_cache):
+def test_run_page_cancelled_run_stores_nothing(lexical_copy):
+    private_cache = lexical_copy[0]
     from coreb_core.retrieval.jobs import CANCELLED, board
     from ui.cache import runs_of
 
@@ -207,7 +212,8 @@ def test_run_page_api_model_needs_its_key(cache, mini_data, monkeypatch):
     assert not [e for e in (*at.info, *at.caption, *at.markdown) if "sk-PAGECHECK-91b2" in e.value]
 
 
-def test_run_page_broken_dataset_shows_each_problem(private_cache, tmp_path):
+def test_run_page_broken_dataset_shows_each_problem(lexical_copy, tmp_path):
+    private_cache = lexical_copy[0]
     src = bad_jsonl(tmp_path)
     at = app_test("run_retrieval.py", private_cache).run()
     at.text_input(key="ds_release").set_value("broken")
@@ -220,7 +226,8 @@ def test_run_page_broken_dataset_shows_each_problem(private_cache, tmp_path):
     assert "broken" not in list_releases(private_cache)
 
 
-def test_run_page_imports_good_dataset_and_trec_results(private_cache, tmp_path):
+def test_run_page_imports_good_dataset_and_trec_results(lexical_copy, tmp_path):
+    private_cache = lexical_copy[0]
     src = dump.write_parquet_folder(tmp_path / "good", dump.rows())
     at = app_test("run_retrieval.py", private_cache).run()
     at.text_input(key="ds_release").set_value("tiny")
