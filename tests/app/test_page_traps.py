@@ -1,4 +1,5 @@
-"""The Trap analysis page against trap_table (the library on hand-made runs: tests/analysis/test_traps.py)."""
+"""The Trap analysis page against trap_table (the library on hand-made runs: tests/analysis/test_traps.py). Fast:
+BM25 and a dense run encoded by the ``Trigrams`` stand-in (``fake_dense``), not the MiniLM first launch."""
 import json
 
 import numpy as np
@@ -7,13 +8,24 @@ import pytest
 from tests.builders import app_test
 
 
-def test_page_share_matches_trap_table(app_cache, default_run_ids):
+@pytest.fixture(scope="module")
+def root(fake_dense):
+    return fake_dense[0]
+
+
+@pytest.fixture(scope="module")
+def run_ids(fake_dense) -> dict[str, str]:
+    """Model -> run id: BM25 and the dense run ``minilm`` encoded by the ``Trigrams`` stand-in (its vectors cached)."""
+    return {"bm25": fake_dense[2], "minilm": fake_dense[1]}
+
+
+def test_page_share_matches_trap_table(root, run_ids):
     from coreb_core.data.store import Store, with_query_facts
     from coreb_core.evaluation.evaluate import trap_table
     from coreb_core.runs.folders import read_hits
 
-    runs = default_run_ids
-    at = app_test("traps.py", app_cache, {"task": "t2c", "runs": [runs["bm25"], runs["minilm"]]}).run()
+    runs = run_ids
+    at = app_test("traps.py", root, {"task": "t2c", "runs": [runs["bm25"], runs["minilm"]]}).run()
     assert not at.exception
     at.radio(key="trap_level").set_value("subtask").run()
     assert not at.exception
@@ -27,9 +39,9 @@ def test_page_share_matches_trap_table(app_cache, default_run_ids):
     assert rect["encoding"]["y"]["axis"]["labelLimit"] >= 7 * shown["group"].str.len().max()
     # run names, not ids, head the table
     assert list(at.dataframe[0].proto.column_order)[:3] == ["run_label", "group", "share_trap_above_positive"]
-    with Store("demo_v2603", app_cache) as store:
+    with Store("demo_v2603", root) as store:
         for model in ("bm25", "minilm"):
-            traps = trap_table(store, read_hits(runs[model], app_cache))
+            traps = trap_table(store, read_hits(runs[model], root))
             traps = with_query_facts(store, traps[traps["task"] == "t2c"])
             expected = traps.groupby("subtask")["trap_above_positive"].mean()
             mine = shown[shown["run"] == runs[model]].set_index("subtask")["share_trap_above_positive"]
@@ -42,8 +54,8 @@ def test_page_share_matches_trap_table(app_cache, default_run_ids):
     # Task level: one row per run, the README's "T2C queries with a trap above the first positive".
     at.radio(key="trap_level").set_value("task").run()
     per_task = at.dataframe[0].value.set_index("run")
-    with Store("demo_v2603", app_cache) as store:
-        bm25 = trap_table(store, read_hits(runs["bm25"], app_cache))
+    with Store("demo_v2603", root) as store:
+        bm25 = trap_table(store, read_hits(runs["bm25"], root))
     bm25 = bm25[bm25["task"] == "t2c"]
     assert per_task.loc[runs["bm25"], "share_trap_above_positive"] == round(bm25["trap_above_positive"].mean() * 100, 1)
     assert per_task.loc[runs["bm25"], "queries"] == 720  # every T2C query of demo_v2603
@@ -62,18 +74,18 @@ def test_page_share_matches_trap_table(app_cache, default_run_ids):
     assert len([b for b in at.get("download_button")]) == 8
 
 
-def test_page_c2c_and_anchor(app_cache, default_run_ids):
+def test_page_c2c_and_anchor(root, run_ids):
     from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import trap_table
     from coreb_core.runs.folders import read_hits
 
-    runs = default_run_ids
-    at = app_test("traps.py", app_cache, {"task": "c2c", "anchor": "0", "runs": [runs["minilm"]]}).run()
+    runs = run_ids
+    at = app_test("traps.py", root, {"task": "c2c", "anchor": "0", "runs": [runs["minilm"]]}).run()
     assert not at.exception
     at.radio(key="trap_level").set_value("task").run()
     row = at.dataframe[0].value.iloc[0]
-    with Store("demo_v2603", app_cache) as store:
-        traps = trap_table(store, read_hits(runs["minilm"], app_cache), anchor_exclusion=False)
+    with Store("demo_v2603", root) as store:
+        traps = trap_table(store, read_hits(runs["minilm"], root), anchor_exclusion=False)
     traps = traps[traps["task"] == "c2c"]
     assert row["queries"] == 144  # every C2C query of demo_v2603
     assert row["traps_in_top_10_per_query"] == pytest.approx(traps["traps_in_top_10"].mean())

@@ -1,23 +1,37 @@
 """The Trap analysis page's "Surface bias" and "Embedding map" sections against the library on CoREB-mini
-(the numbers themselves are checked by hand in tests/analysis/test_surface_bias.py and test_embedding_map.py)."""
+(the numbers themselves are checked by hand in tests/analysis/test_surface_bias.py and test_embedding_map.py).
+Fast: BM25 and a dense run encoded by the ``Trigrams`` stand-in (``fake_dense``), not the MiniLM first launch."""
 import json
+
+import pytest
 
 from tests.builders import app_test
 
 
-def test_surface_sentences_and_map(app_cache, default_run_ids):
+@pytest.fixture(scope="module")
+def root(fake_dense):
+    return fake_dense[0]
+
+
+@pytest.fixture(scope="module")
+def run_ids(fake_dense) -> dict[str, str]:
+    """Model -> run id: BM25 and the dense run ``minilm`` encoded by the ``Trigrams`` stand-in (its vectors cached)."""
+    return {"bm25": fake_dense[2], "minilm": fake_dense[1]}
+
+
+def test_surface_sentences_and_map(root, run_ids):
     from coreb_core.analysis.traps.surface import TRAP_WIN, surface_bias
     from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import trap_table
     from coreb_core.runs.folders import read_hits
 
-    runs = default_run_ids
-    at = app_test("traps.py", app_cache, {"task": "t2c", "runs": [runs["bm25"], runs["minilm"]]}).run()
+    runs = run_ids
+    at = app_test("traps.py", root, {"task": "t2c", "runs": [runs["bm25"], runs["minilm"]]}).run()
     assert not at.exception
     sentences = [m.value for m in at.markdown if "trap win" in m.value]
     assert len(sentences) == 2 and all(s.rstrip().endswith(".") for s in sentences)
-    with Store("demo_v2603", app_cache) as store:
-        hits = {model: read_hits(runs[model], app_cache) for model in ("bm25", "minilm")}
+    with Store("demo_v2603", root) as store:
+        hits = {model: read_hits(runs[model], root) for model in ("bm25", "minilm")}
         bias = surface_bias(store, {runs[model]: h for model, h in hits.items()})
         for model, h in hits.items():
             table = trap_table(store, h)
@@ -45,8 +59,8 @@ def test_surface_sentences_and_map(app_cache, default_run_ids):
     assert not at.exception and at.query_params["neighbours"] == "3"
 
 
-def test_map_needs_a_dense_run(app_cache, default_run_ids):
-    at = app_test("traps.py", app_cache, {"task": "c2c", "runs": [default_run_ids["bm25"]]}).run()
+def test_map_needs_a_dense_run(root, run_ids):
+    at = app_test("traps.py", root, {"task": "c2c", "runs": [run_ids["bm25"]]}).run()
     assert not at.exception
     assert any("needs a dense run" in i.value for i in at.info)
     assert len([m for m in at.markdown if "trap win" in m.value]) == 1
