@@ -78,6 +78,8 @@ def test_the_classes_on_coreb_mini(lexical_cache):
     assert view.class_counts() == {"c2c": {"trap_beyond_cap": 4, "other": 22}, "c2t": {"trap_beyond_cap": 51,
                                    "other": 16}, "t2c": {"trap_beyond_cap": 4}}
     assert int((view.queue["runs"] == 2).sum()) == 38
+    # the Data page's sentence: every candidate, no would-be positive, the passing ones, the 38 both runs put there
+    assert view.totals() == (len(view.queue), 0, int((view.queue["passed"] == True).sum()), 38)  # noqa: E712
     assert set(view.queue.loc[(view.queue["task"] == "c2t") & (view.queue["class"] == "other"), "subtask"]) == {
         "c2t_match"}
     with_traps = audit.build(Scope.of(RELEASE, list(runs.values()), root=root), include_traps=True,
