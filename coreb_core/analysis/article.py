@@ -16,6 +16,7 @@ from typing import Iterable, NamedTuple
 
 import pandas as pd
 
+from coreb_core.data.measures import NDCG_10
 from coreb_core.data.schema import TASK_NAMES
 from coreb_core.data.store import Store, with_query_facts
 from coreb_core.results.published import published_figures
@@ -65,12 +66,12 @@ def our_t2c_kinds(store: Store, per_query: pd.DataFrame, labels: dict[str, str])
       model  canonical  search
     0  BM25      0.402   0.188
     """
-    t2c = per_query[per_query["task"] == "t2c"][["run", "query_id", "ndcg_at_10"]]
+    t2c = per_query[per_query["task"] == "t2c"][["run", "query_id", NDCG_10.column]]
     if t2c.empty:
         return pd.DataFrame(columns=["model", "run", *T2C_KINDS, "queries"])
     facts = with_query_facts(store, t2c[["query_id"]], ("subtask",))
     t2c = t2c.assign(kind=facts["subtask"].astype(str).map(t2c_kind).to_numpy())
-    means = t2c.groupby(["run", "kind"], observed=True)["ndcg_at_10"].mean().unstack("kind")
+    means = t2c.groupby(["run", "kind"], observed=True)[NDCG_10.column].mean().unstack("kind")
     counts = t2c.groupby("run", observed=True).size()
     out = means.reindex(columns=list(T2C_KINDS)).reset_index().rename_axis(columns=None)
     out.insert(0, "model", out["run"].astype(str).map(lambda r: labels.get(r, r)))
@@ -155,7 +156,7 @@ def reranker_deltas(rows: Iterable[dict], ours: Iterable[RerankedPair] = ()) -> 
     """
     rows = list(rows)
     frame = _wide(rows, RERANKERS, "task", TASK_NAMES)
-    base = _wide([r for r in rows if r.get("metric") == "ndcg_at_10"], TABLE3, "task", TASK_NAMES)
+    base = _wide([r for r in rows if r.get("metric") == NDCG_10.column], TABLE3, "task", TASK_NAMES)
     c2llm = base.set_index("model").loc["C2LLM-7B"] if "C2LLM-7B" in set(base["model"]) else None
     for t in TASK_NAMES:
         frame[f"{t}_delta"] = frame[t] / 100 * (float(c2llm[t]) if c2llm is not None else float("nan"))
@@ -190,7 +191,7 @@ def task_order(rows: Iterable[dict], order: tuple[str, ...] = ARTICLE_TASK_ORDER
     >>> t.models, t.holding, t.exceptions[0]   # doctest: +SKIP
     (11, 8, 'F2LLM-1.7B (C2T > C2C = T2C)')
     """
-    table = _wide([r for r in rows if r.get("metric") == "ndcg_at_10"], source, "task", order)
+    table = _wide([r for r in rows if r.get("metric") == NDCG_10.column], source, "task", order)
     exceptions = []
     for _, row in table.iterrows():
         values = [row[t] for t in order]

@@ -31,6 +31,7 @@ from typing import Iterable
 
 import pandas as pd
 
+from coreb_core.data.measures import NDCG_10, Measure
 from coreb_core.data.schema import TASK_NAMES
 from coreb_core.data.store import Store
 from coreb_core.evaluation.evaluate import evaluate, summary
@@ -39,7 +40,7 @@ from coreb_core.runs.meta import RunMeta
 
 # Our registry id -> the MTEB model whose recipe it follows (model_meta.json's name).
 MTEB_TWINS = {"bm25s-mteb": "mteb/baseline-bm25s"}
-PARITY_METRICS = ("ndcg_at_10", "recall_at_10", "map_at_10")
+PARITY_METRICS = tuple(m.column for m in (NDCG_10, Measure("recall", 10), Measure("map", 10)))
 COLUMNS = ["run", "model", "mteb_model", "task", "metric", "queries", "ours", "mteb", "difference", "mteb_source"]
 
 

@@ -31,12 +31,14 @@ from typing import NamedTuple
 
 import pandas as pd
 
+from coreb_core.data.measures import NDCG_10
 from coreb_core.data.schema import TASK_NAMES
 from coreb_core.data.store import Store
 from coreb_core.errors import CorebError
 from coreb_core.evaluation.evaluate import evaluate
 from coreb_core.evaluation.schemes import MTEB, V2, Scheme
 
+COLUMN = NDCG_10.column  # the one measure every step is scored on (the papers' headline)
 SCORING_STEPS: tuple[tuple[str, str, Scheme, bool], ...] = (
     ("mteb", "MTEB's protocol: positives-only qrels (queries without a positive left out), C2C anchor kept",
      MTEB, False),
@@ -69,13 +71,12 @@ class Waterfall(NamedTuple):
     def total(self, task: str) -> float:
         """The end minus the start for one task."""
         rows = self.table[self.table["task"] == task]
-        return float(rows["ndcg_at_10"].iloc[-1] - rows["ndcg_at_10"].iloc[0])
+        return float(rows[COLUMN].iloc[-1] - rows[COLUMN].iloc[0])
 
 
 def _means(store: Store, hits: pd.DataFrame, scheme: Scheme, anchor_exclusion: bool) -> pd.DataFrame:
     per_query = evaluate(store, hits, scheme, anchor_exclusion=anchor_exclusion)
-    return per_query.groupby("task")["ndcg_at_10"].agg(["size", "mean"]).rename(
-        columns={"size": "queries", "mean": "ndcg_at_10"})
+    return per_query.groupby("task")[COLUMN].agg(["size", "mean"]).rename(columns={"size": "queries", "mean": COLUMN})
 
 
 def protocol_waterfall(store: Store, model: str, chain: list[ChainRun]) -> Waterfall:
@@ -90,10 +91,10 @@ def protocol_waterfall(store: Store, model: str, chain: list[ChainRun]) -> Water
             same: bool) -> None:
         nonlocal previous
         for task in (t for t in TASK_NAMES if t in means.index):
-            before = previous.loc[task, "ndcg_at_10"] if previous is not None and task in previous.index else None
-            value = means.loc[task, "ndcg_at_10"]
+            before = previous.loc[task, COLUMN] if previous is not None and task in previous.index else None
+            value = means.loc[task, COLUMN]
             rows.append({"step": step, "description": change, "run": run, "scheme": str(scheme), "anchor_excluded": excluded,
-                         "task": task, "queries": int(means.loc[task, "queries"]), "ndcg_at_10": float(value),
+                         "task": task, "queries": int(means.loc[task, "queries"]), COLUMN: float(value),
                          "change": float(value - before) if before is not None else float("nan"), "same": same})
         previous = means
 

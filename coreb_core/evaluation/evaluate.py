@@ -39,6 +39,7 @@ from typing import Any, Mapping, NamedTuple, cast
 import numpy as np
 import pandas as pd
 
+from coreb_core.data.measures import NDCG_10
 from coreb_core.data.schema import POSITIVE, TRAP
 from coreb_core.data.store import Store
 from coreb_core.errors import CorebError
@@ -410,7 +411,7 @@ def score_run(run_id: str, root: Path | None = None) -> dict[str, float]:
 
     with Store(run_meta(run_id, root).made_on(), root) as store:
         result = summary(evaluate(store, StoredRun(run_id, root)))
-    return {t: m["ndcg_at_10"] for t, m in result["tasks"].items()}
+    return {t: m[NDCG_10.column] for t, m in result["tasks"].items()}
 
 
 # What every mean averages over, said wherever the numbers are printed.

@@ -19,11 +19,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from coreb_core.data.measures import metric_label
+from coreb_core.data.measures import NDCG_10, Measure, metric_label
 from coreb_core.data.schema import TASK_NAMES
 
 FILE = Path(__file__).resolve().parent / "published_figures.json"
-_METRIC = {"ndcg10": "ndcg_at_10", "recall10": "recall_at_10"}
+_METRIC = {"ndcg10": NDCG_10.column, "recall10": Measure("recall", 10).column}
 
 # Two kinds of overall average are published, and each published overall is stored under its kind:
 # - QUERY_WEIGHTED: paper Table 3 / Table 14 and the project page. Their Overall is the mean over every
@@ -145,13 +145,13 @@ def published_rows() -> list[dict[str, Any]]:
         elif key.startswith("readme_"):
             for model, values in table.items():
                 for task, v in values.items():
-                    rows.append(_row(key, model, TASK_MEAN if task == "avg_simple_mean" else task, "ndcg_at_10", v))
+                    rows.append(_row(key, model, TASK_MEAN if task == "avg_simple_mean" else task, NDCG_10.column, v))
         elif key.startswith("paper_table4"):
             for model, values in table.items():
-                rows += [_row(key, model, "t2c", "ndcg_at_10", v, kind) for kind, v in values.items()]
+                rows += [_row(key, model, "t2c", NDCG_10.column, v, kind) for kind, v in values.items()]
         elif key.startswith("paper_table15"):
             for model, values in table.items():
-                rows += [_row(key, model, "c2c", "ndcg_at_10", v, lang) for lang, v in values.items()]
+                rows += [_row(key, model, "c2c", NDCG_10.column, v, lang) for lang, v in values.items()]
         elif key.startswith("paper_c2c_ndcg1"):
             rows += [_row(key, model, "c2c", "ndcg_at_1", v) for model, v in table.items()]
         elif key.startswith("reranker_delta"):
@@ -161,12 +161,12 @@ def published_rows() -> list[dict[str, Any]]:
             for model, values in table.items():
                 if isinstance(values, list) and not model.startswith("_"):
                     rows += [_row(key, model, QUERY_WEIGHTED, "params_b", values[0]),
-                             _row(key, model, QUERY_WEIGHTED, "ndcg_at_10", values[1]),
+                             _row(key, model, QUERY_WEIGHTED, NDCG_10.column, values[1]),
                              _row(key, model, QUERY_WEIGHTED, "ndcg_at_10_per_billion_params", values[2])]
         elif key == "paper_model_avg_ndcg10_by_task_v202603":
-            rows += [_row(key, "average of models", task, "ndcg_at_10", v) for task, v in table.items()]
+            rows += [_row(key, "average of models", task, NDCG_10.column, v) for task, v in table.items()]
         elif key == "paper_t2c_by_language_avg_over_models_excl_search":
-            rows += [_row(key, "average of models", "t2c", "ndcg_at_10", v, lang) for lang, v in table.items()]
+            rows += [_row(key, "average of models", "t2c", NDCG_10.column, v, lang) for lang, v in table.items()]
     return [r for r in rows if r is not None]
 
 

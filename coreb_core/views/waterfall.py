@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from coreb_core.analysis.waterfall import ChainRun, Waterfall, protocol_waterfall
+from coreb_core.data.measures import NDCG_10
 from coreb_core.data.schema import TASK_NAMES
 from coreb_core.errors import CorebError
 from coreb_core.progress import Progress, silent
@@ -111,7 +112,7 @@ def published_ends(rows: list[dict[str, Any]], spec: ModelSpec, release: str) ->
     out: dict[str, dict[str, float]] = {}
     for row in [*rows, *published_rows()]:
         task, value = row.get("task_short"), row.get("value")
-        if row.get("metric") != "ndcg_at_10" or task not in TASK_NAMES or not isinstance(value, float):
+        if row.get("metric") != NDCG_10.column or task not in TASK_NAMES or not isinstance(value, float):
             continue
         # MTEB's CoREB tasks are release_v2603's rows (its descriptive statistics match them): its files end no
         # other release's waterfall.
