@@ -42,7 +42,7 @@ from pathlib import Path
 import pandas as pd
 
 from coreb_core.atomic import atomic_write_text, check_target
-from coreb_core.data.measures import measures
+from coreb_core.data.measures import NDCG_10, measures
 from coreb_core.data.schema import TASKS
 from coreb_core.data.store import Store
 from coreb_core.errors import CorebError
@@ -161,7 +161,7 @@ def _export_mteb(run_id: str, out: Path, root: Path | None = None) -> Path:
         per_query = evaluate(store, hits, V2)
     for task, values in summary(per_query)["tasks"].items():
         entry = {k: v for k, v in values.items() if k != "queries" and not k.startswith(("dcg", "idcg"))}
-        entry.update({"main_score": values["ndcg_at_10"], "hf_subset": "default", "languages": ["eng-Latn", "python-Code"]})
+        entry.update({"main_score": values[NDCG_10.column], "hf_subset": "default", "languages": ["eng-Latn", "python-Code"]})
         result = {"dataset_revision": meta.release, "task_name": TASKS[task].mteb_retrieval, "mteb_version": None,
                   "scores": {"test": [entry]}, "evaluation_time": None, "kg_co2_emissions": None,
                   "coreb_scheme": "v2 (official CoREB scoring, C2C anchor excluded), not MTEB's positives-only qrels",
