@@ -1,5 +1,6 @@
 """Shared fixtures: private caches, the app's real first launch once per session (it builds CoREB-mini,
-the BM25 run and the one MiniLM encode of the session), the tiny hand-made release, the default runs. Plain helpers and builders (``run_cli``, ``app_test``,
+the BM25 run and the one MiniLM encode of the session), its first launch on the real export (``COREB_DATA``),
+the tiny hand-made release, the default runs. Plain helpers and builders (``run_cli``, ``app_test``,
 ``tiny_hits``, …) live in ``tests/builders.py``."""
 import os
 import tempfile
@@ -28,20 +29,57 @@ def real_release_folder(release: str) -> Path:
     return folder
 
 
+@dataclass
+class RealFirstLaunch:
+    """What the app's first launch did with ``COREB_DATA`` naming the real export (the folder of release folders):
+    ``needed_before`` / ``needed_after`` are ``needs_defaults`` before and after it, ``releases`` the releases cached
+    then, ``default_release`` the one the pages open on, ``models`` the runs of that release then, ``created`` the
+    run ids it returned and ``messages`` its progress lines."""
+    cache: Path
+    needed_before: bool
+    needed_after: bool
+    releases: list[str]
+    default_release: str | None
+    models: list[str]
+    created: list[str]
+    messages: list[str]
+
+
 @pytest.fixture(scope="session")
-def real_cache(tmp_path_factory) -> Path:
-    """Both real releases imported once per session (from the folder of release folders, as a user would),
-    two lexical runs on release_v2603 (bm25, bm25s-mteb; seconds each) and MTEB's published bm25s result
-    files (shared/mteb_results): the real-data tests share them and add nothing to them."""
-    from coreb_core.results.uploads import import_dataset
-    from coreb_core.retrieval.pipeline import run_retrieval
+def real_first_launch(tmp_path_factory) -> RealFirstLaunch:
+    """The app's first launch on the real release, once per session: ``COREB_DATA`` set to the real export, then
+    what app.py does before its first page, ``ensure_defaults(models=FIRST_MODELS)`` (both releases imported, the
+    BM25 run on release_v2603). Not its later default: app.py then submits MiniLM as a background job
+    (``start_later_default``), which would encode the whole real release for many minutes; it is left unsubmitted
+    here (the MiniLM first launch is ``first_launch``, on CoREB-mini). tests/real/test_real_first_launch.py asserts
+    on what it did; ``real_cache`` adds to its cache."""
+    from coreb_core.data.store import list_releases
+    from coreb_core.defaults import DATA_ENV, FIRST_MODELS, default_release, ensure_defaults, needs_defaults
+    from coreb_core.runs.folders import list_runs
 
     real_release_folder("release_v2603")
     root = tmp_path_factory.mktemp("real-cache")
-    for release in ("release_v2603", "release_v2602"):
-        import_dataset(REAL_DATA, split=release, root=root)
-    for model in ("bm25", "bm25s-mteb"):
-        run_retrieval(model, "release_v2603", root=root)
+    messages: list[str] = []
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv(DATA_ENV, str(REAL_DATA))
+        before = needs_defaults(root)
+        created = ensure_defaults(progress=lambda m, f: messages.append(m), root=root, models=FIRST_MODELS)
+        releases = list_releases(root)
+        release = default_release(releases)
+        models = [m.model for m in list_runs(release, root)] if release else []
+        after = needs_defaults(root)
+    return RealFirstLaunch(root, before, after, releases, release, models, created, messages)
+
+
+@pytest.fixture(scope="session")
+def real_cache(real_first_launch) -> Path:
+    """The real first launch's cache (both real releases, its BM25 run on release_v2603), with a bm25s-mteb run on
+    release_v2603 (seconds) and MTEB's published bm25s result files (shared/mteb_results) added: the real-data
+    tests share it and add nothing to it."""
+    from coreb_core.retrieval.pipeline import run_retrieval
+
+    root = real_first_launch.cache
+    run_retrieval("bm25s-mteb", "release_v2603", root=root)
     mteb = _REPO.parent / "shared" / "mteb_results" / "mteb__baseline-bm25s"
     if mteb.is_dir():
         from coreb_core.results.imported import import_results
@@ -274,12 +312,12 @@ def pytest_collection_modifyitems(config, items):
         kinds = set()
         if path.name.startswith("test_browser") or "chromium" in item.name or "prints_offline" in item.name:
             kinds.add("browser")
-        if "real" in path.parts or "real_cache" in item.fixturenames:
+        if "real" in path.parts or {"real_first_launch", "real_cache"} & set(item.fixturenames):
             kinds.add("real")
         if DENSE_FIXTURES & set(item.fixturenames):
             kinds.add("dense")
         if {"real", "dense"} <= kinds:  # `make test` builds each family's session fixtures in a process of its own
-            raise pytest.UsageError(f"{item.nodeid} uses both the real release (real_cache) and the MiniLM first "
+            raise pytest.UsageError(f"{item.nodeid} uses both the real release (real_first_launch) and the MiniLM first "
                                     "launch: the slow passes `-m 'slow and real'` and `-m 'slow and not real'` "
                                     "would build the first launch twice")
         for kind in sorted(kinds | ({"slow"} if kinds else set())):
