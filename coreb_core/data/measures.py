@@ -104,15 +104,6 @@ SELECTION_MEASURES: tuple[Measure, ...] = (NDCG_10, Measure("map", 10), Measure(
 SELECTION_METRICS = tuple(m.column for m in SELECTION_MEASURES)  # their columns, the page's choices
 
 
-def column_of(metric: Measure | str) -> str:
-    """The per-query column of ``metric``: a ``Measure``'s ``column``, or the column name as given.
-
-    >>> column_of(Measure("ndcg", 10)), column_of("recall_at_100")
-    ('ndcg_at_10', 'recall_at_100')
-    """
-    return metric.column if isinstance(metric, Measure) else metric
-
-
 def metric_label(column: str) -> str:
     """The canonical name of a metric column, or the column itself when it is no ``Measure``.
 
@@ -134,21 +125,3 @@ def measures(families: Iterable[str] = FAMILIES, ks: Iterable[int] = KS) -> list
     ks = tuple(ks)
     return [Measure(family, k) for family in families for k in ks]
 
-
-def column_named(text: str, columns: Iterable[str]) -> str | None:
-    """The per-query column among ``columns`` that ``text`` names: the column itself, or any spelling
-    ``Measure.parse`` reads (``nDCG@10``); None when it names none of them.
-
-    >>> column_named("nDCG@10", ["ndcg_at_10", "map_at_10"]), column_named("map_at_10", ["map_at_10"])
-    ('ndcg_at_10', 'map_at_10')
-    >>> column_named("nope", ["ndcg_at_10"]) is None, column_named("P@5", ["ndcg_at_10"]) is None
-    (True, True)
-    """
-    columns = list(columns)
-    if text in columns:
-        return text
-    try:
-        column = Measure.parse(text).column
-    except ValueError:
-        return None
-    return column if column in columns else None

@@ -32,3 +32,11 @@ def test_malformed_names_are_refused_in_one_line(bad):
 def test_table_columns_follow_the_measures():
     assert metric_names((1, 10)) == [m.column for m in measures(FAMILIES, (1, 10))]
     assert metric_names()[:2] == ["ndcg_at_1", "ndcg_at_3"] and len(metric_names()) == 42  # 6 families x 7 cutoffs (1..1000)
+
+
+def test_the_default_and_the_selection_measures():
+    from coreb_core.data.measures import NDCG_10, SELECTION_MEASURES, SELECTION_METRICS
+
+    assert NDCG_10 == Measure.parse("nDCG@10") and NDCG_10.column == "ndcg_at_10" and str(NDCG_10) == "nDCG@10"
+    assert SELECTION_MEASURES[0] == NDCG_10 and all(m.k == 10 for m in SELECTION_MEASURES)
+    assert SELECTION_METRICS == ("ndcg_at_10", "map_at_10", "recall_at_10", "mrr_at_10")  # the page's choices
