@@ -3,7 +3,7 @@ negative is a trap, downloads), hard negatives mined from a run, and a reranker 
 board. Widgets only; the work is coreb_core.views.training and coreb_core.training."""
 import functools
 import io
-from typing import Callable
+from typing import NamedTuple
 
 import altair as alt
 import pandas as pd
@@ -11,12 +11,11 @@ import streamlit as st
 
 from coreb_core.data.schema import TASK_NAMES
 from coreb_core.data.store import list_releases
-from coreb_core.errors import CorebError
 from coreb_core.present.charts import hbar
-from coreb_core.present.format import code, error_lines, plain
+from coreb_core.present.format import code, plain
 from coreb_core.present.labels import TASK_LABELS
 from coreb_core.progress import Progress
-from coreb_core.retrieval.jobs import DONE, FAILED, WorkOutcome, WorkRequest, board
+from coreb_core.retrieval.jobs import WorkOutcome, WorkRequest
 from coreb_core.training.mining import GRADES, PASSING, SAMPLES, TRIPLETS, K, MinedNegatives, write_mined_to
 from coreb_core.training.protocol import train_and_rerank
 from coreb_core.training.reranker import TrainingConfig
@@ -34,7 +33,7 @@ from coreb_core.training.samples import (
 from coreb_core.views import training
 from ui.cache import runs_of, samples_view
 from ui.chart_specs import draw
-from ui.jobs import start_work
+from ui.jobs import job_result, start_work, submit
 from ui.sidebar import sidebar
 from ui.state import one_of, remembered, write_url
 from ui.widgets import download, guarded, run_label
@@ -47,7 +46,6 @@ GRADE_LABELS = {"trap": "trap (rel=1)", "judged_negative": "judged negative (rel
                 "passing_unjudged": "passing_unjudged (correct, unjudged)"}
 
 state = sidebar()
-ss = st.session_state
 release = state.release
 st.title("Training data")
 st.caption("From error analysis to training data: CoREB's reranker protocol (train on release v202602, test on "
@@ -133,36 +131,54 @@ def section_viewer(view: training.SamplesView) -> None:
                "unjudged documents of other problems, never the C2C anchor, never a text already in the sample.")
 
 
+class MineChoice(NamedTuple):
+    """The run to mine, negatives per query, whether correct code is kept (labelled), and the run's label."""
+
+    run: str
+    k: int
+    keep: bool
+    label: str
+
+
 @guarded
-def section_mining() -> None:
+def section_mine_configure() -> MineChoice | None:
     st.header("Mine hard negatives from a run")
     runs = runs_of(release)
     choices = [r for r in state.run_ids if r in runs] or list(runs)
     if not choices:
         st.info("No run of this release yet: make one on Run retrieval.")
-        return
-    left, mid, right = st.columns([3, 1, 1])
+        return None
+    left, right = st.columns([3, 1])
     with left:
         run = st.selectbox("Run", choices, key="training_mine_run", format_func=lambda r: run_label(runs[r]))
-    with mid:
-        k = st.number_input("Negatives per query (k)", 1, 100, K, key="training_mine_k")
     with right:
-        st.write("")
-        go = st.button("Mine", type="primary", key="training_mine_go",
-                       help="Its top k documents that are not positives (a rel=2 document never is one; the C2C "
-                            "anchor neither; passing code of the query's own problem in a positive's language is left "
-                            "out), each marked trap, judged negative or unjudged. Runs as a job.")
+        k = st.number_input("Negatives per query (k)", 1, 100, K, key="training_mine_k")
     keep = st.checkbox("Keep correct code, labelled", key="training_mine_keep",
                        help="Keep the documents the executed view makes relevant (passing code of the query's own "
                             "problem in a positive's language, unjudged or graded a trap by the release), labelled "
                             "passing_trap, passing_judged_negative or passing_unjudged, for analysis. Left out by "
                             "default: they are correct answers. Only the samples format can hold the label.")
-    test_release = test_release_of(release)  # CoREB's release_v2603, or CoREB-mini's demo_v2603
+    return MineChoice(run, int(k), keep, run_label(runs[run]))
+
+
+@guarded
+def section_mine_job(choice: MineChoice | None) -> None:
+    if choice is None:
+        return
+    go = st.button("Mine", type="primary", key="training_mine_go",
+                   help="Its top k documents that are not positives (a rel=2 document never is one; the C2C anchor "
+                        "neither; passing code of the query's own problem in a positive's language is left out), each "
+                        "marked trap, judged negative or unjudged. Runs as a job.")
     if go:
-        _start("training_mine_job",
-               WorkRequest("mine", f"mining {int(k)} hard negatives per query from {run_label(runs[run])}", release),
-               functools.partial(_mine, run, int(k), keep, test_release))
-    mined = _finished("training_mine_job")
+        request = WorkRequest("mine", f"mining {choice.k} hard negatives per query from {choice.label}", release)
+        work = functools.partial(_mine, choice.run, choice.k, choice.keep, test_release_of(release))
+        submit("training_mine_job", lambda: start_work(request, work))
+
+
+@guarded
+def section_mined() -> None:
+    test_release = test_release_of(release)  # CoREB's release_v2603, or CoREB-mini's demo_v2603
+    mined = job_result("training_mine_job")
     if not isinstance(mined, training.MinedView) or mined.mined.release != release:
         if release == test_release:
             st.info(plain(f"{release} is the test release: negatives mined from its runs are for analysis, not "
@@ -213,31 +229,19 @@ def _mined_bytes(m: MinedNegatives, fmt: str, parquet: bool) -> bytes:
     return buffer.getvalue()
 
 
-def _start(key: str, request: WorkRequest, work: Callable[[Progress], WorkOutcome]) -> None:
-    """Start ``work`` as this session's job under ``key`` (its refusal shown here), then draw the page again: the
-    sidebar shows the job's progress and Cancel."""
-    try:
-        ss[key] = start_work(request, work)
-    except CorebError as exc:
-        for line in error_lines(exc):
-            st.error(plain(line))
-    else:
-        st.rerun()
+class TrainChoice(NamedTuple):
+    """A training on another release and the run of this release its reranker reranks."""
 
-
-def _finished(key: str):
-    """The result of this session's job under ``key`` once it is done (its error shown when it failed)."""
-    job = ss.get(key)
-    if job not in {s.job_id for s in board().states()}:
-        return None
-    s = board().state(job)
-    if s.status == FAILED:
-        st.error(plain(s.error or "failed"))
-    return board().result(job) if s.status == DONE else None
+    train_release: str
+    first_stage: str
+    first_label: str
+    base: str
+    depth: int
+    config: TrainingConfig
 
 
 @guarded
-def section_training() -> None:
+def section_train_configure() -> TrainChoice | None:
     st.header("Train a reranker, the protocol's way")
     st.caption("A cross-encoder from the chosen weights (minilm: the bundled all-MiniLM-L6-v2 with a fresh head), "
                "trained with sentence-transformers' CrossEncoderTrainer (LambdaLoss over each sample's list) on the "
@@ -250,7 +254,7 @@ def section_training() -> None:
     if not others or not runs:
         st.info("Training needs another cached release to train on (the protocol: release_v2602 for release_v2603) "
                 "and a run of this release to rerank.")
-        return
+        return None
     c1, c2, c3 = st.columns(3)
     with c1:
         train_release = st.selectbox("Train on", others, index=others.index(PROTOCOL_TRAIN)
@@ -271,16 +275,24 @@ def section_training() -> None:
         max_length = m1.number_input("Tokens per (query, document) pair", 16, 8192, 256, key="training_max_length")
         held_out = m2.number_input("Held-out samples (the loss before and after)", 1, 10_000, 64,
                                    key="training_held_out", help="Whole queries, never trained on.")
-    go = st.button("Train and rerank", type="primary", key="training_go")
-    if go:
-        config = TrainingConfig(max_steps=int(steps), batch_size=int(batch), max_length=int(max_length),
-                                eval_samples=int(held_out))
-        title = f"training a reranker from {base} on {train_release}, then reranking {run_label(runs[first])}"
-        def work(progress: Progress) -> WorkOutcome:
-            return _protocol(train_release, first, base, config, int(depth), progress)
+    config = TrainingConfig(max_steps=int(steps), batch_size=int(batch), max_length=int(max_length),
+                            eval_samples=int(held_out))
+    return TrainChoice(train_release, first, run_label(runs[first]), base, int(depth), config)
 
-        _start("training_job", WorkRequest("train", title, release), work)
-    result = _finished("training_job")
+
+@guarded
+def section_train_job(choice: TrainChoice | None) -> None:
+    if choice is not None and st.button("Train and rerank", type="primary", key="training_go"):
+        title = (f"training a reranker from {choice.base} on {choice.train_release}, then reranking "
+                 f"{choice.first_label}")
+        work = functools.partial(_protocol, choice.train_release, choice.first_stage, choice.base, choice.config,
+                                 choice.depth)
+        submit("training_job", lambda: start_work(WorkRequest("train", title, release), work))
+
+
+@guarded
+def section_trained() -> None:
+    result = job_result("training_job")
     if result is None:
         return
     t = result.training
@@ -291,7 +303,8 @@ def section_training() -> None:
     st.caption("Source: " + code(str(t.out)) + " (its coreb_reranker.json records the samples, settings and losses).")
 
 
-def _protocol(train_release, first, base, config, depth, progress) -> WorkOutcome:
+def _protocol(train_release: str, first: str, base: str, config: TrainingConfig, depth: int,
+              progress: Progress) -> WorkOutcome:
     result = train_and_rerank(train_release, first, base, config, depth, progress=progress)
     return WorkOutcome(run_id=result.reranked_run, output=str(result.reranker), result=result)
 
@@ -299,5 +312,7 @@ def _protocol(train_release, first, base, config, depth, progress) -> WorkOutcom
 view = section_samples()
 if view is not None:
     section_viewer(view)
-section_mining()
-section_training()
+section_mine_job(section_mine_configure())
+section_mined()
+section_train_job(section_train_configure())
+section_trained()
