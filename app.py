@@ -1,6 +1,8 @@
 """CoREB error analysis: `make run` (serves it on http://127.0.0.1:8501 only: .streamlit/config.toml sets the
 address). Pages live in pages/; analysis lives in coreb_core."""
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+from streamlit.navigation.page import StreamlitPage
 
 from coreb_core.present.format import plain, release_words
 from ui.navigation import PAGE_SPECS
@@ -44,10 +46,11 @@ from coreb_core.defaults import (  # noqa: E402
 from coreb_core.errors import CorebError  # noqa: E402
 from coreb_core.retrieval.jobs import FAILED, RunRequest, board  # noqa: E402
 
-if needs_defaults():
-    # First launch on a fresh clone: the data (COREB_DATA's copy of the real CoREB, the hub, or CoREB-mini) and
-    # the BM25 run (seconds), then the page; the MiniLM run is then a background job (start_later_default),
-    # shown with its progress and Cancel in the sidebar like any run a user starts.
+
+def first_launch() -> None:
+    """First launch on a fresh clone: the data (COREB_DATA's copy of the real CoREB, the hub, or CoREB-mini) and the
+    BM25 run (seconds), then the page; the MiniLM run is then a background job (start_later_default), shown with
+    its progress and Cancel in the sidebar like any run a user starts."""
     bar = st.progress(0.0, text="First launch: caching the benchmark and the BM25 default run…")
     try:
         def first_launch_progress(msg: str, frac: float) -> None:
@@ -59,7 +62,12 @@ if needs_defaults():
         st.error(f"Could not prepare the bundled benchmark: {plain(exc)}")
     bar.empty()
 
-if (job := later_default()) is not None:
+
+def later_default_notice() -> None:
+    """While the MiniLM default run is built in the background (or after it failed), a line above every page."""
+    job = later_default()
+    if job is None:
+        return
     default_job = board().state(job)
     request = default_job.request
     model = request.model if isinstance(request, RunRequest) else request.title
@@ -71,16 +79,26 @@ if (job := later_default()) is not None:
         st.warning(f"The {model} default run could not be built: {plain(default_job.error)}. "
                    "Build it from the Run retrieval page.")
 
-buffer_url()  # the page's URL parameters are written once, at the end of its run: one history entry a visit
-try:
-    page.run()
-except PageStopped:  # the page ended early (stop_page): its URL state and the menu still follow
-    pass
-finally:
-    # The menu's links carry the state, so a click pushes one history entry with the next page's URL whole
-    # (a bare link pushed the path alone, then the page its parameters: Back landed on the same page).
-    links = menu_links(flush_url(), page.url_path, [p.url_path for p in PAGES])
-    with menu:
-        for p in PAGES:
-            st.page_link(p, label=p.title, icon=p.icon, query_params=links[p.url_path])
+
+def run_page(page: StreamlitPage, menu: DeltaGenerator) -> None:
+    """Run the page with its URL parameters written once, at the end of its run (one history entry a visit), then
+    fill the menu, whose links carry the page's final URL state."""
+    buffer_url()
+    try:
+        page.run()
+    except PageStopped:  # the page ended early (stop_page): its URL state and the menu still follow
+        pass
+    finally:
+        # The menu's links carry the state, so a click pushes one history entry with the next page's URL whole
+        # (a bare link pushed the path alone, then the page its parameters: Back landed on the same page).
+        links = menu_links(flush_url(), page.url_path, [p.url_path for p in PAGES])
+        with menu:
+            for p in PAGES:
+                st.page_link(p, label=p.title, icon=p.icon, query_params=links[p.url_path])
+
+
+if needs_defaults():
+    first_launch()
+later_default_notice()
+run_page(page, menu)
 first_page_rendered()  # the MiniLM default run may start loading now
