@@ -129,24 +129,16 @@ def front_end_violations(source: str, where: str) -> list[str]:
         if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith(BELOW_VIEWS):
             found += [f"{where}:{node.lineno} {node.module}.{a.name}" for a in node.names
                       if f"{node.module}.{a.name}" not in FRONT_END_ALLOWED and not names_only(node.module, a.name)]
-        elif isinstance(node, ast.ImportFrom) and node.module == "coreb_core" and any(
-                a.name in ("analysis", "evaluation") for a in node.names):
-            found.append(f"{where}:{node.lineno} coreb_core.{'/'.join(a.name for a in node.names)} (a whole layer)")
+        elif isinstance(node, ast.ImportFrom) and node.module == "coreb_core":
+            found += [f"{where}:{node.lineno} coreb_core.{a.name} (a whole layer)" for a in node.names
+                      if a.name in ("analysis", "evaluation")]
         elif isinstance(node, ast.Import):
             found += [f"{where}:{node.lineno} {a.name} (a whole module)" for a in node.names
                       if a.name.startswith(BELOW_VIEWS)]
     return found
 
 
-# Pages being refactored at the time of writing; each still imports a function from below the views.
-PAGES_PENDING: dict[str, str] = {}
-
-
-@pytest.mark.parametrize("path", [
-    pytest.param(p, id=str(p.relative_to(REPO)),
-                 marks=[pytest.mark.xfail(strict=False, reason=PAGES_PENDING[str(p.relative_to(REPO))])]
-                 if str(p.relative_to(REPO)) in PAGES_PENDING else [])
-    for p in front_ends()])
+@pytest.mark.parametrize("path", front_ends(), ids=lambda p: str(p.relative_to(REPO)))
 def test_front_ends_import_only_types_and_constants_from_below_the_views(path):
     assert front_end_violations(path.read_text(encoding="utf-8"), str(path.relative_to(REPO))) == []
 
@@ -157,7 +149,9 @@ def test_the_front_end_rule_sees_a_violation():
               "from coreb_core.evaluation.schemes import V2\n"
               "import coreb_core.analysis.tiers\n"
               "from coreb_core.views.selection import build\n"
-              "def f():\n    from coreb_core.analysis.tiers import AVERAGES, Average, rank_tiers\n")
+              "def f():\n    from coreb_core.analysis.tiers import AVERAGES, Average, rank_tiers\n"
+              "from coreb_core import Store, evaluation\n")
     assert front_end_violations(source, "x.py") == [
         "x.py:1 coreb_core.analysis.selection.recommend", "x.py:2 coreb_core.evaluation.significance.compare_pair",
-        "x.py:4 coreb_core.analysis.tiers (a whole module)", "x.py:7 coreb_core.analysis.tiers.rank_tiers"]
+        "x.py:4 coreb_core.analysis.tiers (a whole module)", "x.py:8 coreb_core.evaluation (a whole layer)",
+        "x.py:7 coreb_core.analysis.tiers.rank_tiers"]
