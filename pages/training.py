@@ -17,7 +17,7 @@ from coreb_core.present.labels import TASK_LABELS
 from coreb_core.progress import Progress
 from coreb_core.retrieval.jobs import WorkOutcome, WorkRequest
 from coreb_core.training.mining import GRADES, PASSING, SAMPLES, TRIPLETS, K, MinedNegatives, write_mined_to
-from coreb_core.training.protocol import train_and_rerank
+from coreb_core.training.protocol import ProtocolResult, train_and_rerank
 from coreb_core.training.reranker import TrainingConfig
 from coreb_core.training.sample_files import write_samples_to
 from coreb_core.training.samples import (
@@ -293,7 +293,7 @@ def section_train_job(choice: TrainChoice | None) -> None:
 @guarded
 def section_trained() -> None:
     result = job_result("training_job")
-    if result is None:
+    if not isinstance(result, ProtocolResult):
         return
     t = result.training
     st.success(plain(f"Trained {t.out.name} on {t.trained:,} samples of {t.release} ({t.steps} steps, "
