@@ -131,11 +131,12 @@ def section_choices(printable: bool) -> Choices:
                            "torch's allocated GPU memory on CUDA. Runs that measured none are left out.")
     gb_value = c9.number_input("peak GB at most", min_value=0.001, step=0.5, format="%.4g", key=kept("sel_gb"),
                                disabled=not gb_on)
-    average = c5.radio("Average", ["tasks", "queries"], key=kept("sel_avg"), horizontal=True,
+    averages: list[Average] = ["tasks", "queries"]
+    average = c5.radio("Average", averages, key=kept("sel_avg"), horizontal=True,
                        format_func=lambda a: {"tasks": "mean of tasks (as the README's Avg)",
                                               "queries": "query-weighted (as paper Table 3)"}[a])
     choices = Choices(tuple(tasks), tuple(languages), float(budget_value) if limit else None,
-                      float(ms_value) if ms_on else None, float(gb_value) if gb_on else None, average)
+                      float(ms_value) if ms_on else None, float(gb_value) if gb_on else None, average or "tasks")
     write_url(choices.url(printable))
     return choices
 
