@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 OFFLINE := HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1
 
-.PHONY: run test test-fast lint bench-app install install-dev clean-cache
+.PHONY: run test test-fast test-slow lint bench-app install install-dev clean-cache
 
 $(VENV)/.runtime-installed: requirements.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -44,9 +44,12 @@ $(CHROMIUM):
 # own temporary folder, its own default cache and its own range of server ports (tests/browser.free_port); their
 # output is printed one after the other once both are done, with the slowest tests of each (the suite must stay
 # under 12 min).
-SLOW_PASS = $(OFFLINE) $(PY) -m pytest -q -p no:cacheprovider --durations=15 tests
 test: lint $(CHROMIUM)
 	$(OFFLINE) $(PY) -m pytest -q -m "not slow" -n 2 --dist worksteal tests
+	@$(MAKE) --no-print-directory test-slow
+
+SLOW_PASS = $(OFFLINE) $(PY) -m pytest -q -p no:cacheprovider --durations=15 tests
+test-slow: $(VENV)/.dev-installed $(CHROMIUM)
 	@tmp=$$(mktemp -d); \
 	( COREB_TEST_PORTS=20000-20999 COREB_CACHE=$$tmp/real-default-cache $(SLOW_PASS) -m "slow and real" \
 	  --basetemp=$$tmp/real > $$tmp/real.log 2>&1; echo $$? > $$tmp/real.rc ) & \
