@@ -1,6 +1,7 @@
 """The app on the real release_v2603 in a real browser, used as its users use it: the Overview opened with
 the BM25 and bm25s-mteb runs, then every page from the sidebar menu. Each page must draw with no error box,
-the global state must hold, and a screenshot of each lands in tests/artifacts/real-<url_path>.png."""
+the global state must hold, and a screenshot of each lands in tests/artifacts/real-<url_path>.png. One server, one
+chromium and one copy of the real cache serve the module's tests (each in a tab of its own, a session of its own)."""
 from __future__ import annotations
 
 import shutil
