@@ -2,11 +2,11 @@
 3,692 test samples of release_v2603) with every property on every sample and the same bytes twice; hard negatives
 mined from a real BM25 run; a bounded training from the bundled MiniLM weights on release_v2602's samples that
 lowers the held-out loss, its reranked release_v2603 run scored; and the refusals. A copy of ``real_cache`` holds
-what these tests add."""
+what these tests add; the training and its reranked run are session fixtures (tests/real/conftest.py), which
+tests/real/test_real_rerank_errors.py reads too."""
 from __future__ import annotations
 
 import json
-import shutil
 
 import pytest
 
@@ -20,18 +20,10 @@ TEST_COUNTS = {"t2c": 2249, "c2c": 623, "c2t": 820}  # release_v2603, the test r
 
 
 @pytest.fixture(scope="module")
-def cache(real_cache, tmp_path_factory):
-    root = tmp_path_factory.mktemp("real-training") / "cache"
-    shutil.copytree(real_cache, root, symlinks=True)
-    return root
-
-
-@pytest.fixture(scope="module")
-def train_file(cache, tmp_path_factory):
-    out = tmp_path_factory.mktemp("samples") / "train_v2602.jsonl"
-    done = run_cli("samples", "--release", "release_v2602", "--out", str(out), "--json", env={"COREB_CACHE": str(cache)})
-    assert done.returncode == 0, done.stderr
-    return out, json.loads(done.stdout)
+def cache(training_cache):
+    """The session's copy of ``real_cache`` for the reranker protocol (tests/real/conftest.py): the samples, the
+    trained reranker and its reranked run are there."""
+    return training_cache
 
 
 def test_the_training_samples_are_the_articles_3803(cache, train_file):
@@ -78,18 +70,6 @@ def test_mined_negatives_of_a_real_bm25_run_load_and_hold_no_positive(cache, tmp
     assert len(negatives) == 5 * len(loaded) and not positives & set(negatives)
 
 
-@pytest.fixture(scope="module")
-def trained(cache, train_file, tmp_path_factory):
-    """A bounded training from the bundled MiniLM weights (a fresh head) on release_v2602's samples: 16 steps of 4
-    samples, each a list of its positive and 3 negatives cut to 128 tokens (about a minute on 2 cores)."""
-    out = tmp_path_factory.mktemp("reranker") / "minilm-coreb"
-    done = run_cli("train-reranker", "--samples", str(train_file[0]), "--base", "minilm", "--out", str(out),
-                   "--max-steps", "16", "--batch-size", "4", "--negatives", "3", "--max-length", "128",
-                   "--eval-samples", "48", "--learning-rate", "1e-4", "--json", env={"COREB_CACHE": str(cache)})
-    assert done.returncode == 0, done.stderr
-    return out, json.loads(done.stdout)
-
-
 def test_training_lowers_the_held_out_loss(trained):
     out, result = trained
     assert result["release"] == "release_v2602" and result["steps"] == 16 and result["held_out"] >= 48
@@ -97,19 +77,6 @@ def test_training_lowers_the_held_out_loss(trained):
     provenance = json.loads((out / "coreb_reranker.json").read_text())
     assert provenance["base"] == "minilm" and provenance["loss"].startswith("LambdaLoss")
     assert (out / "config.json").is_file() and not list(out.parent.glob(".*.tmp"))
-
-
-@pytest.fixture(scope="module")
-def reranked(cache, trained):
-    """A BM25 C2C run of release_v2603 (top 10) reranked by the trained reranker (about 30 s: 2,780 pairs)."""
-    from coreb_core.runs.folders import list_runs
-
-    done = run_cli("run", "--model", "bm25", "--release", "release_v2603", "--tasks", "c2c", "--top-k", "10",
-                   "--rerank", str(trained[0]), "--rerank-depth", "10", env={"COREB_CACHE": str(cache)})
-    assert done.returncode == 0, done.stderr
-    runs = [m for m in list_runs("release_v2603", cache) if m.kind == "rerank"]
-    assert len(runs) == 1
-    return runs[0], done.stdout
 
 
 def test_the_trained_reranker_reranks_release_v2603(cache, trained, reranked):

@@ -1,0 +1,58 @@
+"""The real release's reranker protocol, once per session: release_v2602's training samples, a bounded training
+from the bundled MiniLM and release_v2603's BM25 C2C top 10 reranked by it, in a copy of ``real_cache``. The
+protocol's tests (test_real_training.py) and the reranker-stage errors of a real cross-encoder
+(test_real_rerank_errors.py) read the same reranked run: reranking 2,780 pairs twice cost the suite a minute."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.builders import run_cli
+
+
+@pytest.fixture(scope="session")
+def training_cache(real_cache, tmp_path_factory) -> Path:
+    """A copy of ``real_cache`` for what the reranker protocol adds (samples, the reranked run)."""
+    root = tmp_path_factory.mktemp("real-training") / "cache"
+    shutil.copytree(real_cache, root, symlinks=True)
+    return root
+
+
+@pytest.fixture(scope="session")
+def train_file(training_cache, tmp_path_factory):
+    """release_v2602's training samples (the ``samples`` verb): (file, its JSON summary)."""
+    out = tmp_path_factory.mktemp("samples") / "train_v2602.jsonl"
+    done = run_cli("samples", "--release", "release_v2602", "--out", str(out), "--json",
+                   env={"COREB_CACHE": str(training_cache)})
+    assert done.returncode == 0, done.stderr
+    return out, json.loads(done.stdout)
+
+
+@pytest.fixture(scope="session")
+def trained(training_cache, train_file, tmp_path_factory):
+    """A bounded training from the bundled MiniLM weights (a fresh head) on release_v2602's samples: 16 steps of 4
+    samples, each a list of its positive and 3 negatives cut to 128 tokens (about a minute on 2 cores)."""
+    out = tmp_path_factory.mktemp("reranker") / "minilm-coreb"
+    done = run_cli("train-reranker", "--samples", str(train_file[0]), "--base", "minilm", "--out", str(out),
+                   "--max-steps", "16", "--batch-size", "4", "--negatives", "3", "--max-length", "128",
+                   "--eval-samples", "48", "--learning-rate", "1e-4", "--json",
+                   env={"COREB_CACHE": str(training_cache)})
+    assert done.returncode == 0, done.stderr
+    return out, json.loads(done.stdout)
+
+
+@pytest.fixture(scope="session")
+def reranked(training_cache, trained):
+    """A BM25 C2C run of release_v2603 (top 10) reranked by the trained reranker (about 30 s: 2,780 pairs):
+    (the rerank run's RunMeta, the verb's stdout)."""
+    from coreb_core.runs.folders import list_runs
+
+    done = run_cli("run", "--model", "bm25", "--release", "release_v2603", "--tasks", "c2c", "--top-k", "10",
+                   "--rerank", str(trained[0]), "--rerank-depth", "10", env={"COREB_CACHE": str(training_cache)})
+    assert done.returncode == 0, done.stderr
+    runs = [m for m in list_runs("release_v2603", training_cache) if m.kind == "rerank"]
+    assert len(runs) == 1
+    return runs[0], done.stdout
