@@ -18,6 +18,7 @@ import base64
 import hashlib
 import json
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -39,6 +40,7 @@ class ApiServer:
         self.requests: list[dict[str, Any]] = []
         self.faults: list[Any] = []
         self.retry_after = "0"  # the Retry-After header of a 429, in seconds
+        self.delay_s = 0.0  # each answer waits this long: a slow provider, so that a run lasts (browser tests)
         self.lock = threading.Lock()
         owner = self
 
@@ -53,6 +55,8 @@ class ApiServer:
                                            "authorization": self.headers.get("Authorization"),
                                            "x-goog-api-key": self.headers.get("x-goog-api-key")})
                     fault = owner.faults.pop(0) if owner.faults else None
+                if owner.delay_s:
+                    time.sleep(owner.delay_s)
                 if fault == "echo401":  # a careless server quoting the key back: the client must not pass it on
                     sent = self.headers.get("Authorization") or self.headers.get("x-goog-api-key") or ""
                     return self._send(401, json.dumps({"error": {"code": 401, "status": "UNAUTHENTICATED",

@@ -283,9 +283,15 @@ def menu(page, title: str) -> None:
 
 def start_minilm(page) -> None:
     """Run retrieval from the menu: MiniLM, Run; returns once the sidebar shows it running."""
+    start_run(page, "minilm")
+
+
+def start_run(page, option: str) -> None:
+    """Run retrieval from the menu: the model listed as ``option`` (an API model's reads "<id> (API)"), Run; returns
+    once the sidebar shows it running."""
     menu(page, "Run retrieval")
     page.locator(".st-key-run_model").click()
-    page.get_by_role("option", name="minilm", exact=True).click()
+    page.get_by_role("option", name=option, exact=True).click()
     wait_for_script(page, "Run retrieval")
     page.get_by_role("button", name="Run", exact=True).click()
     page.wait_for_function("() => document.querySelector('[data-testid=\"stSidebar\"]').innerText"

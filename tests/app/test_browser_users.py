@@ -3,7 +3,8 @@ default BM25 and MiniLM runs, on a copy of the app cache):
 
 - the downloaded HTML report states the Model selection page's verdict, in the same words;
 - a run started on Run retrieval goes on while its user moves to other pages, its progress shows in every
-  page's sidebar, it can be cancelled there, and once done it is listed under Runs without a reload;
+  page's sidebar, it can be cancelled there, and once done it is listed under Runs without a reload (an API model
+  against tests/api_server.py's loopback server, each answer held back a while: the run lasts, with no encoding);
 - (issue 26) from the menu to Trap analysis, a click on a trap that beats both runs opens the inspector on its
   query, where that trap reads "2 of 2"; the inspector's "lost to a trap by several runs" filter lists the queries
   both runs lose; Compare runs states the per-problem Spearman correlation (screenshots tests/artifacts/issue26-*).
@@ -19,6 +20,7 @@ import urllib.parse
 import pytest
 
 from bench.page_drawn import PAGE_DRAWN_JS
+from tests.api_server import ApiServer
 from tests.browser import (
     PAGE_LOAD_MS,
     SIDEBAR,
@@ -29,26 +31,38 @@ from tests.browser import (
     reports_verdict,
     selection_url,
     serve,
-    start_minilm,
+    start_run,
     tier_line,
     verdict_and_evidence,
     wait_for_script,
 )
 from tests.builders import ARTIFACTS
 
+API_MODEL = "openai-text-embedding-3-large"  # its runs go to the loopback server below
+API_DELAY_S = 0.5  # per request of 64 texts: a run of CoREB-mini lasts about 15 s
+CHIPS = '[data-testid="stMultiSelectTagsContainer"]'  # the sidebar's chosen runs
+
 
 @pytest.fixture(scope="module")
 def user_cache(app_cache, tmp_path_factory):
-    """A copy of the app cache without its vector cache, so that a MiniLM run encodes (about 20-30 s here) and
-    there is time to move between pages while it runs."""
+    """A copy of the app cache (the runs started here are added to it)."""
     root = tmp_path_factory.mktemp("users") / "cache"
-    shutil.copytree(app_cache, root, symlinks=True, ignore=shutil.ignore_patterns("embeddings"))
+    shutil.copytree(app_cache, root, symlinks=True)
     return root
 
 
 @pytest.fixture(scope="module")
-def served(user_cache, tmp_path_factory):
-    with serve(user_cache, tmp_path_factory.mktemp("served") / "streamlit.log") as base:
+def api():
+    """The loopback embedding server the served app's API runs go to, each answer held back ``API_DELAY_S``."""
+    with ApiServer() as server:
+        server.delay_s = API_DELAY_S
+        yield server
+
+
+@pytest.fixture(scope="module")
+def served(user_cache, api, tmp_path_factory):
+    env = {"OPENAI_API_KEY": "sk-loopback-test", "COREB_OPENAI_BASE_URL": f"{api.url}/v1"}
+    with serve(user_cache, tmp_path_factory.mktemp("served") / "streamlit.log", env=env) as base:
         yield base
 
 
@@ -84,7 +98,7 @@ def test_the_report_states_the_pages_verdict(served, browser, default_run_ids, t
     page.close()
 
 
-def test_a_run_survives_page_changes_and_is_listed_when_done(served, browser, default_run_ids):
+def test_a_run_survives_page_changes_and_is_listed_when_done(served, browser, default_run_ids, api):
     page = browser.new_page()
     page.set_viewport_size({"width": 1400, "height": 1000})
     page.goto(f"{served}/?release=demo_v2603&runs={default_run_ids['bm25']}", wait_until="domcontentloaded")
@@ -93,17 +107,18 @@ def test_a_run_survives_page_changes_and_is_listed_when_done(served, browser, de
     before = sidebar.inner_text()
 
     # 1. Cancel from another page's sidebar: nothing is stored.
-    start_minilm(page)
+    start_run(page, f"{API_MODEL} (API)")
     menu(page, "Overview")
     page.wait_for_function("() => document.querySelector('[data-testid=\"stSidebar\"]').innerText"
                            ".includes('elapsed')", timeout=60_000)
     sidebar.get_by_role("button", name="Cancel this run").click()
     page.wait_for_function("() => document.querySelector('[data-testid=\"stSidebar\"]').innerText"
                            ".includes('was cancelled after')", timeout=120_000)
-    assert "minilm · official (2)" not in sidebar.inner_text()  # the chips leave out the sidebar's release
+    assert API_MODEL in sidebar.inner_text()  # the cancelled run's notice names it; no chip under Runs does
+    assert API_MODEL not in sidebar.locator(CHIPS).first.inner_text()
 
     # 2. Start again, leave for two other pages: the run goes on, its progress in each page's sidebar.
-    start_minilm(page)
+    start_run(page, f"{API_MODEL} (API)")
     for title in ("Overview", "Trap analysis"):
         menu(page, title)
         page.wait_for_function("() => /elapsed/.test(document.querySelector('[data-testid=\"stSidebar\"]').innerText)"
@@ -113,11 +128,12 @@ def test_a_run_survives_page_changes_and_is_listed_when_done(served, browser, de
     # 3. Done while on Trap analysis: listed (and chosen) under Runs without a reload or a click.
     page.wait_for_function("() => document.querySelector('[data-testid=\"stSidebar\"]').innerText"
                            ".includes('finished in')", timeout=300_000)
-    page.wait_for_function("() => document.querySelector('[data-testid=\"stSidebar\"]').innerText"
-                           ".includes('minilm · official (2)')", timeout=30_000)
+    page.wait_for_function(f"() => document.querySelector('{SIDEBAR} {CHIPS}')?.innerText"
+                           f".includes('{API_MODEL} · official')", timeout=30_000)  # its chip leaves out the release
     text = sidebar.inner_text()
-    assert "The run minilm · official · demo_v2603 (2) finished in" in text
-    assert "minilm · official (2)" not in before
+    assert f"The run {API_MODEL} · official · demo_v2603 finished in" in text
+    assert f"{API_MODEL} · official" not in before
+    assert api.texts_sent() > 0 and all(r["authorization"] == "Bearer sk-loopback-test" for r in api.requests)
     assert page.locator("h1").first.inner_text().strip() == "Trap analysis"  # the user was not moved
     page.screenshot(path=str(ARTIFACTS / "run-finished-in-sidebar.png"))
     page.close()
