@@ -70,7 +70,8 @@ def port_range() -> range | None:
 _next_port: dict[range, int] = {}
 
 
-def _binds(port: int) -> bool:
+def binds(port: int) -> bool:
+    """Whether a socket can bind ``port`` on 127.0.0.1 now."""
     with socket.socket() as s:
         try:
             s.bind(("127.0.0.1", port))
@@ -90,7 +91,7 @@ def free_port() -> int:
     start = _next_port.get(ports, ports.start)
     for i in range(len(ports)):
         port = ports.start + (start - ports.start + i) % len(ports)
-        if _binds(port):
+        if binds(port):
             _next_port[ports] = port + 1 if port + 1 < ports.stop else ports.start
             return port
     raise RuntimeError(f"no free port in {PORT_RANGE_ENV}={os.environ[PORT_RANGE_ENV]}")

@@ -206,6 +206,21 @@ def fake_dense(mini_data, tmp_path_factory) -> tuple[Path, str, str]:
 
 
 @pytest.fixture(scope="session")
+def fake_dense_runs(fake_dense) -> dict[str, str]:
+    """Model -> run id in ``fake_dense``: BM25 and the dense run ``minilm`` encoded by the ``Trigrams`` stand-in."""
+    return {"bm25": fake_dense[2], "minilm": fake_dense[1]}
+
+
+@pytest.fixture(scope="session")
+def fake_dense_metas(fake_dense) -> dict:
+    """Model -> RunMeta in ``fake_dense``: BM25 and the stand-in dense run ``minilm``."""
+    from coreb_core.runs.folders import run_meta
+
+    root, dense, bm25 = fake_dense
+    return {"bm25": run_meta(bm25, root), "minilm": run_meta(dense, root)}
+
+
+@pytest.fixture(scope="session")
 def unmeasured_cost_cache(lexical_cache, tmp_path_factory) -> tuple[Path, dict[str, str]]:
     """A copy of ``lexical_cache`` (each run measured its cost) with bm25s-mteb's cost removed, as a run made before
     runs recorded one: the cost limits' tests (verb and page) see one measured and one unmeasured run."""

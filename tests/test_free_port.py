@@ -6,7 +6,7 @@ import socket
 
 import pytest
 
-from tests.browser import PORT_RANGE_ENV, free_port, port_range
+from tests.browser import PORT_RANGE_ENV, binds, free_port, port_range
 
 
 def test_without_a_range_the_system_assigns_a_port(monkeypatch):
@@ -17,7 +17,7 @@ def test_without_a_range_the_system_assigns_a_port(monkeypatch):
 
 def test_ports_come_from_the_range_in_turn_and_a_bound_one_is_skipped(monkeypatch):
     # three consecutive ports free now, below the kernel's ephemeral range (and the Makefile's two ranges)
-    start = next(p for p in range(23000, 24000, 3) if all(_free(p + i) for i in range(3)))
+    start = next(p for p in range(23000, 24000, 3) if all(binds(p + i) for i in range(3)))
     monkeypatch.setenv(PORT_RANGE_ENV, f"{start}-{start + 2}")
     assert port_range() == range(start, start + 3)
     with socket.socket() as held:
@@ -36,10 +36,3 @@ def test_a_bad_range_is_refused_naming_the_variable(monkeypatch, spec):
         port_range()
 
 
-def _free(port: int) -> bool:
-    with socket.socket() as s:
-        try:
-            s.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-    return True

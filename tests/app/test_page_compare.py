@@ -22,17 +22,8 @@ def root(fake_dense):
 
 
 @pytest.fixture(scope="module")
-def metas(fake_dense) -> dict:
-    """Model -> RunMeta: BM25 and the stand-in dense run ``minilm``."""
-    from coreb_core.runs.folders import run_meta
-
-    root, dense, bm25 = fake_dense
-    return {"bm25": run_meta(bm25, root), "minilm": run_meta(dense, root)}
-
-
-@pytest.fixture(scope="module")
-def run_ids(metas) -> dict[str, str]:
-    return {model: meta.run_id for model, meta in metas.items()}
+def run_ids(fake_dense_metas) -> dict[str, str]:
+    return {model: meta.run_id for model, meta in fake_dense_metas.items()}
 
 
 @pytest.fixture(scope="module")
@@ -89,7 +80,7 @@ def test_page_matches_compare_pair(root, expected):
     assert len(at.get("download_button")) == 4  # and the per-problem table (issue 26)
 
 
-def test_page_states_the_result_in_one_sentence(root, expected, metas):
+def test_page_states_the_result_in_one_sentence(root, expected, fake_dense_metas):
     # issue 12: the verdict in words at the top, and the deciding columns first in the pairs table
     runs, per = expected
     bm25, minilm = runs["bm25"], runs["minilm"]
@@ -100,7 +91,7 @@ def test_page_states_the_result_in_one_sentence(root, expected, metas):
     verdict = headline_verdict(verdicts, run_intervals(by_id))
     c = compare_pair(by_id[verdict.a], by_id[verdict.b])
     assert verdict.delta == pytest.approx(abs(c.mean_delta)) and verdict.delta > 0
-    labels = {m.run_id: run_label(m) for m in metas.values()}
+    labels = {m.run_id: run_label(m) for m in fake_dense_metas.values()}
     sentence = verdict_sentence(verdict, labels)
     assert at.markdown[0].value == plain(sentence)
     assert sentence.startswith(f"{labels[verdict.a]} beats {labels[verdict.b]} on T2C nDCG@10 by "

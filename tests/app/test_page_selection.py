@@ -14,15 +14,6 @@ def root(fake_dense):
     return fake_dense[0]
 
 
-@pytest.fixture(scope="module")
-def metas(fake_dense) -> dict:
-    """Model -> RunMeta: BM25 and the stand-in dense run ``minilm``."""
-    from coreb_core.runs.folders import run_meta
-
-    root, dense, bm25 = fake_dense
-    return {"bm25": run_meta(bm25, root), "minilm": run_meta(dense, root)}
-
-
 def _recommendation(at) -> str:
     """The recommendation sentence: the first Markdown block of the page that starts with a verdict."""
     return next(m.value for m in at.markdown if m.value.startswith(("Choose", "No clear winner", "No run")))
@@ -49,8 +40,8 @@ def _ranked(at) -> pd.DataFrame:
 
 @pytest.mark.parametrize("tasks,languages", [(("t2c", "c2c", "c2t"), ("any", "python", "java", "cpp", "go", "ruby")),
                                              (("c2c",), ("python", "ruby")), (("t2c", "c2t"), ("java",))])
-def test_selection_ranks_by_slice_mean(root, tasks, languages, metas):
-    runs = metas
+def test_selection_ranks_by_slice_mean(root, tasks, languages, fake_dense_metas):
+    runs = fake_dense_metas
     ids = [m.run_id for m in runs.values()]
     at = app_test("selection.py", root, {"release": "demo_v2603", "runs": ids, "sel_tasks": ",".join(tasks),
                                               "sel_langs": ",".join(languages)}).run()
@@ -76,8 +67,8 @@ def test_selection_ranks_by_slice_mean(root, tasks, languages, metas):
     assert any(m.value.startswith(f"#### {', '.join(t.upper() for t in tasks)} · ") for m in at.markdown)
 
 
-def test_selection_respects_parameter_budget(root, metas):
-    runs = metas
+def test_selection_respects_parameter_budget(root, fake_dense_metas):
+    runs = fake_dense_metas
     ids = [m.run_id for m in runs.values()]
     at = app_test("selection.py", root, {"release": "demo_v2603", "runs": ids, "budget": "0.01"}).run()
     assert not at.exception
@@ -99,8 +90,8 @@ def test_selection_respects_parameter_budget(root, metas):
     assert at.toggle(key="sel_limit").value is True and at.number_input(key="sel_budget").value == 0.01
 
 
-def test_printable_view_hides_widgets_and_offers_summary(root, metas):
-    runs = metas
+def test_printable_view_hides_widgets_and_offers_summary(root, fake_dense_metas):
+    runs = fake_dense_metas
     at = app_test("selection.py", root, {"release": "demo_v2603", "runs": [m.run_id for m in runs.values()],
                                               "print": "1", "sel_tasks": "c2t", "budget": "1"}).run()
     assert not at.exception

@@ -13,18 +13,12 @@ def root(fake_dense):
     return fake_dense[0]
 
 
-@pytest.fixture(scope="module")
-def run_ids(fake_dense) -> dict[str, str]:
-    """Model -> run id: BM25 and the dense run ``minilm`` encoded by the ``Trigrams`` stand-in (its vectors cached)."""
-    return {"bm25": fake_dense[2], "minilm": fake_dense[1]}
-
-
-def test_page_share_matches_trap_table(root, run_ids):
+def test_page_share_matches_trap_table(root, fake_dense_runs):
     from coreb_core.data.store import Store, with_query_facts
     from coreb_core.evaluation.evaluate import trap_table
     from coreb_core.runs.folders import read_hits
 
-    runs = run_ids
+    runs = fake_dense_runs
     at = app_test("traps.py", root, {"task": "t2c", "runs": [runs["bm25"], runs["minilm"]]}).run()
     assert not at.exception
     at.radio(key="trap_level").set_value("subtask").run()
@@ -74,12 +68,12 @@ def test_page_share_matches_trap_table(root, run_ids):
     assert len([b for b in at.get("download_button")]) == 8
 
 
-def test_page_c2c_and_anchor(root, run_ids):
+def test_page_c2c_and_anchor(root, fake_dense_runs):
     from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import trap_table
     from coreb_core.runs.folders import read_hits
 
-    runs = run_ids
+    runs = fake_dense_runs
     at = app_test("traps.py", root, {"task": "c2c", "anchor": "0", "runs": [runs["minilm"]]}).run()
     assert not at.exception
     at.radio(key="trap_level").set_value("task").run()

@@ -13,19 +13,13 @@ def root(fake_dense):
     return fake_dense[0]
 
 
-@pytest.fixture(scope="module")
-def run_ids(fake_dense) -> dict[str, str]:
-    """Model -> run id: BM25 and the dense run ``minilm`` encoded by the ``Trigrams`` stand-in (its vectors cached)."""
-    return {"bm25": fake_dense[2], "minilm": fake_dense[1]}
-
-
-def test_surface_sentences_and_map(root, run_ids):
+def test_surface_sentences_and_map(root, fake_dense_runs):
     from coreb_core.analysis.traps.surface import TRAP_WIN, surface_bias
     from coreb_core.data.store import Store
     from coreb_core.evaluation.evaluate import trap_table
     from coreb_core.runs.folders import read_hits
 
-    runs = run_ids
+    runs = fake_dense_runs
     at = app_test("traps.py", root, {"task": "t2c", "runs": [runs["bm25"], runs["minilm"]]}).run()
     assert not at.exception
     sentences = [m.value for m in at.markdown if "trap win" in m.value]
@@ -59,8 +53,8 @@ def test_surface_sentences_and_map(root, run_ids):
     assert not at.exception and at.query_params["neighbours"] == "3"
 
 
-def test_map_needs_a_dense_run(root, run_ids):
-    at = app_test("traps.py", root, {"task": "c2c", "runs": [run_ids["bm25"]]}).run()
+def test_map_needs_a_dense_run(root, fake_dense_runs):
+    at = app_test("traps.py", root, {"task": "c2c", "runs": [fake_dense_runs["bm25"]]}).run()
     assert not at.exception
     assert any("needs a dense run" in i.value for i in at.info)
     assert len([m for m in at.markdown if "trap win" in m.value]) == 1
