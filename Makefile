@@ -3,24 +3,27 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 OFFLINE := HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1
+# These machines set PYTHONDONTWRITEBYTECODE=1; without .pyc files every process (each test worker, the app's
+# server) would compile pandas, torch and co. again at import (about 13 CPU s each). Python writes them on first
+# import instead of the install compiling every module.
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: run test test-fast test-slow lint bench-app install install-dev clean-cache
 
 $(VENV)/.runtime-installed: requirements.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	# pip byte-compiles every module one after another (97 s of a 2-core install); compileall below does it
-	# on every core (54 s). The .pyc files are needed: PYTHONDONTWRITEBYTECODE=1 (set on these machines)
-	# stops Python writing them on import, and without them every process compiles pandas and co. again.
+	# No byte-compiling at install: pip compiles every module of torch, transformers and co. one after another
+	# (97 s of a 2-core install; compileall on both cores 54 s), yet a process imports a tenth of them. The first
+	# import writes the .pyc of what is used (13 CPU s for the app's and the suite's imports), as
+	# PYTHONDONTWRITEBYTECODE is unexported above.
 	$(PY) -m pip install -q --no-compile -r requirements.txt
 	$(PY) -m pip install -q --no-deps -e .
-	# (as pip does, files that are not valid for this Python are skipped: torch ships 3.12-only test files)
-	$(PY) -m compileall -q -j 0 $$($(PY) -c "import sysconfig; print(sysconfig.get_paths()['purelib'])") > /dev/null || true
 	$(PY) -m coreb_core.evaluation.compile  # numba kernels, cached beside the sources (~7 s once)
 	touch $@
 
 $(VENV)/.dev-installed: requirements-dev.txt requirements-api.txt requirements-ray.txt $(VENV)/.runtime-installed
-	$(PY) -m pip install -q -r requirements-dev.txt
+	$(PY) -m pip install -q --no-compile -r requirements-dev.txt
 	touch $@
 
 install: $(VENV)/.runtime-installed
