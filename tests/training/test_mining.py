@@ -98,15 +98,25 @@ def test_mining_a_minilm_run_agrees_with_sentence_transformers(app_cache, defaul
     encodes (mean pooling, 512 tokens), every T2C positive given, finds our top 3 negatives for (nearly) every
     (query, positive) once its guard is taken into account: it keys the positives on the query's text, so where
     several queries share a text (every T2C text of CoREB-mini, e.g. a retro query and its language-constrained
-    twins) it leaves out the positives of them all, which may be this query's traps; ours keys on the query id."""
+    twins) it leaves out the positives of them all, which may be this query's traps; ours keys on the query id.
+
+    The vectors: sentence-transformers' own encode at 512 tokens equals the run's cached vectors on the texts where
+    the length matters (the longest documents, 257 tokens and more, and some queries); ``mine_hard_negatives`` is
+    then served the run's cached vectors of every text, as its own ``encode_document`` / ``encode_query`` return
+    them, instead of encoding CoREB-mini's whole code corpus at 512 tokens again (a minute on one core)."""
     import datasets
+    import numpy as np
     from sentence_transformers import SentenceTransformer
     from sentence_transformers.util import mine_hard_negatives
 
+    from coreb_core.retrieval.embeddings import EmbeddingCache
     from coreb_core.retrieval.models import bundled_minilm_path
+    from coreb_core.retrieval.profiles import run_encoder_identity
+    from coreb_core.runs.folders import run_meta
     from coreb_core.training.mining import mine_run
 
-    mined = mine_run(default_run_ids["minilm"], k=30, root=app_cache)
+    run = default_run_ids["minilm"]
+    mined = mine_run(run, k=30, root=app_cache)
     t2c = [s for s in mined.samples if s.task == "text2code"]
     positives_of_text: dict[str, set[str]] = {}
     for s in t2c:
@@ -119,6 +129,36 @@ def test_mining_a_minilm_run_agrees_with_sentence_transformers(app_cache, defaul
         corpus = store.df("SELECT content FROM documents WHERE corpus = 'code' ORDER BY doc_id")["content"].tolist()
     model = SentenceTransformer(bundled_minilm_path(), device="cpu")
     model.max_seq_length = 512
+
+    meta = run_meta(run, app_cache)
+    cache = EmbeddingCache(run_encoder_identity(meta.model_spec, meta.encoding), app_cache)
+    prompts = meta.prompts["t2c"]
+
+    def run_vectors(texts, side: str) -> np.ndarray:
+        found, missing = cache.lookup(list(texts), prompts[side])
+        assert not missing, f"{len(missing)} {side} texts without the run's vector"
+        return np.vstack([found[i] for i in range(len(texts))])
+
+    lengths = [len(t) for t in model.tokenizer(corpus, truncation=False)["input_ids"]]
+    order = np.argsort(lengths, kind="stable")
+    long_texts = ([corpus[i] for i in order if 256 < lengths[i] <= 512][-16:]  # 512 sees all, the card's 256 not
+                  + [corpus[i] for i in order if lengths[i] > 512][:8])  # both cut at 512
+    assert len(long_texts) == 24
+    anchors = ours["anchor"].drop_duplicates().head(8).tolist()
+    for texts, side, encode in ((long_texts, "document", model.encode_document),
+                                (anchors, "query", model.encode_query)):
+        theirs = encode(texts, batch_size=64, normalize_embeddings=True, convert_to_numpy=True)
+        cosine = (theirs * run_vectors(texts, side)).sum(axis=1)
+        assert np.all(cosine > 1 - 1e-5), (side, cosine.min())
+
+    def served(side: str):
+        def encode(texts, normalize_embeddings=True, convert_to_numpy=True, **options):
+            assert normalize_embeddings and convert_to_numpy
+            vectors = run_vectors(texts, side)
+            return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+        return encode
+
+    model.encode_document, model.encode_query = served("document"), served("query")
     theirs = mine_hard_negatives(datasets.Dataset.from_pandas(ours[["anchor", "positive"]], preserve_index=False),
                                  model, corpus=corpus, num_negatives=3, sampling_strategy="top",
                                  output_format="n-tuple", batch_size=64, verbose=False).to_pandas()
