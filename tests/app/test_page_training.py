@@ -1,9 +1,10 @@
 """The Training data page on CoREB-mini (AppTest): the samples' count as the verb counts them, the viewer's trap
 kinds, mining and training as jobs on the job board (a training cancelled leaves nothing), and a bounded training
-that reranks a run end to end (slow). The real release's counts: tests/real/test_real_training.py."""
+from base weights given as a local folder (a tiny BERT) that reranks a run end to end. The real release's counts: tests/real/test_real_training.py."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -67,17 +68,40 @@ def test_a_cancelled_training_leaves_no_reranker_and_no_run(lexical_copy):
     assert not rerankers_dir(root).exists() or not any(rerankers_dir(root).iterdir())
 
 
+def tiny_bert(folder):
+    """Base weights for a training whose model is not the point: a 2-layer BERT (hidden 32) with random weights and
+    MiniLM's vocabulary, saved as a local transformers folder (what the page's "Base weights" takes besides minilm).
+    Training and reranking with it take a second where MiniLM took 25 s; MiniLM's own training is checked by
+    tests/training/test_reranker.py and tests/real/test_real_training.py."""
+    import shutil
+
+    import torch
+    from transformers import BertConfig, BertModel
+
+    from coreb_core.retrieval.models import bundled_minilm_path
+
+    torch.manual_seed(0)
+    BertModel(BertConfig(vocab_size=30522, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
+                         intermediate_size=64, max_position_embeddings=512)).save_pretrained(folder)
+    for name in ("vocab.txt", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"):
+        if (Path(bundled_minilm_path()) / name).is_file():
+            shutil.copy(Path(bundled_minilm_path()) / name, folder / name)
+    return folder
+
+
 @pytest.mark.slow
-def test_a_bounded_training_reranks_a_run_as_a_job(lexical_copy):
+def test_a_bounded_training_reranks_a_run_as_a_job(lexical_copy, tmp_path):
     from coreb_core.runs.folders import list_runs
 
     root, _ = lexical_copy
+    base = tiny_bert(tmp_path / "tiny-bert")
     c2c = run_cli("run", "--model", "bm25", "--release", RELEASE, "--tasks", "c2c", "--top-k", "10")
     assert c2c.returncode == 0, c2c.stderr
     first = next(m.run_id for m in list_runs(RELEASE, root) if m.tasks == ("c2c",))
     at = app_test("training.py", root, {"release": RELEASE, "runs": [first]}, timeout=300).run()
     at.selectbox(key="training_train_release").set_value("demo_v2602")
     at.selectbox(key="training_first_stage").set_value(first)
+    at.text_input(key="training_base").set_value(str(base))
     at.number_input(key="training_steps").set_value(2)
     at.number_input(key="training_batch").set_value(2)
     at.number_input(key="training_depth").set_value(3)
@@ -93,3 +117,4 @@ def test_a_bounded_training_reranks_a_run_as_a_job(lexical_copy):
     assert len(reranked) == 1 and reranked[0].first_stage == first and reranked[0].rerank_depth == 3
     folder = next(rerankers_dir(root).iterdir())
     assert (folder / "coreb_reranker.json").is_file() and reranked[0].reranker == str(folder)
+    assert json.loads((folder / "coreb_reranker.json").read_text())["base"] == str(base)  # the weights chosen
