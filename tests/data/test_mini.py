@@ -10,19 +10,31 @@ import pyarrow.parquet as pq
 import pytest
 
 from coreb_core.data.mini.build import CLAUDE_ROLE, GEMINI_ROLE, PROBLEMS_DIR, RELEASES, build_release, load_problems
-from coreb_core.data.mini.judge import judge_solution
+from coreb_core.data.mini.judge import Verdict, judge_solution
 from coreb_core.data.schema import ALL_SUBTASKS, CONFIGS, LANGUAGES, subtask_language
 from coreb_core.data.store import Store
+
+# What the judge said of each solution the build executed: source path -> (the tests it ran, its verdict). Filled by
+# ``built``; the Python tests are executed once in this module (by the build), not a second time by the tests below.
+EXECUTED: dict[str, tuple[list, Verdict]] = {}
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
-    """Both releases as `python -m coreb_core demo` builds them: every Python solution's tests executed. (The
-    session's ``mini_cache`` is the app's first launch, which takes the recorded Python verdicts instead.)"""
-    from coreb_core.data.mini.build import build_demo
+    """Both releases as `python -m coreb_core demo` builds them: every Python solution's tests executed, each verdict
+    the judge gave kept in ``EXECUTED``. (The session's ``mini_cache`` is the app's first launch, which takes the
+    recorded Python verdicts instead.)"""
+    from coreb_core.data.mini import build as build_module
+
+    def recording(path, tests):
+        verdict = judge_solution(path, tests)
+        EXECUTED[str(path)] = (tests, verdict)
+        return verdict
 
     root = tmp_path_factory.mktemp("mini-executed")
-    build_demo(root=root)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(build_module, "judge_solution", recording)
+        build_module.build_demo(root=root)
     return root
 
 
@@ -264,7 +276,13 @@ def test_releases_are_problem_disjoint(built):
     assert not problems[0] & problems[1]
 
 
-def test_build_is_deterministic(built, tmp_path):
+def test_build_is_deterministic(built, tmp_path, monkeypatch):
+    """The same problems and verdicts give the same bytes. The judge is not run again: it answers what it said to
+    ``built`` (that it says the same each time: test_every_python_solution_earns_its_passed_flag, against the recorded
+    verdicts.json)."""
+    from coreb_core.data.mini import build as build_module
+
+    monkeypatch.setattr(build_module, "judge_solution", lambda path, tests: EXECUTED[str(path)][1])
     build_release("demo_v2603", tmp_path)
     for config in list(CONFIGS) + ["text2code_qrels_v1", "code2code_qrels_v1", "code2text_qrels_v1"]:
         a = (built / "coreb" / "demo_v2603" / f"{config}.parquet").read_bytes()
@@ -274,8 +292,8 @@ def test_build_is_deterministic(built, tmp_path):
 
 @pytest.mark.parametrize("release", RELEASES)
 def test_every_python_solution_earns_its_passed_flag(built, release):
-    """Executed here and now; the recorded verdict the app's first launch uses (build_demo with
-    execute_python=False) must be the same."""
+    """Executed here and now (by ``built``'s build, whose judge verdicts ``EXECUTED`` kept); the recorded verdict the
+    app's first launch uses (build_demo with execute_python=False) must be the same."""
     recorded = json.loads((PROBLEMS_DIR.parent / "verdicts.json").read_text())
     with Store(release, built) as s:
         meta = {json.loads(m)["source_file"]: json.loads(m)
@@ -285,7 +303,8 @@ def test_every_python_solution_earns_its_passed_flag(built, release):
         for sol in problem.solutions:
             if sol.language != "python":
                 continue
-            verdict = judge_solution(sol.path, problem.spec["tests"])
+            tests, verdict = EXECUTED[str(sol.path)]
+            assert tests == problem.spec["tests"], sol.key
             assert verdict.passed == (sol.variant == "correct"), sol.key
             m = meta[sol.key]
             assert (m["passed"], m["test_passed"], m["test_total"]) == (verdict.passed, verdict.test_passed,
@@ -299,7 +318,8 @@ def test_every_python_solution_earns_its_passed_flag(built, release):
 
 
 def test_scaled_variant_is_synthetic_and_larger(tmp_path):
-    name, _ = build_release("demo_v2603", tmp_path, scale=2)
+    # the recorded Python verdicts (execute_python=False): what is checked here is the copies, not who passes
+    name, _ = build_release("demo_v2603", tmp_path, scale=2, execute_python=False)
     assert name == "demo_v2603_x2"
     with Store(name, tmp_path) as s:
         n_docs = s.sql("SELECT count(*) FROM code_corpus").fetchone()[0]

@@ -306,7 +306,10 @@ def test_bm25_run_from_the_cli(lexical_copy):
 
 
 def _tiny_cross_encoder(folder: Path) -> Path:
-    """A 2-layer BERT cross-encoder with random weights and MiniLM's vocabulary, built offline."""
+    """A 2-layer BERT cross-encoder with random weights and MiniLM's vocabulary, built offline. Its tokenizer cuts each
+    (query, document) pair at 128 tokens: the tests compare a run with the same model's own scores and candidates, which
+    no length changes, and 512-token pairs cost them half a minute of attention on 2 CPU cores."""
+    import json
     import shutil
 
     import torch
@@ -319,6 +322,8 @@ def _tiny_cross_encoder(folder: Path) -> Path:
     source = Path(resolve("minilm").name)
     for name in ("vocab.txt", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"):
         shutil.copy(source / name, folder / name)
+    tokenizer_config = folder / "tokenizer_config.json"
+    tokenizer_config.write_text(json.dumps({**json.loads(tokenizer_config.read_text()), "model_max_length": 128}))
     return folder
 
 

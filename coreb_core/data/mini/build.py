@@ -468,9 +468,10 @@ def build_release(release: str, root: Path | None = None, scale: int = 1, run_to
     ``execute_python=False`` takes the Python verdicts recorded in verdicts.json too (the app's first
     launch: seconds instead of running 144 solutions' tests per release).
 
-    Example (a cache folder ``root``, here already holding CoREB-mini; seconds):
+    Example (a cache folder ``root``, here already holding CoREB-mini; the recorded Python verdicts, as the first
+    launch takes them: a second; executing them is tests/data/test_mini.py's):
 
-    >>> release, folder = build_release("demo_v2603", root)
+    >>> release, folder = build_release("demo_v2603", root, execute_python=False)
     >>> release, folder.relative_to(root)
     ('demo_v2603', PosixPath('coreb/demo_v2603'))
     """
@@ -498,9 +499,10 @@ def build_demo(root: Path | None = None, scale: int = 1, run_toolchains: bool = 
     """Build both CoREB-mini releases (``demo`` command and, with ``execute_python=False``, the app's
     first launch).
 
-    Example (a cache folder ``root``, here already holding CoREB-mini; seconds):
+    Example (a cache folder ``root``, here already holding CoREB-mini; the recorded Python verdicts, as the first
+    launch takes them: seconds):
 
-    >>> build_demo(root=root)
+    >>> build_demo(root=root, execute_python=False)
     ['demo_v2602', 'demo_v2603']
     """
     built = []
