@@ -20,6 +20,32 @@ from tests import dump
 REPO = Path(__file__).resolve().parent.parent
 ARTIFACTS = REPO / "tests" / "artifacts"
 
+
+def _scan_components_once() -> None:
+    """Every new ``AppTest`` scans the metadata of every installed distribution for Streamlit v2 components
+    (``BidiComponentManager.discover_and_register_components``): about half a second of CPU per page test, the
+    greater part of a small page's run, for an answer that cannot change while the tests run (nothing is installed
+    meanwhile). The first scan's answer is kept for this process; each caller gets its own list."""
+    import functools
+
+    try:
+        from streamlit.components.v2 import manifest_scanner
+    except ImportError:  # another Streamlit: nothing to keep
+        return
+    scan = manifest_scanner.scan_component_manifests
+    if getattr(scan, "kept_for_tests", False):
+        return
+    first = functools.cache(lambda: tuple(scan()))
+
+    def kept(max_workers=None):
+        return list(first())
+
+    kept.kept_for_tests = True  # type: ignore[attr-defined]
+    manifest_scanner.scan_component_manifests = kept
+
+
+_scan_components_once()  # tests/builders.py is imported while the tests are collected, before any AppTest runs
+
 # Query ids of the tiny hand-made release (tests/dump.py).
 Q1, Q2, QC = "q_t2c_canonical_retro_any_0001", "q_t2c_search_python_0002", "q_c2c_cross_lang_0001"
 QT, QM = "q_c2t_full_retro_any_0001", "q_c2t_match_0002"
