@@ -90,14 +90,48 @@ def test_hostile_page_parameters(linked, page, payload, sidebar_runs):
         assert any("scored no Text → code (T2C) query" in w.value for w in at.warning)
 
 
-@pytest.mark.parametrize("payload", list(PAYLOADS))
-@pytest.mark.parametrize("page", PAGES)
-def test_hostile_sidebar_parameters(linked, page, payload):
-    """was: (no failure found on the sidebar's parameters; kept so that none appears) every page falls back to
-    the default release, scheme, task and runs."""
-    root, _ = linked
+# The shared sidebar alone (ui/sidebar.py), as every page calls it first: the state it returns, as text.
+SIDEBAR_ONLY = "import streamlit as st\nfrom ui.sidebar import sidebar\nst.text(repr(sidebar()))\n"
+
+
+def sidebar_state(root, params: dict) -> str:
+    """The sidebar's state (release, scheme, runs, task, anchor) for a link with ``params``; no exception, nothing
+    echoed in full, the cache untouched."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_string(SIDEBAR_ONLY, default_timeout=180)
+    for k, v in params.items():
+        at.query_params[k] = v
     with unchanged(root):
-        open_link(root, page, {name: PAYLOADS[payload] for name in SIDEBAR})
+        at.run()
+    assert not at.exception, f"sidebar {sorted(params)}: {[e.value for e in at.exception]}"
+    assert not any("x" * 1000 in text for text in echoed(at)), "the sidebar echoed a 100 KB value"
+    return at.text[-1].value
+
+
+@pytest.mark.parametrize("payload", list(PAYLOADS))
+def test_hostile_sidebar_parameters_fall_back_to_the_defaults(linked, monkeypatch, payload):
+    """was: (no failure found on the sidebar's parameters; kept so that none appears) each hostile value of each
+    sidebar parameter gives the default release, scheme, runs, task and anchor: the state of a link with none. Pages
+    read these parameters only through the sidebar (the pages' own are ``PAGE_PARAMETERS``), so a page opened with
+    them sees the default state; ``test_hostile_sidebar_parameters`` opens every page so."""
+    root, _ = linked
+    monkeypatch.setenv("COREB_CACHE", str(root))
+    default = sidebar_state(root, {})
+    assert "demo_v2603" in default
+    assert sidebar_state(root, {name: PAYLOADS[payload] for name in SIDEBAR}) == default
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_hostile_sidebar_parameters(linked, page):
+    """Every page opened with hostile sidebar parameters: each payload in one run (runs= carries all six, each other
+    parameter one). That each falls back to the default state: the test above, on the sidebar every page calls."""
+    root, _ = linked
+    params = {"release": PAYLOADS["huge"], "scheme": PAYLOADS["script"], "task": PAYLOADS["nul"],
+              "anchor": PAYLOADS["nfd"], "runs": list(PAYLOADS.values())}
+    assert set(params) == set(SIDEBAR)
+    with unchanged(root):
+        open_link(root, page, params)
 
 
 @pytest.mark.parametrize("page", ["compare.py", "traps.py", "inspector.py"])
