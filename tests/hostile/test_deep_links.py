@@ -75,17 +75,31 @@ def test_the_catalogue_reads_the_parameters_of_the_issue():
     assert len(PARAMETERS) >= 40
 
 
-@pytest.mark.parametrize("sidebar_runs", [1, 3])
-@pytest.mark.parametrize("payload", list(PAYLOADS))
+def page_payloads(turn: int) -> dict[str, str]:
+    """Every page parameter hostile, the payloads dealt round: parameter i gets payload (i + turn) mod 6, so that over
+    the six turns each parameter gets each payload once."""
+    kinds = list(PAYLOADS)
+    return {name: PAYLOADS[kinds[(i + turn) % len(kinds)]] for i, name in enumerate(PAGE_PARAMETERS)}
+
+
+def test_the_turns_give_every_parameter_every_payload():
+    dealt = [page_payloads(turn) for turn in range(len(PAYLOADS))]
+    assert all(sorted(d[name] for d in dealt) == sorted(PAYLOADS.values()) for name in PAGE_PARAMETERS)
+
+
+@pytest.mark.parametrize("turn", range(len(PAYLOADS)))
 @pytest.mark.parametrize("page", PAGES)
-def test_hostile_page_parameters(linked, page, payload, sidebar_runs):
+def test_hostile_page_parameters(linked, page, turn):
     """was: with one run in the sidebar, the Compare page raised KeyError: 'query' (an exception box) from
     compare=, baseline=, correction=, pair=, contrast=, slice_by=, rerank= or metric= with a script payload:
-    it fell back to the release's two newest runs, and the C2C-only one shares no T2C query with the other."""
+    it fell back to the release's two newest runs, and the C2C-only one shares no T2C query with the other.
+    Each page six times, every page parameter hostile each time (``page_payloads``: each gets every payload once),
+    with one run in the sidebar on even turns and three on odd ones (each a fallback every hostile value takes)."""
     root, runs = linked
+    sidebar_runs = 1 if turn % 2 == 0 else 3
     with unchanged(root):
         at = open_link(root, page, {"release": RELEASE, "task": "t2c", "runs": runs[:sidebar_runs],
-                                    **{name: PAYLOADS[payload] for name in PAGE_PARAMETERS}})
+                                    **page_payloads(turn)})
     if page == "compare.py":  # the fallback pair includes the C2C-only run: the page says so
         assert any("scored no Text → code (T2C) query" in w.value for w in at.warning)
 
