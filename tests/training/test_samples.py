@@ -19,10 +19,18 @@ def mini(mini_data, monkeypatch):
     return mini_data
 
 
-def test_every_sample_holds_the_schema_and_the_rule(mini, tmp_path):
-    out = tmp_path / "train.jsonl"
-    done = run_cli("samples", "--release", RELEASE, "--out", str(out))
+@pytest.fixture(scope="module")
+def default_samples(mini_data, tmp_path_factory):
+    """``samples --release demo_v2603 --out train.jsonl``, no other argument, once for the module (seconds each):
+    (the file, the verb's answer)."""
+    out = tmp_path_factory.mktemp("samples") / "train.jsonl"
+    done = run_cli("samples", "--release", RELEASE, "--out", str(out), env={"COREB_CACHE": str(mini_data)})
     assert done.returncode == 0, done.stderr
+    return out, done
+
+
+def test_every_sample_holds_the_schema_and_the_rule(mini, default_samples):
+    out, done = default_samples
     with Store(RELEASE, mini) as store:
         rows = check_sample_lines(store, out)
         # one sample per (query, rel=2 document) of each query with a rel=1 document, counted straight from SQL
@@ -33,19 +41,19 @@ def test_every_sample_holds_the_schema_and_the_rule(mini, tmp_path):
     assert {r["task"] for r in rows} == {"text2code", "code2code", "code2text"}
 
 
-def test_the_same_arguments_give_the_same_bytes_and_the_seed_changes_the_negatives(mini, tmp_path):
-    a, b, c = tmp_path / "a.jsonl", tmp_path / "b.jsonl", tmp_path / "c.jsonl"
-    for path, seed in ((a, "0"), (b, "0"), (c, "1")):
-        assert run_cli("samples", "--release", RELEASE, "--out", str(path), "--seed", seed).returncode == 0
+def test_the_same_arguments_give_the_same_bytes_and_the_seed_changes_the_negatives(mini, tmp_path, default_samples):
+    a, b, c = default_samples[0], tmp_path / "b.jsonl", tmp_path / "c.jsonl"  # a: the module's run, no --seed
+    assert run_cli("samples", "--release", RELEASE, "--out", str(b)).returncode == 0
+    assert run_cli("samples", "--release", RELEASE, "--out", str(c), "--seed", "1").returncode == 0
     assert a.read_bytes() == b.read_bytes()
     assert a.read_bytes() != c.read_bytes() and len(a.read_text().splitlines()) == len(c.read_text().splitlines())
 
 
-def test_the_test_rule_and_the_options(mini, tmp_path):
+def test_the_test_rule_and_the_options(mini, tmp_path, default_samples):
     # CoREB-mini's c2t_match queries have no rel=1 document: both rules give the same samples here (the real
     # release's 190 c2t_match samples: tests/real/test_real_training.py)
-    train, test = tmp_path / "train.jsonl", tmp_path / "test.jsonl"
-    assert run_cli("samples", "--release", RELEASE, "--out", str(train), "--rule", "train").returncode == 0
+    (train, default), test = default_samples, tmp_path / "test.jsonl"  # demo_v2603's default rule is train:
+    assert f"samples of {RELEASE} under the train rule" in default.stdout  # the module's run is --rule train
     done = run_cli("samples", "--release", RELEASE, "--out", str(test), "--rule", "test", "--hard", "1", "--easy", "4",
                    "--json")
     assert done.returncode == 0, done.stderr
@@ -108,7 +116,7 @@ def test_an_output_that_is_a_folder_or_inside_the_cache_is_refused(mini, tmp_pat
         assert done.returncode == 2 and message in done.stderr, done.stderr
 
 
-def test_the_hard_negatives_that_are_passing_code_are_counted_by_the_verb_and_the_page(mini, tmp_path):
+def test_the_hard_negatives_that_are_passing_code_are_counted_by_the_verb_and_the_page(mini, tmp_path, default_samples):
     """The protocol keeps the released rel=1 documents as hard negatives; the verb (its last line and --json) and the
     page's caption say how many are passing code the executed view makes relevant, per task, counted here from SQL
     (the real releases' counts: tests/real/test_real_training_guards.py)."""
@@ -134,7 +142,7 @@ def test_the_hard_negatives_that_are_passing_code_are_counted_by_the_verb_and_th
         passing[task] += sum((task, r["query_id"], p["id"]) in correct for p in r["hard_neg"])
     assert counts["hard_negatives_by_task"] == hard and counts["passing_hard_negatives_by_task"] == passing
     assert passing["c2c"] > 0 and passing["t2c"] == passing["c2t"] == 0
-    line = run_cli("samples", "--release", RELEASE, "--out", str(out)).stdout.splitlines()[-2]
+    line = default_samples[1].stdout.splitlines()[-2]  # the same samples, told in lines
     assert line.startswith(f"{sum(passing.values()):,} (") and f"C2C {passing['c2c']:,} of {hard['c2c']:,}" in line
     from coreb_core.paths import datasets_dir
 
