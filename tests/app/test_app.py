@@ -52,7 +52,7 @@ def test_first_launch_builds_coreb_mini_and_default_runs(first_launch, monkeypat
     assert not again.exception and list_runs("demo_v2603", cache) == runs
 
 
-def test_the_later_default_run_is_one_background_job(cache, mini_cache):
+def test_the_later_default_run_is_one_background_job(cache, mini_data):
     """start_later_default: one job on the job board per process and cache, waiting for the first page,
     its state readable meanwhile and its run stored at the end (BM25 stands in for MiniLM); a release that
     has the run gets no job."""
@@ -62,7 +62,7 @@ def test_the_later_default_run_is_one_background_job(cache, mini_cache):
     from coreb_core.retrieval.jobs import DEFAULT, board
     from coreb_core.runs.folders import list_runs
 
-    shutil.copytree(mini_cache / "coreb" / "demo_v2603", cache / "coreb" / "demo_v2603")
+    shutil.copytree(mini_data / "coreb" / "demo_v2603", cache / "coreb" / "demo_v2603")  # CoREB-mini alone
     job = start_later_default(cache, model="bm25")
     state = board(cache).state(job)
     assert (state.request.model, state.origin, state.finished) == ("bm25", DEFAULT, False)

@@ -9,12 +9,11 @@ import pytest
 from coreb_core.retrieval.models import resolve
 from coreb_core.retrieval.profiles import encoder_identity, encoding_for
 
-pytestmark = pytest.mark.slow  # exports MiniLM (about 10 s on 2 cores)
-
 TEXTS = ["def add(a, b):\n    return a + b", "Return the sum of two integers.",
          "int main() { std::vector<int> v(10); return v.size(); }" * 8, "x"]
 
 
+@pytest.mark.slow  # exports MiniLM (about 10 s on 2 cores); the other two tests load nothing
 def test_openvino_vectors_equal_pytorch_and_the_export_is_reused(tmp_path):
     from coreb_core.retrieval.openvino_encoder import OpenVinoEncoder, onnx_dir
     from coreb_core.retrieval.runner_encoder import RunnerEncoder
