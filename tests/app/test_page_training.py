@@ -1,6 +1,7 @@
 """The Training data page on CoREB-mini (AppTest): the samples' count as the verb counts them, the viewer's trap
 kinds, mining and training as jobs on the job board (a training cancelled leaves nothing), and a bounded training
-from base weights given as a local folder (a tiny BERT) that reranks a run end to end. The real release's counts: tests/real/test_real_training.py."""
+from base weights given as a local folder (a tiny BERT) that reranks a run end to end. The real release's counts:
+tests/real/test_real_training.py."""
 from __future__ import annotations
 
 import json
