@@ -153,9 +153,10 @@ def test_minilm_official_differs_from_card_beyond_256_tokens_and_equals_it_below
     (official, runner), (card, st_model) = minilm_encoders
     assert official.prompts["t2c"].query == card.prompts["t2c"].query == ""  # MiniLM has no prompt in either profile
     sized = _code_by_tokens(mini_data, runner.tokenizer)
-    long = [c for n, c in sized if 300 <= n <= 512][:8]  # the runner sees all of it, sentence-transformers 256 tokens
-    short = [c for n, c in sized if n <= 200][:8]  # neither truncates
-    assert len(long) == 8 and len(short) == 8
+    # four of each: every one is checked, a count is not (each long text costs both models 300-512 tokens)
+    long = [c for n, c in sized if 300 <= n <= 512][:4]  # the runner sees all of it, sentence-transformers 256 tokens
+    short = [c for n, c in sized if n <= 200][:4]  # neither truncates
+    assert len(long) == 4 and len(short) == 4
     for texts, expect_equal in ((long, False), (short, True)):
         a = runner.encode(texts, batch_size=8)
         b = st_model.encode(texts, batch_size=8, normalize_embeddings=True, convert_to_numpy=True)
@@ -170,9 +171,11 @@ def test_minilm_official_differs_from_card_beyond_256_tokens_and_equals_it_below
 def test_official_vectors_do_not_depend_on_batch_composition(minilm_encoders, mini_data):
     """Padding to the longest text of a batch is masked out: batch size changes rounding only."""
     (_, runner), _ = minilm_encoders
-    texts = [c for _, c in _code_by_tokens(mini_data, runner.tokenizer)][:12]
+    sized = _code_by_tokens(mini_data, runner.tokenizer)[:6]  # six texts: what is checked is the padding, not a count
+    assert len({n for n, _ in sized}) == 6  # each of another length: every text but the longest is padded together
+    texts = [c for _, c in sized]
     alone = np.vstack([runner.encode([t]) for t in texts])
-    together = runner.encode(texts, batch_size=12)
+    together = runner.encode(texts, batch_size=6)
     assert np.abs(alone - together).max() < 1e-5
 
 
@@ -327,6 +330,11 @@ def _tiny_cross_encoder(folder: Path) -> Path:
     return folder
 
 
+# The reranking depth of the next test: its checks hold at any depth, and every (query, document) pair costs the
+# cross-encoder (a depth of 10 on the C2T queries was over 3,000 pairs).
+DEPTH = 4
+
+
 def test_rerank_with_a_locally_built_cross_encoder(lexical_copy, tmp_path):
     from sentence_transformers import CrossEncoder
 
@@ -337,14 +345,14 @@ def test_rerank_with_a_locally_built_cross_encoder(lexical_copy, tmp_path):
     root = lexical_copy[0]  # a private copy: the runs made here go to it
     model = _tiny_cross_encoder(tmp_path / "tiny-ce")
     first = run_retrieval("bm25", "demo_v2603", tasks=("c2t",), root=root)
-    reranked = rerank_run(first.run_id, str(model), depth=10, root=root)
+    reranked = rerank_run(first.run_id, str(model), depth=DEPTH, root=root)
     meta = run_meta(reranked.run_id, root)
-    assert meta.first_stage == first.run_id and meta.rerank_depth == 10 and meta.kind == "rerank"
+    assert meta.first_stage == first.run_id and meta.rerank_depth == DEPTH and meta.kind == "rerank"
     a = read_hits(first.run_id, root).astype({"query_id": str, "doc_id": str})
     b = read_hits(reranked.run_id, root).astype({"query_id": str, "doc_id": str})
     qid = a["query_id"].iloc[0]
-    top_a = a[(a.query_id == qid) & (a["rank"] <= 10)]
-    top_b = b[(b.query_id == qid) & (b["rank"] <= 10)].sort_values("rank")
+    top_a = a[(a.query_id == qid) & (a["rank"] <= DEPTH)]
+    top_b = b[(b.query_id == qid) & (b["rank"] <= DEPTH)].sort_values("rank")
     assert set(top_a.doc_id) == set(top_b.doc_id)  # same documents, new order
     with Store("demo_v2603", root) as store:
         query = store.sql("SELECT query FROM queries WHERE query_id = ?", [qid]).fetchone()[0]
@@ -352,7 +360,7 @@ def test_rerank_with_a_locally_built_cross_encoder(lexical_copy, tmp_path):
     expected = CrossEncoder(str(model), device="cpu").predict([(query, docs[d]) for d in top_b.doc_id])
     assert np.allclose(top_b["score"], expected, atol=1e-5)
     assert (np.diff(top_b["score"].to_numpy()) <= 1e-9).all()
-    beyond = lambda h: h[(h.query_id == qid) & (h["rank"] > 10)].set_index("doc_id")["rank"].to_dict()  # noqa: E731
+    beyond = lambda h: h[(h.query_id == qid) & (h["rank"] > DEPTH)].set_index("doc_id")["rank"].to_dict()  # noqa: E731
     assert beyond(a) == beyond(b)  # positions beyond the depth are untouched
 
 
@@ -381,9 +389,9 @@ def test_rerank_candidates_are_exactly_the_first_depth_documents_never_the_judge
     for (task, _), n in sizes.items():
         assert n == min(128, corpus["text" if task == "c2t" else "code"]), (task, n)  # C2T: 120 texts in all
     assert candidates["in_top_k"].all() and len(sizes) == deep.groupby(["task", "query_id"], observed=True).ngroups
-    # the CLI stores at least the depth in its first stage (a top-k of 5 under a depth of 7 would be refused)
+    # the CLI stores at least the depth in its first stage (a top-k of 2 under a depth of 3 would be refused)
     model = _tiny_cross_encoder(tmp_path / "ce")
-    done = run_cli("run", "--model", "bm25", "--release", "demo_v2603", "--tasks", "c2c", "--top-k", "5",
-                   "--rerank", str(model), "--rerank-depth", "7", env={"COREB_CACHE": str(own)}, timeout=600)
+    done = run_cli("run", "--model", "bm25", "--release", "demo_v2603", "--tasks", "c2c", "--top-k", "2",
+                   "--rerank", str(model), "--rerank-depth", "3", env={"COREB_CACHE": str(own)}, timeout=600)
     assert done.returncode == 0, done.stderr
-    assert "reranked top-7" in done.stdout
+    assert "reranked top-3" in done.stdout
