@@ -24,6 +24,21 @@ def bm25(lexical_cache, monkeypatch):
     return root, runs["bm25"]
 
 
+@pytest.fixture(scope="module")
+def c2t_run(mini_data, tmp_path_factory):
+    """CoREB-mini with a BM25 run of demo_v2603's C2T queries only, in a cache of its own: what the verb says of the
+    test release, or how its files load, does not depend on the run's size, and mining it costs a fraction of the
+    full run's."""
+    import shutil
+
+    from coreb_core.paths import datasets_dir
+    from coreb_core.retrieval.pipeline import run_retrieval
+
+    root = tmp_path_factory.mktemp("mine-c2t") / "cache"
+    shutil.copytree(datasets_dir(mini_data), datasets_dir(root))
+    return root, run_retrieval("bm25", RELEASE, tasks=("c2t",), root=root).run_id
+
+
 def ranked_lists(root, run):
     """The qrels' grades per (query, document), each C2C query's anchor, and each query's stored top k in rank order."""
     hits = read_hits(run, root)
@@ -60,10 +75,11 @@ def test_the_negatives_are_the_runs_top_non_positives(bm25, tmp_path):
     assert "traps (rel=1)" in done.stdout
 
 
-def test_triplets_load_with_datasets_in_both_formats(bm25, tmp_path):
+def test_triplets_load_with_datasets_in_both_formats(c2t_run, tmp_path, monkeypatch):
     import datasets
 
-    _, run = bm25
+    root, run = c2t_run
+    monkeypatch.setenv("COREB_CACHE", str(root))
     for name, loader in (("t.jsonl", "json"), ("t.parquet", "parquet")):
         out = tmp_path / name
         done = run_cli("mine", "--run", run, "--out", str(out), "--k", "3")
@@ -290,8 +306,9 @@ def test_keep_correct_with_triplets_is_refused_in_one_line(bm25, tmp_path):
         assert "--format samples" in done.stderr and not out.exists() and not list(tmp_path.iterdir())
 
 
-def test_mining_the_test_release_says_it_is_for_analysis(bm25, tmp_path):
-    _, run = bm25
+def test_mining_the_test_release_says_it_is_for_analysis(c2t_run, tmp_path, monkeypatch):
+    root, run = c2t_run
+    monkeypatch.setenv("COREB_CACHE", str(root))
     out = tmp_path / "m.jsonl"
     done = run_cli("mine", "--run", run, "--out", str(out), "--test-release", RELEASE)
     assert done.returncode == 0, done.stderr
