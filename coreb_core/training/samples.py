@@ -24,6 +24,7 @@ import random
 from collections import Counter
 from typing import Iterable, NamedTuple
 
+import numpy as np
 import pandas as pd
 
 from coreb_core.data.schema import CORPUS_OF_TASK, POSITIVE, SUBTASKS, TASK_NAMES, TASKS, TRAP
@@ -180,24 +181,41 @@ def build_samples(store: Store, rule: str, hard: int = HARD, easy: int = EASY, s
     if not (data.qrels["relevance"] == TRAP).any():
         raise CorebError(f"release {store.release} has no rel=1 documents (traps): the protocol's samples need "
                          "queries with at least one")
-    grades = data.qrels.groupby(["task", "query_id"], sort=False)
+    # (task, query id) -> its judged (doc id, grade) pairs: plain dicts, where a pandas group per query cost seconds
+    grades: dict[tuple[str, str], list[tuple[str, int]]] = {}
+    for t, qid, doc, rel in zip(data.qrels["task"], data.qrels["query_id"], data.qrels["doc_id"],
+                                data.qrels["relevance"]):
+        grades.setdefault((t, qid), []).append((doc, int(rel)))
     samples: list[Sample] = []
     for task in tasks:
         corpus = CORPUS_OF_TASK[task]
         texts, problem, pool = data.texts[corpus], data.problem[corpus], data.easy_pool.get(corpus, [])
+        # the easy pool's ids by position, its position of each distinct text, its positions of each problem:
+        # a query's candidates are the pool less a few positions, in pool order (one mask, not a scan per query)
+        pool_ids = np.asarray(pool, dtype=object)
+        at_text = {texts[d]: i for i, d in enumerate(pool)}
+        of_problem: dict[str, list[int]] = {}
+        for i, d in enumerate(pool):
+            if problem[d] is not None:
+                of_problem.setdefault(problem[d], []).append(i)
         for q in data.queries[data.queries["task"] == task].itertuples(index=False):
-            if q.subtask in LEFT_OUT[rule] or (task, q.query_id) not in grades.groups:
+            if q.subtask in LEFT_OUT[rule] or (task, q.query_id) not in grades:
                 continue
-            judged = grades.get_group((task, q.query_id))
-            traps = sorted(judged.loc[judged["relevance"] == TRAP, "doc_id"])
+            judged = grades[(task, q.query_id)]
+            traps = sorted(d for d, r in judged if r == TRAP)
             if not traps:
                 continue
-            positives = sorted(judged.loc[judged["relevance"] == POSITIVE, "doc_id"])
+            positives = sorted(d for d, r in judged if r == POSITIVE)
             anchor = q.anchor_code_id if isinstance(q.anchor_code_id, str) else None
-            shut = set(judged["doc_id"]) | ({anchor} if anchor else set())
-            shut_texts = {texts[d] for d in shut if d in texts}
-            candidates = [d for d in pool if d not in shut and texts[d] not in shut_texts
-                          and (problem[d] is None or problem[d] != q.problem_id)]
+            shut = {d for d, _ in judged} | ({anchor} if anchor else set())
+            # out of the pool: a shut document's text (its pool id, the shut one itself when it is in the pool)
+            # and every document of the query's problem
+            out = [at_text[texts[d]] for d in shut if d in texts and texts[d] in at_text]
+            keep = np.ones(len(pool), dtype=bool)
+            keep[out] = False
+            if q.problem_id is not None and q.problem_id == q.problem_id:  # a problem (None and NaN are none)
+                keep[of_problem.get(q.problem_id, [])] = False
+            candidates = pool_ids[keep].tolist()
             for pos in positives:
                 rng = _seeded(seed, q.query_id, pos)
                 chosen = sorted(rng.sample(traps, hard)) if len(traps) > hard else traps
