@@ -282,11 +282,6 @@ def menu(page, title: str) -> None:
     wait_for_script(page, title)
 
 
-def start_minilm(page) -> None:
-    """Run retrieval from the menu: MiniLM, Run; returns once the sidebar shows it running."""
-    start_run(page, "minilm")
-
-
 def start_run(page, option: str) -> None:
     """Run retrieval from the menu: the model listed as ``option`` (an API model's reads "<id> (API)"), Run; returns
     once the sidebar shows it running."""
