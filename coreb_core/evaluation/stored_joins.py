@@ -24,6 +24,7 @@ Example (CoREB-mini and a BM25 run in ``root``; ``store`` is demo_v2603):
 from __future__ import annotations
 
 import io
+import threading
 from pathlib import Path
 from typing import NamedTuple
 
@@ -72,13 +73,19 @@ def stored_join(index: ReleaseIndex, stored: StoredRun, joint: JointJudged, anch
     return memo[key]
 
 
+# evaluate() joins runs on a thread pool, and np.load parses each array's header with ast.literal_eval: on
+# CPython 3.11 two threads parsing at once can fail with "SystemError: AST constructor recursion depth mismatch"
+# (python/cpython#106905; seen in the suite). The reads are small; one at a time costs nothing measurable.
+_READING = threading.Lock()
+
+
 def _load(file: Path, index: ReleaseIndex, joint: JointJudged, anchor_exclusion: bool, noise: bool
           ) -> RunJoin | None:
     """The join in ``file`` when it is one for this index and these pairs; None otherwise (missing,
     unreadable, or of another shape: it is then rebuilt)."""
     n_pairs = len(joint.pairs.keys)
     try:
-        with np.load(file, allow_pickle=False) as data:
+        with _READING, np.load(file, allow_pickle=False) as data:
             arrays = {name: data[name] for name in ("in_run", "rank", "excluded_above", "noise_above")}
     except (OSError, ValueError, KeyError, EOFError):  # EOFError: an empty file
         return None
