@@ -41,40 +41,26 @@ $(CHROMIUM):
 	$(SUDO) apt-get update -qq
 	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
 
-# Two passes over the same tests: the fast loop's on both cores, then the slow ones (browser, real release,
-# MiniLM) as two processes side by side, one per session-fixture family, so that each family's fixtures are built
-# once: the real release (`real_cache`, tests marked `real`) and the rest (the MiniLM first launch). Each has its
-# own temporary folder, its own default cache and its own range of server ports (tests/browser.free_port); their
-# output is printed one after the other once both are done, with the slowest tests of each (the suite must stay
-# under 12 min).
+# Three passes side by side (tests/passes.sh): the real release's tests and the MiniLM first launch's (with the
+# browser tests) as two one-thread processes, each building its session fixtures once, and everything else on
+# both cores at a lower priority, which takes what CPU the slow passes leave. Output one pass after the other once
+# all are done, with the slowest tests of each (the suite must stay under 12 min).
 test: lint $(CHROMIUM)
-	$(OFFLINE) $(PY) -m pytest -q -m "not slow" -n 2 --dist worksteal tests
-	@$(MAKE) --no-print-directory test-slow
+	$(OFFLINE) bash tests/passes.sh $(PY) real dense fast
 
-# One torch thread per pass: two passes of two spinning OpenMP threads each on 2 cores made a reranker
-# training 12x slower (449 s against 37.5 s) than one thread each.
-SLOW_PASS = $(OFFLINE) $(PY) -m pytest -q -p no:cacheprovider --durations=15 tests
 test-slow: $(VENV)/.dev-installed $(CHROMIUM)
-	@tmp=$$(mktemp -d); \
-	( OMP_NUM_THREADS=1 COREB_TEST_PORTS=20000-20999 COREB_CACHE=$$tmp/real-default-cache $(SLOW_PASS) -m "slow and real" \
-	  --basetemp=$$tmp/real > $$tmp/real.log 2>&1; echo $$? > $$tmp/real.rc ) & \
-	( OMP_NUM_THREADS=1 COREB_TEST_PORTS=21000-21999 COREB_CACHE=$$tmp/other-default-cache $(SLOW_PASS) -m "slow and not real" \
-	  --basetemp=$$tmp/other > $$tmp/other.log 2>&1; echo $$? > $$tmp/other.rc ) & \
-	wait; \
-	status=0; for pass in real other; do \
-	  echo "=== slow pass, $$pass: pytest -m \"slow and $$([ $$pass = real ] || echo 'not ')real\" (exit $$(cat $$tmp/$$pass.rc)) ==="; \
-	  cat $$tmp/$$pass.log; [ "$$(cat $$tmp/$$pass.rc)" = 0 ] || status=1; \
-	done; rm -rf $$tmp; exit $$status
+	$(OFFLINE) bash tests/passes.sh $(PY) real dense
 
 # ruff (pyflakes, bugbear, isort) on the tree and mypy on coreb_core, ui, pages and app.py (pyproject.toml configures both); part of `make test`.
 lint: $(VENV)/.dev-installed
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 
-# The fast loop while editing: everything but the browser, real-release and MiniLM tests (markers set in
-# tests/conftest.py), on CoREB-mini built in seconds. `make test` stays the suite CI runs.
+# The fast loop while editing (under two minutes): the tests on hand-made data, on both cores; it leaves out the
+# browser, real-release and MiniLM tests and those on CoREB-mini (markers set in tests/conftest.py). `make test`
+# stays the suite CI runs. One torch thread per worker: two workers of two threads each on 2 cores only spin.
 test-fast: $(VENV)/.dev-installed
-	$(OFFLINE) $(PY) -m pytest -q -m "not slow" -n 2 --dist worksteal tests  # both cores (pytest-xdist): its session fixtures take seconds
+	$(OFFLINE) OMP_NUM_THREADS=1 $(PY) -m pytest -q -m "not slow and not mini" -n 2 --dist worksteal tests
 
 # Median warm render time of every page on a 6x CoREB-mini with 11 runs (target: under 1 s).
 bench-app: $(VENV)/.dev-installed

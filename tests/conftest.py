@@ -314,9 +314,11 @@ def default_run_ids(default_runs) -> dict[str, str]:
     return {model: meta.run_id for model, meta in default_runs.items()}
 
 
-# The markers of the fast loop (``make test-fast`` runs ``-m "not slow"``), set from what a test needs, so that
-# no test has to remember them: ``browser`` (a served app in chromium), ``real`` (the real CoREB export),
-# ``dense`` (the session's MiniLM first launch and its runs), ``slow`` (any of them).
+# The markers of the passes, set from what a test needs, so that no test has to remember them: ``browser`` (a
+# served app in chromium), ``real`` (the real CoREB export), ``dense`` (the session's MiniLM first launch and its
+# runs), ``slow`` (any of them: the two slow passes of ``make test``), and ``mini`` (CoREB-mini itself: the
+# ``mini_data`` session fixture or one built on it). ``make test-fast`` runs ``-m "not slow and not mini"``: the
+# tests on hand-made data, in under two minutes; ``make test`` runs every test.
 DENSE_FIXTURES = {"first_launch", "mini_cache", "app_cache", "default_runs", "default_run_ids",
                   "minilm_cold_and_warm", "minilm_card_c2c", "minilm_runs"}
 
@@ -335,5 +337,8 @@ def pytest_collection_modifyitems(config, items):
             raise pytest.UsageError(f"{item.nodeid} uses both the real release (real_first_launch) and the MiniLM first "
                                     "launch: the slow passes `-m 'slow and real'` and `-m 'slow and not real'` "
                                     "would build the first launch twice")
-        for kind in sorted(kinds | ({"slow"} if kinds else set())):
+        slow = {"slow"} if kinds else set()
+        if not kinds and "mini_data" in item.fixturenames:
+            kinds.add("mini")
+        for kind in sorted(kinds | slow):
             item.add_marker(getattr(pytest.mark, kind))

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The suite's passes side by side (`make test`: all three; `make test-slow`: the two slow ones), each with its own
+# temporary folder, default cache and range of server ports, their output printed one after the other once all are
+# done, with the slowest tests of each. Usage: tests/passes.sh PYTHON PASS...  (PASS: real, dense, fast)
+#
+# real   the real release's tests (`slow and real`: its session fixtures, the real first launch, built once)
+# dense  the MiniLM first launch on CoREB-mini and the browser tests (`slow and not real`), built once
+# fast   everything else (`not slow`), on both cores at a lower priority (nice 10): it takes the CPU the slow passes
+#        leave (their servers, browsers and waits), then both cores once they are done; the slow passes, which
+#        are long chains of one-thread work, are never slowed down by it.
+# One torch thread per process: two passes of two spinning OpenMP threads each on 2 cores made a reranker training
+# 12x slower (449 s against 37.5 s) than one thread each.
+set -u
+py=$1; shift
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+common=(-q -p no:cacheprovider --durations=15 tests)
+for pass in "$@"; do
+  case $pass in
+    real)  cmd=(env COREB_TEST_PORTS=20000-20999 "$py" -m pytest "${common[@]}" -m "slow and real") ;;
+    dense) cmd=(env COREB_TEST_PORTS=21000-21999 "$py" -m pytest "${common[@]}" -m "slow and not real") ;;
+    fast)  cmd=(nice -n 10 "$py" -m pytest "${common[@]}" -m "not slow" -n 2 --dist worksteal) ;;
+    *) echo "tests/passes.sh: unknown pass '$pass' (real, dense, fast)" >&2; exit 2 ;;
+  esac
+  ( start=$(date +%s)
+    OMP_NUM_THREADS=1 COREB_CACHE=$tmp/$pass-default-cache "${cmd[@]}" --basetemp="$tmp/$pass" > "$tmp/$pass.log" 2>&1
+    echo $? > "$tmp/$pass.rc"
+    echo "$(( $(date +%s) - start )) s, load $(cut -d' ' -f1-3 /proc/loadavg) at its end" > "$tmp/$pass.time" ) &
+done
+wait
+status=0
+for pass in "$@"; do
+  echo "=== $pass pass (exit $(cat "$tmp/$pass.rc"), $(cat "$tmp/$pass.time")) ==="
+  cat "$tmp/$pass.log"
+  [ "$(cat "$tmp/$pass.rc")" = 0 ] || status=1
+done
+exit $status
