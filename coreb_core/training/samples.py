@@ -196,8 +196,8 @@ def build_samples(store: Store, rule: str, hard: int = HARD, easy: int = EASY, s
         at_text = {texts[d]: i for i, d in enumerate(pool)}
         of_problem: dict[str, list[int]] = {}
         for i, d in enumerate(pool):
-            if problem[d] is not None:
-                of_problem.setdefault(problem[d], []).append(i)
+            if (name := problem[d]) is not None:
+                of_problem.setdefault(name, []).append(i)
         for q in data.queries[data.queries["task"] == task].itertuples(index=False):
             if q.subtask in LEFT_OUT[rule] or (task, q.query_id) not in grades:
                 continue
