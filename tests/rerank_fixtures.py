@@ -26,3 +26,31 @@ def tiny_cross_encoder(folder: Path, seed: int = SEED, max_tokens: int = MAX_TOK
     model.max_seq_length = max_tokens
     model.save(str(folder))
     return folder
+
+
+def tiny_bert(folder: Path, *, head: bool = False, max_tokens: int | None = None) -> Path:
+    """A 2-layer BERT (hidden 32) with seeded random weights and MiniLM's vocabulary, saved as a local transformers
+    folder: base weights for a training whose model is not the point (the page's "Base weights" takes a folder), or,
+    with ``head``, a one-logit cross-encoder. ``max_tokens`` cuts every (query, document) pair there (stored as the
+    tokenizer's ``model_max_length``). Training or reranking with it takes a second where MiniLM takes half a minute."""
+    import json
+    import shutil
+
+    import torch
+    from transformers import BertConfig, BertForSequenceClassification, BertModel
+
+    from coreb_core.retrieval.models import bundled_minilm_path
+
+    torch.manual_seed(SEED)
+    config = BertConfig(vocab_size=30522, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
+                        intermediate_size=64, max_position_embeddings=512, **({"num_labels": 1} if head else {}))
+    (BertForSequenceClassification if head else BertModel)(config).save_pretrained(folder)
+    source = Path(bundled_minilm_path())
+    for name in ("vocab.txt", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"):
+        if (source / name).is_file():
+            shutil.copy(source / name, folder / name)
+    if max_tokens is not None:
+        tokenizer_config = folder / "tokenizer_config.json"
+        tokenizer_config.write_text(json.dumps({**json.loads(tokenizer_config.read_text()),
+                                                "model_max_length": max_tokens}))
+    return folder

@@ -5,13 +5,13 @@ tests/real/test_real_training.py."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from coreb_core.paths import rerankers_dir, runs_dir
 from coreb_core.retrieval.jobs import CANCELLED, DONE
 from tests.builders import app_test, run_cli
+from tests.rerank_fixtures import tiny_bert
 
 RELEASE = "demo_v2603"
 
@@ -67,27 +67,6 @@ def test_a_cancelled_training_leaves_no_reranker_and_no_run(lexical_copy):
     assert board(root).wait(job.job_id, 600).status == CANCELLED
     assert sorted(p.name for p in runs_dir(root).iterdir()) == before
     assert not rerankers_dir(root).exists() or not any(rerankers_dir(root).iterdir())
-
-
-def tiny_bert(folder):
-    """Base weights for a training whose model is not the point: a 2-layer BERT (hidden 32) with random weights and
-    MiniLM's vocabulary, saved as a local transformers folder (what the page's "Base weights" takes besides minilm).
-    Training and reranking with it take a second where MiniLM took 25 s; MiniLM's own training is checked by
-    tests/training/test_reranker.py and tests/real/test_real_training.py."""
-    import shutil
-
-    import torch
-    from transformers import BertConfig, BertModel
-
-    from coreb_core.retrieval.models import bundled_minilm_path
-
-    torch.manual_seed(0)
-    BertModel(BertConfig(vocab_size=30522, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
-                         intermediate_size=64, max_position_embeddings=512)).save_pretrained(folder)
-    for name in ("vocab.txt", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"):
-        if (Path(bundled_minilm_path()) / name).is_file():
-            shutil.copy(Path(bundled_minilm_path()) / name, folder / name)
-    return folder
 
 
 @pytest.mark.slow

@@ -20,6 +20,7 @@ from coreb_core.runs.folders import run_meta
 from coreb_core.runs.hits import hits_from_scores
 from coreb_core.runs.meta import run_name
 from tests.builders import run_cli
+from tests.rerank_fixtures import tiny_bert
 
 LEADERBOARD = {"GemEmb-2", "C2LLM-7B", "C2LLM-0.5B", "Jina-code-1.5B", "Jina-code-0.5B", "F2LLM-4B", "F2LLM-1.7B",
                "F2LLM-0.6B", "Qwen3-Emb-4B", "Qwen3-Emb-8B", "Qwen3-Emb-0.6B"}
@@ -312,22 +313,7 @@ def _tiny_cross_encoder(folder: Path) -> Path:
     """A 2-layer BERT cross-encoder with random weights and MiniLM's vocabulary, built offline. Its tokenizer cuts each
     (query, document) pair at 128 tokens: the tests compare a run with the same model's own scores and candidates, which
     no length changes, and 512-token pairs cost them half a minute of attention on 2 CPU cores."""
-    import json
-    import shutil
-
-    import torch
-    from transformers import BertConfig, BertForSequenceClassification
-
-    torch.manual_seed(0)
-    config = BertConfig(vocab_size=30522, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
-                        intermediate_size=64, num_labels=1, max_position_embeddings=512)
-    BertForSequenceClassification(config).save_pretrained(folder)
-    source = Path(resolve("minilm").name)
-    for name in ("vocab.txt", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"):
-        shutil.copy(source / name, folder / name)
-    tokenizer_config = folder / "tokenizer_config.json"
-    tokenizer_config.write_text(json.dumps({**json.loads(tokenizer_config.read_text()), "model_max_length": 128}))
-    return folder
+    return tiny_bert(folder, head=True, max_tokens=128)
 
 
 # The reranking depth of the next test: its checks hold at any depth, and every (query, document) pair costs the
