@@ -42,7 +42,7 @@ from coreb_core.evaluation.significance import (
     KEYS,
     TIE_TOLERANCE,
     Correction,
-    bootstrap_ci,
+    bootstrap_cis,
     compare_runs,
     holm,
     intervals,
@@ -253,15 +253,17 @@ def pair_verdicts(per_query: Mapping[str, pd.DataFrame], pairs: pd.DataFrame, ta
     p_random = [float(r.p_randomization) for r in rows]
     p_ttest = [float(r.p_ttest) for r in rows]
     p_holm, p_adjusted, p_ttest_adjusted = holm(p_random), correction.adjust(p_random), correction.adjust(p_ttest)
-    out = []
-    for i, r in enumerate(rows):
+    oriented, deltas = [], []
+    for r in rows:
         flip = r.mean_delta < 0  # orient: the run with the higher mean first
         a, b = (r.b, r.a) if flip else (r.a, r.b)
         left = _plain(per_query[a])[KEYS + [r.metric]]
         right = _plain(per_query[b])[KEYS + [r.metric]]
         merged = left.merge(right, on=KEYS, suffixes=("_a", "_b"))
-        delta = (merged[f"{r.metric}_a"] - merged[f"{r.metric}_b"]).to_numpy()
-        low, high = bootstrap_ci(delta, seed=seed)
+        oriented.append((flip, a, b))
+        deltas.append((merged[f"{r.metric}_a"] - merged[f"{r.metric}_b"]).to_numpy())
+    out = []
+    for i, (r, (flip, a, b), (low, high)) in enumerate(zip(rows, oriented, bootstrap_cis(deltas, seed=seed))):
         out.append(PairVerdict(str(a), str(b), str(r.metric), task, int(r.shared),
                                float(-r.mean_delta if flip else r.mean_delta), low, high, p_random[i],
                                float(p_holm[i]), bool(p_adjusted[i] < alpha), int(r.losses if flip else r.wins),

@@ -48,7 +48,7 @@ from coreb_core.data.store import Store
 from coreb_core.errors import CorebError, check_budget, check_choice, check_cost_limit
 from coreb_core.evaluation.evaluate import Evaluation, analyse_many
 from coreb_core.evaluation.schemes import V1, V2, Scheme
-from coreb_core.evaluation.significance import DEFAULT_PERMUTATIONS, HOLM, bootstrap_ci, compare_pair, holm, intervals
+from coreb_core.evaluation.significance import DEFAULT_PERMUTATIONS, HOLM, bootstrap_ci, compare_pairs, holm, intervals
 from coreb_core.evaluation.stored_joins import StoredRun
 from coreb_core.results.published import parameter_counts
 from coreb_core.runs.cost import RunCost, rate_text
@@ -393,8 +393,8 @@ def _standings(kept: dict[str, pd.DataFrame], ranked: pd.DataFrame, n_permutatio
         return ()
     rows = list(ranked.itertuples(index=False))
     best = rows[0]
-    tests = [compare_pair(kept[r.run], kept[best.run], "score", r.run, best.run, n_permutations, seed)
-             for r in rows[1:]]
+    tests = compare_pairs([(kept[r.run], kept[best.run], r.run, best.run) for r in rows[1:]], "score",
+                          n_permutations, seed)
     # A run that shares no query with the first has no test (its "p" would be 1 or NaN): NaN, outside Holm's family.
     tested = [i for i, t in enumerate(tests) if t.shared]
     adjusted = dict(zip(tested, holm([tests[i].p_randomization for i in tested]))) if tested else {}

@@ -73,16 +73,36 @@ def randomization_test(delta: np.ndarray, n_permutations: int = DEFAULT_PERMUTAT
     >>> round(randomization_test(np.array([0.5, 0.5, 0.5]), n_permutations=1000), 4)  # 2 of 8 sign patterns
     0.2468
     """
-    if len(delta) == 0:
-        return 1.0
-    rng = np.random.default_rng(seed)
-    observed = abs(delta.mean())
-    extreme = 0
-    for start in range(0, n_permutations, 1000):
-        n = min(1000, n_permutations - start)
-        signs = rng.integers(0, 2, size=(n, len(delta)), dtype=np.int8) * 2 - 1
-        extreme += int(np.sum(np.abs(signs @ delta) / len(delta) >= observed - 1e-15))
-    return (1 + extreme) / (1 + n_permutations)
+    return randomization_tests([delta], n_permutations, seed)[0]
+
+
+def randomization_tests(deltas: Sequence[np.ndarray], n_permutations: int = DEFAULT_PERMUTATIONS,
+                        seed: int = 0) -> list[float]:
+    """``randomization_test`` of each difference vector, in one pass per length: the sign patterns depend only on
+    the seed and the number of queries, so the vectors of one length share one sign matrix, and one matrix product
+    per block of 1,000 patterns tests them all (a pair at a time, every pair drew the same matrix again).
+
+    >>> d = [np.array([0.5, 0.5, 0.5]), np.array([0.2, -0.1, 0.4]), np.array([]), np.array([0.3, 0.1, -0.2])]
+    >>> [round(p, 4) for p in randomization_tests(d, n_permutations=1000)]
+    [0.2468, 0.5115, 1.0, 0.7353]
+    """
+    p_values = [1.0] * len(deltas)
+    by_length: dict[int, list[int]] = {}
+    for i, delta in enumerate(deltas):
+        if len(delta):
+            by_length.setdefault(len(delta), []).append(i)
+    for n, members in by_length.items():
+        block = np.stack([np.asarray(deltas[i], dtype=np.float64) for i in members], axis=1)  # n x pairs
+        observed = np.array([abs(deltas[i].mean()) for i in members])  # each vector's own mean, as one test takes it
+        rng = np.random.default_rng(seed)
+        extreme = np.zeros(len(members), dtype=np.int64)
+        for start in range(0, n_permutations, 1000):
+            k = min(1000, n_permutations - start)
+            signs = (rng.integers(0, 2, size=(k, n), dtype=np.int8) * 2 - 1).astype(np.float64)
+            extreme += np.sum(np.abs(signs @ block) / n >= observed - 1e-15, axis=0)
+        for j, i in enumerate(members):
+            p_values[i] = (1 + int(extreme[j])) / (1 + n_permutations)
+    return p_values
 
 
 def holm(p_values: list[float]) -> list[float]:
@@ -214,17 +234,36 @@ def bootstrap_ci(values: np.ndarray, n_resamples: int = DEFAULT_BOOTSTRAP, seed:
     >>> bootstrap_ci(np.array([0.0, 1.0, 1.0, 0.0]), n_resamples=1000)
     (0.0, 1.0)
     """
-    values = np.asarray(values, dtype=np.float64)
-    if len(values) == 0:
-        return (float("nan"), float("nan"))
-    rng = np.random.default_rng(seed)
-    means = np.empty(n_resamples)
-    for start in range(0, n_resamples, 1000):
-        n = min(1000, n_resamples - start)
-        idx = rng.integers(0, len(values), size=(n, len(values)))
-        means[start:start + n] = values[idx].mean(axis=1)
+    return bootstrap_cis([values], n_resamples, seed, level)[0]
+
+
+def bootstrap_cis(vectors: Sequence[np.ndarray], n_resamples: int = DEFAULT_BOOTSTRAP, seed: int = 0,
+                  level: float = 0.95) -> list[tuple[float, float]]:
+    """``bootstrap_ci`` of each vector, the resampled positions drawn once per length and block of 1,000
+    resamples and shared by every vector of that length (they depend only on the seed and the length): the same
+    intervals as one vector at a time.
+
+    >>> bootstrap_cis([np.array([0.0, 1.0, 1.0, 0.0]), np.array([]), np.array([0.2, 0.4, 0.9, 0.1])], 1000)
+    [(0.0, 1.0), (nan, nan), (0.15, 0.725)]
+    """
+    out: list[tuple[float, float]] = [(float("nan"), float("nan"))] * len(vectors)
+    by_length: dict[int, list[int]] = {}
+    for i, v in enumerate(vectors):
+        if len(v):
+            by_length.setdefault(len(v), []).append(i)
     alpha = (1 - level) / 2
-    return float(np.quantile(means, alpha)), float(np.quantile(means, 1 - alpha))
+    for n, members in by_length.items():
+        values = [np.asarray(vectors[i], dtype=np.float64) for i in members]
+        means = np.empty((len(members), n_resamples))
+        rng = np.random.default_rng(seed)
+        for start in range(0, n_resamples, 1000):
+            k = min(1000, n_resamples - start)
+            idx = rng.integers(0, n, size=(k, n))
+            for j, v in enumerate(values):
+                means[j, start:start + k] = v[idx].mean(axis=1)
+        for j, i in enumerate(members):
+            out[i] = (float(np.quantile(means[j], alpha)), float(np.quantile(means[j], 1 - alpha)))
+    return out
 
 
 def compare_pair(a: pd.DataFrame, b: pd.DataFrame, column: str = NDCG_10.column, name_a: str = "a",
@@ -238,17 +277,45 @@ def compare_pair(a: pd.DataFrame, b: pd.DataFrame, column: str = NDCG_10.column,
     >>> c.shared, (c.wins, c.ties, c.losses), round(c.mean_delta, 3), round(c.p_randomization, 3)
     (3, (2, 1, 0), 0.367, 0.511)
     """
-    merged = a[KEYS + [column]].merge(b[KEYS + [column]], on=KEYS, suffixes=("_a", "_b"))
-    va, vb = merged[f"{column}_a"].to_numpy(), merged[f"{column}_b"].to_numpy()
-    delta = va - vb
-    return PairComparison(
-        name_a, name_b, column, len(merged), len(a) - len(merged), len(b) - len(merged),
+    return compare_pairs([(a, b, name_a, name_b)], column, n_permutations, seed)[0]
+
+
+def compare_pairs(pairs: Sequence[tuple[pd.DataFrame, pd.DataFrame, str, str]], column: str = NDCG_10.column,
+                  n_permutations: int = DEFAULT_PERMUTATIONS, seed: int = 0) -> list[PairComparison]:
+    """``compare_pair`` of each (a, b, name_a, name_b), the randomization tests of all pairs in one pass
+    (``randomization_tests``): the same numbers as one pair at a time.
+
+    >>> a = pd.DataFrame({"task": "t2c", "query_id": ["q1", "q2", "q3"], "ndcg_at_10": [1.0, 0.5, 0.8]})
+    >>> b = pd.DataFrame({"task": "t2c", "query_id": ["q1", "q2", "q3"], "ndcg_at_10": [0.5, 0.5, 0.2]})
+    >>> [round(c.p_randomization, 3) for c in compare_pairs([(a, b, "A", "B"), (b, a, "B", "A")], n_permutations=1000)]
+    [0.511, 0.511]
+    """
+    keys: dict[int, pd.DataFrame | None] = {}
+
+    def unique_keys(frame: pd.DataFrame) -> pd.DataFrame | None:
+        if id(frame) not in keys:
+            keys[id(frame)] = None if frame.duplicated(KEYS).any() else frame[KEYS].reset_index(drop=True)
+        return keys[id(frame)]
+
+    values = []
+    for a, b, _, _ in pairs:
+        ka, kb = unique_keys(a), unique_keys(b)
+        if ka is not None and kb is not None and ka.equals(kb):
+            # the same queries in the same order: the inner merge's rows are the frames' own rows (a merge per
+            # pair was most of the time of 50 runs' 1,225 pairs)
+            values.append((a[column].to_numpy(dtype=np.float64), b[column].to_numpy(dtype=np.float64)))
+            continue
+        merged = a[KEYS + [column]].merge(b[KEYS + [column]], on=KEYS, suffixes=("_a", "_b"))
+        values.append((merged[f"{column}_a"].to_numpy(), merged[f"{column}_b"].to_numpy()))
+    deltas = [va - vb for va, vb in values]
+    p_randomization = randomization_tests(deltas, n_permutations, seed)
+    return [PairComparison(
+        name_a, name_b, column, len(va), len(a) - len(va), len(b) - len(va),
         float(va.mean()) if len(va) else float("nan"), float(vb.mean()) if len(vb) else float("nan"),
-        float(delta.mean()) if len(delta) else float("nan"), paired_ttest(delta),
-        randomization_test(delta, n_permutations, seed),
+        float(delta.mean()) if len(delta) else float("nan"), paired_ttest(delta), p,
         int(np.sum(delta > TIE_TOLERANCE)), int(np.sum(np.abs(delta) <= TIE_TOLERANCE)),
         int(np.sum(delta < -TIE_TOLERANCE)),
-    )
+    ) for (a, b, name_a, name_b), (va, vb), delta, p in zip(pairs, values, deltas, p_randomization)]
 
 
 def run_pairs(runs: Sequence[str], baseline: str | None = None) -> list[tuple[str, str]]:
@@ -285,8 +352,8 @@ def compare_runs(per_query: dict[str, pd.DataFrame], column: str = NDCG_10.colum
     >>> t["p_randomization"].round(3).tolist(), t["p_randomization_adjusted"].round(3).tolist()
     ([0.511, 0.247], [1.0, 0.494])
     """
-    rows = [compare_pair(per_query[x], per_query[y], column, x, y, n_permutations, seed)._asdict()
-            for x, y in run_pairs(list(per_query), baseline)]
+    pairs = [(per_query[x], per_query[y], x, y) for x, y in run_pairs(list(per_query), baseline)]
+    rows = [c._asdict() for c in compare_pairs(pairs, column, n_permutations, seed)]
     table = pd.DataFrame(rows, columns=PairComparison._fields)
     if len(table):
         table["p_ttest_holm"] = holm(table["p_ttest"].tolist())
@@ -320,9 +387,7 @@ def intervals(per_query: dict[str, pd.DataFrame], column: str = NDCG_10.column, 
     >>> intervals({"minilm": a}).round(3).to_dict("records")
     [{'run': 'minilm', 'queries': 4, 'mean': 0.575, 'ci_low': 0.2, 'ci_high': 0.9}]
     """
-    rows = []
-    for name, table in per_query.items():
-        low, high = bootstrap_ci(table[column].to_numpy(), seed=seed)
-        rows.append({"run": name, "queries": len(table), "mean": float(table[column].mean()), "ci_low": low,
-                     "ci_high": high})
+    cis = bootstrap_cis([table[column].to_numpy() for table in per_query.values()], seed=seed)
+    rows = [{"run": name, "queries": len(table), "mean": float(table[column].mean()), "ci_low": low, "ci_high": high}
+            for (name, table), (low, high) in zip(per_query.items(), cis)]
     return pd.DataFrame(rows)
