@@ -15,7 +15,7 @@ import hashlib
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import Iterable, NamedTuple
+from typing import Any, Iterable, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -38,6 +38,7 @@ from coreb_core.retrieval.models import (
     pick_device,
     resolve,
 )
+from coreb_core.retrieval.pair_cut import cut_groups
 from coreb_core.retrieval.profiles import (
     DEFAULT_PROFILE,
     Encoding,
@@ -332,6 +333,19 @@ def _read_rerank_inputs(release: str, root: Path | None, hits: pd.DataFrame,
         return texts, docs, rerank_candidates(hits, depth, store).sort_values(["task", "query_id", "rank"])
 
 
+def _rerank_pairs(cross: Any, texts: dict[str, str], docs: dict[str, str], top: pd.DataFrame) -> list[tuple[str, str]]:
+    """The (query, document) texts of ``top``'s rows in order, each query's group cut to what the cross-encoder's
+    truncation keeps (``cut_groups``: the same token ids, a fraction of the tokenizing)."""
+    groups = top.groupby(["task", "query_id"], sort=False)["doc_id"]
+    keys = [(q, list(ds)) for (_, q), ds in groups]
+    cut = cut_groups(cross.tokenizer, [(texts[q], [docs[d] for d in ds]) for q, ds in keys],
+                     getattr(cross, "max_seq_length", None) or getattr(cross.tokenizer, "model_max_length", None))
+    by_row = {}
+    for (q, ds), (qt, dts) in zip(keys, cut):
+        by_row.update({(q, d): (qt, dt) for d, dt in zip(ds, dts)})
+    return [by_row[q, d] for q, d in zip(top["query_id"], top["doc_id"])]
+
+
 def _timed(into: list, encoder: "_Encoder | _Side", *args) -> tuple[np.ndarray, int]:
     """``encode_cached(encoder, *args)``, adding its texts encoded and its seconds (less any model load it
     triggered) to ``into`` = [texts, seconds]."""
@@ -538,7 +552,7 @@ def rerank_run(first_stage: str, model: str, depth: int = 128, batch_size: int =
     from sentence_transformers import CrossEncoder
 
     cross = CrossEncoder(str(path) if path.is_dir() else model, device=used_device)
-    pairs = [(texts[q], docs[d]) for q, d in zip(top["query_id"], top["doc_id"])]
+    pairs = _rerank_pairs(cross, texts, docs, top)
     scores = np.empty(len(pairs), dtype=np.float64)
     for i in range(0, len(pairs), 512):
         scores[i:i + 512] = cross.predict(pairs[i:i + 512], batch_size=batch_size, show_progress_bar=False)
