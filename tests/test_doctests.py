@@ -31,7 +31,7 @@ MODULES = ["coreb_core.retrieval.openvino_encoder", "coreb_core.data.measures", 
            "coreb_core.present.inspection", "coreb_core.present.labels", "coreb_core.training.reranker",
            "coreb_core.training.protocol", "coreb_core.retrieval.protocol_steps", "coreb_core.present.waterfall",
            "coreb_core.retrieval.compression", "coreb_core.retrieval.sweep_ray", "coreb_core.retrieval.api_encoders",
-           "coreb_core.retrieval.api_estimate",
+           "coreb_core.retrieval.api_estimate", "coreb_core.retrieval.pair_cut",
            "coreb_core.analysis.tiers", "coreb_core.present.tiers", "coreb_core.analysis.relabel", "ui.judging"]
 
 DATA_MODULES = ["coreb_core", "coreb_core.defaults", "coreb_core.report", "coreb_core.retrieval.jobs",

@@ -29,11 +29,13 @@ def cut_groups(tokenizer: Any, groups: Sequence[Group], max_length: int | None) 
     the same ids for each of its pairs, and costs a fraction. Groups are returned whole where nothing can be cut
     safely: a slow tokenizer, left truncation, no length, two texts of one length over ``max_length``.
 
-    Example (a fast tokenizer; the long document is cut, the short query kept):
+    Example (a fast tokenizer cuts the long document and keeps the short query; anything else keeps all):
 
     >>> from transformers import AutoTokenizer  # doctest: +SKIP
     >>> cut_groups(AutoTokenizer.from_pretrained("bert-base-uncased"), [("a b", ["x " * 500])], 8)  # doctest: +SKIP
     [('a b', ['x x x x x x x x'])]
+    >>> cut_groups(object(), [("a b", ["x " * 3])], 8)  # not a fast tokenizer: whole
+    [('a b', ['x x x '])]
     """
     whole = [(q, list(ds)) for q, ds in groups]
     if (not max_length or max_length > 100_000 or not getattr(tokenizer, "is_fast", False)

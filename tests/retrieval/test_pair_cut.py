@@ -36,23 +36,23 @@ def _text(rng: random.Random, words: int) -> str:
 
 def test_edge_cases_keep_every_pairs_token_ids(tokenizer):
     rng = random.Random(7)
-    long = _text(rng, 120)
+    long = _text(rng, 70)
     groups = [
-        ("short query", [_text(rng, 200), "tiny", _text(rng, 40)]),                 # query kept, long documents cut
-        (long, [long, _text(rng, 200)]),                                            # a tie over the length: kept whole
-        (long, [_text(rng, 150), _text(rng, 60), _text(rng, 10), "", _text(rng, 121)]),  # both sides over the length
-        ("x" * 3000, ["y" * 3000, "a b"]),                                           # no whitespace: nothing to cut at
+        ("short query", [_text(rng, 100), "tiny", _text(rng, 40)]),                 # query kept, long documents cut
+        (long, [long, _text(rng, 100)]),                                            # a tie over the length: kept whole
+        (long, [_text(rng, 90), _text(rng, 60), _text(rng, 10), "", _text(rng, 121)]),  # both sides over the length
+        ("x" * 900, ["y" * 900, "a b"]),                                           # no whitespace: nothing to cut at
         ("", [_text(rng, 90)]),
-        (_text(rng, 300), [_text(rng, 299), _text(rng, 301)]),                      # one token apart
-    ] + [(_text(rng, rng.randint(0, 150)), [_text(rng, rng.randint(0, 150)) for _ in range(5)]) for _ in range(40)]
-    for max_length in (16, 17, 33, 64):
+        (_text(rng, 100), [_text(rng, 99), _text(rng, 101)]),                       # one token apart
+    ] + [(_text(rng, rng.randint(0, 80)), [_text(rng, rng.randint(0, 80)) for _ in range(4)]) for _ in range(20)]
+    for max_length in (17, 32, 64):
         cut = cut_groups(tokenizer, groups, max_length)
         assert [len(ds) for _, ds in cut] == [len(ds) for _, ds in groups]
         assert _ids(tokenizer, cut, max_length) == _ids(tokenizer, groups, max_length), max_length
     cut = cut_groups(tokenizer, groups, 33)
     assert cut[0][0] == "short query" and len(cut[0][1][0]) < len(groups[0][1][0])  # cut, where it can be
     assert cut[1] == (long, [long, groups[1][1][1]])                                 # the tie: whole
-    assert cut[3] == ("x" * 3000, ["y" * 3000, "a b"])
+    assert cut[3] == ("x" * 900, ["y" * 900, "a b"])
 
 
 def test_nothing_is_cut_without_a_length_or_a_fast_tokenizer(tokenizer):
@@ -69,7 +69,7 @@ def test_real_release_pairs_keep_their_token_ids_at_a_fraction_of_the_cost(token
     queries = [json.loads(line)["query"] for name in ("code2code_queries.jsonl", "text2code_queries.jsonl")
                for line in (folder / name).open(encoding="utf-8")]
     rng = random.Random(3)
-    groups = [(rng.choice(queries), rng.choices(code, k=10)) for _ in range(40)]
+    groups = [(rng.choice(queries), rng.choices(code, k=10)) for _ in range(16)]
     for max_length in (64, 256):
         start = time.process_time()
         whole = _ids(tokenizer, groups, max_length)
