@@ -53,7 +53,7 @@ def runs_dir(root: Path | None = None) -> Path:
 
 
 def joins_dir(root: Path | None = None) -> Path:
-    """``data_cache/joins/<run_id>/<key>.npz``: each stored run read once against a release's judged pairs
+    """``data_cache/joins/<run_id>/<key>.npy``: each stored run read once against a release's judged pairs
     (``coreb_core.evaluation.stored_joins``), so scoring it again reads no ranked list.
 
     >>> joins_dir(Path("/tmp/cache"))

@@ -27,8 +27,10 @@ def compile_kernels() -> float:
     start = time.perf_counter()
     codes = np.array([0, 0, 1])
     pairs = JudgedPairs.build(np.array([1, 3 + 2]), n_queries=2, n_docs=3)
-    pairs.scan(codes, np.arange(2), np.array([1, 0, 2]), np.arange(3), np.array([1.0, 2.0, 1.0]),
-               np.array([0, -1]), np.array([-1, -1]), np.zeros(3, dtype=bool), np.zeros(2, dtype=bool))
+    for code in (np.int16, np.int32, np.int64):  # the scan's versions (``judged_pairs.code_dtype``)
+        pairs.scan(codes.astype(code), np.arange(2), np.array([1, 0, 2], dtype=code), np.arange(3),
+                   np.array([1.0, 2.0, 1.0]), np.array([0, -1]), np.array([-1, -1]), np.zeros(3, dtype=bool),
+                   np.zeros(2, dtype=bool))
     dropped_above(codes, np.array([1.0, 2.0, 1.0]), np.array([True, False, False]))
     per_query_metrics(codes, np.array([1.0, np.inf, 2.0]), np.array([2, 1, 2]), 2, V2)
     means_by_cell(codes, np.ones((2, 3)), 2)

@@ -56,7 +56,7 @@ from coreb_core.evaluation.join import (
 from coreb_core.evaluation.judged_pairs import dropped_above
 from coreb_core.evaluation.kernels import KS, QueryMetrics, means_by_cell, metric_names, per_query_metrics
 from coreb_core.evaluation.schemes import EXECUTED, LABEL_READINGS, V1, V2, Scheme  # noqa: F401  (EXECUTED: doctests)
-from coreb_core.evaluation.stored_joins import StoredRun, stored_join
+from coreb_core.evaluation.stored_joins import StoredRun, join_ready, stored_join
 from coreb_core.runs.folders import read_hits  # noqa: F401  (the examples below read runs with it)
 
 
@@ -221,12 +221,15 @@ def analyse_many(store: Store, runs: Mapping[str, pd.DataFrame | StoredRun], sch
         return per_query_metrics(qpos, rank, grade, len(scored), scheme, ks, ideal=(n_rel[scored], idcg[scored]))
 
     # Runs, views, schemes and groupings are independent, and NumPy releases the GIL on these array
-    # passes: one thread per core.
+    # passes: one thread per core where a pass is long (reading runs, a metric kernel per scheme). Joins
+    # already made take a millisecond or less each: handing them to threads would cost more than it saves.
+    to_read = sum(not (isinstance(h, StoredRun) and join_ready(index, h, joint, anchor_exclusion, noise))
+                  for h in runs.values())
     with ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1)) as pool:
-        run_joins = list(pool.map(code_and_join, runs.values()))
+        run_joins = list((pool.map if to_read > 1 else map)(code_and_join, runs.values()))
         joined: dict[tuple[str, bool], tuple[np.ndarray, ...]] = {}
         for view in views:
-            parts = list(pool.map(lambda rj, view=view: view_ranks(index, rj, view[0], drop_noise=view[1]), run_joins))
+            parts = [view_ranks(index, rj, view[0], drop_noise=view[1]) for rj in run_joins]
             offsets = np.cumsum([0] + [len(p[0]) for p in parts])
             joined[view] = (
                 np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, dtype=np.int64),
@@ -238,7 +241,8 @@ def analyse_many(store: Store, runs: Mapping[str, pd.DataFrame | StoredRun], sch
         for scheme in computed_schemes:  # memoised on the index: filled before the threads read it
             index.ideal(_join_key(store, scheme)[0], scheme, ks)
         index.group_codes  # noqa: B018  (likewise)
-        computed = dict(zip(map(str, computed_schemes), pool.map(scheme_metrics, computed_schemes)))
+        computed = dict(zip(map(str, computed_schemes),
+                            (pool.map if len(computed_schemes) > 1 else map)(scheme_metrics, computed_schemes)))
         columns = metric_names(ks)
         per_query: dict[str, pd.DataFrame] = {}
         pending = {}

@@ -12,19 +12,28 @@ Example (CoREB-mini and a BM25 run in ``root``; ``store`` is demo_v2603):
 """
 from __future__ import annotations
 
+import io
+import shutil
+import threading
 from functools import cached_property
+from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
+from coreb_core.atomic import atomic_write_bytes
 from coreb_core.data.schema import GROUPINGS
 from coreb_core.data.slice_keys import SliceKey, slice_labels
 from coreb_core.data.store import Store
 from coreb_core.errors import CorebError
-from coreb_core.evaluation.judged_pairs import JudgedPairs
+from coreb_core.evaluation.judged_pairs import JudgedPairs, code_dtype
 from coreb_core.evaluation.kernels import ideal_gains
 from coreb_core.evaluation.schemes import Scheme
+from coreb_core.paths import joins_dir
+from coreb_core.runs.folders import fingerprint
 
 
 class Judged(NamedTuple):
@@ -65,34 +74,64 @@ class ReleaseIndex:
         self.query_pos = store.query_ids
         self.task_array = self.queries["task"].to_numpy(dtype=object)
         self.query_array = self.queries["query_id"].to_numpy(dtype=object)
-        self.docs = pd.Index(store.sql("SELECT DISTINCT doc_id FROM documents ORDER BY 1").df()["doc_id"])
-        self.n_queries, self.n_docs = len(self.queries), len(self.docs)
-        self.anchor = self._doc_codes(self.queries["anchor_code_id"].where(self.queries["task"] == "c2c"))
-        self.self_doc = self._doc_codes(self.queries["query_id"])  # a query id that is also a doc id
-        self.has_self_doc = bool((self.self_doc >= 0).any())
+        self.n_queries = len(self.queries)
         self.c2t_query = (self.queries["task"] == "c2t").to_numpy()
-        noise = store.sql("SELECT doc_id FROM documents WHERE is_noise").df()["doc_id"]
-        self.noise_doc = np.zeros(self.n_docs, dtype=bool)
-        self.noise_doc[self.docs.get_indexer(noise)] = True
+        # The codes depend only on the release version's files: read from the index file when one fits.
+        self._file = index_file(store)
+        docs, codes = _load_array(self._file / "docs.npy", "U"), _load_array(self._file / "documents.npy", "i")
+        if docs is None or codes is None or len(codes) != 2 * self.n_queries + len(docs):
+            docs, codes = self._code_documents()
+            _save_array(self._file / "docs.npy", docs)
+            _save_array(self._file / "documents.npy", codes)
+        self.docs = pd.Index(docs.astype(object))
+        self.n_docs = len(self.docs)
+        self.anchor, self.self_doc = codes[:self.n_queries], codes[self.n_queries:2 * self.n_queries]
+        self.noise_doc = codes[2 * self.n_queries:].astype(bool)
+        self.has_self_doc = bool((self.self_doc >= 0).any())
         self._judged: dict[str, Judged] = {}
         self.memo: dict[str, dict] = {}  # derived structures, e.g. joint judged pairs per set of views
         self._ideal: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
 
-    def _doc_codes(self, ids: pd.Series) -> np.ndarray:
-        return self.docs.get_indexer(ids.fillna("\0missing"))
+    def _code_documents(self) -> tuple[np.ndarray, np.ndarray]:
+        """The document ids, sorted (a document's position is its code), and one int64 array: each query's
+        C2C anchor and own id as document codes (-1: none), then per document 1 for a noise text; read from
+        the Store."""
+        docs = pd.Index(self.store.sql("SELECT DISTINCT doc_id FROM documents ORDER BY 1").df()["doc_id"])
+
+        def doc_codes(ids: pd.Series) -> np.ndarray:
+            return docs.get_indexer(ids.fillna("\0missing")).astype(np.int64)
+
+        noise = self.store.sql("SELECT doc_id FROM documents WHERE is_noise").df()["doc_id"]
+        noise_doc = np.zeros(len(docs), dtype=np.int64)
+        noise_doc[docs.get_indexer(noise)] = 1
+        anchor = doc_codes(self.queries["anchor_code_id"].where(self.queries["task"] == "c2c"))
+        self_doc = doc_codes(self.queries["query_id"])  # a query id that is also a doc id
+        return np.asarray(docs, dtype=str), np.concatenate([anchor, self_doc, noise_doc])
 
     def judged(self, view: str) -> Judged:
         if view not in self._judged:
-            q = self.store.sql(f"SELECT query_id, doc_id, relevance FROM {view}").df()
-            qc = self.query_pos.get_indexer(q["query_id"])
-            dc = self.docs.get_indexer(q["doc_id"])
-            keys = qc.astype(np.int64) * self.n_docs + dc
-            order = np.argsort(keys, kind="stable")
-            has = np.zeros(self.n_queries, dtype=bool)
-            has[qc] = True
-            keys = keys[order]
-            self._judged[view] = Judged(keys, qc[order], q["relevance"].to_numpy()[order].astype(np.int64), has)
+            file = self._file / f"{view}.npy" if view in version_views(self.store) else None
+            packed = _load_array(file, "i") if file is not None else None
+            if packed is None or (len(packed) - self.n_queries) % 3 or len(packed) < self.n_queries:
+                packed = self._code_judged(view)
+                if file is not None:
+                    _save_array(file, packed)
+            # keys, qcode, grade per pair (sorted by key), then has_qrels per query code.
+            keys, qcode, grade = packed[:len(packed) - self.n_queries].reshape(3, -1)
+            self._judged[view] = Judged(keys, qcode, grade, packed[len(packed) - self.n_queries:].astype(bool))
         return self._judged[view]
+
+    def _code_judged(self, view: str) -> np.ndarray:
+        """A view's judged pairs from the Store, packed as one int64 array (see ``judged``)."""
+        q = self.store.sql(f"SELECT query_id, doc_id, relevance FROM {view}").df()
+        qc = self.query_pos.get_indexer(q["query_id"])
+        dc = self.docs.get_indexer(q["doc_id"])
+        keys = qc.astype(np.int64) * self.n_docs + dc
+        order = np.argsort(keys, kind="stable")
+        has = np.zeros(self.n_queries, dtype=np.int64)
+        has[qc] = 1
+        return np.concatenate([keys[order], qc[order].astype(np.int64),
+                               q["relevance"].to_numpy()[order].astype(np.int64), has])
 
     def ideal(self, view: str, scheme: Scheme, ks) -> tuple[np.ndarray, np.ndarray]:
         """Relevant counts and IDCG@k per query code: properties of the qrels, computed once."""
@@ -141,6 +180,55 @@ class ReleaseIndex:
         return CodedRun(q_local, query_map, d_local, doc_map, rank)
 
 
+def code_table(index: ReleaseIndex, table: pa.Table) -> CodedRun:
+    """``ReleaseIndex.code_run`` of a run read as an Arrow table (``query_id``, ``doc_id``, ``rank``), without
+    pandas: a stored run's id columns are dictionary-encoded, so their indices are the local codes and only
+    the dictionaries (a few thousand ids) are looked up; nulls become -1 and a null rank (the empty-list
+    marker) ``inf``, as ``code_run`` gives them.
+
+    >>> table = pa.table({"query_id": pa.array(["q1", "q1", "q2"]).dictionary_encode(),
+    ...                   "doc_id": pa.array(["d1", "d2", None]).dictionary_encode(), "rank": pa.array([1, 2, None])})
+    >>> coded = code_table(release_index(store), table)  # demo_v2603: neither id is in it
+    >>> coded.q_local.tolist(), coded.query_map.tolist(), coded.d_local.tolist(), coded.rank.tolist()
+    ([0, 0, 1], [-1, -1], [0, 1, -1], [1.0, 2.0, inf])
+    """
+    if not all(_one_dictionary(table.column(c)) for c in ("query_id", "doc_id")):
+        table = table.unify_dictionaries()  # one dictionary per column, shared by its chunks
+    q_local, query_map = _arrow_codes(table.column("query_id"), index.query_pos)
+    d_local, doc_map = _arrow_codes(table.column("doc_id"), index.docs)
+    ranks = table.column("rank")
+    if ranks.null_count:
+        ranks = pc.fill_null(pc.cast(ranks, pa.float64()), np.inf)
+    rank = ranks.to_numpy().astype(np.float64, copy=False)
+    return CodedRun(q_local, query_map, d_local, doc_map, rank)
+
+
+def _one_dictionary(column: pa.ChunkedArray) -> bool:
+    """Whether every chunk of ``column`` has the same dictionary (as parquet gives a column chunk's batches),
+    or the column is not dictionary-encoded at all."""
+    if not pa.types.is_dictionary(column.type) or column.num_chunks < 2:
+        return True
+    first = column.chunk(0).dictionary
+    return all(c.dictionary.equals(first) for c in column.chunks[1:])
+
+
+def _arrow_codes(column: pa.ChunkedArray, index: pd.Index) -> tuple[np.ndarray, np.ndarray]:
+    """``local_codes`` of an Arrow column: its dictionary indices (a signed integer type of at least 16 bits,
+    -1 for null) and each dictionary entry's position in ``index`` (int64, -1 when absent)."""
+    if not pa.types.is_dictionary(column.type):
+        column = column.dictionary_encode().unify_dictionaries()
+    chunks = column.chunks
+    if not chunks:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    parts = [c.indices if not c.indices.null_count else pc.fill_null(c.indices, -1) for c in chunks]
+    # The indices stay narrow (int16 for a stored run of up to 32,767 ids): the scan reads them as they are.
+    codes = np.concatenate([part.to_numpy(zero_copy_only=False) for part in parts])
+    if codes.dtype.kind not in "iu" or codes.dtype.itemsize < 2:
+        codes = codes.astype(code_dtype(codes.dtype))
+    values = chunks[0].dictionary.to_numpy(zero_copy_only=False)
+    return codes, index.get_indexer(values).astype(np.int64, copy=False)
+
+
 def local_codes(column: pd.Series, index: pd.Index) -> tuple[np.ndarray, np.ndarray]:
     """A column's local codes (int64, -1 for a missing value) and each local code's position in
     ``index`` (-1 when absent). Categorical columns look up only their categories; others hash
@@ -158,6 +246,62 @@ def codes_in(column: pd.Series, index: pd.Index) -> np.ndarray:
     if len(codes) and codes.min() >= 0:  # no missing value: one gather, no mask
         return mapping[codes]
     return np.where(codes >= 0, mapping[codes], -1)
+
+
+INDEX_FORMAT = "release-index-1"  # a new format is a new key: older files are never read
+KEEP_INDEX_FILES = 8  # index folders kept (one per release version and code of the views in use)
+
+
+def index_file(store: Store) -> Path:
+    """The folder holding a release version's coded index, ``data_cache/joins/@release/<key>/`` (``@`` is in no
+    run id). The key names all the codes depend on: the version's folder and its files (size, modification
+    time), and the SQL that defines the Store's views; so a re-import, a changed file or a changed view
+    definition is a new folder, and nothing is trusted that does not fit."""
+    from coreb_core.data.store import VIEWS
+
+    folder = Path(store.folder)
+    files = sorted(folder.glob("*.parquet"))
+    stats = [f"{f.name}:{f.stat().st_size}:{f.stat().st_mtime_ns}" for f in files]
+    return joins_dir(store.root) / "@release" / fingerprint([INDEX_FORMAT, str(folder), VIEWS, *stats])
+
+
+def version_views(store: Store) -> set[str]:
+    """The qrels views whose rows follow from the version's files alone (the Store's built-in views and its
+    stored qrels files), so their codes may be kept in ``index_file``; a judged view (applied judgments) is not."""
+    return {"qrels", "qrels_v1_rules", "qrels_executed", "qrels_positives", *(f"qrels_{n}" for n in store.extra_qrels)}
+
+
+# np.load parses headers with ast.literal_eval, which two threads at once can break on CPython 3.11 (see
+# stored_joins); index files are read once per index, so one at a time costs nothing.
+_READING = threading.Lock()
+
+
+def _load_array(file: Path, kind: str) -> np.ndarray | None:
+    """The 1-d array in ``file`` (no pickles) when it is of ``kind`` ("i": int64, "U": text); None when the
+    file is missing, unreadable or holds something else (it is then rebuilt)."""
+    try:
+        with _READING:
+            data = np.load(file, allow_pickle=False)
+    except (OSError, ValueError, EOFError):
+        return None
+    fits = isinstance(data, np.ndarray) and data.ndim == 1 and (data.dtype == np.int64 if kind == "i"
+                                                                 else data.dtype.kind == "U")
+    return data if fits else None
+
+
+def _save_array(file: Path, array: np.ndarray) -> None:
+    """Write ``array`` atomically into ``file``, keeping the newest ``KEEP_INDEX_FILES`` index folders. A cache
+    that cannot be written (a read-only cache folder) only costs the next index its reads."""
+    buffer = io.BytesIO()
+    np.save(buffer, array, allow_pickle=False)
+    try:
+        atomic_write_bytes(file, buffer.getvalue())
+        folders = sorted((p for p in file.parent.parent.iterdir() if p.is_dir() and p != file.parent),
+                         key=lambda p: p.stat().st_mtime_ns)
+        for stale in folders[:max(0, len(folders) + 1 - KEEP_INDEX_FILES)]:
+            shutil.rmtree(stale, ignore_errors=True)
+    except OSError:
+        pass
 
 
 def release_index(store: Store) -> ReleaseIndex:
@@ -248,14 +392,12 @@ def view_ranks(index: ReleaseIndex, joined: RunJoin, view: str = "qrels", drop_n
     ``drop_noise``, every noise description in a C2T list leave the list, and hits below move up.
     Only the pairs of the run's evaluated queries are touched (a view's pairs are sorted by query)."""
     j = index.judged(view)
-    scored = np.flatnonzero(joined.in_run & j.has_qrels)
-    # The pairs of the scored queries: contiguous ranges of the query-sorted pairs.
-    bounds = np.searchsorted(j.qcode, np.stack([scored, scored + 1]))
-    lengths = bounds[1] - bounds[0]
-    pairs = np.repeat(bounds[0] - np.r_[0, np.cumsum(lengths)[:-1]], lengths) + np.arange(lengths.sum())
-    jq = j.qcode[pairs]
-    jd = j.keys[pairs] - jq.astype(np.int64) * index.n_docs
-    where = joined.joint.where[view][pairs]
+    every = _view_pairs(index, view, joined.joint, np.flatnonzero(j.has_qrels))
+    if joined.in_run[every.scored].all():  # the run lists every judged query (the usual case): pairs computed once
+        scored, lengths, jq, jd, where, qpos, grade = every
+    else:
+        scored, lengths, jq, jd, where, qpos, grade = _view_pairs(index, view, joined.joint,
+                                                                  np.flatnonzero(joined.in_run & j.has_qrels))
     # The official rule (``judged_pairs.dropped_above``): dropped hits leave the list and every hit
     # below moves up by the number of dropped hits above it.
     rank = joined.rank[where] - joined.excluded_above[where]
@@ -266,7 +408,44 @@ def view_ranks(index: ReleaseIndex, joined: RunJoin, view: str = "qrels", drop_n
         rank = np.where(doc_of_query[jq] == jd, np.inf, rank)
     if drop_noise:
         rank = np.where(index.noise_doc[jd] & index.c2t_query[jq], np.inf, rank)
-    return scored, np.repeat(np.arange(len(scored)), lengths), rank, j.grade[pairs]
+    return scored, qpos, rank, grade
+
+
+class ViewPairs(NamedTuple):
+    """The judged pairs of a view's queries ``scored``, in the view's (query-sorted) order: per scored query
+    its number of pairs; per pair its query and document codes, its position in the joint pairs, the scored
+    query's position and the grade. Read-only: the arrays for every judged query are shared by all runs."""
+
+    scored: np.ndarray
+    lengths: np.ndarray
+    jq: np.ndarray
+    jd: np.ndarray
+    where: np.ndarray
+    qpos: np.ndarray
+    grade: np.ndarray
+
+
+def _view_pairs(index: ReleaseIndex, view: str, joint: JointJudged, scored: np.ndarray) -> ViewPairs:
+    """``ViewPairs`` of ``scored``; memoised on the index when ``scored`` is every judged query of the view."""
+    j = index.judged(view)
+    memo = index.memo.setdefault("view_pairs", {})
+    key = (view, tuple(sorted(joint.where)))
+    every = len(scored) == int(j.has_qrels.sum())
+    if every and key in memo:
+        return memo[key]
+    # The pairs of the scored queries: contiguous ranges of the query-sorted pairs.
+    bounds = np.searchsorted(j.qcode, np.stack([scored, scored + 1]))
+    lengths = bounds[1] - bounds[0]
+    pairs = np.repeat(bounds[0] - np.r_[0, np.cumsum(lengths)[:-1]], lengths) + np.arange(lengths.sum())
+    jq = j.qcode[pairs]
+    jd = j.keys[pairs] - jq.astype(np.int64) * index.n_docs
+    out = ViewPairs(scored, lengths, jq, jd, joint.where[view][pairs], np.repeat(np.arange(len(scored)), lengths),
+                    j.grade[pairs])
+    if every:
+        for array in out:
+            array.flags.writeable = False
+        memo[key] = out
+    return out
 
 
 def judged_ranks(index: ReleaseIndex, run: CodedRun, view: str = "qrels", anchor_exclusion: bool = True,

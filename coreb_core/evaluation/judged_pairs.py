@@ -135,6 +135,19 @@ def _scan(q_local, query_map, d_local, doc_map, rank, starts, docs, self_doc, an
     return True
 
 
+def code_dtype(*dtypes: np.dtype) -> type:
+    """The integer type ``JudgedPairs.scan`` reads local codes in: int16, int32 or int64, the narrowest that
+    holds every one of ``dtypes`` (anything else: int64).
+
+    >>> code_dtype(np.dtype(np.int8), np.dtype(np.int16)).__name__, code_dtype(np.dtype(np.int16), np.dtype(np.int32)).__name__
+    ('int16', 'int32')
+    """
+    for t in (np.int16, np.int32):
+        if all(d.kind in "iu" and np.can_cast(d, t) for d in dtypes):
+            return t
+    return np.int64
+
+
 class RunScan(NamedTuple):
     """A run read against judged pairs: per pair, the stored rank (inf when the run does not list
     it) and the dropped hits above it, own id / C2C anchor and C2T noise texts counted apart; per
@@ -171,7 +184,12 @@ class JudgedPairs(NamedTuple):
         sorted first.
         """
         i, b = np.int64, np.bool_
-        q_local, query_map, d_local, doc_map = (kernel_input(a, i) for a in (q_local, query_map, d_local, doc_map))
+        # Local codes keep a narrow integer type (a stored run's dictionary indices are int16 up to 32,767
+        # ids): widening them would copy every row twice. Both take the wider type of the two, so the kernel
+        # has three versions (``code_dtype``), compiled ahead by ``coreb_core.evaluation.compile``.
+        c = code_dtype(np.asarray(q_local).dtype, np.asarray(d_local).dtype)
+        q_local, d_local = kernel_input(q_local, c), kernel_input(d_local, c)
+        query_map, doc_map = kernel_input(query_map, i), kernel_input(doc_map, i)
         rank = kernel_input(rank, np.float64)
         args = (query_map, d_local, doc_map, rank, kernel_input(self.starts, i), kernel_input(self.docs, i),
                 kernel_input(self_doc, i), kernel_input(anchor, i), kernel_input(noise_doc, b),
@@ -180,9 +198,9 @@ class JudgedPairs(NamedTuple):
         if not _scan(q_local, *args, *out):
             query = np.where(q_local >= 0, query_map[q_local], -1)
             order = np.lexsort((rank, query))
-            args = (query_map, kernel_input(d_local[order], i), doc_map, kernel_input(rank[order], np.float64)) + args[4:]
+            args = (query_map, kernel_input(d_local[order], c), doc_map, kernel_input(rank[order], np.float64)) + args[4:]
             out = self._empty_scan()
-            _scan(kernel_input(q_local[order], i), *args, *out)
+            _scan(kernel_input(q_local[order], c), *args, *out)
         return out
 
     def _empty_scan(self) -> RunScan:
