@@ -16,6 +16,7 @@ import numpy as np
 from coreb_core.evaluation.judged_pairs import JudgedPairs, dropped_above
 from coreb_core.evaluation.kernels import means_by_cell, per_query_metrics
 from coreb_core.evaluation.schemes import V2
+from coreb_core.runs.hits import hits_from_scores
 
 
 def compile_kernels() -> float:
@@ -27,13 +28,16 @@ def compile_kernels() -> float:
     start = time.perf_counter()
     codes = np.array([0, 0, 1])
     pairs = JudgedPairs.build(np.array([1, 3 + 2]), n_queries=2, n_docs=3)
-    for code in (np.int16, np.int32, np.int64):  # the scan's versions (``judged_pairs.code_dtype``)
-        pairs.scan(codes.astype(code), np.arange(2), np.array([1, 0, 2], dtype=code), np.arange(3),
-                   np.array([1.0, 2.0, 1.0]), np.array([0, -1]), np.array([-1, -1]), np.zeros(3, dtype=bool),
-                   np.zeros(2, dtype=bool))
+    for code in (np.int16, np.int32, np.int64):  # the scan's versions (``judged_pairs.code_dtype``, rank types)
+        for rank in (np.int32, np.float64):
+            pairs.scan(codes.astype(code), np.arange(2), np.array([1, 0, 2], dtype=code), np.arange(3),
+                       np.array([1, 2, 1], dtype=rank), np.array([0, -1]), np.array([-1, -1]), np.zeros(3, dtype=bool),
+                       np.zeros(2, dtype=bool))
     dropped_above(codes, np.array([1.0, 2.0, 1.0]), np.array([True, False, False]))
     per_query_metrics(codes, np.array([1.0, np.inf, 2.0]), np.array([2, 1, 2]), 2, V2)
     means_by_cell(codes, np.ones((2, 3)), 2)
+    hits_from_scores("t2c", ["q"], ["a", "b"], np.array([[0.5, 0.2]], dtype=np.float32), 1, {"q": ["b"]},
+                     np.array([True, False]))  # the hits builder's kernels (a retrieval run's, and its tests')
     return time.perf_counter() - start
 
 

@@ -54,7 +54,7 @@ class CodedRun(NamedTuple):
     query_map: np.ndarray  # per local code
     d_local: np.ndarray
     doc_map: np.ndarray
-    rank: np.ndarray  # per row, float (inf for the empty-list marker)
+    rank: np.ndarray  # per row, float (inf for the empty-list marker), or int32 when no row is that marker
 
 
 class ReleaseIndex:
@@ -194,12 +194,18 @@ def code_table(index: ReleaseIndex, table: pa.Table) -> CodedRun:
     """
     if not all(_one_dictionary(table.column(c)) for c in ("query_id", "doc_id")):
         table = table.unify_dictionaries()  # one dictionary per column, shared by its chunks
-    q_local, query_map = _arrow_codes(table.column("query_id"), index.query_pos)
-    d_local, doc_map = _arrow_codes(table.column("doc_id"), index.docs)
+    # The runs of a release mostly list the same ids in the same order: a dictionary equal to the last one
+    # seen takes its positions without looking the ids up again (tens of thousands of strings at 10x).
+    seen = index.memo.setdefault("dictionaries", {})
+    q_local, query_map = _arrow_codes(table.column("query_id"), index.query_pos, seen, "query_id")
+    d_local, doc_map = _arrow_codes(table.column("doc_id"), index.docs, seen, "doc_id")
     ranks = table.column("rank")
     if ranks.null_count:
         ranks = pc.fill_null(pc.cast(ranks, pa.float64()), np.inf)
-    rank = ranks.to_numpy().astype(np.float64, copy=False)
+    # A stored run's int32 ranks stay int32 (the scan reads them as they are); anything else becomes float64.
+    rank = ranks.to_numpy()
+    if rank.dtype != np.int32:
+        rank = rank.astype(np.float64, copy=False)
     return CodedRun(q_local, query_map, d_local, doc_map, rank)
 
 
@@ -212,7 +218,8 @@ def _one_dictionary(column: pa.ChunkedArray) -> bool:
     return all(c.dictionary.equals(first) for c in column.chunks[1:])
 
 
-def _arrow_codes(column: pa.ChunkedArray, index: pd.Index) -> tuple[np.ndarray, np.ndarray]:
+def _arrow_codes(column: pa.ChunkedArray, index: pd.Index, seen: dict | None = None, name: str = ""
+                 ) -> tuple[np.ndarray, np.ndarray]:
     """``local_codes`` of an Arrow column: its dictionary indices (a signed integer type of at least 16 bits,
     -1 for null) and each dictionary entry's position in ``index`` (int64, -1 when absent)."""
     if not pa.types.is_dictionary(column.type):
@@ -225,8 +232,15 @@ def _arrow_codes(column: pa.ChunkedArray, index: pd.Index) -> tuple[np.ndarray, 
     codes = np.concatenate([part.to_numpy(zero_copy_only=False) for part in parts])
     if codes.dtype.kind not in "iu" or codes.dtype.itemsize < 2:
         codes = codes.astype(code_dtype(codes.dtype))
-    values = chunks[0].dictionary.to_numpy(zero_copy_only=False)
-    return codes, index.get_indexer(values).astype(np.int64, copy=False)
+    dictionary = chunks[0].dictionary
+    last = seen.get(name) if seen is not None else None
+    if last is not None and last[0].equals(dictionary):
+        return codes, last[1]
+    mapping = index.get_indexer(dictionary.to_numpy(zero_copy_only=False)).astype(np.int64, copy=False)
+    mapping.flags.writeable = False  # shared by the runs whose dictionary is this one
+    if seen is not None:
+        seen[name] = (dictionary, mapping)
+    return codes, mapping
 
 
 def local_codes(column: pd.Series, index: pd.Index) -> tuple[np.ndarray, np.ndarray]:

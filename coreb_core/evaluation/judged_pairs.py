@@ -102,7 +102,7 @@ def _scan(q_local, query_map, d_local, doc_map, rank, starts, docs, self_doc, an
     for i in range(len(q_local)):
         q = query_map[q_local[i]] if q_local[i] >= 0 else -1
         d = doc_map[d_local[i]] if d_local[i] >= 0 else -1
-        r = rank[i]
+        r = np.float64(rank[i])  # ranks may come as int32 (a stored run without an empty list): no copy made
         if q < 0:
             continue
         if q != current:
@@ -185,12 +185,13 @@ class JudgedPairs(NamedTuple):
         """
         i, b = np.int64, np.bool_
         # Local codes keep a narrow integer type (a stored run's dictionary indices are int16 up to 32,767
-        # ids): widening them would copy every row twice. Both take the wider type of the two, so the kernel
-        # has three versions (``code_dtype``), compiled ahead by ``coreb_core.evaluation.compile``.
+        # ids): widening them would copy every row twice. Both take the wider type of the two (``code_dtype``):
+        # with int32 or float64 ranks the kernel has six versions, compiled ahead by ``coreb_core.evaluation.compile``.
         c = code_dtype(np.asarray(q_local).dtype, np.asarray(d_local).dtype)
         q_local, d_local = kernel_input(q_local, c), kernel_input(d_local, c)
         query_map, doc_map = kernel_input(query_map, i), kernel_input(doc_map, i)
-        rank = kernel_input(rank, np.float64)
+        # Likewise int32 ranks (a stored run's column) are read as they are; anything else as float64.
+        rank = kernel_input(rank, np.int32 if np.asarray(rank).dtype == np.int32 else np.float64)
         args = (query_map, d_local, doc_map, rank, kernel_input(self.starts, i), kernel_input(self.docs, i),
                 kernel_input(self_doc, i), kernel_input(anchor, i), kernel_input(noise_doc, b),
                 kernel_input(c2t_query, b))
