@@ -18,13 +18,16 @@ Example:
 """
 from __future__ import annotations
 
+from itertools import chain, repeat
 from typing import Iterable, Mapping
 
+import numba
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 
 from coreb_core.errors import DataError, DataProblem
+from coreb_core.evaluation.kernels import kernel_input
 
 HITS_SCHEMA = pa.schema([("task", pa.string()), ("query_id", pa.string()), ("doc_id", pa.string()),
                          ("rank", pa.int32()), ("score", pa.float64()), ("in_top_k", pa.bool_())])
@@ -53,9 +56,10 @@ def hits_from_scores(task: str, query_ids: list[str], doc_ids: list[str], scores
     """Rank a dense score matrix (queries x documents) into run rows.
 
     ``keep`` names, per query, documents to store wherever they rank (its judged documents and
-    its anchor). ``counted`` (a bool per document) stretches each stored prefix until it holds
-    ``top_k`` counted documents: C2T lists pass "not a noise text", so that the v1 view, which drops
-    noise texts, still has an exact top ``top_k`` after the drop.
+    its anchor; a name that is no document is ignored). ``counted`` (a bool per document) stretches each
+    stored prefix until it holds ``top_k`` counted documents: C2T lists pass "not a noise text", so that
+    the v1 view, which drops noise texts, still has an exact top ``top_k`` after the drop. A NaN score is
+    never listed.
 
     >>> scores = np.array([[0.5, 0.9, 0.5], [0.1, 0.2, 0.3]])
     >>> hits_from_scores("t2c", ["q1", "q2"], ["d1", "d2", "d3"], scores, top_k=1, keep={"q1": ["d1"]})
@@ -63,87 +67,281 @@ def hits_from_scores(task: str, query_ids: list[str], doc_ids: list[str], scores
     0  t2c       q1     d2     1    0.9      True
     1  t2c       q1     d1     3    0.5     False
     2  t2c       q2     d3     1    0.3      True
+    >>> counted = np.array([True, True, False])   # d3 is a noise text: the list runs on to a second counted one
+    >>> hits_from_scores("c2t", ["q1"], ["d1", "d2", "d3"], scores[:1], top_k=2, counted=counted)["doc_id"].tolist()
+    ['d2', 'd3', 'd1']
     """
+    given = np.asarray(scores)
+    if given.shape != (len(query_ids), len(doc_ids)):
+        raise ValueError(f"scores are {given.shape}, not (queries, documents) = ({len(query_ids)}, {len(doc_ids)})")
+    # The kernels read trec_eval's float32 keys (no copy of a float32 matrix, as dense search gives): one compiled
+    # version each; the stored scores keep their full value.
+    s = kernel_input(given if given.dtype == np.float32 else trec_order_key(given), np.float32)
+    n_q, n_d = s.shape
     doc_array = np.asarray(doc_ids, dtype=object)
-    by_id = np.argsort(doc_array, kind="stable")[::-1]
-    if counted is None:
-        return _top_k_hits(task, query_ids, doc_array[by_id], np.asarray(scores), by_id, top_k, keep)
-    doc_sorted, s = doc_array[by_id], np.asarray(scores, dtype=np.float64)[:, by_id]
-    # Stable sort of -score (as trec_eval compares it) over doc-id-descending columns: score desc, then doc
-    # id desc (trec_eval).
-    order = np.argsort(-trec_order_key(s), axis=1, kind="stable")
-    ranks = np.empty_like(order)
-    np.put_along_axis(ranks, order, np.arange(1, s.shape[1] + 1)[None, :].repeat(s.shape[0], 0), axis=1)
-    k = min(top_k, s.shape[1])
-    depth = np.full(len(query_ids), k)
-    if counted is not None and len(query_ids):
-        seen = np.cumsum(np.asarray(counted, dtype=bool)[by_id][order], axis=1)
-        reached = seen >= top_k
-        depth = np.maximum(depth, np.where(reached.any(axis=1), reached.argmax(axis=1) + 1, s.shape[1]))
-    rows_q, cols = np.nonzero(np.arange(s.shape[1])[None, :] < depth[:, None])
-    rows_d = order[rows_q, cols]
-    if keep:
-        col = {d: i for i, d in enumerate(doc_sorted)}
-        extra = [(qi, col[d]) for qi, q in enumerate(query_ids) for d in keep.get(q, ()) if d in col]
-        if extra:
-            eq, ed = np.array(extra).T
-            beyond = ranks[eq, ed] > depth[eq]
-            rows_q = np.r_[rows_q, eq[beyond]]
-            rows_d = np.r_[rows_d, ed[beyond]]
-    return _run_rows(task, query_ids, doc_sorted, rows_q, rows_d, ranks[rows_q, rows_d], s[rows_q, rows_d], k)
-
-
-def _run_rows(task: str, query_ids: list[str], doc_sorted: np.ndarray, rows_q: np.ndarray, rows_d: np.ndarray,
-              r: np.ndarray, score: np.ndarray, k: int) -> pd.DataFrame:
-    """Run rows in (query, rank) order, from per-row query positions, positions in ``doc_sorted``, ranks and
-    scores; categorical id columns: compact in memory and on disk, and nearly free to code in evaluation."""
-    order = np.lexsort((r, rows_q))
-    rows_q, rows_d, r = rows_q[order], rows_d[order], r[order]
+    # A document's tie rank: its position in doc-id-descending order, the order trec_eval breaks ties in; it is
+    # also its code in the doc_id column's categories.
+    by_tie = np.argsort(doc_array, kind="stable")[::-1].copy()
+    tie = np.empty(n_d, dtype=np.int64)
+    tie[by_tie] = np.arange(n_d)
+    docs = pd.Index(doc_array[by_tie])
+    k = min(max(top_k, 0), n_d)
+    if counted is None or k == 0:
+        top = np.full((n_q, 2 * k + 16 if k else 0), _LAST, dtype=np.uint64)
+        every = np.ones(n_d, dtype=np.bool_)
+        lengths = np.minimum(_select(s, tie, every, k, _cuts(s, every, k), top), k)
+        top.sort(axis=1)  # numpy's (vectorised) sort: each row in trec_eval's order
+        last = top[:, k - 1] if k else np.zeros(n_q, dtype=np.uint64)
+    else:
+        eligible = kernel_input(np.asarray(counted, dtype=bool), np.bool_)
+        if int(eligible.sum()) >= top_k:  # each row's top_k-th counted document ends its prefix
+            best = np.full((n_q, 2 * top_k + 16), _LAST, dtype=np.uint64)
+            _select(s, tie, eligible, top_k, _cuts(s, eligible, top_k), best)
+            best.sort(axis=1)
+            last = best[:, top_k - 1]
+        else:  # never top_k counted documents: every document is stored
+            last = np.full(n_q, _LAST, dtype=np.uint64)
+        top, lengths = _prefixes(s, tie, last)
+        top.sort(axis=1)
+    rows_q, rows_t, ranks = _kept_below(keep, query_ids, docs, s, tie, by_tie, last)
+    q_out, d_out, r_out, s_out = _assemble(s, by_tie, top, lengths, rows_q, rows_t, ranks)
+    if given.dtype != np.float32:
+        s_out = given[q_out, by_tie[d_out]].astype(np.float64)
+    # codes are valid by construction: pandas need not check them; the arrays are fresh: no copies
     return pd.DataFrame({
-        "task": pd.Categorical.from_codes(np.zeros(len(r), dtype=np.int8), [task]),
-        "query_id": pd.Categorical.from_codes(rows_q, pd.Index(query_ids)),
-        "doc_id": pd.Categorical.from_codes(rows_d, pd.Index(doc_sorted)),
-        "rank": r.astype(np.int32), "score": score[order].astype(np.float64), "in_top_k": r <= k,
-    })
+        "task": pd.Categorical.from_codes(np.zeros(len(r_out), dtype=np.int8), [task], validate=False),
+        "query_id": pd.Categorical.from_codes(q_out, pd.Index(query_ids), validate=False),
+        "doc_id": pd.Categorical.from_codes(d_out, docs, validate=False),
+        "rank": r_out, "score": s_out, "in_top_k": r_out <= k,
+    }, copy=False)
 
 
-def _top_k_hits(task: str, query_ids: list[str], doc_sorted: np.ndarray, scores: np.ndarray, by_id: np.ndarray,
-                top_k: int, keep: Mapping[str, Iterable[str]] | None) -> pd.DataFrame:
-    """``hits_from_scores`` without a stretch: the top ``top_k`` of each row and the kept documents below it,
-    from a partial selection (no full sort; about two score-sized temporaries). Columns are in doc-id-descending
-    order, so among equal keys the lower column wins, as trec_eval breaks ties."""
-    n_q, n_d = scores.shape
-    k = min(top_k, n_d)
-    key = trec_order_key(scores)[:, by_id]  # float32, doc-id-descending columns
-    rows = np.zeros((n_q, 0), dtype=np.int64)
-    if k:
-        kth = np.partition(key, n_d - k, axis=1)[:, n_d - k]  # each row's k-th largest key
-        above = key > kth[:, None]
-        tied = key == kth[:, None]
-        # Of the keys tied with the k-th, the lowest columns fill the row up to k.
-        room = k - above.sum(axis=1)
-        chosen = above | (tied & (np.cumsum(tied, axis=1, dtype=np.int32) <= room[:, None]))
-        cols = np.nonzero(chosen)[1].reshape(n_q, k)  # ascending columns per row
-        picked = np.take_along_axis(key, cols, axis=1)
-        rows = np.take_along_axis(cols, np.argsort(-picked, axis=1, kind="stable"), axis=1)
-    rows_q = np.repeat(np.arange(n_q), k)
-    rows_d = rows.ravel()
-    r = np.tile(np.arange(1, k + 1), n_q)
-    if keep:
-        col = {d: i for i, d in enumerate(doc_sorted)}
-        extra = [(qi, col[d]) for qi, q in enumerate(query_ids) for d in keep.get(q, ()) if d in col]
-        if extra:
-            eq, ed = np.array(extra).T
-            ranks = np.empty(len(eq), dtype=np.int64)
-            for start in range(0, len(eq), 2048):  # bounded memory: 2,048 rows of keys at a time
-                part = slice(start, start + 2048)
-                row_keys, own = key[eq[part]], key[eq[part], ed[part]][:, None]
-                before = (row_keys > own) | ((row_keys == own) & (np.arange(n_d)[None, :] < ed[part][:, None]))
-                ranks[part] = before.sum(axis=1) + 1
-            beyond = ranks > k
-            rows_q, rows_d, r = np.r_[rows_q, eq[beyond]], np.r_[rows_d, ed[beyond]], np.r_[r, ranks[beyond]]
-    # ``scores`` keeps the caller's column order: each row's score is looked up through ``by_id`` (no matrix copy)
-    return _run_rows(task, query_ids, doc_sorted, rows_q, rows_d, r, scores[rows_q, by_id[rows_d]], k)
+def _kept_below(keep: Mapping[str, Iterable[str]] | None, query_ids: list[str], docs: pd.Index, s: np.ndarray,
+                tie: np.ndarray, by_tie: np.ndarray, last: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The kept documents ranked below their query's stored prefix: query positions, doc codes and ranks, in
+    (query, rank) order; each (query, document) once, a name that is no document left out."""
+    empty = np.zeros(0, dtype=np.int64)
+    if not keep:
+        return empty, empty, empty
+    lists = [list(keep.get(q, ())) for q in query_ids]  # any iterable, counted
+    sizes = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
+    code = {d: i for i, d in enumerate(docs.to_numpy(dtype=object))}
+    codes = np.fromiter(map(code.get, chain.from_iterable(lists), repeat(-1)), dtype=np.int64, count=int(sizes.sum()))
+    rows_q = np.repeat(np.arange(len(query_ids), dtype=np.int64), sizes)
+    ranks, rows_t = _ranks_below(s, tie, by_tie, last, rows_q, codes)
+    below = ranks > 0
+    return rows_q[below], rows_t[below], ranks[below]
+
+
+# Packed keys: a score as a 32-bit float (trec_eval's precision) mapped to an unsigned integer that grows as the
+# score falls, in the high half; the document's tie rank in the low half. Ascending packed keys are trec_eval's
+# order (score descending, then doc id descending), and each key is unique within a row.
+_LAST = np.uint64(2 ** 64 - 1)  # after every real key: padding
+_LOW = np.uint64(2 ** 32 - 1)
+_SIGN = np.uint64(2 ** 31)
+_HALF = np.uint64(32)
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _pack(x, t, scratch, bits):
+    scratch[0] = x + np.float32(0.0)  # -0.0 becomes 0.0: they tie, as floats compare
+    b = np.uint64(bits[0])
+    flip = ((np.uint64(0) - (b >> np.uint64(31))) & _LOW) | _SIGN  # the usual order-preserving float-to-integer
+    return ((_LOW - (b ^ flip)) << _HALF) | np.uint64(t)           # map: a negative's every bit, else the sign
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _score_of(p, scratch, bits):
+    ascending = _LOW - (p >> _HALF)
+    bits[0] = np.uint32((ascending ^ _SIGN) if ascending >= _SIGN else (ascending ^ _LOW))
+    return scratch[0]
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _nth(buf, m, n):
+    """Quickselect: the n-th smallest of buf[:m] to buf[n], none larger before it, none smaller after it."""
+    lo, hi = 0, m - 1
+    while hi > lo:
+        a, b, c = buf[lo], buf[(lo + hi) >> 1], buf[hi]
+        pivot = max(min(a, b), min(max(a, b), c))  # median of three
+        i, j = lo, hi
+        while i <= j:
+            while buf[i] < pivot:
+                i += 1
+            while buf[j] > pivot:
+                j -= 1
+            if i <= j:
+                buf[i], buf[j] = buf[j], buf[i]
+                i += 1
+                j -= 1
+        if n <= j:
+            hi = j
+        elif n >= i:
+            lo = i
+        else:
+            return
+
+
+_SAMPLE = 128  # scores per row that estimate its cut
+
+
+def _cuts(s: np.ndarray, eligible: np.ndarray, k: int) -> np.ndarray:
+    """Per row, two scores that about 1.5 k and 6 k of its eligible documents reach, read off a sorted sample
+    of up to ``_SAMPLE`` of them (numpy's vectorised sort); -inf where the sample is too small to tell."""
+    columns = np.flatnonzero(eligible)
+    sample = _sample(s, columns[::max(1, len(columns) // _SAMPLE)][:_SAMPLE])
+    sample.sort(axis=1)
+    cuts = np.full((len(s), 2), -np.inf, dtype=np.float32)
+    for c, share in enumerate((1.5, 6.0)):
+        want = int(np.ceil(share * k * sample.shape[1] / max(len(columns), 1)))
+        if 0 < want <= sample.shape[1]:
+            cuts[:, c] = sample[:, sample.shape[1] - want]
+    return cuts
+
+
+@numba.njit(cache=True, nogil=True)
+def _sample(s, columns):
+    out = np.empty((s.shape[0], len(columns)), dtype=np.float32)
+    for i in range(s.shape[0]):
+        for c in range(len(columns)):
+            out[i, c] = np.float32(s[i, columns[c]])
+    return out
+
+
+@numba.njit(cache=True, nogil=True)
+def _select(s, tie, eligible, k, cuts, out):
+    """Each row's k first eligible documents in trec_eval's order, and perhaps more, as packed keys into out[i]
+    (unordered; the rest stays _LAST): one pass keeps the scores at or above the row's cut (``_cuts``), with
+    no branch to mispredict; a row that came up short tries its second cut, then every score. Returns how many each row got (fewer
+    than k only where NaN scores leave too few)."""
+    n_q, n_d = s.shape
+    width = out.shape[1]
+    buf = np.empty(n_d, dtype=np.uint64)
+    xs, js = np.empty(n_d + 1, dtype=np.float32), np.empty(n_d + 1, dtype=np.int64)
+    got = np.zeros(n_q, dtype=np.int64)
+    if k == 0:
+        return got
+    for i in range(n_q):
+        for attempt in range(3):  # the row's first cut; if too few reach it, its second; then every score
+            cut = cuts[i, attempt] if attempt < 2 and cuts[i, attempt] >= -np.inf else np.float32(-np.inf)
+            m = 0
+            for j in range(n_d):
+                x = s[i, j] + np.float32(0.0)  # -0.0 becomes 0.0: they tie, as floats compare
+                xs[m], js[m] = x, j
+                m += (x >= cut) & eligible[j]  # NaN never passes (nor a NaN cut)
+            if m >= k or cut == -np.inf:
+                break
+        _pack_all(xs, js, tie, m, buf)
+        if m > width:
+            _nth(buf, m, k - 1)
+            m = k
+        out[i, :m] = buf[:m]
+        got[i] = m
+    return got
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _pack_all(xs, js, tie, m, buf):
+    bits = xs.view(np.uint32)
+    for c in range(m):
+        b = np.uint64(bits[c])
+        flip = ((np.uint64(0) - (b >> np.uint64(31))) & _LOW) | _SIGN  # negative: every bit; else the sign
+        buf[c] = ((_LOW - (b ^ flip)) << _HALF) | np.uint64(tie[js[c]])
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _ahead(row, tie, x, t):
+    """How many documents of a row come before a score x (float32) of tie rank t in trec_eval's order: a
+    vectorised count of higher and equal scores (32-bit counters), and a second pass only where x is tied."""
+    above, level = np.int32(0), np.int32(0)
+    for j in range(len(row)):
+        y = np.float32(row[j])
+        above += np.int32(y > x)
+        level += np.int32(y == x)
+    n = np.int64(above)
+    if level > 1:
+        for j in range(len(row)):
+            n += (np.float32(row[j]) == x) & (tie[j] < t)
+    return n
+
+
+@numba.njit(cache=True, nogil=True)
+def _prefixes(s, tie, last):
+    """Every document up to each row's ``last`` packed key (rows unordered, padded with _LAST), and how many."""
+    n_q, n_d = s.shape
+    scratch = np.zeros(1, dtype=np.float32)
+    bits = scratch.view(np.uint32)
+    lengths = np.zeros(n_q, dtype=np.int64)
+    for i in range(n_q):
+        if last[i] == _LAST:
+            lengths[i] = n_d
+        else:
+            lengths[i] = _ahead(s[i], tie, _score_of(last[i], scratch, bits), np.int64(last[i] & _LOW)) + 1
+    out = np.full((n_q, lengths.max() if n_q else 0), _LAST, dtype=np.uint64)
+    for i in range(n_q):
+        m, bound = 0, _score_of(last[i], scratch, bits) if last[i] != _LAST else np.float32(-np.inf)
+        for j in range(n_d):
+            x = np.float32(s[i, j])
+            if x >= bound:
+                p = _pack(x, tie[j], scratch, bits)
+                if p <= last[i]:
+                    out[i, m] = p
+                    m += 1
+        lengths[i] = m  # fewer than counted above only where NaN scores were skipped
+    return out, lengths
+
+
+@numba.njit(cache=True, nogil=True)
+def _ranks_below(s, tie, by_tie, last, rows_q, rows_t):
+    """Each (query, document code) pair's rank where the document falls below its query's stored prefix, else 0
+    (also for a code of -1, no document, and a pair listed before); pairs come grouped by query and leave each
+    query's pairs in rank order (the codes alongside)."""
+    scratch = np.zeros(1, dtype=np.float32)
+    bits = scratch.view(np.uint32)
+    ranks = np.zeros(len(rows_q), dtype=np.int64)
+    codes = rows_t.copy()
+    for e in range(len(rows_q)):
+        i, t = rows_q[e], codes[e]
+        if t < 0:
+            continue
+        x = np.float32(s[i, by_tie[t]])
+        if x == x and _pack(x, t, scratch, bits) > last[i]:  # NaN is never listed
+            ranks[e] = _ahead(s[i], tie, x, t) + 1
+    start = 0
+    for e in range(1, len(rows_q) + 1):
+        if e == len(rows_q) or rows_q[e] != rows_q[start]:
+            for a in range(start + 1, e):  # a query has a few kept documents: insertion sort
+                r, t, b = ranks[a], codes[a], a
+                while b > start and ranks[b - 1] > r:
+                    ranks[b], codes[b] = ranks[b - 1], codes[b - 1]
+                    b -= 1
+                ranks[b], codes[b] = r, t
+            for a in range(start + 1, e):  # a document listed twice has one rank: keep it once
+                if ranks[a] == ranks[a - 1]:
+                    ranks[a - 1] = 0
+            start = e
+    return ranks, codes
+
+
+@numba.njit(cache=True, nogil=True)
+def _assemble(s, by_tie, top, lengths, rows_q, rows_t, ranks):
+    """Run rows in (query, rank) order: each query's stored prefix (``top``'s first ``lengths`` keys), then its
+    kept documents below it."""
+    n = lengths.sum() + len(rows_q)
+    q_out, d_out = np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int32)
+    r_out, s_out = np.empty(n, dtype=np.int32), np.empty(n, dtype=np.float64)
+    pos = e = 0
+    for i in range(len(lengths)):
+        for c in range(lengths[i]):
+            t = np.int64(top[i, c] & _LOW)
+            q_out[pos], d_out[pos], r_out[pos], s_out[pos] = i, t, c + 1, s[i, by_tie[t]]
+            pos += 1
+        while e < len(rows_q) and rows_q[e] == i:
+            t = rows_t[e]
+            q_out[pos], d_out[pos], r_out[pos], s_out[pos] = i, t, ranks[e], s[i, by_tie[t]]
+            pos += 1
+            e += 1
+    return q_out, d_out, r_out, s_out
 
 
 def concat_hits(frames: list[pd.DataFrame]) -> pd.DataFrame:
