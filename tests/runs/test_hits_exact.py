@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from coreb_core.runs.hits import hits_from_scores
+from coreb_core.runs.hits import _cuts, _sample_columns, hits_from_scores
 
 
 def reference(query_ids, doc_ids, scores, top_k, keep=None, counted=None):
@@ -69,15 +69,18 @@ def test_equals_a_full_sort(seed):
 @pytest.mark.parametrize("k", [10, 100])
 @pytest.mark.parametrize("counted_share", [None, 0.5])
 def test_rows_whose_sample_misleads_the_cut(k, counted_share):
-    # Every third column (where the cut's sample is read) scores highest, so fewer than k reach the first cut:
-    # the row falls back to its second cut, or to every score, and must still be exact.
+    # The columns that estimate each row's cut score highest in every other row, so fewer than k reach the first
+    # cut: those rows fall back to their second cut, or to every score, and must still be exact.
     rng = np.random.default_rng(k)
-    n_d = 400
+    n_d = 2000
     scores = rng.random((6, n_d))
-    scores[::2, ::3] += 10.0
-    doc_ids = [f"code_{i:04d}" for i in range(n_d)]
     counted = rng.random(n_d) < counted_share if counted_share else None
-    keep = {"q0": ["code_0001", "code_0399"], "q3": ["code_0002"]}
+    eligible = np.ones(n_d, dtype=bool) if counted is None else counted
+    scores[::2, _sample_columns(eligible)] += 10.0
+    cuts = _cuts(scores.astype(np.float32), eligible, k)
+    assert all(((scores[i] >= cuts[i, 0]) & eligible).sum() < k for i in (0, 2, 4))  # the first cut misleads
+    doc_ids = [f"code_{i:04d}" for i in range(n_d)]
+    keep = {"q0": ["code_0001", "code_1999"], "q3": ["code_0002"]}
     query_ids = [f"q{i}" for i in range(6)]
     hits = hits_from_scores("t2c", query_ids, doc_ids, scores, k, keep, counted)
     assert rows_of(hits) == reference(query_ids, doc_ids, scores, k, keep, counted)
