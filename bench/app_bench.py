@@ -55,6 +55,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 
 from bench.page_drawn import CHROMIUM_ARGS, LAST_CHANGE_INIT_JS, PAGE_DRAWN_JS, SCRIPT_DONE_JS  # noqa: E402
+from bench.serve import served  # noqa: E402
 
 N_SYNTHETIC = 10
 TARGET_S = 1.0
@@ -193,14 +194,6 @@ class DeepLink(NamedTuple):
     errors: int
 
 
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @contextlib.contextmanager
 def busy(n: int) -> Iterator[None]:
     """``n`` processes that only burn CPU, for as long as the block runs: a machine as busy as a user's shared one
@@ -220,36 +213,17 @@ def launch(root: Path, repeats: int, log: Path, real: Path | None = None, load: 
     """First launch on the empty cache ``root`` and warm deep links into new sessions (see the module
     docstring); prints each time against its target. Returns 1 when a target is missed or a page failed."""
     import shutil
-    import subprocess
-    import urllib.request
 
     from playwright.sync_api import sync_playwright
 
     chromium = shutil.which("chromium") or "/usr/bin/chromium"
-    port = _free_port()
-    base = f"http://127.0.0.1:{port}"
-    env = {**os.environ, "COREB_CACHE": str(root), "PYTHONUNBUFFERED": "1"}
+    env = {"COREB_CACHE": str(root)}
     if real is not None:  # the first launch imports the real CoREB (COREB_DATA), as `COREB_DATA=DIR make run`
         env["COREB_DATA"] = str(real)
-    cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.address", "127.0.0.1", "--server.port",
-           str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false",
-           "--server.fileWatcherType", "none"]
     failed = []
+    leaderboard_s = None
     start = time.perf_counter()
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
-    try:
-        while True:  # the server answers its health check
-            try:
-                with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                time.sleep(0.2)
-            if proc.poll() is not None or time.perf_counter() - start > 120:
-                print(log.read_text(errors="replace")[-3000:])
-                return 1
-        healthy = time.perf_counter() - start
+    with served(REPO / "app.py", env, log, start=start) as (base, healthy):
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
             page = browser.new_page(viewport={"width": 1600, "height": 1000})
@@ -264,6 +238,7 @@ def launch(root: Path, repeats: int, log: Path, real: Path | None = None, load: 
                 page.wait_for_timeout(100)
             complete = time.perf_counter() - start
             useful = useful or complete
+            leaderboard_s = useful
             h1 = page.locator("h1").all_inner_texts()
             banner = [t for t in page.locator('[data-testid="stAlert"]').all_inner_texts() if "being built" in t]
             wrong = [list(m) for m in menus if m]
@@ -314,42 +289,73 @@ def launch(root: Path, repeats: int, log: Path, real: Path | None = None, load: 
             browser.close()
             print(f"  host CPU steal during the deep links: {steal_share(steal_from, cpu_times())}; load average "
                   f"(1 min) at their end {load_average:.1f} on {os.cpu_count()} cores")
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
     # Baseline in the same run: a one-line Streamlit script served and opened the same way. What a new
     # browser context costs before any script of ours runs (loading Streamlit's front end, the session).
     bare = log.parent / "bare_app.py"
     bare.write_text("import streamlit as st\nst.title('baseline')\n")
-    port = _free_port()
-    with open(log.parent / "bare.log", "wb") as out:
-        proc = subprocess.Popen([*cmd[:4], str(bare), *cmd[5:8], str(port), *cmd[9:]], cwd=log.parent, env=env,
-                                stdout=out, stderr=subprocess.STDOUT)
-    try:
-        deadline = time.perf_counter() + 120
-        while time.perf_counter() < deadline:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2):
-                    break
-            except OSError:
-                time.sleep(0.2)
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
-            steal_from = cpu_times()
-            for new_tab in (True, False):
-                url = f"http://127.0.0.1:{port}/"
-                with busy(load):
-                    times = deep_link_times(browser, [url], repeats, new_tab=new_tab)[url].drawn
-                base, ours = statistics.median(times), statistics.median(medians[new_tab])
-                print(f"  baseline ({'new tab' if new_tab else 'new profile'}): a one-line Streamlit script, same "
-                      f"server flags and browser: {base:.2f} s; our median page {ours:.2f} s adds {ours - base:+.2f} s")
-            print(f"  host CPU steal during the baseline: {steal_share(steal_from, cpu_times())}")
-            browser.close()
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
+    with served(bare, env, log.parent / "bare.log", cwd=log.parent) as (bare_url, _), sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
+        steal_from = cpu_times()
+        for new_tab in (True, False):
+            url = bare_url + "/"
+            with busy(load):
+                times = deep_link_times(browser, [url], repeats, new_tab=new_tab)[url].drawn
+            base, ours = statistics.median(times), statistics.median(medians[new_tab])
+            print(f"  baseline ({'new tab' if new_tab else 'new profile'}): a one-line Streamlit script, same "
+                  f"server flags and browser: {base:.2f} s; our median page {ours:.2f} s adds {ours - base:+.2f} s")
+        print(f"  host CPU steal during the baseline: {steal_share(steal_from, cpu_times())}")
+        browser.close()
+    if real is not None and leaderboard_s is not None:
+        floor_s, read_s = first_launch_floor(real, log.parent, chromium)
+        ratio = leaderboard_s / floor_s
+        verdict = "ok" if ratio <= FLOOR_RATIO_TARGET else "OVER"
+        print(f"\nthe first launch's floor: {floor_s:.2f} s from `streamlit run` of a one-file script that reads every "
+              f"file of both releases with pyarrow ({read_s:.2f} s of it, read in this process) and draws their row "
+              f"counts as a table, to that table drawn in chromium; our leaderboard drawn {leaderboard_s:.1f} s = "
+              f"{ratio:.1f}x the floor (target <= {FLOOR_RATIO_TARGET:.0f}x) {verdict}; load "
+              f"{os.getloadavg()[0]:.1f}")
+        if verdict != "ok":
+            failed.append("first launch within 5x its floor")
     print("\nall targets met" if not failed else f"\nmissed: {', '.join(failed)}")
     return 1 if failed else 0
+
+
+FLOOR_RATIO_TARGET = 5.0
+FLOOR_SCRIPT = """import os, pathlib
+import pyarrow.json as pj
+import streamlit as st
+data = pathlib.Path(os.environ["COREB_DATA"])
+rows = [(r.name, f.stem, pj.read_json(f).num_rows) for r in sorted(data.iterdir()) if r.is_dir()
+        for f in sorted(r.glob("*.jsonl"))]
+st.title("floor")
+st.dataframe(rows, column_config={"0": "release", "1": "file", "2": "rows"})
+"""
+
+
+def first_launch_floor(real: Path, work: Path, chromium: str) -> tuple[float, float]:
+    """What no first launch of the real release can beat: a Streamlit server started, every file of both releases
+    read with pyarrow, a table of their row counts drawn in chromium (``LEADERBOARD_DRAWN_JS``, as the leaderboard
+    counts). Returns (seconds from `streamlit run` to the table drawn, seconds of the pyarrow read in this process)."""
+    import pyarrow.json as pj
+    from playwright.sync_api import sync_playwright
+
+    t0 = time.perf_counter()
+    for release in sorted(p for p in real.iterdir() if p.is_dir()):
+        for f in sorted(release.glob("*.jsonl")):
+            pj.read_json(f)
+    read_s = time.perf_counter() - t0
+    script = work / "floor_app.py"
+    script.write_text(FLOOR_SCRIPT)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
+        start = time.perf_counter()
+        with served(script, {"COREB_DATA": str(real)}, work / "floor.log", cwd=work, start=start) as (url, _):
+            page = browser.new_page(viewport={"width": 1600, "height": 1000})
+            page.goto(url + "/", wait_until="domcontentloaded")
+            page.wait_for_function(LEADERBOARD_DRAWN_JS, timeout=120_000, polling=50)
+            floor_s = time.perf_counter() - start
+        browser.close()
+    return floor_s, read_s
 
 
 def deep_link_times(browser, urls: list[str], repeats: int, new_tab: bool = False
