@@ -102,9 +102,12 @@ def hits_from_scores(task: str, query_ids: list[str], doc_ids: list[str], scores
         else:  # never top_k counted documents: every document is stored
             last = np.full(n_q, _LAST, dtype=np.uint64)
         top, lengths = _prefixes(s, tie, last)
-        top.sort(axis=1)
     rows_q, rows_t, ranks = _kept_below(keep, query_ids, docs, s, tie, by_tie, last)
-    q_out, d_out, r_out, s_out = _assemble(s, by_tie, top, lengths, rows_q, rows_t, ranks)
+    n = int(lengths.sum()) + len(rows_q)
+    # numpy's allocation (huge pages: half the first-touch cost of numba's); codes in the width pandas keeps
+    code = np.int16 if max(n_q, n_d) < 2 ** 15 else np.int32
+    q_out, d_out, r_out, s_out = np.empty(n, code), np.empty(n, code), np.empty(n, np.int32), np.empty(n, np.float64)
+    _assemble(s, by_tie, top, lengths, rows_q, rows_t, ranks, q_out, d_out, r_out, s_out)
     if given.dtype != np.float32:
         s_out = given[q_out, by_tie[d_out]].astype(np.float64)
     # codes are valid by construction: pandas need not check them; the arrays are fresh: no copies
@@ -202,7 +205,9 @@ def _sample_columns(eligible: np.ndarray) -> np.ndarray:
 def _cuts(s: np.ndarray, eligible: np.ndarray, k: int) -> np.ndarray:
     """Per row, two scores that about 1.5 k and 6 k of its eligible documents reach, read off its sorted sample
     (numpy's vectorised sort); -inf where the sample is too small to tell."""
-    sample = _sample(s, _sample_columns(eligible))
+    columns = _sample_columns(eligible)
+    sample = np.empty((len(s), len(columns)), dtype=np.float32)
+    _sample(s, columns, sample)
     sample.sort(axis=1)
     cuts = np.full((len(s), 2), -np.inf, dtype=np.float32)
     for c, share in enumerate((1.5, 6.0)):
@@ -213,12 +218,10 @@ def _cuts(s: np.ndarray, eligible: np.ndarray, k: int) -> np.ndarray:
 
 
 @numba.njit(cache=True, nogil=True)
-def _sample(s, columns):
-    out = np.empty((s.shape[0], len(columns)), dtype=np.float32)
+def _sample(s, columns, out):
     for i in range(s.shape[0]):
         for c in range(len(columns)):
-            out[i, c] = np.float32(s[i, columns[c]])
-    return out
+            out[i, c] = s[i, columns[c]]
 
 
 @numba.njit(cache=True, nogil=True)
@@ -286,30 +289,46 @@ def _ahead(row, tie, x, t):
     return n
 
 
+def _prefixes(s: np.ndarray, tie: np.ndarray, last: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every document up to each row's ``last`` packed key, in trec_eval's order (rows padded with _LAST), and
+    how many. The output is allocated by numpy, which asks for huge pages: a fresh array's first touch costs
+    about half of what numba's allocation costs."""
+    lengths = _prefix_lengths(s, tie, last)
+    out = np.full((len(s), lengths.max() if len(s) else 0), _LAST, dtype=np.uint64)
+    lengths = _fill_prefixes(s, tie, last, out)
+    out.sort(axis=1)
+    return out, lengths
+
+
 @numba.njit(cache=True, nogil=True)
-def _prefixes(s, tie, last):
-    """Every document up to each row's ``last`` packed key (rows unordered, padded with _LAST), and how many."""
-    n_q, n_d = s.shape
+def _prefix_lengths(s, tie, last):
     scratch = np.zeros(1, dtype=np.float32)
     bits = scratch.view(np.uint32)
-    lengths = np.zeros(n_q, dtype=np.int64)
-    for i in range(n_q):
+    lengths = np.zeros(len(s), dtype=np.int64)
+    for i in range(len(s)):
         if last[i] == _LAST:
-            lengths[i] = n_d
+            lengths[i] = s.shape[1]
         else:
             lengths[i] = _ahead(s[i], tie, _score_of(last[i], scratch, bits), np.int64(last[i] & _LOW)) + 1
-    out = np.full((n_q, lengths.max() if n_q else 0), _LAST, dtype=np.uint64)
-    for i in range(n_q):
+    return lengths
+
+
+@numba.njit(cache=True, nogil=True)
+def _fill_prefixes(s, tie, last, out):
+    scratch = np.zeros(1, dtype=np.float32)
+    bits = scratch.view(np.uint32)
+    lengths = np.zeros(len(s), dtype=np.int64)
+    for i in range(len(s)):
         m, bound = 0, _score_of(last[i], scratch, bits) if last[i] != _LAST else np.float32(-np.inf)
-        for j in range(n_d):
-            x = np.float32(s[i, j])
+        for j in range(s.shape[1]):
+            x = s[i, j]
             if x >= bound:
                 p = _pack(x, tie[j], scratch, bits)
                 if p <= last[i]:
                     out[i, m] = p
                     m += 1
-        lengths[i] = m  # fewer than counted above only where NaN scores were skipped
-    return out, lengths
+        lengths[i] = m  # fewer than _prefix_lengths counted only where NaN scores were skipped
+    return lengths
 
 
 @numba.njit(cache=True, nogil=True)
@@ -345,24 +364,24 @@ def _ranks_below(s, tie, by_tie, last, rows_q, rows_t):
 
 
 @numba.njit(cache=True, nogil=True)
-def _assemble(s, by_tie, top, lengths, rows_q, rows_t, ranks):
-    """Run rows in (query, rank) order: each query's stored prefix (``top``'s first ``lengths`` keys), then its
-    kept documents below it."""
-    n = lengths.sum() + len(rows_q)
-    q_out, d_out = np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int32)
-    r_out, s_out = np.empty(n, dtype=np.int32), np.empty(n, dtype=np.float64)
+def _assemble(s, by_tie, top, lengths, rows_q, rows_t, ranks, q_out, d_out, r_out, s_out):
+    """Run rows in (query, rank) order, into the ``_out`` arrays: each query's stored prefix (``top``'s first
+    ``lengths`` keys), then its kept documents below it. A prefix row's score is its key's float32, read back
+    from the key: a lookup in the score matrix would miss the cache once per row."""
+    scratch = np.zeros(1, dtype=np.float32)
+    bits = scratch.view(np.uint32)
     pos = e = 0
     for i in range(len(lengths)):
         for c in range(lengths[i]):
-            t = np.int64(top[i, c] & _LOW)
-            q_out[pos], d_out[pos], r_out[pos], s_out[pos] = i, t, c + 1, s[i, by_tie[t]]
+            p = top[i, c]
+            q_out[pos], d_out[pos], r_out[pos] = i, np.int64(p & _LOW), c + 1
+            s_out[pos] = _score_of(p, scratch, bits)
             pos += 1
         while e < len(rows_q) and rows_q[e] == i:
             t = rows_t[e]
             q_out[pos], d_out[pos], r_out[pos], s_out[pos] = i, t, ranks[e], s[i, by_tie[t]]
             pos += 1
             e += 1
-    return q_out, d_out, r_out, s_out
 
 
 def concat_hits(frames: list[pd.DataFrame]) -> pd.DataFrame:
