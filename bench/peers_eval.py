@@ -1,6 +1,7 @@
 """The peers' side of ``eval_real_bench.py``, run by the peers' own Python (ranx and ir_measures do not
-share the project's environment): reads the qrels and runs the bench wrote as parquet, checks nDCG@10 per
-run, times each library's evaluation of every run, prints one JSON line.
+share the project's environment): reads the qrels and the runs the bench wrote as parquet (each query's top
+100, what the official runner's run dict holds for these cutoffs), checks nDCG@10 per run, times each
+library's evaluation of every run, prints one JSON line.
 
     bench/.peers/bin/python bench/peers_eval.py FOLDER
 """
@@ -26,7 +27,10 @@ def main(folder: Path) -> None:
     ranx_metrics = [f"{m}@{k}" for k in KS for m in ("ndcg", "map", "recall", "precision")]
     measures = [m @ k for k in KS for m in (ir_measures.nDCG, ir_measures.AP, ir_measures.R, ir_measures.P)]
     runs = sorted(folder.glob("run-*.parquet"))  # task, query_id, doc_id, score
-    out: dict[str, object] = {"runs": len(runs), "ranx_s": 0.0, "ir_measures_s": 0.0}
+    from importlib.metadata import version
+
+    out: dict[str, object] = {"runs": len(runs), "ranx_s": 0.0, "ir_measures_s": 0.0,
+                              "ranx_version": version("ranx"), "ir_measures_version": version("ir_measures")}
     compiled = False
     # One run at a time (at 10x, every run at once in these libraries' structures does not fit in 24 GiB);
     # only the libraries' evaluation calls are timed, per task, as the official procedure scores each task apart.
