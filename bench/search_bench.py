@@ -18,7 +18,9 @@ the same scores, with the machine's load average beside it.
 from __future__ import annotations
 
 import argparse
+import cProfile
 import os
+import pstats
 import time
 import tracemalloc
 
@@ -86,9 +88,10 @@ def builder(name, scores, query_ids, doc_ids, keep, counted, repeats) -> float:
 
     hits_from_scores(name, query_ids[:2], doc_ids, scores[:2], 100, keep, counted)  # compiled before timing
     _, t_pass, _ = timed(lambda: scores.max(axis=1), 20)
-    print(f"{name}: one pass over its {scores.shape[0]:,} x {scores.shape[1]:,} {scores.dtype} matrix "
-          f"({scores.nbytes / 2 ** 20:.0f} MiB; scores.max(axis=1), best of 20): {t_pass * 1e3:.1f} ms  [{load()}]")
     new, t_new, m_new = timed(lambda: hits_from_scores(name, query_ids, doc_ids, scores, 100, keep, counted), repeats)
+    t_pass = min(t_pass, timed(lambda: scores.max(axis=1), 20)[1])  # before and after: the load moves
+    print(f"{name}: one pass over its {scores.shape[0]:,} x {scores.shape[1]:,} {scores.dtype} matrix "
+          f"({scores.nbytes / 2 ** 20:.0f} MiB; scores.max(axis=1), best of 2 x 20): {t_pass * 1e3:.1f} ms  [{load()}]")
     print(f"{name}: hits builder{' (C2T stretch)' if counted is not None else ''}, {len(new):,} rows: "
           f"{t_new * 1e3:.0f} ms (best of {repeats}) = {t_new / t_pass:.0f} passes (target {TARGET_PASSES}), "
           f"peak {m_new:.0f} MiB  [{load()}]")
@@ -97,6 +100,12 @@ def builder(name, scores, query_ids, doc_ids, keep, counted, repeats) -> float:
           f"{m_base:.0f} MiB -> {t_base / t_new:.1f}x faster, equal rows: {same_rows(new, base)}  [{load()}]")
     if t_new / t_pass > TARGET_PASSES:
         cells = scores.shape[0] * scores.shape[1]
+        profile = cProfile.Profile()
+        profile.runcall(hits_from_scores, name, query_ids, doc_ids, scores, 100, keep, counted)
+        stats = pstats.Stats(profile).stats  # type: ignore[attr-defined]
+        parts = sorted(((tt, f[2]) for f, (_, _, tt, _, _) in stats.items()), reverse=True)[:6]
+        print(f"{name}: where one call's time goes (cProfile, own time, in passes): "
+              + ", ".join(f"{fn} {tt / t_pass:.1f}" for tt, fn in parts) + f"  [{load()}]")
         print(f"{name}: over {TARGET_PASSES} passes because one pass is a vectorised read of {scores.nbytes / 2 ** 20:.0f} "
               f"MiB with no output, while the builder finds each row's cut in a scalar pass with a selection (trec_eval's "
               f"order: ties by doc id), counts each kept document's rank over its whole row "

@@ -315,19 +315,30 @@ def _prefix_lengths(s, tie, last):
 
 @numba.njit(cache=True, nogil=True)
 def _fill_prefixes(s, tie, last, out):
+    """Each row's packed keys up to ``last``: the scores at or above its float are kept with no branch (half of a
+    C2T row passes: a branch would be mispredicted as often), then the keys tied at that float are cut at
+    ``last``."""
     scratch = np.zeros(1, dtype=np.float32)
     bits = scratch.view(np.uint32)
+    js = np.empty(s.shape[1] + 1, dtype=np.int32)
+    xs = np.empty(s.shape[1] + 1, dtype=np.float32)
+    buf = np.empty(s.shape[1] + 1, dtype=np.uint64)
     lengths = np.zeros(len(s), dtype=np.int64)
     for i in range(len(s)):
-        m, bound = 0, _score_of(last[i], scratch, bits) if last[i] != _LAST else np.float32(-np.inf)
+        row, bound = s[i], _score_of(last[i], scratch, bits) if last[i] != _LAST else np.float32(-np.inf)
+        m = 0
         for j in range(s.shape[1]):
-            x = s[i, j]
-            if x >= bound:
-                p = _pack(x, tie[j], scratch, bits)
-                if p <= last[i]:
-                    out[i, m] = p
-                    m += 1
-        lengths[i] = m  # fewer than _prefix_lengths counted only where NaN scores were skipped
+            js[m] = j
+            m += row[j] >= bound  # NaN never passes
+        for c in range(m):
+            xs[c] = row[js[c]] + np.float32(0.0)  # -0.0 becomes 0.0
+        _pack_all(xs, js, tie, m, buf)
+        n = 0
+        for c in range(m):  # in place: n never passes c
+            buf[n] = buf[c]
+            n += buf[c] <= last[i]
+        out[i, :n] = buf[:n]
+        lengths[i] = n  # fewer than _prefix_lengths counted only where NaN scores were skipped
     return lengths
 
 
