@@ -51,7 +51,7 @@ BROWSER_TARGET = 3.0
 _TIMED_SELECT = """
 import json, sys, time
 from coreb_core.cli.main import main
-import coreb_core.views.selection, coreb_core.evaluation.evaluate, coreb_core.evaluation.significance  # noqa
+import coreb_core.views.selection, coreb_core.evaluation.evaluate, coreb_core.evaluation.significance, scipy.stats  # noqa
 import contextlib, io
 argv = json.loads(sys.argv[1])
 out = io.StringIO()

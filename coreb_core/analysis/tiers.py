@@ -160,7 +160,8 @@ def shared_values(per_query: pd.DataFrame, metric: Measure = NDCG_10, task: str 
     rows = rows.assign(run=rows["run"].astype(str), task=rows["task"].astype(str),
                        query_id=rows["query_id"].astype(str))
     names = list(dict.fromkeys(runs if runs is not None else rows["run"]))
-    empty = [r for r in names if r not in set(rows["run"])]
+    present = set(rows["run"].unique())
+    empty = [r for r in names if r not in present]
     if empty:
         raise CorebError(f"run {empty[0]} has no scored query on {task.upper() if task else 'any task'}")
     wide = rows[rows["run"].isin(names)].pivot_table(index=["task", "query_id"], columns="run", values=metric.column,

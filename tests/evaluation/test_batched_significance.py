@@ -80,5 +80,42 @@ def test_bootstrap_intervals_at_once_equal_one_vector_at_a_time(seed):
     vectors = [ndcg_like(rng, n) - ndcg_like(rng, n) for n in (1, 2, 7, 40, 40, 278, 1123)] + [np.array([])]
     batched = bootstrap_cis(vectors, n_resamples=2_500, seed=seed)
     expected = [bootstrap_one_at_a_time(v, 2_500, seed) for v in vectors]
-    assert batched[:-1] == expected[:-1] and all(np.isnan(batched[-1])) and all(np.isnan(expected[-1]))
+    assert np.allclose(batched[:-1], expected[:-1], rtol=0, atol=1e-12)  # the same resamples, summed in another order
+    assert all(np.isnan(batched[-1])) and all(np.isnan(expected[-1]))
     assert len({b for b in batched[:-1]}) == len(batched) - 1  # distinct intervals: not one repeated answer
+
+
+def test_t_tests_at_once_equal_scipy_one_vector_at_a_time():
+    """``paired_ttests`` groups the differences by length into one scipy call per length: bitwise scipy's p-value of
+    each vector alone, and the no-spread rule (1.0 for all ties, 0.0 for one constant gain) where scipy has none."""
+    from scipy import stats
+
+    from coreb_core.evaluation.significance import paired_ttests
+
+    rng = np.random.default_rng(5)
+    deltas = [ndcg_like(rng, 300) - ndcg_like(rng, 300) for _ in range(30)]
+    deltas += [ndcg_like(rng, 17) - ndcg_like(rng, 17) for _ in range(5)]     # another length: its own call
+    deltas += [np.zeros(40), np.full(40, 0.25), np.array([0.3]), np.array([])]
+    p = paired_ttests(deltas)
+    assert p[:35] == [float(stats.ttest_1samp(d, 0.0).pvalue) for d in deltas[:35]]
+    assert p[35:] == [1.0, 0.0, 1.0, 1.0]
+
+
+@pytest.mark.parametrize("seed", [0, 4])
+def test_pairs_tested_as_columns_equal_their_differences_tested(seed):
+    """``pair_randomization_tests`` flips each run's column once and subtracts: the p-values of every pair equal
+    ``randomization_tests`` of the pair's differences (themselves the old kernel's), ties and identical runs included."""
+    from itertools import combinations
+
+    from coreb_core.evaluation.significance import pair_randomization_tests
+
+    rng = np.random.default_rng(300 + seed)
+    for n in (3, 40, 1123):
+        runs = [ndcg_like(rng, n) for _ in range(6)]
+        runs.append(runs[0].copy())                                  # an identical run: every delta 0
+        runs.append(np.where(rng.random(n) < 0.05, 1.0, runs[1]))    # a run a few queries away from another
+        runs.append(np.minimum(1.0, runs[2] + 0.2))                  # a clearly better run
+        pairs = list(combinations(range(len(runs)), 2))
+        as_columns = pair_randomization_tests(runs, pairs, 2_000, seed)
+        assert as_columns == randomization_tests([runs[a] - runs[b] for a, b in pairs], 2_000, seed)
+        assert as_columns[pairs.index((0, 6))] == 1.0 and (n < 40 or min(as_columns) < 0.01)
