@@ -298,13 +298,17 @@ def bootstrap_ci(values: np.ndarray, n_resamples: int = DEFAULT_BOOTSTRAP, seed:
     return bootstrap_cis([values], n_resamples, seed, level)[0]
 
 
+GATHER_BELOW = 4  # bootstrap_cis: vectors of one length counted as draws from this many on
+
+
 def bootstrap_cis(vectors: Sequence[np.ndarray], n_resamples: int = DEFAULT_BOOTSTRAP, seed: int = 0,
                   level: float = 0.95) -> list[tuple[float, float]]:
     """``bootstrap_ci`` of each vector, the resampled positions drawn once per length and block of 1,000
     resamples and shared by every vector of that length (they depend only on the seed and the length): the same
     resamples as one vector at a time. A block's means are one matrix product, how often each position was drawn
-    times the vectors (a gather of every vector's values per resample cost 50 runs 3 s); its sums add the same
-    values in another order, so an interval's bounds may move by an ulp against a gather's (1e-12 checked).
+    times the vectors (a gather of every vector's values per resample cost 50 runs 3 s), from ``GATHER_BELOW``
+    vectors of a length on (below, a gather each is cheaper); its sums add the same values in another order, so an
+    interval's bounds may move by an ulp against a gather's (1e-12 checked).
 
     >>> cis = bootstrap_cis([np.array([0.0, 1.0, 1.0, 0.0]), np.array([]), np.array([0.2, 0.4, 0.9, 0.1])], 1000)
     >>> [tuple(round(x, 6) for x in ci) for ci in cis]
@@ -323,6 +327,10 @@ def bootstrap_cis(vectors: Sequence[np.ndarray], n_resamples: int = DEFAULT_BOOT
         for start in range(0, n_resamples, 1000):
             k = min(1000, n_resamples - start)
             idx = rng.integers(0, n, size=(k, n))
+            if len(members) < GATHER_BELOW:  # a gather per vector is cheaper than counting the draws
+                for j in range(len(members)):
+                    means[j, start:start + k] = values[idx, j].mean(axis=1)
+                continue
             drawn = np.bincount((idx + n * np.arange(k)[:, None]).ravel(), minlength=k * n).reshape(k, n)
             means[:, start:start + k] = (drawn.astype(np.float64) @ values / n).T
         for j, i in enumerate(members):

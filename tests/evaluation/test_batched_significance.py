@@ -77,7 +77,9 @@ def test_bootstrap_intervals_at_once_equal_one_vector_at_a_time(seed):
     from coreb_core.evaluation.significance import bootstrap_cis
 
     rng = np.random.default_rng(200 + seed)
-    vectors = [ndcg_like(rng, n) - ndcg_like(rng, n) for n in (1, 2, 7, 40, 40, 278, 1123)] + [np.array([])]
+    # lengths met once or twice take a gather each, 300 (five vectors) the counted draws' matrix product
+    vectors = [ndcg_like(rng, n) - ndcg_like(rng, n) for n in (1, 2, 7, 40, 40, 278, 1123, *[300] * 5)]
+    vectors.append(np.array([]))
     batched = bootstrap_cis(vectors, n_resamples=2_500, seed=seed)
     expected = [bootstrap_one_at_a_time(v, 2_500, seed) for v in vectors]
     assert np.allclose(batched[:-1], expected[:-1], rtol=0, atol=1e-12)  # the same resamples, summed in another order
