@@ -85,6 +85,9 @@ _KERNEL_FAMILIES = ("ndcg", "recall", "precision", "map", "mrr", "hit_rate")
 assert FAMILIES == _KERNEL_FAMILIES, "per_query_metrics' kernel writes the families in _KERNEL_FAMILIES order"
 
 
+_BLOCK = 64  # queries per block of ``_metrics_kernel``'s output buffer (8 x k rows x 64 values: a few KiB)
+
+
 @numba.njit(cache=True, nogil=True, error_model="numpy")  # numpy: x / 0 needs no exception check
 def _metrics_kernel(qidx, rank, gain_discount, rel, rr_q, rr_rank, ks, n_rel, idcg_all, out) -> None:
     """Fill ``out`` (rows: 6 families x k, then DCG@k, then IDCG@k; columns: queries), one query at a
@@ -96,8 +99,12 @@ def _metrics_kernel(qidx, rank, gain_discount, rel, rr_q, rr_rank, ks, n_rel, id
     n_k, n_queries = len(ks), out.shape[1]
     k_max = ks.max() if n_k else -np.inf
     dcg, hits, ap = np.zeros(n_k), np.zeros(n_k), np.zeros(n_k)
+    # Rows of ``out`` are queries-long: a query's values land in 8 x k rows far apart. They are gathered for a
+    # block of queries in a small buffer (it stays in cache) and copied out row by row, a block at a time.
+    block = np.empty((out.shape[0], _BLOCK))
     p = t = 0
     for q in range(n_queries):
+        b = q % _BLOCK
         dcg[:] = 0.0
         hits[:] = 0.0
         ap[:] = 0.0
@@ -125,14 +132,16 @@ def _metrics_kernel(qidx, rank, gain_discount, rel, rr_q, rr_rank, ks, n_rel, id
         for j in range(n_k):
             k = ks[j]
             idcg = idcg_all[q, j]
-            out[0 * n_k + j, q] = dcg[j] / idcg if idcg > 0 else 0.0
-            out[1 * n_k + j, q] = hits[j] / n_rel[q] if has_rel else 0.0
-            out[2 * n_k + j, q] = hits[j] / k
-            out[3 * n_k + j, q] = ap[j] / n_rel[q] if has_rel else 0.0
-            out[4 * n_k + j, q] = 1.0 / first_rel if first_rel <= k else 0.0
-            out[5 * n_k + j, q] = 1.0 if first_rel <= k else 0.0
-            out[6 * n_k + j, q] = dcg[j]
-            out[7 * n_k + j, q] = idcg
+            block[0 * n_k + j, b] = dcg[j] / idcg if idcg > 0 else 0.0
+            block[1 * n_k + j, b] = hits[j] / n_rel[q] if has_rel else 0.0
+            block[2 * n_k + j, b] = hits[j] / k
+            block[3 * n_k + j, b] = ap[j] / n_rel[q] if has_rel else 0.0
+            block[4 * n_k + j, b] = 1.0 / first_rel if first_rel <= k else 0.0
+            block[5 * n_k + j, b] = 1.0 if first_rel <= k else 0.0
+            block[6 * n_k + j, b] = dcg[j]
+            block[7 * n_k + j, b] = idcg
+        if b == _BLOCK - 1 or q == n_queries - 1:
+            out[:, q - b:q + 1] = block[:, :b + 1]
 
 
 class QueryMetrics:
