@@ -27,6 +27,12 @@ change, once every visible chart and table is drawn and nothing has changed for 
 time is printed beside it).
 
     .venv/bin/python bench/app_bench.py --launch [--repeats 3] [--real ../shared/coreb_real] [--busy 4]
+    .venv/bin/python bench/app_bench.py --launch --leaderboard-only --real ../shared/coreb_real
+
+With ``--real`` the first launch's leaderboard is also set against its floor (target 5x): what no first launch of
+the real release can beat, a one-file Streamlit script served the same way that reads every file of both releases
+with pyarrow and draws their row counts as a table, timed from `streamlit run` to that table drawn.
+``--leaderboard-only`` stops there: no background run waited for, no deep links.
 
 ``--busy N`` runs N CPU-burning processes beside the server during the deep links and the baseline (a machine
 as busy as a shared one; the load average is printed with them).
@@ -39,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import logging
 import os
 import statistics
@@ -209,7 +216,8 @@ def busy(n: int) -> Iterator[None]:
             proc.wait()
 
 
-def launch(root: Path, repeats: int, log: Path, real: Path | None = None, load: int = 0) -> int:
+def launch(root: Path, repeats: int, log: Path, real: Path | None = None, load: int = 0,
+           leaderboard_only: bool = False) -> int:
     """First launch on the empty cache ``root`` and warm deep links into new sessions (see the module
     docstring); prints each time against its target. Returns 1 when a target is missed or a page failed."""
     import shutil
@@ -250,61 +258,65 @@ def launch(root: Path, repeats: int, log: Path, real: Path | None = None, load: 
             print(f"  background build message: {banner[:1] or 'none'}")
             if verdict != "ok":
                 failed.append("first launch")
-            while page.locator('[data-testid="stAlert"]', has_text="being built").count():  # MiniLM, then warm
-                page.wait_for_timeout(1000)
-                if time.perf_counter() - start > 1200:
-                    break
-            print(f"  background default runs done after {time.perf_counter() - start:.0f} s")
-            browser.close()
+            if leaderboard_only:  # --leaderboard-only: the first launch and its floor, no deep links
+                browser.close()
+            else:
+                while page.locator('[data-testid="stAlert"]', has_text="being built").count():  # MiniLM, then warm
+                    page.wait_for_timeout(1000)
+                    if time.perf_counter() - start > 1200:
+                        break
+                print(f"  background default runs done after {time.perf_counter() - start:.0f} s")
+                browser.close()
+                browser = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
+                print(f"\ndeep links into a new session (server running, cache built): a warm-up round over every "
+                      f"page, then {repeats} timed rounds (pages in turn, so a slow spell of the machine hits them "
+                      f"alike), median per page until the page is drawn (its charts and tables too); target "
+                      f"{DEEP_LINK_TARGET_S:.0f} s in a new tab; a new browser profile (empty browser cache) for comparison")
+                pages = app_pages()
+                urls = [f"{base}/{url_path}" for _, url_path, _ in pages]
+                medians = {True: [], False: []}
+                steal_from = cpu_times()
+                with busy(load):
+                    if load:
+                        print(f"  with {load} CPU-burning processes beside the server (--busy {load})")
+                    timed = {new_tab: deep_link_times(browser, urls, repeats, new_tab=new_tab) for new_tab in (True, False)}
+                    load_average = os.getloadavg()[0]
+                for (_, url_path, title), url in zip(pages, urls):
+                    line = f"  /{url_path:<12}"
+                    for new_tab in (True, False):
+                        times, done, errors = timed[new_tab][url]
+                        median = statistics.median(times)
+                        medians[new_tab].append(median)
+                        if new_tab:
+                            verdict = ("ok" if median <= DEEP_LINK_TARGET_S and not errors
+                                       else "OVER" if not errors else "ERROR")
+                            if verdict != "ok":
+                                failed.append(title)
+                            line += (f" new tab: drawn {median:4.2f} s (min {min(times):.2f}, max {max(times):.2f}; "
+                                     f"script done {statistics.median(done):.2f} s) {verdict:<5}")
+                        else:
+                            line += f" | new profile: drawn {median:4.2f} s (min {min(times):.2f}, max {max(times):.2f})"
+                    print(line)
+                browser.close()
+                print(f"  host CPU steal during the deep links: {steal_share(steal_from, cpu_times())}; load average "
+                      f"(1 min) at their end {load_average:.1f} on {os.cpu_count()} cores")
+    if not leaderboard_only:
+        # Baseline in the same run: a one-line Streamlit script served and opened the same way. What a new
+        # browser context costs before any script of ours runs (loading Streamlit's front end, the session).
+        bare = log.parent / "bare_app.py"
+        bare.write_text("import streamlit as st\nst.title('baseline')\n")
+        with served(bare, env, log.parent / "bare.log", cwd=log.parent) as (bare_url, _), sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
-            print(f"\ndeep links into a new session (server running, cache built): a warm-up round over every "
-                  f"page, then {repeats} timed rounds (pages in turn, so a slow spell of the machine hits them "
-                  f"alike), median per page until the page is drawn (its charts and tables too); target "
-                  f"{DEEP_LINK_TARGET_S:.0f} s in a new tab; a new browser profile (empty browser cache) for comparison")
-            pages = app_pages()
-            urls = [f"{base}/{url_path}" for _, url_path, _ in pages]
-            medians = {True: [], False: []}
             steal_from = cpu_times()
-            with busy(load):
-                if load:
-                    print(f"  with {load} CPU-burning processes beside the server (--busy {load})")
-                timed = {new_tab: deep_link_times(browser, urls, repeats, new_tab=new_tab) for new_tab in (True, False)}
-                load_average = os.getloadavg()[0]
-            for (_, url_path, title), url in zip(pages, urls):
-                line = f"  /{url_path:<12}"
-                for new_tab in (True, False):
-                    times, done, errors = timed[new_tab][url]
-                    median = statistics.median(times)
-                    medians[new_tab].append(median)
-                    if new_tab:
-                        verdict = ("ok" if median <= DEEP_LINK_TARGET_S and not errors
-                                   else "OVER" if not errors else "ERROR")
-                        if verdict != "ok":
-                            failed.append(title)
-                        line += (f" new tab: drawn {median:4.2f} s (min {min(times):.2f}, max {max(times):.2f}; "
-                                 f"script done {statistics.median(done):.2f} s) {verdict:<5}")
-                    else:
-                        line += f" | new profile: drawn {median:4.2f} s (min {min(times):.2f}, max {max(times):.2f})"
-                print(line)
+            for new_tab in (True, False):
+                url = bare_url + "/"
+                with busy(load):
+                    times = deep_link_times(browser, [url], repeats, new_tab=new_tab)[url].drawn
+                base, ours = statistics.median(times), statistics.median(medians[new_tab])
+                print(f"  baseline ({'new tab' if new_tab else 'new profile'}): a one-line Streamlit script, same "
+                      f"server flags and browser: {base:.2f} s; our median page {ours:.2f} s adds {ours - base:+.2f} s")
+            print(f"  host CPU steal during the baseline: {steal_share(steal_from, cpu_times())}")
             browser.close()
-            print(f"  host CPU steal during the deep links: {steal_share(steal_from, cpu_times())}; load average "
-                  f"(1 min) at their end {load_average:.1f} on {os.cpu_count()} cores")
-    # Baseline in the same run: a one-line Streamlit script served and opened the same way. What a new
-    # browser context costs before any script of ours runs (loading Streamlit's front end, the session).
-    bare = log.parent / "bare_app.py"
-    bare.write_text("import streamlit as st\nst.title('baseline')\n")
-    with served(bare, env, log.parent / "bare.log", cwd=log.parent) as (bare_url, _), sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
-        steal_from = cpu_times()
-        for new_tab in (True, False):
-            url = bare_url + "/"
-            with busy(load):
-                times = deep_link_times(browser, [url], repeats, new_tab=new_tab)[url].drawn
-            base, ours = statistics.median(times), statistics.median(medians[new_tab])
-            print(f"  baseline ({'new tab' if new_tab else 'new profile'}): a one-line Streamlit script, same "
-                  f"server flags and browser: {base:.2f} s; our median page {ours:.2f} s adds {ours - base:+.2f} s")
-        print(f"  host CPU steal during the baseline: {steal_share(steal_from, cpu_times())}")
-        browser.close()
     if real is not None and leaderboard_s is not None:
         floor_s, read_s = first_launch_floor(real, log.parent, chromium)
         ratio = leaderboard_s / floor_s
@@ -321,11 +333,37 @@ def launch(root: Path, repeats: int, log: Path, real: Path | None = None, load: 
 
 
 FLOOR_RATIO_TARGET = 5.0
-FLOOR_SCRIPT = """import os, pathlib
+# pyarrow reads a string that looks like a date as a timestamp, and cannot make a list of them: the fields that hold
+# strings (or lists of strings) are named strings in a schema made beforehand (``string_fields``), the rest inferred.
+READ_JSONL = """import json
+import pyarrow as pa
 import pyarrow.json as pj
+
+def read_jsonl(path, strings):
+    fields = [pa.field(k, pa.list_(pa.string()) if kind == "list" else pa.string()) for k, kind in strings.items()]
+    return pj.read_json(path, parse_options=pj.ParseOptions(explicit_schema=pa.schema(fields),
+                                                             unexpected_field_behavior="infer"))
+"""
+
+
+def string_fields(path: Path) -> dict[str, str]:
+    """The fields of a JSONL file that hold strings ("str") or lists of strings ("list") on some line."""
+    kinds: dict[str, str] = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            for k, v in json.loads(line).items():
+                if isinstance(v, str):
+                    kinds.setdefault(k, "str")
+                elif isinstance(v, list) and all(isinstance(x, str) for x in v):
+                    kinds[k] = "list"
+    return kinds
+
+
+FLOOR_SCRIPT = READ_JSONL + """import os, pathlib
 import streamlit as st
 data = pathlib.Path(os.environ["COREB_DATA"])
-rows = [(r.name, f.stem, pj.read_json(f).num_rows) for r in sorted(data.iterdir()) if r.is_dir()
+schemas = json.loads(pathlib.Path("floor_schemas.json").read_text())
+rows = [(r.name, f.stem, read_jsonl(f, schemas[str(f)]).num_rows) for r in sorted(data.iterdir()) if r.is_dir()
         for f in sorted(r.glob("*.jsonl"))]
 st.title("floor")
 st.dataframe(rows, column_config={"0": "release", "1": "file", "2": "rows"})
@@ -336,13 +374,16 @@ def first_launch_floor(real: Path, work: Path, chromium: str) -> tuple[float, fl
     """What no first launch of the real release can beat: a Streamlit server started, every file of both releases
     read with pyarrow, a table of their row counts drawn in chromium (``LEADERBOARD_DRAWN_JS``, as the leaderboard
     counts). Returns (seconds from `streamlit run` to the table drawn, seconds of the pyarrow read in this process)."""
-    import pyarrow.json as pj
     from playwright.sync_api import sync_playwright
 
+    files = [f for release in sorted(p for p in real.iterdir() if p.is_dir()) for f in sorted(release.glob("*.jsonl"))]
+    schemas = {str(f): string_fields(f) for f in files}
+    (work / "floor_schemas.json").write_text(json.dumps(schemas))
+    reader: dict = {}
+    exec(READ_JSONL, reader)  # the floor script's own reader, timed here alone
     t0 = time.perf_counter()
-    for release in sorted(p for p in real.iterdir() if p.is_dir()):
-        for f in sorted(release.glob("*.jsonl")):
-            pj.read_json(f)
+    for f in files:
+        reader["read_jsonl"](f, schemas[str(f)])
     read_s = time.perf_counter() - t0
     script = work / "floor_app.py"
     script.write_text(FLOOR_SCRIPT)
@@ -403,6 +444,8 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds one render may take")
     parser.add_argument("--launch", action="store_true",
                         help="first launch and deep links on a real server (see the module docstring)")
+    parser.add_argument("--leaderboard-only", action="store_true",
+                        help="with --launch: the first launch's leaderboard and, with --real, its floor; no deep links")
     parser.add_argument("--busy", type=int, default=0,
                         help="with --launch: this many CPU-burning processes during the deep links (a busy machine)")
     parser.add_argument("--real", type=Path, default=None,
@@ -415,7 +458,7 @@ def main() -> int:
     if args.launch:
         with tempfile.TemporaryDirectory(prefix="coreb-launch-bench-") as tmp:
             root = args.cache or Path(tmp) / "cache"
-            return launch(root, args.repeats, Path(tmp) / "streamlit.log", real, args.busy)
+            return launch(root, args.repeats, Path(tmp) / "streamlit.log", real, args.busy, args.leaderboard_only)
 
     with tempfile.TemporaryDirectory(prefix="coreb-app-bench-") as tmp:
         root = args.cache or Path(tmp)

@@ -410,12 +410,16 @@ def concat_hits(frames: list[pd.DataFrame]) -> pd.DataFrame:
     frames = [f for f in frames if len(f)]
     if not frames:
         return pd.DataFrame(columns=[f.name for f in HITS_SCHEMA])
-    out = pd.concat(frames, ignore_index=True)
-    for column in ("task", "query_id", "doc_id"):
+    ids = ("task", "query_id", "doc_id")
+    columns = list(dict.fromkeys(c for f in frames for c in f.columns))
+    # the id columns apart: pd.concat turns categoricals of different categories into strings first (half a second
+    # for a real run), and union_categoricals makes them again
+    out = pd.concat([f.drop(columns=[c for c in ids if c in f.columns]) for f in frames], ignore_index=True)
+    for column in ids:
         parts = [f[column] if isinstance(f[column].dtype, pd.CategoricalDtype) else f[column].astype("category")
                  for f in frames]
         out[column] = pd.Series(union_categoricals(parts), index=out.index)
-    return out
+    return out[columns]
 
 
 def hits_from_lists(task_of: dict[str, str], lists: dict[str, list[tuple]], source: str) -> pd.DataFrame:
