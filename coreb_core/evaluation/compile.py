@@ -1,8 +1,8 @@
 """Compile the evaluation kernels once, ahead of the first evaluation.
 
 The kernels (``judged_pairs``, ``kernels``) are numba functions cached beside their sources
-(``__pycache__``). Compiling them takes about 7 s on 2 cores; ``make`` runs this module after the
-install so neither the app's first page nor the first test pays for it. The public wrappers give
+(``__pycache__``). Compiling them takes about 10 s on 2 cores (the scan in six versions, for its code and rank
+types); ``make`` runs this module after the install so neither the app's first page nor the first test pays for it. The public wrappers give
 every kernel fixed dtypes, so tiny inputs here compile exactly the signatures real runs use.
 
     .venv/bin/python -m coreb_core.evaluation.compile
