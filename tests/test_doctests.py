@@ -19,7 +19,7 @@ import pytest
 
 MODULES = ["coreb_core.retrieval.openvino_encoder", "coreb_core.data.measures", "coreb_core.evaluation.kernels", "coreb_core.evaluation.judged_pairs", "coreb_core.evaluation.schemes",
            "coreb_core.evaluation.significance", "coreb_core.evaluation.official", "coreb_core.errors", "coreb_core.paths", "coreb_core.progress",
-           "coreb_core.atomic", "coreb_core.runs.hits", "coreb_core.runs.meta", "coreb_core.runs.cost", "coreb_core.retrieval.meter", "coreb_core.runs.folders", "coreb_core.runs.trec",
+           "coreb_core.atomic", "coreb_core.kernel_input", "coreb_core.runs.hits", "coreb_core.runs.meta", "coreb_core.runs.cost", "coreb_core.retrieval.meter", "coreb_core.runs.folders", "coreb_core.runs.trec",
            "coreb_core.retrieval.models", "coreb_core.retrieval.search",
            "coreb_core.data.schema", "coreb_core.results.published", "coreb_core.data.mini.judge",
            "coreb_core.retrieval.profiles", "coreb_core.retrieval.device", "coreb_core.retrieval.embeddings",

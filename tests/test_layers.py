@@ -11,7 +11,7 @@ import pytest
 
 from tests.builders import REPO
 
-RANK = {"errors": 0, "paths": 0, "input_paths": 0, "text": 0, "progress": 0, "atomic": 0, "data": 1, "runs": 2, "results": 2.5, "retrieval": 3, "training": 3.5,
+RANK = {"errors": 0, "paths": 0, "input_paths": 0, "text": 0, "progress": 0, "atomic": 0, "kernel_input": 0, "data": 1, "runs": 2, "results": 2.5, "retrieval": 3, "training": 3.5,
         "evaluation": 4, "analysis": 5, "present": 5.5, "views": 5.7, "cli": 6, "defaults": 6, "report": 6, "__main__": 7, "__init__": 0}
 
 

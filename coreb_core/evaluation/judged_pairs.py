@@ -31,7 +31,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from coreb_core.evaluation.kernels import kernel_input
+from coreb_core.kernel_input import kernel_input
 
 
 @numba.njit(cache=True, nogil=True, inline="always")

@@ -24,20 +24,7 @@ import numpy as np
 
 from coreb_core.data.measures import FAMILIES, KS, measures
 from coreb_core.evaluation.schemes import V2, Scheme  # noqa: F401  (V2: the docstring example)
-
-
-def kernel_input(values, dtype) -> np.ndarray:
-    """``values`` as a contiguous, read-only array of ``dtype``: numba compiles one version per
-    (dtype, layout, read-only flag), so every kernel input goes through here and the versions
-    compiled ahead (``coreb_core.evaluation.compile``) are the ones real runs use. No copy when
-    ``values`` already has that dtype and layout.
-
-    >>> a = kernel_input([1, 2], np.int64); a.dtype, a.flags.writeable
-    (dtype('int64'), False)
-    """
-    out = np.ascontiguousarray(values, dtype=dtype).view()
-    out.flags.writeable = False
-    return out
+from coreb_core.kernel_input import kernel_input  # noqa: F401  (kept importable from here)
 
 
 def metric_names(ks=KS) -> list[str]:

@@ -27,7 +27,7 @@ import pandas as pd
 import pyarrow as pa
 
 from coreb_core.errors import DataError, DataProblem
-from coreb_core.evaluation.kernels import kernel_input
+from coreb_core.kernel_input import kernel_input
 
 HITS_SCHEMA = pa.schema([("task", pa.string()), ("query_id", pa.string()), ("doc_id", pa.string()),
                          ("rank", pa.int32()), ("score", pa.float64()), ("in_top_k", pa.bool_())])
