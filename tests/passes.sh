@@ -23,9 +23,12 @@ for pass in "$@"; do
     *) echo "tests/passes.sh: unknown pass '$pass' (real, dense, fast)" >&2; exit 2 ;;
   esac
   ( start=$(date +%s)
-    OMP_NUM_THREADS=1 COREB_CACHE=$tmp/$pass-default-cache "${cmd[@]}" --basetemp="$tmp/$pass" > "$tmp/$pass.log" 2>&1
+    TIMEFORMAT="%U+%S"  # the pass's CPU seconds (user + system, its processes and their children)
+    { time OMP_NUM_THREADS=1 COREB_CACHE=$tmp/$pass-default-cache "${cmd[@]}" --basetemp="$tmp/$pass" \
+        > "$tmp/$pass.log" 2>&1; } 2> "$tmp/$pass.cpu"
     echo $? > "$tmp/$pass.rc"
-    echo "$(( $(date +%s) - start )) s, load $(cut -d' ' -f1-3 /proc/loadavg) at its end" > "$tmp/$pass.time" ) &
+    cpu=$(tail -1 "$tmp/$pass.cpu" | awk -F+ '{printf "%.0f", $1 + $2}')
+    echo "$(( $(date +%s) - start )) s, $cpu CPU s, load $(cut -d' ' -f1-3 /proc/loadavg) at its end" > "$tmp/$pass.time" ) &
 done
 wait
 status=0
