@@ -19,17 +19,23 @@ $(VENV)/.runtime-installed: requirements.txt pyproject.toml
 	# PYTHONDONTWRITEBYTECODE is unexported above.
 	$(PY) -m pip install -q --no-compile -r requirements.txt
 	$(PY) -m pip install -q --no-deps -e .
-	$(PY) -m coreb_core.evaluation.compile  # numba kernels, cached beside the sources (~7 s once)
 	touch $@
 
+# The numba kernels of the evaluation and the hits builder, cached beside their sources (about 16 s once, one core).
+$(VENV)/.kernels-compiled: $(VENV)/.runtime-installed
+	$(PY) -m coreb_core.evaluation.compile
+	touch $@
+
+# The dev requirements install (mostly one core, unpacking wheels) while the kernels compile on the other.
 $(VENV)/.dev-installed: requirements-dev.txt requirements-api.txt requirements-ray.txt $(VENV)/.runtime-installed
-	$(PY) -m pip install -q --no-compile -r requirements-dev.txt
-	touch $@
+	$(PY) -m coreb_core.evaluation.compile & compiling=$$!; \
+	  $(PY) -m pip install -q --no-compile -r requirements-dev.txt && wait $$compiling
+	touch $(VENV)/.kernels-compiled $@
 
-install: $(VENV)/.runtime-installed
+install: $(VENV)/.kernels-compiled
 install-dev: $(VENV)/.dev-installed
 
-run: $(VENV)/.runtime-installed
+run: $(VENV)/.kernels-compiled
 	$(PY) -m streamlit run app.py --server.address 127.0.0.1 --browser.gatherUsageStats false
 
 # The suite includes tests/test_browser.py, which serves the app and opens every page in Debian's chromium
