@@ -55,14 +55,13 @@ import time
 from pathlib import Path
 from typing import Iterator, NamedTuple
 
-import numpy as np
-
 REPO = Path(__file__).resolve().parent.parent
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 
 from bench.page_drawn import CHROMIUM_ARGS, LAST_CHANGE_INIT_JS, PAGE_DRAWN_JS, SCRIPT_DONE_JS  # noqa: E402
 from bench.serve import served  # noqa: E402
+from bench.synthetic_runs import synthetic_runs  # noqa: E402
 
 N_SYNTHETIC = 10
 TARGET_S = 1.0
@@ -91,12 +90,8 @@ def build(root: Path, scale: int, real: Path | None = None) -> tuple[str, list[s
     """The scaled release (or, with ``real``, the real release imported from that folder) and its 11 runs
     (1 BM25 + 10 synthetic); returns (release, run ids)."""
     from coreb_core.data.mini.build import build_release
-    from coreb_core.data.store import Store
     from coreb_core.results.uploads import import_dataset
-    from coreb_core.retrieval.pipeline import load_task, run_retrieval
-    from coreb_core.retrieval.search import bm25_scores
-    from coreb_core.runs.folders import new_run_id, write_run
-    from coreb_core.runs.hits import concat_hits, hits_from_scores
+    from coreb_core.retrieval.pipeline import run_retrieval
 
     t0 = time.perf_counter()
     if real is not None:
@@ -107,25 +102,8 @@ def build(root: Path, scale: int, real: Path | None = None) -> tuple[str, list[s
     t1 = time.perf_counter()
     bm25 = run_retrieval("bm25", release, root=root)
     t2 = time.perf_counter()
-    rng = np.random.default_rng(2603)
-    frames: list[list] = [[] for _ in range(N_SYNTHETIC)]
-    with Store(release, root) as store:
-        sizes = {}
-        for task in ("t2c", "c2c", "c2t"):
-            data = load_task(store, task)
-            sizes[task] = (len(data.query_ids), len(data.doc_ids))
-            base = bm25_scores(data.queries, data.docs)
-            base = base / np.maximum(base.max(axis=1, keepdims=True), 1e-9)  # per-query 0..1
-            for r in range(N_SYNTHETIC):
-                noise = rng.normal(0.0, 0.05 + 0.05 * r, size=base.shape)
-                frames[r].append(hits_from_scores(task, data.query_ids, data.doc_ids, base + noise, keep=data.keep))
-    run_ids = [bm25.run_id]
-    for r, parts in enumerate(frames):
-        model = f"synthetic-{r:02d}"
-        run_id = new_run_id(model, release)
-        write_run(concat_hits(parts), {"run_id": run_id, "release": release, "model": model, "kind": "synthetic",
-                                       "created": time.strftime("%Y-%m-%dT%H:%M:%S")}, root)
-        run_ids.append(run_id)
+    synthetic, sizes = synthetic_runs(release, root, N_SYNTHETIC, lambda r: 0.05 + 0.05 * r)
+    run_ids = [bm25.run_id, *synthetic]
     t3 = time.perf_counter()
     queries = sum(q for q, _ in sizes.values())
     print(f"{release}: {sizes['t2c'][1]:,} code docs, {sizes['c2t'][1]:,} text docs, {queries:,} queries "

@@ -39,6 +39,7 @@ os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 
 from bench.page_drawn import CHROMIUM_ARGS, LAST_CHANGE_INIT_JS, PAGE_DRAWN_JS, SCRIPT_DONE_JS  # noqa: E402
 from bench.serve import served  # noqa: E402
+from bench.synthetic_runs import synthetic_runs  # noqa: E402
 
 RELEASE = "release_v2603"
 N_RUNS = 50
@@ -69,12 +70,10 @@ def load() -> str:
 def build(root: Path, real: Path) -> list[str]:
     """The real release, its BM25 run and 49 synthetic runs in ``root`` (reused when an earlier bench left them):
     the run ids, BM25's first."""
-    from coreb_core.data.store import Store, list_releases
+    from coreb_core.data.store import list_releases
     from coreb_core.results.uploads import import_dataset
-    from coreb_core.retrieval.pipeline import load_task, run_retrieval
-    from coreb_core.retrieval.search import bm25_scores
-    from coreb_core.runs.folders import list_runs, new_run_id, write_run
-    from coreb_core.runs.hits import concat_hits, hits_from_scores
+    from coreb_core.retrieval.pipeline import run_retrieval
+    from coreb_core.runs.folders import list_runs
 
     if RELEASE in list_releases(root):
         runs = sorted(list_runs(RELEASE, root), key=lambda m: (m.model != "bm25", m.model))
@@ -86,23 +85,8 @@ def build(root: Path, real: Path) -> list[str]:
     import_dataset(real, split=RELEASE, root=root)
     bm25 = run_retrieval("bm25", RELEASE, root=root).run_id
     t1 = time.perf_counter()
-    rng = np.random.default_rng(2603)
-    frames: list[list] = [[] for _ in range(N_RUNS - 1)]
-    with Store(RELEASE, root) as store:
-        for task in ("t2c", "c2c", "c2t"):
-            data = load_task(store, task)
-            base = bm25_scores(data.queries, data.docs)
-            base = base / np.maximum(base.max(axis=1, keepdims=True), 1e-9)  # per-query 0..1
-            for r in range(N_RUNS - 1):
-                noise = rng.normal(0.0, 0.02 + 0.01 * r, size=base.shape)
-                frames[r].append(hits_from_scores(task, data.query_ids, data.doc_ids, base + noise, keep=data.keep))
-    ids = [bm25]
-    for r, parts in enumerate(frames):
-        model = f"synthetic-{r:02d}"
-        run_id = new_run_id(model, RELEASE)
-        write_run(concat_hits(parts), {"run_id": run_id, "release": RELEASE, "model": model, "kind": "synthetic",
-                                       "created": time.strftime("%Y-%m-%dT%H:%M:%S")}, root)
-        ids.append(run_id)
+    synthetic, _ = synthetic_runs(RELEASE, root, N_RUNS - 1, lambda r: 0.02 + 0.01 * r)
+    ids = [bm25, *synthetic]
     print(f"built {RELEASE} and its BM25 run in {t1 - t0:.1f} s, {N_RUNS - 1} synthetic runs in "
           f"{time.perf_counter() - t1:.1f} s ({load()})")
     return ids
