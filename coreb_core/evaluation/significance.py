@@ -108,23 +108,16 @@ def randomization_tests(deltas: Sequence[np.ndarray], n_permutations: int = DEFA
     >>> [round(p, 4) for p in randomization_tests(d, n_permutations=1000)]
     [0.2468, 0.5115, 1.0, 0.7353]
     """
-    p_values = [1.0] * len(deltas)
-    by_length: dict[int, list[int]] = {}
-    for i, delta in enumerate(deltas):
-        if len(delta):
-            by_length.setdefault(len(delta), []).append(i)
-    for n, members in by_length.items():
-        block = np.stack([np.asarray(deltas[i], dtype=np.float64) for i in members], axis=1)  # n x pairs
-        observed = np.array([abs(deltas[i].mean()) for i in members])  # each vector's own mean, as one test takes it
-        rng = np.random.default_rng(seed)
-        extreme = np.zeros(len(members), dtype=np.int64)
-        for start in range(0, n_permutations, 1000):
-            k = min(1000, n_permutations - start)
-            signs = (rng.integers(0, 2, size=(k, n), dtype=np.int8) * 2 - 1).astype(np.float64)
-            extreme += np.sum(np.abs(signs @ block) / n >= observed - 1e-15, axis=0)
-        for j, i in enumerate(members):
-            p_values[i] = (1 + int(extreme[j])) / (1 + n_permutations)
-    return p_values
+    columns = [np.asarray(d, dtype=np.float64) for d in deltas]
+    zeros: dict[int, int] = {}  # per length, a column of zeros: a pair (delta, 0) flips exactly as delta alone
+    pairs = []
+    for i in range(len(deltas)):
+        n = len(columns[i])
+        if n not in zeros:
+            zeros[n] = len(columns)
+            columns.append(np.zeros(n))
+        pairs.append((i, zeros[n]))
+    return pair_randomization_tests(columns, pairs, n_permutations, seed)
 
 
 def pair_randomization_tests(columns: Sequence[np.ndarray], pairs: Sequence[tuple[int, int]],
@@ -355,7 +348,7 @@ def compare_pair(a: pd.DataFrame, b: pd.DataFrame, column: str = NDCG_10.column,
 def compare_pairs(pairs: Sequence[tuple[pd.DataFrame, pd.DataFrame, str, str]], column: str = NDCG_10.column,
                   n_permutations: int = DEFAULT_PERMUTATIONS, seed: int = 0) -> list[PairComparison]:
     """``compare_pair`` of each (a, b, name_a, name_b), the randomization tests of all pairs in one pass
-    (``randomization_tests``): the same numbers as one pair at a time.
+    (``pair_randomization_tests``): the same numbers as one pair at a time.
 
     >>> a = pd.DataFrame({"task": "t2c", "query_id": ["q1", "q2", "q3"], "ndcg_at_10": [1.0, 0.5, 0.8]})
     >>> b = pd.DataFrame({"task": "t2c", "query_id": ["q1", "q2", "q3"], "ndcg_at_10": [0.5, 0.5, 0.2]})
