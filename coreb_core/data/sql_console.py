@@ -127,6 +127,7 @@ class QueryResult(NamedTuple):
     seconds: float
     cut_cells: int = 0  # cells longer than SQL_CELL_CAP characters, cut to it
     byte_capped: bool = False  # the rows stopped at SQL_BYTE_CAP (truncated is then true too)
+    as_text: tuple[str, ...] = ()  # date, time-stamp or interval columns beyond pandas' range: DuckDB's text
 
     def notes(self) -> list[str]:
         """One line per cap the result reached, for the page and the CLI to show.
@@ -143,6 +144,9 @@ class QueryResult(NamedTuple):
         if self.cut_cells:
             notes.append(f"{self.cut_cells:,} {'cell' if self.cut_cells == 1 else 'cells'} longer than "
                          f"{SQL_CELL_CAP:,} characters are cut")
+        if self.as_text:
+            names = ", ".join(repr(name) for name in self.as_text)
+            notes.append(f"{names} shown as text: a value is infinite or lies outside the years 1 to 9999")
         return notes
 
 
@@ -220,6 +224,40 @@ def check_select(sql: str) -> None:
     if kind is None or (kind in _RENAMED_KINDS and written):
         kind = " ".join(written.group(0).upper().split()) if written else "this statement"
     raise ConsoleError(f"only a single SELECT (or WITH … SELECT) statement is allowed, not {kind}")
+
+
+_DATE_TYPES = frozenset({"date", "timestamp", "timestamp_s", "timestamp_ms", "timestamp_ns",
+                         "timestamp with time zone"})
+_MAX_TIMEDELTA_S = 9.2e12  # pandas' timedelta64[us] holds about ±2**63 microseconds
+
+
+def _frame(table: pa.Table) -> tuple[pd.DataFrame, list[int]]:
+    """``table`` as a frame by DuckDB's own conversion to pandas (dates, decimals, NULLs in integers), but for
+    the positions it returns: date, time-stamp and interval columns holding a value pandas cannot show as it
+    is, which come back as DuckDB's text. ``DATE '5877642-06-25'`` does not convert at all (was: a
+    ConversionException traceback), ``'infinity'::TIMESTAMP`` converts to a concrete date in the year 294247,
+    and a year past 9999 cannot be printed by pandas.
+
+    >>> frame, as_text = _frame(duckdb.sql("SELECT 'infinity'::DATE AS d, DATE '2024-01-02' AS ok").to_arrow_table())
+    >>> frame.iloc[0].tolist(), as_text
+    (['infinity', Timestamp('2024-01-02 00:00:00')], [0])
+    """
+    with duckdb.connect(":memory:") as con:
+        relation = con.from_arrow(table)
+        checks = {}
+        for i, kind in enumerate(relation.types, start=1):
+            if kind.id in _DATE_TYPES:
+                checks[i - 1] = f"bool_or(NOT isfinite(#{i}) OR year(#{i}) NOT BETWEEN 1 AND 9999)"
+            elif kind.id == "interval":
+                checks[i - 1] = f"bool_or(abs(epoch(#{i})) > {_MAX_TIMEDELTA_S})"
+        as_text = []
+        if checks:
+            flags = relation.aggregate(", ".join(checks.values())).fetchall()[0]
+            as_text = [i for i, flag in zip(checks, flags) if flag]
+        if as_text:
+            relation = relation.project(", ".join(f"CAST(#{i + 1} AS VARCHAR)" if i in as_text else f"#{i + 1}"
+                                                  for i in range(len(relation.types))))
+        return relation.df(), as_text
 
 
 class _Worker(NamedTuple):
@@ -374,9 +412,10 @@ class SqlConsole:
         start = time.perf_counter()
         caps = console_worker.Caps(max_rows, SQL_COLUMN_CAP, SQL_CELL_CAP, SQL_BYTE_CAP, _BATCH_ROWS)
         answer: console_worker.Answer = self._request("query", (sql, caps, timeout_s), timeout_s)
-        # DuckDB's own conversion to pandas, as for any other query (dates, decimals, NULLs in integers)
-        with duckdb.connect(":memory:") as con:
-            frame = con.from_arrow(answer.table).df()
+        try:
+            frame, as_text = _frame(answer.table)
+        except (duckdb.Error, pd.errors.OutOfBoundsDatetime, OverflowError) as exc:  # a type _frame does not know
+            raise ConsoleError(f"the result could not be shown: {one_line(str(exc))}") from None
         frame.columns = answer.table.schema.names  # as the query named them (the copy renames repeated names)
         truncated = answer.byte_capped or len(frame) > max_rows
         frame = frame.iloc[:max_rows].reset_index(drop=True)
@@ -387,7 +426,8 @@ class SqlConsole:
             if long.any():
                 cut_cells += int(long.sum())
                 frame.isetitem(i, column.where(~long, column.str.slice(0, SQL_CELL_CAP) + "…"))
-        return QueryResult(frame, truncated, time.perf_counter() - start, cut_cells, answer.byte_capped)
+        return QueryResult(frame, truncated, time.perf_counter() - start, cut_cells, answer.byte_capped,
+                           tuple(answer.table.schema.names[i] for i in as_text))
 
     def schema(self) -> pd.DataFrame:
         """table, kind (table or view), column, type: what the console can query.
