@@ -12,6 +12,7 @@ Example (CoREB-mini and a BM25 run in ``root``; ``store`` is demo_v2603):
 """
 from __future__ import annotations
 
+import hashlib
 import io
 import shutil
 import threading
@@ -266,16 +267,62 @@ INDEX_FORMAT = "release-index-1"  # a new format is a new key: older files are n
 KEEP_INDEX_FILES = 8  # index folders kept (one per release version and code of the views in use)
 
 
+def file_identity(path: Path) -> str:
+    """What a derived file's key knows of the file it was derived from when reading it whole is not worth it (a
+    release version's files, which an import never rewrites): size, modification time, inode and status-change
+    time (ctime). A rewrite in place at the same size with its modification time put back (``os.utime``) keeps
+    the first three, but the kernel sets the ctime on every write and on ``utime`` itself, and no call sets it
+    back. A chmod, chown or rename changes the ctime too: the derived file is then rebuilt once.
+
+    >>> import os, tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "hits.parquet"
+    >>> _ = path.write_bytes(b"12345")
+    >>> before, mtime = file_identity(path), path.stat().st_mtime_ns
+    >>> with open(path, "r+b") as f:
+    ...     _ = f.write(b"54321")
+    >>> os.utime(path, ns=(mtime, mtime))
+    >>> file_identity(path) == before
+    False
+    """
+    stat = path.stat()
+    return f"{stat.st_size}:{stat.st_mtime_ns}:{stat.st_ino}:{stat.st_ctime_ns}"
+
+
+_DIGESTS: dict[str, tuple[str, str]] = {}  # path -> (its file_identity when hashed, the digest)
+
+
+def content_digest(path: Path) -> str:
+    """The SHA-256 of the file's bytes, what a stored run's join is keyed on: no rewrite keeps it, whatever it
+    does to the file's times, and a copy or a chmod does not change it. Hashed once per process and file version
+    (``file_identity``: a rewrite changes the ctime, so it is hashed again): 2.4 ms for the real release's BM25
+    hits file (3.6 MB, 821,480 rows) on a warm page cache; a ``stat`` each call after that.
+
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "hits.parquet"
+    >>> _ = path.write_bytes(b"12345")
+    >>> content_digest(path)[:16]
+    '5994471abb01112a'
+    """
+    identity = file_identity(path)
+    seen = _DIGESTS.get(str(path))
+    if seen is not None and seen[0] == identity:
+        return seen[1]
+    with open(path, "rb") as f:
+        digest = hashlib.file_digest(f, "sha256").hexdigest()
+    _DIGESTS[str(path)] = (identity, digest)
+    return digest
+
+
 def index_file(store: Store) -> Path:
     """The folder holding a release version's coded index, ``data_cache/joins/@release/<key>/`` (``@`` is in no
-    run id). The key names all the codes depend on: the version's folder and its files (size, modification
-    time), and the SQL that defines the Store's views; so a re-import, a changed file or a changed view
+    run id). The key names all the codes depend on: the version's folder and its files (``file_identity``),
+    and the SQL that defines the Store's views; so a re-import, a changed file or a changed view
     definition is a new folder, and nothing is trusted that does not fit."""
     from coreb_core.data.store import VIEWS
 
     folder = Path(store.folder)
     files = sorted(folder.glob("*.parquet"))
-    stats = [f"{f.name}:{f.stat().st_size}:{f.stat().st_mtime_ns}" for f in files]
+    stats = [f"{f.name}:{file_identity(f)}" for f in files]
     return joins_dir(store.root) / "@release" / fingerprint([INDEX_FORMAT, str(folder), VIEWS, *stats])
 
 
@@ -285,31 +332,67 @@ def version_views(store: Store) -> set[str]:
     return {"qrels", "qrels_v1_rules", "qrels_executed", "qrels_positives", *(f"qrels_{n}" for n in store.extra_qrels)}
 
 
-# np.load parses headers with ast.literal_eval, which two threads at once can break on CPython 3.11 (see
-# stored_joins); index files are read once per index, so one at a time costs nothing.
+# evaluate() joins runs on a thread pool, and np.load parses each array's header with ast.literal_eval: on
+# CPython 3.11 two threads parsing at once can fail with "SystemError: AST constructor recursion depth mismatch"
+# (python/cpython#106905; seen in the suite). The reads (joins, index files) are small; one at a time costs
+# nothing measurable.
 _READING = threading.Lock()
+# A derived array file is the .npy bytes, then this mark and a BLAKE2b digest of them: a flipped byte anywhere
+# (header or data) fails the digest and the file is rebuilt, never read as other numbers. np.load alone still
+# reads such a file (it stops at the array's end).
+CHECK_MARK = b"coreb-blake2b-16"
+_DIGEST_BYTES = 16
+
+
+def checked_npy(array: np.ndarray) -> bytes:
+    """``array`` as .npy bytes (no pickles) followed by ``CHECK_MARK`` and their digest (``read_checked_npy``).
+
+    >>> raw = checked_npy(np.arange(3.0))
+    >>> read_checked_npy(raw).tolist(), read_checked_npy(raw[:20] + bytes([raw[20] ^ 1]) + raw[21:])
+    ([0.0, 1.0, 2.0], None)
+    """
+    buffer = io.BytesIO()
+    np.save(buffer, array, allow_pickle=False)
+    payload = buffer.getvalue()
+    return payload + CHECK_MARK + hashlib.blake2b(payload, digest_size=_DIGEST_BYTES).digest()
+
+
+def read_checked_npy(raw: bytes) -> np.ndarray | None:
+    """The array of ``checked_npy`` bytes; None when the digest does not match (a flipped or missing byte, a file
+    of an earlier format) or the bytes hold no plain array."""
+    tail = len(CHECK_MARK) + _DIGEST_BYTES
+    payload, mark, digest = raw[:-tail], raw[-tail:-_DIGEST_BYTES], raw[-_DIGEST_BYTES:]
+    if len(raw) < tail or mark != CHECK_MARK or hashlib.blake2b(payload, digest_size=_DIGEST_BYTES).digest() != digest:
+        return None
+    try:
+        with _READING:
+            data = np.load(io.BytesIO(payload), allow_pickle=False)
+    except (OSError, ValueError, EOFError, TypeError):  # TypeError: a dtype numpy does not know
+        return None
+    return data if isinstance(data, np.ndarray) else None
+
+
+def read_checked_file(file: Path) -> np.ndarray | None:
+    """``read_checked_npy`` of a file; None when it is missing or unreadable."""
+    try:
+        return read_checked_npy(file.read_bytes())
+    except OSError:
+        return None
 
 
 def _load_array(file: Path, kind: str) -> np.ndarray | None:
     """The 1-d array in ``file`` (no pickles) when it is of ``kind`` ("i": int64, "U": text); None when the
-    file is missing, unreadable or holds something else (it is then rebuilt)."""
-    try:
-        with _READING:
-            data = np.load(file, allow_pickle=False)
-    except (OSError, ValueError, EOFError):
-        return None
-    fits = isinstance(data, np.ndarray) and data.ndim == 1 and (data.dtype == np.int64 if kind == "i"
-                                                                 else data.dtype.kind == "U")
+    file is missing, unreadable, fails its digest or holds something else (it is then rebuilt)."""
+    data = read_checked_file(file)
+    fits = data is not None and data.ndim == 1 and (data.dtype == np.int64 if kind == "i" else data.dtype.kind == "U")
     return data if fits else None
 
 
 def _save_array(file: Path, array: np.ndarray) -> None:
-    """Write ``array`` atomically into ``file``, keeping the newest ``KEEP_INDEX_FILES`` index folders. A cache
-    that cannot be written (a read-only cache folder) only costs the next index its reads."""
-    buffer = io.BytesIO()
-    np.save(buffer, array, allow_pickle=False)
+    """Write ``array`` atomically into ``file`` (``checked_npy``), keeping the newest ``KEEP_INDEX_FILES`` index
+    folders. A cache that cannot be written (a read-only cache folder) only costs the next index its reads."""
     try:
-        atomic_write_bytes(file, buffer.getvalue())
+        atomic_write_bytes(file, checked_npy(array))
         folders = sorted((p for p in file.parent.parent.iterdir() if p.is_dir() and p != file.parent),
                          key=lambda p: p.stat().st_mtime_ns)
         for stale in folders[:max(0, len(folders) + 1 - KEEP_INDEX_FILES)]:

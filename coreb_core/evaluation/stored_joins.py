@@ -7,10 +7,13 @@ nothing else of its ranked list is needed to score it again. The join is written
 there afterwards: a real-release run of 821,480 rows scores from about 100 KiB, without parquet, codes or
 the C2T rows beyond rank 100 that only the v1 view's noise counts need.
 
-The key names everything the join depends on: the run's ``hits.parquet`` (size, modification time, inode:
-a replaced run is a new file), the release version the Store opened (its folder; a re-import is a new
-version), the judged views, anchor exclusion and whether noise texts were counted. A file whose arrays do
-not fit the index is ignored and rebuilt, never trusted.
+The key names everything the join depends on: the run's ``hits.parquet`` (``join.content_digest``, the
+SHA-256 of its bytes: a replaced run, or one rewritten in place at the same size with its modification time
+put back, is a new key; size, modification time and inode, the key before, survive such a rewrite), the
+release version the Store opened (its folder; a re-import is a new version), the judged views, anchor
+exclusion and whether noise texts were counted. Each file carries a digest of its bytes
+(``join.checked_npy``): a file that fails it (a flipped byte), cannot be read or whose arrays do not fit the
+index is ignored and rebuilt, never trusted and never fatal.
 
 Example (CoREB-mini and a BM25 run in ``root``; ``store`` is demo_v2603):
     >>> from coreb_core.evaluation.join import joint_judged, release_index
@@ -23,8 +26,6 @@ Example (CoREB-mini and a BM25 run in ``root``; ``store`` is demo_v2603):
 """
 from __future__ import annotations
 
-import io
-import threading
 from pathlib import Path
 from typing import NamedTuple
 
@@ -34,7 +35,17 @@ import pyarrow.parquet as pq
 
 from coreb_core.atomic import atomic_write_bytes
 from coreb_core.errors import CorebError
-from coreb_core.evaluation.join import JointJudged, ReleaseIndex, RunJoin, code_table, excluded_docs, join_run
+from coreb_core.evaluation.join import (
+    JointJudged,
+    ReleaseIndex,
+    RunJoin,
+    checked_npy,
+    code_table,
+    content_digest,
+    excluded_docs,
+    join_run,
+    read_checked_file,
+)
 from coreb_core.paths import joins_dir
 from coreb_core.runs.folders import fingerprint, run_path
 
@@ -53,9 +64,9 @@ class StoredRun(NamedTuple):
 def join_key(index: ReleaseIndex, stored: StoredRun, views: tuple[str, ...], anchor_exclusion: bool,
              noise: bool) -> str:
     """What the join of ``stored`` against ``views`` depends on, as a short hash (see the module's notes)."""
-    stat = (run_path(stored.run_id, stored.root) / "hits.parquet").stat()
-    return fingerprint([stored.run_id, str(stat.st_size), str(stat.st_mtime_ns), str(stat.st_ino),
-                        str(index.store.folder), ",".join(views), str(anchor_exclusion), str(noise)])
+    hits = run_path(stored.run_id, stored.root) / "hits.parquet"
+    return fingerprint([stored.run_id, content_digest(hits), str(index.store.folder), ",".join(views),
+                        str(anchor_exclusion), str(noise)])
 
 
 def stored_join(index: ReleaseIndex, stored: StoredRun, joint: JointJudged, anchor_exclusion: bool,
@@ -96,23 +107,13 @@ def read_run_table(stored: StoredRun) -> pa.Table:
         raise CorebError(f"{path}: not a readable parquet file") from None
 
 
-# evaluate() joins runs on a thread pool, and np.load parses each array's header with ast.literal_eval: on
-# CPython 3.11 two threads parsing at once can fail with "SystemError: AST constructor recursion depth mismatch"
-# (python/cpython#106905; seen in the suite). The reads are small; one at a time costs nothing measurable.
-_READING = threading.Lock()
-
-
 def _load(file: Path, index: ReleaseIndex, joint: JointJudged, anchor_exclusion: bool, noise: bool
           ) -> RunJoin | None:
     """The join in ``file`` when it is one for this index and these pairs; None otherwise (missing,
     unreadable, or of another shape: it is then rebuilt)."""
     n_queries, n_pairs = index.n_queries, len(joint.pairs.keys)
-    try:
-        with _READING:
-            data = np.load(file, allow_pickle=False)
-    except (OSError, ValueError, EOFError):  # EOFError: an empty file
-        return None
-    if not (isinstance(data, np.ndarray) and data.dtype == np.float64 and data.shape == (n_queries + 3 * n_pairs,)):
+    data = read_checked_file(file)  # None: missing, unreadable, or its digest fails (a flipped byte)
+    if not (data is not None and data.dtype == np.float64 and data.shape == (n_queries + 3 * n_pairs,)):
         return None
     in_run = data[:n_queries]
     if not np.isin(in_run, (0.0, 1.0)).all():
@@ -127,12 +128,10 @@ def _save(file: Path, joined: RunJoin) -> None:
     the excluded hits above and the noise hits above: one ``.npy`` reads in a tenth of the time of an ``.npz``
     of four arrays); keep the run's newest ``KEEP_PER_RUN`` files. A cache that cannot be written (a read-only
     cache folder) only costs the next scoring its read."""
-    buffer = io.BytesIO()
     noise = joined.noise_above if joined.noise_above is not None else np.zeros_like(joined.rank)
-    np.save(buffer, np.concatenate([joined.in_run.astype(np.float64), joined.rank, joined.excluded_above, noise]),
-            allow_pickle=False)
+    data = np.concatenate([joined.in_run.astype(np.float64), joined.rank, joined.excluded_above, noise])
     try:
-        atomic_write_bytes(file, buffer.getvalue())
+        atomic_write_bytes(file, checked_npy(data))
         # Older joins of the run, and files of the earlier .npz format.
         older = sorted((p for p in file.parent.glob("*.np[yz]") if p != file), key=lambda p: p.stat().st_mtime_ns)
         for stale in older[:max(0, len(older) + 1 - KEEP_PER_RUN)]:
