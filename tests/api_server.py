@@ -8,7 +8,9 @@
 
 Vectors are deterministic (a hash of provider, task type and text seeds them), ``DIMS`` wide. ``faults`` is a list
 of what the next requests get instead of an answer, one per request: ``429``, ``500``, ``"malformed"`` (not JSON),
-``"echo401"`` (401 quoting the key back), ``"short"`` (one vector too few), ``"nan"`` (a non-numeric value), ``"wide"`` (one vector one dimension wider).
+``"echo401"`` (401 quoting the key back), ``"short"`` (one vector too few), ``"nan"`` (a non-numeric value), ``"wide"`` (one vector one dimension wider),
+``"huge"`` (every value ±3e38: finite in float32, a length that is not). ``trickle_s`` sends every answer one byte
+at a time, that many seconds apart (a server that never trips a per-read timeout).
 Errors carry both shapes of error body: ``{"error": {...}}`` (OpenAI, Gemini) and ``{"detail": …}`` (Voyage).
 Every request is recorded (path, the key headers, the body) so a test can check the key was sent.
 """
@@ -41,6 +43,8 @@ class ApiServer:
         self.faults: list[Any] = []
         self.retry_after = "0"  # the Retry-After header of a 429, in seconds
         self.delay_s = 0.0  # each answer waits this long: a slow provider, so that a run lasts (browser tests)
+        self.trickle_s = 0.0  # > 0: each answer's body goes out one byte at a time, this many seconds apart
+        self.stopped = threading.Event()  # set on exit: a trickling answer stops, so no thread outlives the test
         self.lock = threading.Lock()
         owner = self
 
@@ -78,7 +82,14 @@ class ApiServer:
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(payload)))
                 self.end_headers()
-                self.wfile.write(payload)
+                if owner.trickle_s <= 0:
+                    self.wfile.write(payload)
+                    return
+                for i in range(len(payload)):
+                    if owner.stopped.wait(owner.trickle_s):
+                        return
+                    self.wfile.write(payload[i:i + 1])
+                    self.wfile.flush()
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
@@ -92,6 +103,7 @@ class ApiServer:
         return self
 
     def __exit__(self, *exc: Any) -> None:
+        self.stopped.set()
         self.httpd.shutdown()
         self.httpd.server_close()
 
@@ -132,4 +144,6 @@ def _spoil(vectors: list, fault: Any) -> list:
         return [["x", *v[1:]] for v in vectors]
     if fault == "wide":
         return [*vectors[:-1], [*vectors[-1], 0.5]]
+    if fault == "huge":
+        return [[3e38 if x >= 0 else -3e38 for x in v] for v in vectors]
     return vectors

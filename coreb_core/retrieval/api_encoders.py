@@ -11,8 +11,10 @@ and Voyage (voyageai), each behind sentence-transformers' ``encode`` signature (
 - Retries: HTTP 429 and 5xx and a lost connection are retried with exponential backoff and jitter,
   ``COREB_API_ATTEMPTS`` attempts in all (default 6), first delay ``COREB_API_BACKOFF_S`` seconds (default 1,
   doubling, at most 60; longer when the answer's ``Retry-After`` asks, up to 60); the clients' own retries are switched off so that these are the only ones. Other
-  HTTP errors (400, 401, 403, 404) stop at once. An answer that is not one finite vector per text, all of one
-  width, is a CorebError (never stored).
+  HTTP errors (400, 401, 403, 404) stop at once. ``COREB_API_TIMEOUT_S`` (default 120) is a deadline per request,
+  from sending it to the answer's last byte (the clients' own timeouts bound each read only); a request past it
+  is retried like a lost connection. An answer that is not one finite vector per text, all of one width and of a
+  length float32 holds, is a CorebError (never stored).
 
 Example (no client is needed to build the request plan):
     >>> PROVIDERS["gemini"].task_type("query"), PROVIDERS["voyage"].task_type("document"), PROVIDERS["openai"].task_type("query")
@@ -27,6 +29,7 @@ import logging
 import math
 import os
 import random
+import threading
 import time
 from typing import Any, Callable, NamedTuple
 
@@ -121,11 +124,26 @@ def base_url(provider: Provider) -> str | None:
     return os.environ.get(provider.base_url_var, "").strip() or None
 
 
-def _setting(var: str, default: float) -> float:
+def _setting(var: str, default: float, low: float = 0.0, high: float = 86400.0) -> float:
+    """``$var`` as a number from ``low`` to ``high`` (``default`` when unset); a one-line CorebError naming the
+    variable otherwise: ``nan`` and ``inf`` parse as floats but bound nothing (``int(nan)`` was a traceback).
+
+    >>> os.environ["COREB_API_ATTEMPTS"] = "nan"
+    >>> _setting("COREB_API_ATTEMPTS", 6, 1, 100)
+    Traceback (most recent call last):
+    coreb_core.errors.CorebError: COREB_API_ATTEMPTS must be a number from 1 to 100, not 'nan'
+    >>> del os.environ["COREB_API_ATTEMPTS"]
+    """
+    text = os.environ.get(var)
+    if text is None:
+        return float(default)
     try:
-        return float(os.environ.get(var, default))
+        value = float(text)
     except ValueError:
-        raise CorebError(f"{var} must be a number") from None
+        value = math.nan
+    if not low <= value <= high:  # false for nan too
+        raise CorebError(f"{var} must be a number from {low:g} to {high:g}, not {text!r}")
+    return value
 
 
 def import_client(provider: Provider) -> Any:
@@ -230,10 +248,12 @@ class ApiEncoder:
     """
 
     def __init__(self, model_id: str, provider: str, call: Call, secrets: tuple[str, ...], dims: int | None = None,
-                 attempts: int | None = None, backoff_s: float | None = None, sleep=time.sleep) -> None:
+                 attempts: int | None = None, backoff_s: float | None = None, sleep=time.sleep,
+                 timeout_s: float | None = None) -> None:
         self.model_id, self.provider, self.call, self.secrets, self.dims = model_id, PROVIDERS[provider], call, secrets, dims
-        self.attempts = max(1, int(attempts if attempts is not None else _setting("COREB_API_ATTEMPTS", 6)))
-        self.backoff_s = backoff_s if backoff_s is not None else _setting("COREB_API_BACKOFF_S", 1.0)
+        self.attempts = max(1, int(attempts if attempts is not None else _setting("COREB_API_ATTEMPTS", 6, 1, 100)))
+        self.backoff_s = backoff_s if backoff_s is not None else _setting("COREB_API_BACKOFF_S", 1.0, 0, 3600)
+        self.timeout_s = timeout_s
         self.sleep = sleep
         self.width: int | None = None  # the width of the first answer: every later one must match
         self.retries = 0  # transient failures retried, over this encoder's life
@@ -272,6 +292,13 @@ class ApiEncoder:
             raise self._fail(f"{bad}: a vector that is not a list of numbers") from None
         if vectors.ndim != 2 or vectors.shape[1] == 0 or not np.isfinite(vectors).all():
             raise self._fail(f"{bad}: empty or non-finite vectors")
+        # Finite in float32 is not enough: a vector of ±3e38 has a float32 length of inf, which normalising
+        # turns into a zero vector, then scored (was: stored and ranked). Its length must be a float32 too.
+        lengths = np.linalg.norm(vectors.astype(np.float64), axis=1)
+        if not (lengths <= np.finfo(np.float32).max).all():
+            row = int(np.argmax(~(lengths <= np.finfo(np.float32).max)))
+            raise self._fail(f"{bad}: vector {row + 1} of {len(batch)} has a length of {lengths[row]:.3g}, beyond "
+                             "float32 (an embedding's length is near 1)")
         width = vectors.shape[1]
         if self.dims is not None and width != self.dims:
             raise self._fail(f"{bad}: {width} dimensions, asked for {self.dims}")
@@ -289,9 +316,12 @@ class ApiEncoder:
                 delay *= 0.5 + random.random() / 2  # jitter: concurrent runs do not retry in step
                 self.sleep(min(60.0, max(delay, asked or 0.0)))  # at least what the server asked, at most a minute
             try:
-                return self.call(batch)
+                return self._within_deadline(batch)
             except CorebError:
                 raise
+            except DeadlinePassed:
+                last = f"no complete answer within COREB_API_TIMEOUT_S = {self.timeout_s:g} s"
+                continue
             except Exception as exc:  # noqa: BLE001 - each client raises its own classes; sorted out here
                 status = _status(exc)
                 if status == 429 or (status is not None and status >= 500):
@@ -306,6 +336,36 @@ class ApiEncoder:
                 raise self._fail(f"malformed answer from the {self.provider.name} API ({type(exc).__name__}: "
                                  f"{scrub(str(exc), self.secrets)})") from None
         raise self._fail(f"the {self.provider.name} API still failed after {self.attempts} attempts (last: {last})")
+
+
+    def _within_deadline(self, batch: list[str]) -> Any:
+        """``self.call(batch)``, given up after ``timeout_s`` in all. The clients' own timeouts bound each read,
+        so a server that trickles a byte a second held a run for as long as it kept trickling (was: still
+        waiting at 150 s under a 5 s limit). The request runs in a daemon thread that is left behind when the
+        deadline passes (no client can be interrupted mid-read); it ends when the server stops or the process
+        does, and at most ``attempts`` such threads are left per batch."""
+        if self.timeout_s is None:
+            return self.call(batch)
+        box: dict[str, Any] = {}
+
+        def request() -> None:
+            try:
+                box["answer"] = self.call(batch)
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread as it is
+                box["error"] = exc
+
+        thread = threading.Thread(target=request, name=f"coreb-api-{self.model_id}", daemon=True)
+        thread.start()
+        thread.join(self.timeout_s)
+        if thread.is_alive():
+            raise DeadlinePassed()
+        if "error" in box:
+            raise box["error"]
+        return box["answer"]
+
+
+class DeadlinePassed(Exception):
+    """A request that did not answer in full within ``COREB_API_TIMEOUT_S`` (retried like a lost connection)."""
 
 
 def _gemini_call(model: str, key: str, side: str, dims: int | None, timeout_s: float) -> Call:
@@ -361,7 +421,7 @@ class ApiModel:
 
     def for_side(self, side: str) -> ApiEncoder:
         if side not in self.sides:
-            timeout_s = _setting("COREB_API_TIMEOUT_S", 120.0)
+            timeout_s = _setting("COREB_API_TIMEOUT_S", 120.0, 0.001, 86400)
             try:
                 call = CALLS[self.provider](self.name, self.key, side, self.dims, timeout_s)
             except CorebError:
@@ -369,7 +429,8 @@ class ApiModel:
             except Exception as exc:  # noqa: BLE001 - a client refusing its settings (a bad base URL)
                 raise CorebError(f"{self.model_id}: the {self.provider} client could not be set up "
                                  f"({type(exc).__name__}: {scrub(str(exc), (self.key,))})") from None
-            self.sides[side] = ApiEncoder(self.model_id, self.provider, call, (self.key,), self.dims)
+            self.sides[side] = ApiEncoder(self.model_id, self.provider, call, (self.key,), self.dims,
+                                          timeout_s=timeout_s)
         return self.sides[side]
 
     def __repr__(self) -> str:  # never the key
