@@ -325,12 +325,48 @@ def check_model_folder(path: Path) -> None:
                              "(transformers cannot tell which model it is)")
     if (path / "modules.json").exists():
         _json_file(path / "modules.json", list)
+    if (path / "sentence_bert_config.json").exists():
+        length = _json_file(path / "sentence_bert_config.json", dict).get("max_seq_length")
+        if length is not None and (isinstance(length, bool) or not isinstance(length, int) or length < 1):
+            raise CorebError(f"{path / 'sentence_bert_config.json'}: field 'max_seq_length' must be a whole number of "
+                             f"at least 1, not {length!r}")
+        check_length_fits(f"{path / 'sentence_bert_config.json'}: field 'max_seq_length'", length,
+                          folder_positions(path))
     if (path / "config_sentence_transformers.json").exists():
         st_config = _json_file(path / "config_sentence_transformers.json", dict)
         prompts = st_config.get("prompts")
         if prompts is not None and not (isinstance(prompts, dict) and all(isinstance(v, str) for v in prompts.values())):
             raise CorebError(f"{path / 'config_sentence_transformers.json'}: field 'prompts' must map prompt names "
                              "to strings")
+
+
+def folder_positions(folder: Path) -> int | None:
+    """The positions a local model folder's transformer takes (``config.json``'s ``max_position_embeddings``);
+    None when the folder does not say (no such file or field: the loader's own checks speak then).
+
+    >>> folder_positions(Path(bundled_minilm_path()))
+    512
+    """
+    try:
+        config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    positions = config.get("max_position_embeddings") if isinstance(config, dict) else None
+    return positions if isinstance(positions, int) and not isinstance(positions, bool) and positions > 0 else None
+
+
+def check_length_fits(what: str, length: int | None, positions: int | None) -> None:
+    """A token length asked of a model must fit its positions: tokenizing beyond them fails in the embedding
+    layer mid-run ("The size of tensor a (…) must match the size of tensor b (512)"), after minutes of work.
+
+    >>> check_length_fits("--max-length", 256, 512)
+    >>> check_length_fits("--max-length", 1000000000, 512)
+    Traceback (most recent call last):
+    coreb_core.errors.CorebError: --max-length 1,000,000,000: beyond the model's 512 positions (config.json max_position_embeddings); give at most 512
+    """
+    if length is not None and positions is not None and length > positions:
+        raise CorebError(f"{what} {length:,}: beyond the model's {positions:,} positions (config.json "
+                         f"max_position_embeddings); give at most {positions:,}")
 
 
 def check_folder_positions(folder: Path) -> None:

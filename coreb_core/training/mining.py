@@ -151,6 +151,11 @@ def mine_run(run_id: str, k: int = K, root: Path | None = None, progress: Progre
         raise CorebError(f"--k: must be a whole number of at least 1, not {k!r}")
     meta = run_meta(run_id, root)
     release = meta.made_on()
+    with Store(release, root) as store:  # before the run is read: the cheaper refusal first
+        largest = max((n for (n,) in store.sql("SELECT count(*) FROM documents GROUP BY corpus").fetchall()), default=0)
+    if k > largest:  # was: accepted, and the triplets table built k columns (3.8 GB in 30 s for k = 10**20, no line)
+        raise CorebError(f"--k {k}: more negatives per query than the {largest:,} documents of {release}'s largest "
+                         "corpus; give at most that many")
     progress("reading the run", 0.05)
     hits = read_hits(run_id, root, ["task", "query_id", "doc_id", "rank", "in_top_k"])
     hits = hits[hits["in_top_k"].astype(bool) & hits["doc_id"].notna()]

@@ -31,7 +31,14 @@ from typing import Any, NamedTuple
 from coreb_core.errors import CorebError
 from coreb_core.progress import Progress, silent
 from coreb_core.retrieval.device import check_device
-from coreb_core.retrieval.models import ensure_available, package_versions, pick_device, resolve
+from coreb_core.retrieval.models import (
+    check_length_fits,
+    ensure_available,
+    folder_positions,
+    package_versions,
+    pick_device,
+    resolve,
+)
 from coreb_core.training.sample_files import read_numbered_samples, release_indexes, samples_release
 from coreb_core.training.samples import PROTOCOL_TEST, PROTOCOL_TRAIN, Sample, test_release_of
 
@@ -206,6 +213,21 @@ def check_training_samples(path: Path, test_release: str | None, root: Path | No
     return [s for _, s in numbered], source.release
 
 
+def base_positions(weights: str) -> int | None:
+    """The positions of the base model ``base_model_path`` found: its folder's ``config.json``, or a hub model's
+    cached config; None when it cannot be told here (the training then meets the model's own limit)."""
+    folder = Path(weights)
+    if folder.is_dir():
+        return folder_positions(folder)
+    try:
+        from transformers import AutoConfig
+
+        positions = getattr(AutoConfig.from_pretrained(weights), "max_position_embeddings", None)
+    except (OSError, ValueError):
+        return None
+    return positions if isinstance(positions, int) and positions > 0 else None
+
+
 DEFAULT_CONFIG = TrainingConfig()
 
 
@@ -223,6 +245,7 @@ def train_reranker(samples_path: Path, base: str, out: Path, config: TrainingCon
     if out.exists() and any(out.iterdir()):
         raise CorebError(f"{out}: the folder exists and is not empty; name a new folder for the reranker")
     weights = base_model_path(base)  # before the samples are read: the cheaper refusal first
+    check_length_fits("--max-length", config.max_length, base_positions(weights))
     samples, release = check_training_samples(Path(samples_path), test_release, root)
     device = pick_device(config.device)
     train, held = _split(samples, config.eval_samples, config.seed)
