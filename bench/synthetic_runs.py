@@ -40,10 +40,11 @@ def synthetic_runs(release: str, root: Path, n: int, sigma: Callable[[int], floa
                 noise = rng.normal(0.0, sigma(r), size=base.shape)
                 frames[r].append(hits_from_scores(task, data.query_ids, data.doc_ids, base + noise, keep=data.keep))
     ids = []
-    for r, parts in enumerate(frames):
-        model = f"synthetic-{r:02d}"
-        run_id = new_run_id(model, release)
-        write_run(concat_hits(parts), {"run_id": run_id, "release": release, "model": model, "kind": "synthetic",
-                                       "created": time.strftime("%Y-%m-%dT%H:%M:%S")}, root)
-        ids.append(run_id)
+    with Store(release, root) as store:  # stored as run_retrieval stores a run: its judged rows first
+        for r, parts in enumerate(frames):
+            model = f"synthetic-{r:02d}"
+            run_id = new_run_id(model, release)
+            write_run(concat_hits(parts), {"run_id": run_id, "release": release, "model": model, "kind": "synthetic",
+                                           "created": time.strftime("%Y-%m-%dT%H:%M:%S")}, root, store=store)
+            ids.append(run_id)
     return ids, sizes

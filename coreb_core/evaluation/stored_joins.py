@@ -36,6 +36,7 @@ import pyarrow.parquet as pq
 from coreb_core.atomic import atomic_write_bytes
 from coreb_core.errors import CorebError
 from coreb_core.evaluation.join import (
+    CodedRun,
     JointJudged,
     ReleaseIndex,
     RunJoin,
@@ -47,7 +48,7 @@ from coreb_core.evaluation.join import (
     read_checked_file,
 )
 from coreb_core.paths import joins_dir
-from coreb_core.runs.folders import fingerprint, run_path
+from coreb_core.runs.folders import fingerprint, judged_row_groups, judged_rows, run_order, run_path
 
 CODED_COLUMNS = ("query_id", "doc_id", "rank")  # all ``ReleaseIndex.code_run`` reads
 KEEP_PER_RUN = 8  # join files kept per run (one per release version, views and options in use)
@@ -80,7 +81,8 @@ def stored_join(index: ReleaseIndex, stored: StoredRun, joint: JointJudged, anch
         file = joins_dir(stored.root) / stored.run_id / f"{key}.npy"
         joined = _load(file, index, joint, anchor_exclusion, noise)
         if joined is None:
-            joined = join_run(index, code_table(index, read_run_table(stored)), joint, anchor_exclusion, noise)
+            joined = join_run(index, read_coded(index, stored, judged_rows_suffice(index, joint, noise)), joint,
+                              anchor_exclusion, noise)
             _save(file, joined)
         memo[key] = joined
     return memo[key]
@@ -93,15 +95,53 @@ def join_ready(index: ReleaseIndex, stored: StoredRun, joint: JointJudged, ancho
     return key in index.memo.get("stored_joins", {}) or (joins_dir(stored.root) / stored.run_id / f"{key}.npy").exists()
 
 
-def read_run_table(stored: StoredRun) -> pa.Table:
-    """The columns of a stored run's ``hits.parquet`` that its join reads, as Arrow (``join.code_table``
-    codes them without pandas: the first read of a run is mostly this decoding). One thread per file: the
-    evaluation already reads several runs at once. ``ParquetFile.read`` decodes in the calling thread, in one
-    chunk per row group; ``pq.read_table`` goes through the dataset scanner, which took twice as long on a
-    run of 7.7 M rows and did not gain from a second thread."""
+def judged_rows_suffice(index: ReleaseIndex, joint: JointJudged, noise: bool) -> bool:
+    """Whether a join against ``joint`` reads nothing beyond a run's judged rows (``runs.folders.JudgedRows``, for
+    this index's version): noise texts kept (counting them reads every C2T hit above a judged one) and every
+    joint pair among the ``qrels`` view's pairs or a C2C anchor (v2, and the views inside it). Memoised per
+    index and set of views."""
+    if noise:
+        return False
+    memo = index.memo.setdefault("judged_rows_suffice", {})
+    views = tuple(sorted(joint.where))
+    if views not in memo:
+        has = index.anchor >= 0
+        anchors = np.flatnonzero(has).astype(np.int64) * index.n_docs + index.anchor[has]
+        memo[views] = bool(np.isin(joint.pairs.keys, np.union1d(index.judged("qrels").keys, anchors)).all())
+    return memo[views]
+
+
+def read_coded(index: ReleaseIndex, stored: StoredRun, judged_only: bool = False) -> CodedRun:
+    """A stored run coded against ``index`` (``join.code_table``) in the run's order; with ``judged_only`` and
+    a file laid out as ``JudgedRows`` for the index's version, only its judged rows (all such a join reads)."""
     path = run_path(stored.run_id, stored.root) / "hits.parquet"
     try:
         with pq.ParquetFile(path) as file:
+            layout = judged_rows(file)
+            if layout is not None and judged_only and layout.version == Path(index.store.folder).name:
+                return code_table(index, read_run_table(stored, judged_row_groups(file, layout)))
+    except (OSError, pa.ArrowException):
+        raise CorebError(f"{path}: not a readable parquet file") from None
+    coded = code_table(index, read_run_table(stored))
+    order = run_order(coded.q_local, np.where(np.isfinite(coded.rank), coded.rank, -1), layout.rows) if layout else None
+    if order is None:
+        return coded
+    # Every row, back in the run's order (the scan reads each query's rows together, in rank order).
+    return coded._replace(q_local=coded.q_local[order], d_local=coded.d_local[order], rank=coded.rank[order])
+
+
+def read_run_table(stored: StoredRun, row_groups: list[int] | None = None) -> pa.Table:
+    """The columns of a stored run's ``hits.parquet`` that its join reads (of ``row_groups`` only, when given),
+    as Arrow, in the file's order (``join.code_table`` codes them without pandas: the first read of a run is
+    mostly this decoding). One thread per file: the evaluation already reads several runs at once.
+    ``ParquetFile.read`` decodes in the calling thread, in one chunk per row group; ``pq.read_table`` goes
+    through the dataset scanner, which took twice as long on a run of 7.7 M rows and did not gain from a second
+    thread."""
+    path = run_path(stored.run_id, stored.root) / "hits.parquet"
+    try:
+        with pq.ParquetFile(path) as file:
+            if row_groups is not None:
+                return file.read_row_groups(row_groups, columns=list(CODED_COLUMNS), use_threads=False)
             return file.read(columns=list(CODED_COLUMNS), use_threads=False)
     except (OSError, pa.ArrowException):
         raise CorebError(f"{path}: not a readable parquet file") from None

@@ -472,7 +472,8 @@ profile's (a protocol waterfall step: ``coreb_core.retrieval.protocol_steps``) a
                    encoding.precision if encoding else "none", batch_size if encoding else None),
         created=time.strftime("%Y-%m-%dT%H:%M:%S"))
     meta = replace(meta, label=label or run_name(meta))
-    write_run(hits, meta, root)
+    with Store(release, root) as store:  # the judged rows first, for the first evaluation to read alone
+        write_run(hits, meta, root, store=store)
     progress("done", 1.0)
     warnings = [w for c in {id(c): c for c in caches.values()}.values() for w in c.warnings] if caches else []
     return RetrievalResult(run_id, release, encoded, time.perf_counter() - start, tuple(warnings))

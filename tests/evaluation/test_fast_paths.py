@@ -15,7 +15,7 @@ from coreb_core.data.store import Store
 from coreb_core.evaluation.evaluate import analyse_many
 from coreb_core.evaluation.join import code_table, index_file, release_index
 from coreb_core.evaluation.schemes import V1, V2
-from coreb_core.evaluation.stored_joins import CODED_COLUMNS, StoredRun, read_run_table
+from coreb_core.evaluation.stored_joins import CODED_COLUMNS, StoredRun, read_coded
 from coreb_core.runs.folders import read_hits
 
 
@@ -82,7 +82,7 @@ def test_a_run_coded_from_arrow_equals_the_run_coded_from_pandas(stored):
         index = release_index(store)
         for run_id in ids.values():
             from_pandas = index.code_run(read_hits(run_id, root, columns=CODED_COLUMNS))
-            from_arrow = code_table(index, read_run_table(StoredRun(run_id, root)))
+            from_arrow = read_coded(index, StoredRun(run_id, root))  # every row, in the run's order
             for name in ("query_map", "doc_map", "rank"):
                 np.testing.assert_array_equal(getattr(from_arrow, name), getattr(from_pandas, name), err_msg=name)
             # Local codes may be numbered apart; what they stand for is the same per row.
