@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import shutil
 import stat
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Iterator
@@ -35,7 +36,7 @@ def default_tmp(path: Path) -> Path:
     return path.with_name(f".{path.name}.tmp")
 
 
-def check_target(path: Path, folder: bool = False, hint: str = "name a file", cache: Path | None = None) -> Path:
+def check_target(path: Path | str, folder: bool = False, hint: str = "name a file", cache: Path | None = None) -> Path:
     """``path`` itself when a file (or, with ``folder``, a folder) the user named can be written there; else a
     one-line CorebError, before any work. Refused: a file path that is a folder; a folder path that is a file;
     any existing path that is not a regular file or a folder (a FIFO, a device such as /dev/null, a socket:
@@ -63,7 +64,25 @@ def check_target(path: Path, folder: bool = False, hint: str = "name a file", ca
     >>> check_target(folder / "cache" / "runs" / "r1", folder=True, cache=folder / "cache")   # doctest: +ELLIPSIS
     Traceback (most recent call last):
     coreb_core.errors.CorebError: .../cache/runs/r1: inside the cache folder .../cache; write outside it
+
+    A path as typed (a string) is refused empty, and, for a file, ending in ``/`` (a folder, as for ``cp``):
+    ``Path`` would read ``''`` as ``.`` and ``newdir/`` as a file ``newdir``.
+
+    >>> check_target("", hint="name a file such as run.trec")
+    Traceback (most recent call last):
+    coreb_core.errors.CorebError: an empty path names no file (it would be the current folder); name a file such as run.trec
+    >>> check_target("newdir/", hint="name a file such as run.trec")
+    Traceback (most recent call last):
+    coreb_core.errors.CorebError: newdir/ ends with '/', so it names a folder; name a file such as newdir/run.trec
     """
+    if isinstance(path, str):
+        if not path:
+            raise CorebError(f"an empty path names no {'folder' if folder else 'file'} (it would be the current "
+                             f"folder); {hint}")
+        if not folder and path.endswith(("/", os.sep)):  # was: written as a file named newdir
+            words, such, example = hint.rpartition(" such as ")
+            raise CorebError(f"{path} ends with '/', so it names a folder; "
+                             + (f"{words} such as {path}{example}" if such else hint))
     if "\x00" in str(path):  # no file name holds one; os.stat would raise ValueError
         raise CorebError(f"{str(path)!r}: a path cannot hold a NUL character")
     path = Path(path)
@@ -92,6 +111,85 @@ def check_target(path: Path, folder: bool = False, hint: str = "name a file", ca
     if not os.access(nearest, os.W_OK | os.X_OK):
         raise CorebError(f"cannot write {path}: {nearest} is not writable")
     return path
+
+
+STALE_TEMP_S = 3600.0  # a temporary nothing was written to for an hour: its writer is gone (as embeddings.STALE_TMP_S)
+
+
+def is_temp_name(name: str) -> bool:
+    """Whether ``name`` is one of the temporaries this project's writers make: hidden and ending in ``.tmp``
+    (``default_tmp``, ``.<name>.<pid>.tmp``, the reranker's work folder) or a ``.tmp-…`` folder (a run, an import).
+
+    >>> [is_temp_name(n) for n in (".hits.parquet.tmp", ".tmp-bm25__demo__x", "shard-1.npz.tmp", "run.tmp", "r1")]
+    [True, True, True, False, False]
+    """
+    return name.startswith(".tmp-") or name.endswith(".tmp") and (name.startswith(".") or name.startswith("shard-"))
+
+
+def _newest_mtime(path: Path) -> float:
+    """The latest modification time of ``path`` and, for a folder, of anything inside it (a writer adding files or
+    appending to one keeps it recent)."""
+    newest = os.lstat(path).st_mtime
+    if path.is_dir() and not path.is_symlink():
+        for inner in path.rglob("*"):
+            try:
+                newest = max(newest, os.lstat(inner).st_mtime)
+            except OSError:
+                pass
+    return newest
+
+
+def remove_stale_temps(folders: Iterator[Path] | list[Path], max_age_s: float = STALE_TEMP_S,
+                       now: float | None = None, suffixes: tuple[str, ...] | None = None) -> list[Path]:
+    """Remove the temporaries (``is_temp_name``) directly inside each of ``folders`` that nothing was written to for
+    ``max_age_s`` seconds: what a killed writer leaves (a sweep's ``.tmp-<run>`` folder, an embedding shard's
+    ``.tmp``, a half-written ``--out``). The rule is age only: a temporary's name carries no process that could be
+    asked whether it still lives (and a cache shared by Ray workers has other machines' processes), while a live
+    writer keeps its temporary recent. With ``suffixes``, only ``default_tmp``'s temporaries of files ending so
+    (``.x.jsonl.tmp``): in a user's folder, where other programs' temporaries may lie. Returns what was removed; a
+    folder that does not exist is skipped.
+
+    >>> import tempfile, time
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> for name in (".old.tmp", ".new.tmp", "keep.jsonl"):
+    ...     _ = (folder / name).write_text("x")
+    >>> os.utime(folder / ".old.tmp", (time.time() - 7200, time.time() - 7200))
+    >>> [p.name for p in remove_stale_temps([folder])], sorted(p.name for p in folder.iterdir())
+    (['.old.tmp'], ['.new.tmp', 'keep.jsonl'])
+    """
+    removed = []
+    now = time.time() if now is None else now
+    for folder in folders:
+        try:
+            entries = [e for e in Path(folder).iterdir() if is_temp_name(e.name) and (
+                suffixes is None or e.name.startswith(".") and e.name.removesuffix(".tmp").endswith(suffixes))]
+        except OSError:  # absent, or not a folder
+            continue
+        for entry in entries:
+            try:
+                if now - _newest_mtime(entry) <= max_age_s:
+                    continue
+            except OSError:  # gone meanwhile (its writer renamed it into place)
+                continue
+            _remove(entry)
+            removed.append(entry)
+    return removed
+
+
+def remove_stale_cache_temps(root: Path | None = None) -> list[Path]:
+    """``remove_stale_temps`` in the cache folders a run, a sweep or a mining writes to: ``runs/`` (its ``.tmp-<run>``
+    folders), each ``embeddings/<identity>/`` (shard temporaries), ``joins/`` and each of its folders. Called as a
+    sweep or ``mine`` starts (was: a killed one's temporaries stayed forever)."""
+    from coreb_core.paths import embeddings_dir, joins_dir, runs_dir
+
+    base = Path(root or cache_root())
+    folders = [runs_dir(base), joins_dir(base)]
+    for parent in (embeddings_dir(base), joins_dir(base), joins_dir(base) / "@release"):
+        try:
+            folders += [f for f in parent.iterdir() if f.is_dir() and not is_temp_name(f.name)]
+        except OSError:
+            pass
+    return remove_stale_temps(folders)
 
 
 def _remove(path: Path) -> None:

@@ -231,7 +231,7 @@ def html(selection: SelectionView, published: PublishedView, now: datetime | Non
             f"</title><style>{CSS}</style></head><body>\n{body}\n</body></html>\n")
 
 
-def check_out(path: Path) -> Path:
+def check_out(path: Path | str) -> Path:
     """Fail early, before the slow evaluation, when the report cannot be written at ``path``: it is a
     folder, a FIFO or a device, inside the cache folder, or its nearest existing parent is a file or not
     writable (``atomic.check_target``).

@@ -53,8 +53,6 @@ def _judgments_arguments(p: argparse.ArgumentParser) -> None:
          help="a release's judgments (time, annotator, pair, grade, note; applied, superseded or stale), their counts "
               "and the annotators' agreement (Cohen kappa); or --export the v2 qrels with them applied")
 def _judgments(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from coreb_core.data.judgments import (
         agreement,
         export_judged_qrels,
@@ -66,7 +64,7 @@ def _judgments(args: argparse.Namespace) -> int:
     if (args.export is None) != (args.out is None):
         raise UsageError("--export and --out go together: --export trec|coreb --out PATH")
     if args.export is not None:
-        out = export_judged_qrels(args.release, args.export, Path(args.out))
+        out = export_judged_qrels(args.release, args.export, args.out)
         print(terminal_safe(f"wrote the v2 qrels of {args.release} with the judgments applied ({args.export}) to {out}"))
         return 0
     check_cached(args.release)

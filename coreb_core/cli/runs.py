@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 from coreb_core.cli.registry import (
     COUNT,
@@ -185,9 +184,10 @@ def _sweep(args: argparse.Namespace) -> int:
     from coreb_core.retrieval.sweep import FAILED, SKIPPED, STORED, sweep
 
     events = _sweep_lines()
-    if args.ray:
-        from coreb_core.retrieval.sweep_ray import sweep_on_ray
+    if args.ray is not None:  # was: `--ray ''` (false) ran locally, exit 0
+        from coreb_core.retrieval.sweep_ray import check_address, sweep_on_ray
 
+        check_address(args.ray)
         result = sweep_on_ray(args.models, args.releases, args.ray, args.profiles, args.devices, events=events)
     else:
         result = sweep(args.models, args.releases, args.profiles, args.devices, events=events)
@@ -273,8 +273,8 @@ def _export_arguments(p: argparse.ArgumentParser) -> None:
 def _export(args: argparse.Namespace) -> int:
     from coreb_core.views.export import export
 
-    path = export(args.run, args.format, Path(args.out))
-    print(f"exported {args.run} as {args.format} to {path}")
+    path = export(args.run, args.format, args.out)
+    print(terminal_safe(f"exported {args.run} as {args.format} to {path}"))  # was: a path's ESC bytes printed raw
     return 0
 
 

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from coreb_core.cli.registry import (
@@ -53,7 +52,7 @@ def _report(args: argparse.Namespace) -> int:
     from coreb_core import report
     from coreb_core.views import published
 
-    out = report.check_out(Path(args.out))  # before the slow part: nothing is evaluated for an unusable --out
+    out = report.check_out(args.out)  # before the slow part: nothing is evaluated for an unusable --out
     view = _selection(args)
     rec = view.recommendation  # the published standings on the slice the selection was asked (and checked) for
     page = report.html(view, published.build(view.scope, tasks=rec.tasks, languages=rec.languages,

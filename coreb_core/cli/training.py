@@ -5,9 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
-from coreb_core.atomic import check_target
+from coreb_core.atomic import check_target, remove_stale_cache_temps, remove_stale_temps
 from coreb_core.cli.registry import COUNT, DEVICE, command
 from coreb_core.errors import CorebError
 from coreb_core.input_paths import check_input_path
@@ -43,7 +42,7 @@ def _samples(args: argparse.Namespace) -> int:
     from coreb_core.views import training
     from coreb_core.views.output import render
 
-    out = check_target(Path(args.out), hint="name a file such as train.jsonl")
+    out = check_target(args.out, hint="name a file such as train.jsonl")
     view = training.samples(args.release, args.rule, args.hard, args.easy, args.seed)
     write_samples(view.samples, out)
     print(render(view, args.json))
@@ -81,9 +80,12 @@ def _mine(args: argparse.Namespace) -> int:
     from coreb_core.views.output import render
 
     check_format(args.format, args.keep_correct)  # before the run is read: the cheaper refusal first
-    out = check_target(Path(args.out), hint="name a file such as negatives.jsonl")
+    out = check_target(args.out, hint="name a file such as negatives.jsonl")
     if args.test_release is not None and not args.test_release:
         raise CorebError("--test-release: name a release (or leave the option out for the run's benchmark's)")
+    # what a killed mine left: its .<out>.tmp beside --out (any earlier --out of this folder), and cache temporaries
+    remove_stale_temps([out.absolute().parent], suffixes=(".jsonl", ".parquet"))
+    remove_stale_cache_temps()
     view = training.mined(args.run, args.k, keep_correct=args.keep_correct, test_release=args.test_release)
     rows = write_mined(view.mined, out, args.format)
     print(render(view, args.json))
@@ -127,7 +129,7 @@ def _train(args: argparse.Namespace) -> int:
 
     config = check_config(TrainingConfig(args.epochs, args.max_steps, args.batch_size, args.negatives,
                                          args.learning_rate, args.max_length, args.eval_samples, args.seed, args.device))
-    out = check_target(Path(args.out), folder=True, hint="name a new folder for the reranker")
+    out = check_target(args.out, folder=True, hint="name a new folder for the reranker")
     samples = check_input_path(args.samples)
     if samples.is_dir():
         raise CorebError(f"{samples} is a folder; --samples names a samples file")

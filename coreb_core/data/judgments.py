@@ -660,7 +660,7 @@ def judged_qrels(store: Store) -> pd.DataFrame:
     return frame.astype({"relevance": "int64"})
 
 
-def export_judged_qrels(release: str, fmt: str, out: Path, root: Path | None = None) -> Path:
+def export_judged_qrels(release: str, fmt: str, out: Path | str, root: Path | None = None) -> Path:
     """Write the release's v2 qrels with the judgments applied: ``trec`` one file of ``qid 0 docid rel`` lines;
     ``coreb`` a folder of the hub's per-task files, ``<task>_qrels.jsonl`` (``text2code_qrels.jsonl``, …), each line
     ``{"query_id", "doc_id", "relevance"}``. ``out`` is checked first (not a folder for a file, not a FIFO or a device,
@@ -677,7 +677,7 @@ def export_judged_qrels(release: str, fmt: str, out: Path, root: Path | None = N
     """
     if fmt not in EXPORT_FORMATS:
         raise CorebError(f"export: unknown format {_shown(fmt)}; use {' or '.join(EXPORT_FORMATS)}")
-    out = check_target(Path(out), folder=fmt == "coreb",
+    out = check_target(out, folder=fmt == "coreb",
                        hint="name a file such as judged.qrels" if fmt == "trec" else "name a folder", cache=root)
     check_cached(release, root)
     with Store(release, root) as store:

@@ -172,7 +172,7 @@ def _export_mteb(run_id: str, out: Path, root: Path | None = None) -> Path:
     return folder
 
 
-def export_run(run_id: str, fmt: str, out: Path, root: Path | None = None) -> Path:
+def export_run(run_id: str, fmt: str, out: Path | str, root: Path | None = None) -> Path:
     """Write a stored run in ``fmt`` (one of FORMATS) at ``out``; returns the file or folder written.
 
     Example (CoREB-mini and a BM25 run in ``root``; written to a scratch folder beside it):
@@ -186,7 +186,7 @@ def export_run(run_id: str, fmt: str, out: Path, root: Path | None = None) -> Pa
         raise CorebError(f"unknown export format {fmt!r}; use {', '.join(FORMATS)}")
     # trec writes one file; coreb and mteb write a folder of files. Checked before the run is read.
     # A FIFO, a device or a path inside the cache (a run's own folder) is refused too.
-    out = check_target(Path(out), folder=fmt != "trec", hint="name a file such as run.trec", cache=root)
+    out = check_target(out, folder=fmt != "trec", hint="name a file such as run.trec", cache=root)
     run_meta(run_id, root)  # an unknown run fails before anything is written
     try:
         return {"trec": _export_trec, "coreb": _export_coreb, "mteb": _export_mteb}[fmt](run_id, out, root)

@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 from typing import Callable, Iterable, NamedTuple, Sequence
 
+from coreb_core.atomic import remove_stale_cache_temps
 from coreb_core.data.schema import TASKS
 from coreb_core.data.store import Store, check_cached
 from coreb_core.errors import CorebError
@@ -414,6 +415,7 @@ def sweep(models: Iterable[str], releases: Iterable[str], profiles: Iterable[str
     checked = check_devices(devices) if executor is None else tuple(identity_devices or ("cpu",))
     root = Path(root or cache_root())
     fingerprints = check_releases([item.release for item in items], root)
+    remove_stale_cache_temps(root)  # what a killed sweep left (a run's .tmp- folder, a shard's .tmp), once checked
     events = _Serialised(events or SweepEvents())
     stored = stored_identities(fingerprints, root)
     rows: dict[int, SweepRow] = {}
