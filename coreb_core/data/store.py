@@ -301,6 +301,24 @@ class Store:
             FROM qrels r GROUP BY task ORDER BY task""", [POSITIVE, TRAP, NEGATIVE]).fetchall()
         return {t: {"queries": q, "positives": p, "traps": tr, "judged_negatives": n} for t, q, p, tr, n in rows}
 
+    def check_depth(self, k: int, flag: str = "--k") -> int:
+        """``k`` when a ranked list of this release can be that deep: at most the documents of its largest corpus, or
+        10 (was: ``audit --k 10**20`` and ``contrast --k 10**12`` ran and printed "top 100000000000000000000");
+        else a one-line CorebError naming the limit.
+
+        >>> store.check_depth(307)  # demo_v2603: 307 code documents
+        307
+        >>> store.check_depth(10**20)
+        Traceback (most recent call last):
+        coreb_core.errors.CorebError: --k 100000000000000000000: deeper than the 307 documents of demo_v2603's largest corpus; give at most 307
+        """
+        largest = max((n for (n,) in self.sql("SELECT count(*) FROM documents GROUP BY corpus").fetchall()), default=0)
+        limit = max(largest, 10)  # 10, the depth nDCG@10 reads and the verbs' default, even in a smaller release
+        if k > limit:
+            raise CorebError(f"{flag} {k}: deeper than the {largest:,} documents of {self.release}'s largest corpus; "
+                             f"give at most {limit:,}")
+        return k
+
     def close(self) -> None:
         self.con.close()
         _OPEN.discard(self)

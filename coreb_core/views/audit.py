@@ -107,6 +107,7 @@ def build(scope: Scope, *, k: int = 10, include_traps: bool = False, inputs: Inp
     (10, True, 'trap beyond the cap')
     """
     inputs = inputs or Inputs()
+    inputs.store(scope.release).check_depth(k)  # before the runs are read
     queue = audit_queue(inputs.store(scope.release), inputs.runs_hits(scope), k, scope.anchor_exclusion,
                         include_traps=include_traps)
     return AuditView(scope, k, queue, include_traps)

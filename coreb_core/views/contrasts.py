@@ -64,6 +64,7 @@ def build(scope: Scope, *, task: TaskName, a: str, b: str, metric: Measure = NDC
     inputs = inputs or Inputs()
     if a not in scope.run_ids or b not in scope.run_ids or a == b:
         raise CorebError("contrast compares exactly two runs: --run A B")
+    inputs.store(scope.release).check_depth(k)  # before the runs are read
     exclude = anchor_exclusions(inputs.store(scope.release)) if scope.anchor_exclusion else {}
     found = contrasting_queries(inputs.hits(a), inputs.hits(b), k, measure, limit, task=task, exclude=exclude,
                                 per_query=deltas(scope, task=task, a=a, b=b, metric=metric, inputs=inputs))

@@ -68,5 +68,6 @@ def build(scope: Scope, *, task: TaskName, k: int = 10, top: int = 10, inputs: I
     (2, 10)
     """
     inputs = inputs or Inputs()
+    inputs.store(scope.release).check_depth(k)  # before the runs are read
     table = hubs(inputs.store(scope.release), inputs.runs_hits(scope), task, k, top, scope.anchor_exclusion)
     return HubsView(scope, task, k, inputs.names(scope), table)

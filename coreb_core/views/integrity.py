@@ -7,6 +7,7 @@ from pathlib import Path
 
 from coreb_core.analysis.integrity import ReleaseIntegrity, release_integrity
 from coreb_core.data.store import Store
+from coreb_core.errors import CorebError
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,12 @@ def build(first: str, second: str, root: Path | None = None) -> IntegrityView:
 
     >>> build("demo_v2602", "demo_v2603", root).check.passed
     True
+    >>> build("demo_v2603", "demo_v2603", root)
+    Traceback (most recent call last):
+    coreb_core.errors.CorebError: --releases names demo_v2603 twice: integrity compares two different releases (one shares everything with itself)
     """
+    if first == second:  # was: "FAILED: … share 24 source problems", exit 1: true of any release, and no leak found
+        raise CorebError(f"--releases names {first} twice: integrity compares two different releases (one shares "
+                         "everything with itself)")
     with Store(first, root) as a, Store(second, root) as b:
         return IntegrityView(release_integrity(a, b))

@@ -64,6 +64,18 @@ class TiersView:
         return out
 
 
+def check_tasks_searched(scope: Scope, task: str | None, inputs: Inputs) -> None:
+    """The refusals of ``rank_tiers`` that a run's recorded tasks already decide, said before anything is scored
+    (and a join written): a run that did not search ``task``, or runs that searched no task in common. A run that
+    records no tasks (an older one) is left to the scoring's own check."""
+    searched = {r: set(inputs.meta(r).tasks or ()) for r in scope.run_ids if inputs.meta(r).tasks is not None}
+    missing = [r for r, tasks in searched.items() if task is not None and task not in tasks]
+    if missing:  # rank_tiers' words
+        raise CorebError(f"run {missing[0]} has no scored query on {str(task).upper()}")
+    if task is None and len(searched) == len(scope.run_ids) and not set.intersection(*searched.values()):
+        raise CorebError("the runs share no scored query on any task: no tiers without common queries")
+
+
 def build(scope: Scope, *, task: str | None = None, metric: Measure = NDCG_10,
           average: Average = "tasks", correction: CorrectionName | Correction = "holm",
           alpha: float = DEFAULT_ALPHA, n_permutations: int = DEFAULT_PERMUTATIONS,
@@ -83,6 +95,7 @@ def build(scope: Scope, *, task: str | None = None, metric: Measure = NDCG_10,
         raise CorebError(f"unknown average {average!r}; choose {' or '.join(AVERAGES)}")
     if len(scope.run_ids) < 2:
         raise CorebError("tiers need two or more runs")
+    check_tasks_searched(scope, task, inputs)  # before the evaluation writes a join (was: refused after it)
     per_query = inputs.evaluation(scope).per_query(scope.scheme)
     tiers = rank_tiers(per_query, metric, task, average, list(scope.run_ids), chosen, alpha,
                        n_permutations, n_resamples)
