@@ -67,10 +67,22 @@ class OpenVinoEncoder:
             raise CorebError(f"{name}: the openvino backend covers mean-pooled models only; use --backend torch")
         tokenizer = AutoTokenizer.from_pretrained(name, revision=revision, trust_remote_code=trust_remote_code)
         model_file = onnx_dir(root) / identity / "model.onnx"
-        if not model_file.exists():
+        cached = model_file.exists()
+        if not cached:
             _export(name, revision, trust_remote_code, tokenizer, model_file)
-        compiled = openvino.Core().compile_model(str(model_file), "CPU", {
-            "PERFORMANCE_HINT": "LATENCY", "INFERENCE_PRECISION_HINT": OPENVINO_PRECISION[precision]})
+        settings = {"PERFORMANCE_HINT": "LATENCY", "INFERENCE_PRECISION_HINT": OPENVINO_PRECISION[precision]}
+        try:
+            compiled = openvino.Core().compile_model(str(model_file), "CPU", settings)
+        except RuntimeError as exc:
+            if not cached:  # just exported and unreadable: the export's fault, not the model folder's
+                raise _unreadable(model_file, exc) from None
+            # A cached export OpenVINO cannot read (cut short, a flipped byte): exported again, atomically (was:
+            # kept, and the model folder was blamed on every run).
+            _export(name, revision, trust_remote_code, tokenizer, model_file)
+            try:
+                compiled = openvino.Core().compile_model(str(model_file), "CPU", settings)
+            except RuntimeError as again:
+                raise _unreadable(model_file, again) from None
         return cls(tokenizer, compiled, [i.get_any_name() for i in compiled.inputs])
 
     def encode(self, texts: list[str], prompt: str | None = None, batch_size: int = 12,
@@ -89,6 +101,14 @@ class OpenVinoEncoder:
             norms = np.linalg.norm(pooled, axis=1, keepdims=True)
             out.append((pooled / np.clip(norms, 1e-12, None)).astype(np.float32))
         return np.vstack(out) if out else np.zeros((0, 0), dtype=np.float32)
+
+
+def _unreadable(model_file: Path, exc: RuntimeError) -> CorebError:
+    """OpenVINO's refusal of an export it was just given, naming the exported file (its message is a page of C++
+    source locations; the line naming the reason is kept)."""
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip() and not line.startswith("Exception from")]
+    reason = (lines or ["no reason given"])[0].split(":")[0][:200]  # "Unable to read the model: <the path> …"
+    return CorebError(f"{model_file}: OpenVINO cannot read the model exported here ({reason}); use --backend torch")
 
 
 def _export(name: str, revision: str | None, trust_remote_code: bool, tokenizer, model_file: Path) -> None:
