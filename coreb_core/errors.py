@@ -4,6 +4,8 @@ from __future__ import annotations
 import math
 from typing import Any, Iterable
 
+from coreb_core.text import quoted_id
+
 
 class CorebError(Exception):
     """Base class: the CLI and the app show ``str(err)`` and never a traceback.
@@ -29,7 +31,10 @@ class DataProblem:
         self.file, self.row, self.field, self.message, self.value = file, row, field, message, value
 
     def __str__(self) -> str:
-        shown = "" if self.value is None else f": {_short(self.value)}"
+        # an id is quoted as every error line quotes ids (``text.quoted_id``): an NFD ``e\u0301`` and an NFC ``\xe9``
+        # read differently (was: printed raw, the two alike)
+        is_id = isinstance(self.value, str) and self.field.lower().replace("-", "_").endswith("id")
+        shown = "" if self.value is None else f": {quoted_id(self.value) if is_id else _short(self.value)}"
         return f"{self.file}: row {self.row}: field '{self.field}': {self.message}{shown}"
 
     def __repr__(self) -> str:

@@ -144,6 +144,7 @@ def _sql(args: argparse.Namespace) -> int:
         # Text cells with their control characters escaped (terminal_safe): a value cannot move the cursor,
         # recolour or clear the terminal, or break a table row.
         text = frame.map(lambda v: terminal_safe(v) if isinstance(v, str) else v) if len(frame) else frame
+        text = text.set_axis([terminal_safe(c) for c in frame.columns], axis=1)  # was: a column name's ESC raw
         print(text.to_string(index=False) if len(frame) else "  ".join(terminal_safe(c) for c in frame.columns))
         print(f"{len(frame):,} rows")
     for note in result.notes():

@@ -7,7 +7,7 @@ network access (``enable_external_access = false``), Python replacement scans an
 ``temp_directory``: a query that outgrows the memory limit fails instead of writing files), and locks the
 configuration so no statement can switch them back on. The app adds the chosen runs' ``hits`` and
 per-query ``metrics`` as two more tables the same way (``extra_tables``), before the lock. Only one SELECT (or WITH … SELECT, DESCRIBE,
-SHOW, SUMMARIZE: whatever DuckDB parses as a SELECT statement) is accepted; every error is one line, names
+SHOW, SUMMARIZE: whatever DuckDB parses as a SELECT statement; and PIVOT) is accepted; every error is one line, names
 no folder of the server (the cache, home and working directory read ``<cache>``, ``<home>``, ``<cwd>``) and
 suggests no statement the console refuses.
 
@@ -167,6 +167,10 @@ _REFUSED_ADVICE = re.compile(r"\b(SET|RESET|INSTALL|LOAD|PRAGMA|ATTACH|CALL)\s+[
 # DuckDB files some statements under another kind (CHECKPOINT is a CALL, INSTALL a LOAD, USE and RESET a SET,
 # ANALYZE a VACUUM): those are named as written.
 _RENAMED_KINDS = frozenset({"CALL", "LOAD", "SET", "VACUUM"})
+# A PIVOT without an IN list is the one statement DuckDB parses as MULTI: it first reads the pivoted column's values
+# into a temporary ENUM type, then selects; nothing outside the console's private database is written (was: refused
+# as "not MULTI").
+_PIVOT = re.compile(r"\bPIVOT(?:_WIDER)?\b", re.IGNORECASE)
 
 
 def console_message(message: str) -> str:
@@ -204,6 +208,7 @@ def check_select(sql: str) -> None:
     >>> check_select("CHECKPOINT")
     Traceback (most recent call last):
     coreb_core.data.sql_console.ConsoleError: only a single SELECT (or WITH … SELECT) statement is allowed, not CHECKPOINT
+    >>> check_select("PIVOT queries ON task USING count(*)")
     """
     if not sql.strip():
         raise ConsoleError("the query is empty: write one SELECT statement")
@@ -218,7 +223,7 @@ def check_select(sql: str) -> None:
         kind: str | None = statements[0].type.name
     except ValueError:  # a kind the Python API has no name for (UPDATE EXTENSIONS)
         kind = None
-    if kind == "SELECT":
+    if kind == "SELECT" or kind == "MULTI" and _PIVOT.search(statements[0].query):
         return
     written = re.match(r"(?:FORCE\s+)?[A-Za-z]+", statements[0].query.strip())
     if kind is None or (kind in _RENAMED_KINDS and written):
