@@ -27,7 +27,8 @@ class _Tokens(NamedTuple):
 def cut_groups(tokenizer: Any, groups: Sequence[Group], max_length: int | None) -> list[tuple[str, list[str]]]:
     """Each group's texts cut so that ``tokenizer(query, text, truncation="longest_first", max_length=...)`` gives
     the same ids for each of its pairs, and costs a fraction. Groups are returned whole where nothing can be cut
-    safely: a slow tokenizer, left truncation, no length, two texts of one length over ``max_length``.
+    safely: a slow tokenizer, left truncation, no length, two different texts of one length over ``max_length``
+    (the same text twice, C2C's anchor beside its query, is cut alike).
 
     Example (a fast tokenizer cuts the long document and keeps the short query; anything else keeps all):
 
@@ -70,12 +71,15 @@ def _plan(q: str, ds: list[str], tokens: dict[str, _Tokens], m: int) -> tuple[Cu
     if nq <= m:  # the query is kept; a document over m tokens stays longer than it
         return (q, None), [_cut(d, tokens[d], max(m, nq + 1)) for d in ds]
     lengths = [len(tokens[d].ids) for d in ds]
-    if nq in lengths:  # a tie over m tokens: the first text is the shorter; not worth a rule of its own
+    # A tie over m tokens (the first text counts as the shorter) stays a tie when both are cut alike: C2C's anchor,
+    # the query's own code among its documents, is cut as the query is. A tie with another text is kept whole.
+    if any(n == nq and d != q for d, n in zip(ds, lengths)):
         return None
     shorter = {i: _cut(d, tokens[d], m) for i, (d, n) in enumerate(zip(ds, lengths)) if n < nq}
     query = _cut(q, tokens[q], max([m] + [_count(c, tokens) + 1 for c in shorter.values()]))
     above = _count(query, tokens) + 1
-    return query, [shorter[i] if i in shorter else _cut(d, tokens[d], above) for i, d in enumerate(ds)]
+    return query, [shorter[i] if i in shorter else query if d == q else _cut(d, tokens[d], above)
+                   for i, d in enumerate(ds)]
 
 
 def _cut(text: str, tok: _Tokens, keep: int) -> Cut:

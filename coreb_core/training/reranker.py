@@ -25,6 +25,7 @@ import random
 import shutil
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -39,6 +40,7 @@ from coreb_core.retrieval.models import (
     pick_device,
     resolve,
 )
+from coreb_core.retrieval.pair_cut import cut_groups
 from coreb_core.training.sample_files import read_numbered_samples, release_indexes, samples_release
 from coreb_core.training.samples import PROTOCOL_TEST, PROTOCOL_TRAIN, Sample, test_release_of
 
@@ -151,6 +153,14 @@ def _lists(samples: list[Sample], negatives: int) -> dict[str, list]:
             docs.append([pos.text, *negs])
             labels.append([1.0] + [0.0] * len(negs))
     return {"query": queries, "docs": docs, "labels": labels}
+
+
+def _cut_rows(tokenizer: Any, max_length: int, rows: dict[str, list]) -> dict[str, list]:
+    """A batch of ``_lists`` rows with each (query, documents) group cut by ``cut_groups``: the model reads the same
+    token ids, and the tokenizer no longer builds every overflow window of two long code texts (most of the
+    tokenizing of a training step on code)."""
+    cut = cut_groups(tokenizer, list(zip(rows["query"], rows["docs"])), max_length)
+    return {**rows, "query": [q for q, _ in cut], "docs": [ds for _, ds in cut]}
 
 
 def _split(samples: list[Sample], held_out: int, seed: int) -> tuple[list[Sample], list[Sample]]:
@@ -266,6 +276,8 @@ def train_reranker(samples_path: Path, base: str, out: Path, config: TrainingCon
     set_seed(config.seed)
     model = CrossEncoder(weights, num_labels=1, max_length=config.max_length, device=device)
     train_set, held_set = Dataset.from_dict(_lists(train, config.negatives)), Dataset.from_dict(_lists(held, config.negatives))
+    for rows in (train_set, held_set):  # each row as the collator reads it, cut to the ids its truncation keeps
+        rows.set_transform(partial(_cut_rows, model.tokenizer, config.max_length))
     losses: list[tuple[int, float]] = []
 
     class Report(TrainerCallback):  # progress per step; a cancel raised by ``progress`` stops the trainer here

@@ -34,13 +34,13 @@ def train_file(training_cache, tmp_path_factory):
 @pytest.fixture(scope="session")
 def trained(training_cache, train_file, tmp_path_factory):
     """A bounded training from the bundled MiniLM weights (a fresh head) on release_v2602's samples: 16 steps of 4
-    samples, each a list of its positive and 3 negatives, each (query, document) pair cut to 64 tokens (about 40
-    CPU-s at one torch thread). The reranker keeps that length, so its rerank below reads 64 tokens a pair too: at
-    128 the two cost 170 CPU-s, at 64 about 110; what the tests check (the held-out loss falls, the reranker moves
+    samples, each a list of its positive and 3 negatives, each (query, document) pair cut to 32 tokens (about 25
+    CPU-s at one torch thread). The reranker keeps that length, so its rerank below reads 32 tokens a pair too: at
+    64 the two cost about 80 CPU-s, at 32 about 50; what the tests check (the held-out loss falls, the reranker moves
     queries only within BM25's candidates, its run scored as the evaluator scores it) does not depend on it."""
     out = tmp_path_factory.mktemp("reranker") / "minilm-coreb"
     done = run_cli("train-reranker", "--samples", str(train_file[0]), "--base", "minilm", "--out", str(out),
-                   "--max-steps", "16", "--batch-size", "4", "--negatives", "3", "--max-length", "64",
+                   "--max-steps", "16", "--batch-size", "4", "--negatives", "3", "--max-length", "32",
                    "--eval-samples", "48", "--learning-rate", "1e-4", "--json",
                    env={"COREB_CACHE": str(training_cache)})
     assert done.returncode == 0, done.stderr
@@ -49,8 +49,8 @@ def trained(training_cache, train_file, tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def reranked(training_cache, trained):
-    """A BM25 C2C run of release_v2603 (top 10) reranked by the trained reranker (2,780 pairs of 64 tokens, about
-    65 CPU-s at one torch thread):
+    """A BM25 C2C run of release_v2603 (top 10) reranked by the trained reranker (2,780 pairs of 32 tokens, about
+    28 CPU-s at one torch thread):
     (the rerank run's RunMeta, the verb's stdout)."""
     from coreb_core.runs.folders import list_runs
 

@@ -39,7 +39,8 @@ def test_edge_cases_keep_every_pairs_token_ids(tokenizer):
     long = _text(rng, 70)
     groups = [
         ("short query", [_text(rng, 100), "tiny", _text(rng, 40)]),                 # query kept, long documents cut
-        (long, [long, _text(rng, 100)]),                                            # a tie over the length: kept whole
+        (long, [long, _text(rng, 100)]),                                            # the anchor's tie: cut alike
+        (long, [" ".join(reversed(long.split())), _text(rng, 100)]),               # a tie of two texts: whole
         (long, [_text(rng, 90), _text(rng, 60), _text(rng, 10), "", _text(rng, 121)]),  # both sides over the length
         ("x" * 900, ["y" * 900, "a b"]),                                           # no whitespace: nothing to cut at
         ("", [_text(rng, 90)]),
@@ -51,8 +52,9 @@ def test_edge_cases_keep_every_pairs_token_ids(tokenizer):
         assert _ids(tokenizer, cut, max_length) == _ids(tokenizer, groups, max_length), max_length
     cut = cut_groups(tokenizer, groups, 33)
     assert cut[0][0] == "short query" and len(cut[0][1][0]) < len(groups[0][1][0])  # cut, where it can be
-    assert cut[1] == (long, [long, groups[1][1][1]])                                 # the tie: whole
-    assert cut[3] == ("x" * 900, ["y" * 900, "a b"])
+    assert cut[1][0] == cut[1][1][0] and len(cut[1][0]) < len(long)                 # the anchor: cut as its query
+    assert cut[2] == groups[2]                                                      # another text's tie: whole
+    assert cut[4] == ("x" * 900, ["y" * 900, "a b"])
 
 
 def test_nothing_is_cut_without_a_length_or_a_fast_tokenizer(tokenizer):
@@ -62,7 +64,8 @@ def test_nothing_is_cut_without_a_length_or_a_fast_tokenizer(tokenizer):
 
 
 def test_real_release_pairs_keep_their_token_ids_at_a_fraction_of_the_cost(tokenizer):
-    """Pairs as the reranker of the protocol reads them (a C2C or T2C query and 10 code documents of release_v2603),
+    """Pairs as the reranker of the protocol reads them (a C2C or T2C query and 10 code documents of release_v2603;
+    a C2C query's own code, its anchor, among them),
     at its 64 tokens and at 256: the same ids, and at 64 tokens at least 3x cheaper to tokenize (about 8x quiet)."""
     folder = real_release_folder("release_v2603")
     code = [json.loads(line)["code"] for line in (folder / "code_corpus.jsonl").open(encoding="utf-8")]
@@ -70,6 +73,7 @@ def test_real_release_pairs_keep_their_token_ids_at_a_fraction_of_the_cost(token
                for line in (folder / name).open(encoding="utf-8")]
     rng = random.Random(3)
     groups = [(rng.choice(queries), rng.choices(code, k=10)) for _ in range(16)]
+    groups += [(query, [query, *rng.choices(code, k=9)]) for query in rng.choices(code, k=16)]  # C2C's anchor
     for max_length in (64, 256):
         start = time.process_time()
         whole = _ids(tokenizer, groups, max_length)
