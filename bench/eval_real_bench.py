@@ -22,7 +22,8 @@ exactly as the pipeline ranks (top 100 plus every judged document, C2T stretched
   release index's codes, made once per release version (``data_cache/joins/@release/``), stay. Runs are stored
   as ``run_retrieval`` stores them: the rows a v2 join reads (judged pairs, anchors, each query's first row:
   about 14,000 of 800,000 at ×1) first, in their own row group (``coreb_core.runs.folders.JudgedRows``), so a
-  v2 first read decodes those alone; the removal of the previous pass's joins is outside the clock;
+  v2 first read decodes those alone; each hits file is hashed (a join's key is its SHA-256, hashed once per
+  process and file version); the removal of the previous pass's joins is outside the clock;
 - **ours, stored, joins cached**: the same again from a fresh index: the joins are read from disk, no ranked
   list is;
 - **a new process** doing each of the last two (imports outside the clock, the Store's opening and the kernels'
@@ -298,9 +299,14 @@ def main() -> None:
 
         def forget_joins() -> None:
             import shutil
+
+            from coreb_core.evaluation import join
             for folder in joins_dir(root).glob("*"):  # the runs' joins; the release index's codes stay
                 if folder.name != "@release":
                     shutil.rmtree(folder, ignore_errors=True)
+            # A join is keyed on its hits file's SHA-256, hashed once per process and file version: a run read
+            # for the first time is hashed too.
+            join._DIGESTS.clear()
 
         def stored(run_list: list[str], fresh_cache: bool) -> None:
             if fresh_cache:

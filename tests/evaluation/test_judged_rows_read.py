@@ -94,3 +94,37 @@ def test_a_run_stored_the_plain_way_scores_the_same(stored, rows_read):
     for a, b in zip(want, got):
         pd.testing.assert_frame_equal(a, b)
     assert rows_read[-1] == len(hits)
+
+
+def test_a_v2_join_hashes_the_bytes_it_reads_and_follows_a_rewrite(stored, monkeypatch):
+    """The key of a join that reads the judged rows alone hashes those rows' row groups and the footer, not the
+    whole file; a file rewritten in place (its modification time put back) with other judged rows gets a new join."""
+    import os
+
+    from coreb_core.evaluation import join
+
+    root, run_id = stored
+    path = run_path(run_id, root) / "hits.parquet"
+    hashed = []
+    real = stored_joins.content_digest
+    monkeypatch.setattr(stored_joins, "content_digest", lambda p: hashed.append(p) or real(p))
+    join._DIGESTS.clear()
+    with Store("demo_v2603", root) as store:
+        before = _scores(store, StoredRun(run_id, root), (V2,))[0]
+        assert hashed == []  # v2: the judged rows' bytes only
+        _scores(store, StoredRun(run_id, root), (V2, V1))
+        assert set(hashed) == {path}  # v1 reads every row: the whole file
+        hits = read_hits(run_id, root)
+        worse = hits[hits["rank"] > 1].reset_index(drop=True)  # every query loses its first hit
+        write_run(worse, {"run_id": "worse", "release": "demo_v2603"}, root, store=store)
+        stat = path.stat()
+        new = (run_path("worse", root) / "hits.parquet").read_bytes()
+        with open(path, "r+b") as f:  # in place: the same inode
+            f.write(new)
+            f.truncate(len(new))
+        os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+        assert path.stat().st_ino == stat.st_ino
+        after = _scores(store, StoredRun(run_id, root), (V2,))[0]
+        direct = _scores(store, worse, (V2,))[0]
+    pd.testing.assert_frame_equal(after, direct)
+    assert after["ndcg_at_10"].mean() < before["ndcg_at_10"].mean() - 0.05
