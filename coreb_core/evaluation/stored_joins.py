@@ -154,9 +154,12 @@ def judged_rows_suffice(index: ReleaseIndex, joint: JointJudged, noise: bool) ->
     memo = index.memo.setdefault("judged_rows_suffice", {})
     views = tuple(sorted(joint.where))
     if views not in memo:
-        has = index.anchor >= 0
-        anchors = np.flatnonzero(has).astype(np.int64) * index.n_docs + index.anchor[has]
-        memo[views] = bool(np.isin(joint.pairs.keys, np.union1d(index.judged("qrels").keys, anchors)).all())
+        # Both key arrays are sorted: a search, no set operation (this runs for every fresh index's first key).
+        keys, qrels = joint.pairs.keys, index.judged("qrels").keys
+        found = qrels[np.minimum(np.searchsorted(qrels, keys), max(len(qrels) - 1, 0))] == keys if len(qrels) else \
+            np.zeros(len(keys), dtype=bool)
+        rest = keys[~found]
+        memo[views] = bool((index.anchor[rest // index.n_docs] == rest % index.n_docs).all())
     return memo[views]
 
 
