@@ -43,6 +43,7 @@ from coreb_core.present import charts
 from coreb_core.present.numbers import points, shown_difference, signed_points
 from coreb_core.present.selection import (
     evidence_sentence,
+    is_tie,
     left_out_sentence,
     parameter_text,
     recommendation_sentence,
@@ -180,8 +181,10 @@ def html(selection: SelectionView, published: PublishedView, now: datetime | Non
              + f"</table><p class=\"note\">Generated {_esc(stamp)}.</p>",
              f'<div class="rec"><b>Recommendation.</b> {_esc(recommendation_sentence(rec))}<br>'
              f"{_esc(evidence_sentence(rec, str(scheme)))}"
-             + (f"<br>{_esc(selection_tier_sentence(rec.tiers, board[0].run, {s.run: s.model for s in board}))}"
-                if rec.tiers is not None and board else "") + "</div>"]
+             + (f"<br>{_esc(tier_words)}" if (tier_words := selection_tier_sentence(
+                 rec.tiers, board[0].run if board else "", {s.run: s.model for s in board},
+                 recommended=not is_tie(rec))) else "")
+             + (f"<br>{_esc(above)}" if (above := published.above_sentence(rec)) else "") + "</div>"]
 
     places = {r.run: r for r in rec.tiers.runs} if rec.tiers is not None else {}
     rows = [[str(s.rank), _esc(s.model), str(places[s.run].tier) if s.run in places else "–",

@@ -18,6 +18,7 @@ from coreb_core.present.labels import TASK_LABELS
 from coreb_core.present.selection import (
     cost_points,
     evidence_sentence,
+    is_tie,
     left_out_sentence,
     published_empty_text,
     recommendation_sentence,
@@ -183,7 +184,9 @@ def section_verdict(scope: Scope, state: State, choices: Choices, names: dict[st
         st.markdown(plain(recommendation_sentence(rec, names)))
         st.text(evidence_sentence(rec, scheme, names))
         if rec.tiers is not None and rec.standings:  # which other runs the first cannot be told apart from
-            st.text(selection_tier_sentence(rec.tiers, rec.standings[0].run, names))
+            st.text(selection_tier_sentence(rec.tiers, rec.standings[0].run, names, recommended=not is_tie(rec)))
+        if above := figures.above_sentence(rec):  # a choice among our runs names the published models above it
+            st.text(above)
         if rec.left_out:  # beside the verdict: a run missing from the ranking is part of what it says
             st.text(" ".join(left_out_sentence(x, names) for x in rec.left_out))
         if scheme in READINGS:  # corrected labels: the official verdict on the same slice, beside it

@@ -312,7 +312,7 @@ def verdict_and_evidence(page) -> tuple[str, str]:
 def tier_line(page) -> str:
     """Model selection's rank-tier sentence under the evidence (issue 36: the report's box carries it too)."""
     texts = page.locator('[data-testid="stMain"] [data-testid="stText"]').all_inner_texts()
-    return next(t.strip() for t in texts if t.strip().startswith("The recommended run is"))
+    return next(t.strip() for t in texts if t.strip().startswith(("The recommended run is", "No run is recommended")))
 
 
 def reports_verdict(path) -> list[str]:

@@ -35,9 +35,16 @@ def _select_arguments(p: argparse.ArgumentParser) -> None:
          help="rank stored runs for chosen tasks, languages, a parameter limit and speed or memory limits: the Model "
               "selection page's verdict, in the same words")
 def _select(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from coreb_core.views import published
     from coreb_core.views.output import render
 
-    print(render(_selection(args), args.json))
+    view = _selection(args)
+    rec = view.recommendation  # the published models above the choice, as the page and the report name them
+    above = published.build(view.scope, tasks=rec.tasks, languages=rec.languages,
+                            budget_b=rec.budget_b).above_sentence(rec)
+    print(render(replace(view, published_above=above), args.json))
     return 0
 
 

@@ -31,12 +31,14 @@ def points(value: Any) -> str:
 
 
 def signed_points(delta: float) -> str:
-    """A difference of fractions as signed points, one decimal (``−`` for a minus).
+    """A difference of fractions as signed points, one decimal (``−`` for a minus); one that rounds to zero has no
+    sign (a "+0.0" beside a difference of −0.04 said a gain that is not there).
 
-    >>> signed_points(0.0134), signed_points(-0.004)
-    ('+1.3', '−0.4')
+    >>> signed_points(0.0134), signed_points(-0.004), signed_points(-0.0004), signed_points(0.0)
+    ('+1.3', '−0.4', '0.0', '0.0')
     """
-    return f"{delta * 100:+.1f}".replace("-", "−")
+    text = f"{delta * 100:+.1f}"
+    return "0.0" if float(text) == 0 else text.replace("-", "−")
 
 
 def shown_difference(a: float, b: float) -> float:

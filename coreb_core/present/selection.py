@@ -7,7 +7,7 @@ three places cannot disagree.
 
 Example (a two-run recommendation, see ``recommendation_sentence``):
     >>> recommendation_sentence(rec)   # doctest: +SKIP
-    'No clear winner: minilm leads BM25 on nDCG@10 for T2C (all languages) ...'
+    'No clear winner: minilm and BM25 cannot be told apart on nDCG@10 for T2C (all languages) ...'
 """
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from typing import Mapping
 
 import pandas as pd
 
+from coreb_core.analysis.leaderboard import canonical_model
 from coreb_core.analysis.selection import (
     MEMORY_UNMEASURED,
     MISSING_TASKS,
@@ -182,18 +183,22 @@ def recommendation_sentence(rec: Recommendation, names: Mapping[str, str] | None
     >>> rec = Recommendation(pd.DataFrame(), pd.DataFrame(), ("t2c",), LANGUAGE_SCOPES, 0.1, "tasks",
     ...                      standings=(s1, s2))
     >>> recommendation_sentence(rec)
-    'Choose minilm: best nDCG@10 on T2C (all languages) among runs with at most 100 M parameters (38.1 vs 31.0 for bm25, 7.1 points ahead, significant after Holm correction, p < 0.001).'
+    'Choose minilm: best nDCG@10 on T2C (all languages) among our runs with at most 100 M parameters (38.1 vs 31.0 for bm25, 7.1 points ahead, significant after Holm correction, p < 0.001).'
     >>> recommendation_sentence(rec._replace(standings=(s1, s2._replace(p_holm=0.39, significant=False))), {"r1": "BM25"})
-    'No clear winner: minilm leads BM25 on nDCG@10 for T2C (all languages) among runs with at most 100 M parameters (38.1 vs 31.0, 7.1 points ahead), but not significantly (p = 0.39 after Holm correction).'
+    'No clear winner: minilm and BM25 cannot be told apart on nDCG@10 for T2C (all languages) among our runs with at most 100 M parameters (38.1 vs 31.0: the 7.1-point difference is not significant, p = 0.39 after Holm correction).'
+    >>> tie = s2._replace(mean=0.3806, p_holm=1.0, significant=False)   # 38.1 and 38.1 shown
+    >>> recommendation_sentence(rec._replace(standings=(s1, tie), budget_b=None), {"r1": "BM25"})
+    'No clear winner: minilm and BM25 cannot be told apart on nDCG@10 for T2C (all languages) among our runs (38.1 and 38.1, p = 1.0 after Holm correction).'
     >>> recommendation_sentence(rec._replace(standings=(s1,), budget_b=None))
-    'Choose minilm: it is the only run that qualifies for T2C (all languages) among all runs (nDCG@10 38.1, 95% CI 35.0–41.0).'
+    'Choose minilm: it is the only run that qualifies for T2C (all languages) among our runs (nDCG@10 38.1, 95% CI 35.0–41.0).'
     """
     names = names or {}
     label = metric_label(rec.metric)
     where = f"{', '.join(t.upper() for t in rec.tasks)} ({languages_words(rec.languages)})"
     limits = ([budget_words(rec.budget_b)] if rec.budget_b is not None else []) + cost_limit_words(rec)
-    among = "among all runs" if not limits else \
-        f"among runs with {limits[0] if len(limits) == 1 else ', '.join(limits[:-1]) + ' and ' + limits[-1]}"
+    # "our runs": the ranking holds the runs stored here; published models are not in it (``published_above_sentence``)
+    among = "among our runs" if not limits else \
+        f"among our runs with {limits[0] if len(limits) == 1 else ', '.join(limits[:-1]) + ' and ' + limits[-1]}"
     if not rec.standings:
         return f"No run qualifies for {slice_words(rec)}."
     top = rec.standings[0]
@@ -207,12 +212,57 @@ def recommendation_sentence(rec: Recommendation, names: Mapping[str, str] | None
         return (f"No clear winner: {first} and {other} share no query in {where}, so they cannot be compared "
                 f"({points(top.mean)} and {points(second.mean)} are means over different queries).")
     # The gap of the printed (rounded) scores, so that the sentence's arithmetic adds up; unsigned, as a lead.
-    gap = f"{shown_difference(top.mean, second.mean):.1f} points ahead"
+    shown = shown_difference(top.mean, second.mean)
     if second.significant:
+        gap = f"{shown:.1f} points ahead" if shown > 0 else "ahead by less than 0.1 point"
         return (f"Choose {first}: best {label} on {where} {among} ({points(top.mean)} vs {points(second.mean)} for "
                 f"{other}, {gap}, significant after Holm correction, {p_text(second.p_holm)}).")
-    return (f"No clear winner: {first} leads {other} on {label} for {where} {among} ({points(top.mean)} vs "
-            f"{points(second.mean)}, {gap}), but not significantly ({p_text(second.p_holm)} after Holm correction).")
+    # Not significant: a tie, said as one (no "leads", no lead in points); the shown difference only when there is one.
+    scores = (f"{points(top.mean)} and {points(second.mean)}, " if shown == 0 else
+              f"{points(top.mean)} vs {points(second.mean)}: the {shown:.1f}-point difference is not significant, ")
+    return (f"No clear winner: {first} and {other} cannot be told apart on {label} for {where} {among} "
+            f"({scores}{p_text(second.p_holm)} after Holm correction).")
+
+
+def is_tie(rec: Recommendation) -> bool:
+    """Whether nothing sets the first-ranked run apart from the second (not significant after Holm, or not
+    compared): then there is no recommended run, only runs listed first.
+
+    >>> s = Standing(2, "r1", "bm25", 0.0, 720, 0.31, 0.28, 0.34, 0.4, 0.0, 1.0, 1.0, False, 0, 720, 0)
+    >>> rec = Recommendation(pd.DataFrame(), pd.DataFrame(), ("t2c",), LANGUAGE_SCOPES, None, "tasks")
+    >>> is_tie(rec._replace(standings=(s._replace(rank=1), s))), is_tie(rec._replace(standings=(s,)))
+    (True, False)
+    """
+    return len(rec.standings) >= 2 and not rec.standings[1].significant
+
+
+def published_above_sentence(rec: Recommendation, published: pd.DataFrame, relation: str,
+                             ran: frozenset[str] = frozenset(), shown: int = 5) -> str:
+    """The published models that score higher than our first-ranked run on the slice and were not run here (their
+    names in ``published_figures.json`` not in ``ran``), or '' when none: a choice among our runs is not a choice
+    among all models. ``published`` is ``recommend_published``'s ranked frame (fractions); ``relation`` says which
+    release the figures are of.
+
+    >>> s1 = Standing(1, "r1", "bm25", 0.0, 720, 0.301, 0.28, 0.33, 0.4, 0.0, float("nan"), float("nan"), False, 0, 0, 0)
+    >>> rec = Recommendation(pd.DataFrame(), pd.DataFrame(), ("t2c",), LANGUAGE_SCOPES, None, "tasks", standings=(s1,))
+    >>> pub = pd.DataFrame({"model": ["C2LLM-7B", "F2LLM-4B", "Old"], "mean": [0.65, 0.612, 0.2]})
+    >>> published_above_sentence(rec, pub, "real CoREB v202603, not this release", frozenset({"F2LLM-4B"}))
+    'Published models score higher on this slice and were not run here: C2LLM-7B 65.0 (published figures, real CoREB v202603, not this release).'
+    >>> published_above_sentence(rec, pub.head(0), "this release")
+    ''
+    """
+    if not rec.standings or published is None or published.empty:
+        return ""
+    best = round(rec.standings[0].mean * 100, 1)
+    here = {canonical_model(m) for m in ran}  # "Jina-code-emb-1.5B" in the paper is "Jina-code-1.5B" in the registry
+    above = [(str(m), v) for m, v in zip(published["model"], published["mean"])
+             if pd.notna(v) and round(float(v) * 100, 1) > best and canonical_model(str(m)) not in here]
+    if not above:
+        return ""
+    listed = ", ".join(f"{m} {points(v)}" for m, v in above[:shown])
+    more = f" and {len(above) - shown} more" if len(above) > shown else ""
+    return (f"Published models score higher on this slice and were not run here: {listed}{more} "
+            f"(published figures, {relation}).")
 
 
 def evidence_sentence(rec: Recommendation, scheme: str, names: Mapping[str, str] | None = None) -> str:
@@ -225,13 +275,14 @@ def evidence_sentence(rec: Recommendation, scheme: str, names: Mapping[str, str]
     bm25 ranks first with mean nDCG@10 48.0 (95% CI 45.0–51.0, 720 queries, scheme v2), lost to a trap on 31.0% of the queries with a positive, parameters not reported. Its cost was not measured.
     >>> s2 = Standing(2, "r2", "minilm", 0.0227, 720, 0.47, 0.44, 0.50, 0.4, -0.01, 0.2, 0.2, False, 300, 100, 320)
     >>> print(evidence_sentence(rec._replace(standings=(s1, s2)), "v2"))  # doctest: +ELLIPSIS
-    bm25 ranks first ... parameters not reported; against minilm it wins 320 queries, ties 100 and loses 300. Its cost was not measured.
+    bm25 is listed first ... parameters not reported; against minilm it wins 320 queries, ties 100 and loses 300. Its cost was not measured.
     """
     names = names or {}
     if not rec.standings:
         return f"No run qualifies for {slice_words(rec)}."
     top = rec.standings[0]
-    text = (f"{_name(top, names)} ranks first with mean {metric_label(rec.metric)} {points(top.mean)} (95% CI "
+    placed = "is listed first" if is_tie(rec) else "ranks first"  # a tie has no first place, only an order
+    text = (f"{_name(top, names)} {placed} with mean {metric_label(rec.metric)} {points(top.mean)} (95% CI "
             f"{points(top.ci_low)}–{points(top.ci_high)}, {top.queries:,} queries, scheme {scheme}), lost to a trap on "
             f"{points(top.trap_share)}% of the queries with a positive, {params_words(top.params_b)}")
     cost = f" Its cost: {cost_words(top.cost)}." if top.cost else " Its cost was not measured."

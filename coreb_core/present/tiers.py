@@ -88,8 +88,10 @@ def method_words(t: Tiers) -> str:
             "the queries (the same resample for every run, within each task).")
 
 
-def selection_tier_sentence(t: Tiers | None, run: str, names: Mapping[str, str] | None = None) -> str:
-    """Where the recommended ``run`` stands among the tiers ('' without tiers).
+def selection_tier_sentence(t: Tiers | None, run: str, names: Mapping[str, str] | None = None,
+                            recommended: bool = True) -> str:
+    """Where the first-ranked ``run`` stands among the tiers ('' without tiers); ``recommended``: the verdict chose it
+    (else it is only listed first, and the sentence does not call it recommended).
 
     >>> from coreb_core.analysis.tiers import Tiers
     >>> from coreb_core.evaluation.significance import HOLM
@@ -97,12 +99,24 @@ def selection_tier_sentence(t: Tiers | None, run: str, names: Mapping[str, str] 
     ...            RunTier("c", 3, 2, 0.1, 3, 3, False, 0)), (), "ndcg_at_10", "t2c", "tasks", HOLM, 0.05, 9, 10, 10)
     >>> selection_tier_sentence(t, "a", {"b": "bm25"})
     'The recommended run is in tier 1 of 2 with 1 other run (bm25): no significant difference sets them apart.'
+    >>> selection_tier_sentence(t, "a", {"a": "bm25", "b": "bm25 (2)"}, recommended=False)
+    'No run is recommended: bm25, listed first, is in tier 1 of 2 with 1 other run (bm25 (2)), and no significant difference sets them apart.'
+    >>> one = t._replace(runs=t.runs[:2])
+    >>> selection_tier_sentence(one, "a", {"a": "bm25", "b": "bm25 (2)"}, recommended=False)
+    'No run is recommended: all 2 runs share tier 1, and no significant difference sets any of them apart.'
     """
     names = names or {}
     mine = t.tier_of(run) if t is not None else None
     if t is None or mine is None:
         return ""
     others = [names.get(r.run, r.run) for r in t.runs if r.tier == mine.tier and r.run != run]
+    if not recommended:
+        if t.tiers == 1:
+            return (f"No run is recommended: all {len(t.runs)} runs share tier 1, and no significant difference sets "
+                    "any of them apart.")
+        return (f"No run is recommended: {names.get(run, run)}, listed first, is in tier {mine.tier} of {t.tiers} with "
+                f"{count_noun(len(others), 'other run')} ({', '.join(others)}), and no significant difference sets "
+                "them apart.")
     if not others:
         return f"The recommended run is alone in tier {mine.tier} of {t.tiers}: it differs significantly from every other run."
     return (f"The recommended run is in tier {mine.tier} of {t.tiers} with {count_noun(len(others), 'other run')} "

@@ -8,10 +8,10 @@ from typing import Sequence
 
 import pandas as pd
 
-from coreb_core.analysis.selection import PUBLISHED_ONLY, TASK_TABLES, recommend_published
+from coreb_core.analysis.selection import PUBLISHED_ONLY, TASK_TABLES, Recommendation, recommend_published
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.errors import check_budget
-from coreb_core.present.selection import published_empty_text, published_lines
+from coreb_core.present.selection import published_above_sentence, published_empty_text, published_lines
 from coreb_core.results.published import comparable_version, release_relation
 from coreb_core.text import terminal_safe
 from coreb_core.views.inputs import Inputs
@@ -31,6 +31,11 @@ class PublishedView:
     budget_b: float | None
     ranked: pd.DataFrame  # ``PUBLISHED_COLUMNS``, best first
     excluded: pd.DataFrame  # ``EXCLUDED_COLUMNS``: model, run (None), params_b, reason
+    ran: frozenset[str] = frozenset()  # the published names of the models the scope's runs ran (not "not run here")
+
+    def above_sentence(self, rec: Recommendation) -> str:
+        """The published models above our first-ranked run and not run here, in words ('' when none)."""
+        return published_above_sentence(rec, self.ranked, release_relation(self.release, self.version), self.ran)
 
     @property
     def table(self) -> str:
@@ -67,4 +72,21 @@ def build(scope: Scope, *, tasks: Sequence[str] = TASK_NAMES, languages: Sequenc
     version = comparable_version(scope.release)
     tasks, languages, budget_b = tuple(tasks), tuple(languages), check_budget(budget_b)
     ranked, excluded = recommend_published(inputs.result_rows, tasks, languages, budget_b, version)
-    return PublishedView(scope.release, version, tasks, languages, budget_b, ranked, excluded)
+    return PublishedView(scope.release, version, tasks, languages, budget_b, ranked, excluded,
+                         ran_published_names(scope, inputs))
+
+
+def ran_published_names(scope: Scope, inputs: Inputs) -> frozenset[str]:
+    """The names in the published figures of the models the scope's runs ran (a registry model's
+    ``leaderboard_name``); a run whose provenance cannot be read names none."""
+    from coreb_core.retrieval.models import REGISTRY
+
+    names = set()
+    for run_id in scope.run_ids:
+        try:
+            spec = REGISTRY.get(inputs.meta(run_id).model or "")
+        except Exception:  # noqa: BLE001 - an unreadable run.json only loses the "run here" mark
+            continue
+        if spec is not None and spec.leaderboard_name:
+            names.add(spec.leaderboard_name)
+    return frozenset(names)

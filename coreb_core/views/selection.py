@@ -16,6 +16,7 @@ from coreb_core.present.format import release_words
 from coreb_core.present.numbers import points
 from coreb_core.present.selection import (
     evidence_sentence,
+    is_tie,
     left_out_sentence,
     params_words,
     recommendation_sentence,
@@ -63,6 +64,9 @@ class SelectionView:
     scope: Scope
     recommendation: Recommendation
     n_permutations: int = DEFAULT_PERMUTATIONS  # sign flips of each paired randomization test
+    # The published models above the first run and not run here (``PublishedView.above_sentence``; '' when none or
+    # not asked): a choice among our runs is not one among all models
+    published_above: str = ""
 
     def to_json(self) -> dict:
         """``select --json``: the standings as objects (fractions, p-values; a p-value without a test is null), each
@@ -72,6 +76,7 @@ class SelectionView:
                 "tasks": list(rec.tasks), "languages": list(rec.languages), "budget_b": rec.budget_b,
                 "max_ms_per_text": rec.max_ms_per_text, "max_memory_gb": rec.max_memory_gb,
                 "average": rec.average, "verdict": recommendation_sentence(rec),
+                "published_above": self.published_above or None,
                 "standings": [{**s._asdict(), "compared": s.compared, "cost": s.cost.to_json() if s.cost else None,
                                **cost_columns(s.cost)} for s in rec.standings],
                 "left_out": [{**x._asdict(), "tasks": list(x.tasks), "sentence": left_out_sentence(x)}
@@ -89,7 +94,9 @@ class SelectionView:
                evidence_sentence(rec, scheme)]
         if rec.standings and rec.tiers is not None:
             names = {s.run: s.model for s in rec.standings}
-            out.append(selection_tier_sentence(rec.tiers, rec.standings[0].run, names))
+            out.append(selection_tier_sentence(rec.tiers, rec.standings[0].run, names, recommended=not is_tie(rec)))
+        if self.published_above:
+            out.append(self.published_above)
         for s in rec.standings:
             vs = "" if s.rank == 1 else f"  vs #1: {versus_first_words(s)}"
             place = rec.tiers.tier_of(s.run) if rec.tiers is not None else None

@@ -108,14 +108,15 @@ def test_report_numbers_and_significance_are_the_evaluators(report_cache, t2c_re
     from coreb_core.present.selection import evidence_sentence, recommendation_sentence
 
     box = html_lib.unescape(re.search(r'<div class="rec"><b>Recommendation.</b> (.*?)</div>', html).group(1))
-    verdict, evidence, tier = box.split("<br>")
+    verdict, evidence, tier, above = box.split("<br>")
+    assert above.startswith("Published models score higher on this slice and were not run here: ")  # issue 48
     assert verdict == recommendation_sentence(rec) and evidence == evidence_sentence(rec, "v2")
     # issue 36, item 2: the rank tiers of the same runs (one pair: its test is the one above)
     assert tier == "The recommended run is alone in tier 1 of 2: it differs significantly from every other run."
     assert [(r.run, r.tier) for r in rec.tiers.runs] == [(bm25, 1), (noisy, 2)]
     assert re.findall(r"<td>bm25[^<]*</td><td class=\"n\">(\d)</td><td class=\"n\">([^<]+)</td>", html) == [
         ("1", "1"), ("2", "2")]
-    assert verdict.startswith(f"Choose bm25 · demo_v2603: best nDCG@10 on T2C (all languages) among runs with at most 1 B "
+    assert verdict.startswith(f"Choose bm25 · demo_v2603: best nDCG@10 on T2C (all languages) among our runs with at most 1 B "
                               f"parameters ({means[bm25] * 100:.1f} vs {means[noisy] * 100:.1f} for bm25-noisy · demo_v2603")
     assert "significant after Holm correction" in verdict and "not significant" not in verdict
     assert f", {shown_gap:.1f} points ahead, " in verdict
@@ -240,14 +241,14 @@ def test_select_says_the_reports_verdict(report_cache, t2c_report):
     lines = done.stdout.splitlines()
     _, html = t2c_report
     box = html_lib.unescape(re.search(r'<div class="rec"><b>Recommendation.</b> (.*?)</div>', html).group(1))
-    assert lines[1:4] == box.split("<br>")  # verdict, evidence and the first run's rank tier, word for word
+    assert lines[1:5] == box.split("<br>")  # verdict, evidence, the first run's rank tier, the published above
     assert lines[0] == ("T2C · all languages · at most 1 B parameters · nDCG@10 ×100 · mean of task means · "
                         f"scheme v2 · release {RELEASE}")
-    assert lines[4].startswith("  1. bm25 · demo_v2603  ") and "vs #1: below (p" in lines[5]
-    assert lines[4].endswith("tier 1, rank 1") and lines[5].endswith("tier 2, rank 2  vs #1: below (p < 0.001)")
+    assert lines[5].startswith("  1. bm25 · demo_v2603  ") and "vs #1: below (p" in lines[6]
+    assert lines[5].endswith("tier 1, rank 1") and lines[6].endswith("tier 2, rank 2  vs #1: below (p < 0.001)")
     data = json.loads(select_cli(report_cache, "--release", RELEASE, "--runs", *runs, "--task", "t2c",
                                  "--max-params", "1", "--json").stdout)
-    assert data["verdict"] == lines[1] and [s["run"] for s in data["standings"]] == runs
+    assert data["verdict"] == lines[1] and data["published_above"] == lines[4] and [s["run"] for s in data["standings"]] == runs
     assert data["standings"][1]["significant"] is True and data["standings"][0]["rank"] == 1
 
 

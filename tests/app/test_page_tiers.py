@@ -51,9 +51,9 @@ def test_model_selection_names_the_recommended_runs_tier(lexical_cache):
     ranked = next(d.value for d in at.dataframe if "ci_low" in d.value.columns)
     assert ranked["tier"].tolist() == [tiers[r]["tier"] for r in ranked["run"]]
     first = ranked["run"].iloc[0]
-    words = next(t.value for t in at.text if t.value.startswith("The recommended run is"))
-    if chosen["tiers"]["tiers"] == 1:
-        assert words.startswith("The recommended run is in tier 1 of 1 with 1 other run (")
+    words = next(t.value for t in at.text if t.value.startswith(("The recommended run is", "No run is recommended")))
+    if chosen["tiers"]["tiers"] == 1:  # one tier: nothing sets the runs apart, so no run is recommended (issue 48)
+        assert words == "No run is recommended: all 2 runs share tier 1, and no significant difference sets any of them apart."
     else:
         assert words == "The recommended run is alone in tier 1 of 2: it differs significantly from every other run."
     assert tiers[first]["tier"] == 1

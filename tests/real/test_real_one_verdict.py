@@ -24,12 +24,14 @@ def test_page_report_and_cli_state_one_verdict(real_cache, real_runs, tmp_path):
     assert run_cli("report", *args, "--out", str(out), env=env, timeout=600).returncode == 0
     box = re.search(r'<div class="rec"><b>Recommendation.</b> (.*?)</div>', out.read_text(encoding="utf-8")).group(1)
     tier = at.text[1].value  # issue 36, item 2: where the recommended run stands among the rank tiers
-    assert tier.startswith("The recommended run is ")
-    assert [html_lib.unescape(p) for p in box.split("<br>")] == [verdict, evidence, tier]
+    assert tier.startswith(("The recommended run is ", "No run is recommended"))  # a tie recommends none (issue 48)
+    said_box = [html_lib.unescape(p) for p in box.split("<br>")]
+    assert said_box[:3] == [verdict, evidence, tier]
+    assert said_box[3:] in ([], [at.text[2].value])  # the published models above, as the page says them
     said = run_cli("select", *args, env=env, timeout=600)
     assert said.returncode == 0 and said.stdout.splitlines()[1:4] == [verdict, evidence, tier]
     # T2C python + java on the real release: BM25 leads bm25s-mteb, and the words say whether that is significant
-    assert verdict.startswith(("Choose bm25 · release_v2603", "No clear winner: bm25 · release_v2603 leads"))
+    assert verdict.startswith(("Choose bm25 · release_v2603", "No clear winner: bm25 · release_v2603 and"))
 
 
 def test_overview_shows_the_article_beside_our_runs(real_cache, real_runs):
