@@ -20,6 +20,7 @@ from coreb_core.present.selection import (
     evidence_sentence,
     is_tie,
     left_out_sentence,
+    lexical_speed_words,
     published_empty_text,
     recommendation_sentence,
     selection_header,
@@ -160,9 +161,17 @@ def selection_columns() -> dict:
                                              help="2.5–97.5 percentile of the run's rank over bootstrap resamples "
                                                   "of the queries"),
         "queries": st.column_config.NumberColumn("queries", width=62),
-        "texts_per_s": st.column_config.NumberColumn("texts/s", format="%.0f", width=70,
-                                                     help="texts encoded (or indexed and scored, BM25) per second, "
-                                                          "as the run measured; empty: not measured"),
+        "texts_per_s": st.column_config.NumberColumn("texts/CPU-s", format="%.1f", width=80,
+                                                     help="texts encoded per CPU-second (a busy machine does not "
+                                                          "change it); runs stored before CPU time was recorded, and "
+                                                          "GPU runs: per wall second. Empty: not measured, or a "
+                                                          "lexical run (see ms/query)"),
+        "ms_per_query": st.column_config.NumberColumn("ms/query", format="%.2f", width=70,
+                                                      help="lexical runs (no encoder): milliseconds per query to "
+                                                           "index the corpus and search, CPU time where recorded"),
+        "busy": st.column_config.CheckboxColumn("busy", width=45,
+                                                help="measured at a load above the machine's core count: its wall "
+                                                     "time is not the model's (the CPU-time figure still is)"),
         "peak_memory_gb": st.column_config.NumberColumn("peak GB", format="%.2f", width=70,
                                                         help="peak memory the run measured (process RSS; GPU "
                                                              "memory on CUDA); empty: not measured"),
@@ -208,7 +217,7 @@ def section_ranked(rec: Recommendation, state: State, choices: Choices, names: d
     ranked = shown_ranking(rec.ranked, names)
     st.dataframe(ranked, hide_index=True, placeholder="—", width="stretch", column_config=selection_columns(),
                  column_order=["rank", "tier", "name", "mean", "ci", "ranks", *choices.tasks, "trap_share",
-                               "parameters", "texts_per_s", "peak_memory_gb", "queries"])
+                               "parameters", "texts_per_s", "ms_per_query", "busy", "peak_memory_gb", "queries"])
     if len(ranked):
         ci = ranked.assign(label=ranked["rank"].astype(str) + ". " + ranked["name"].astype(str))
         draw(interval_dots, ci, "label", "mean", "ci_low", "ci_high", x_title="mean nDCG@10 ×100 (95% CI)",
@@ -224,13 +233,17 @@ def section_cost(rec: Recommendation, state: State, names: dict[str, str]) -> No
     st.subheader("Accuracy against measured cost")
     costs, unmeasured = cost_points(rec, names)
     if len(costs):
-        draw(labelled_scatter, costs, "texts_per_s", "mean", "name", x_title="texts per second, as measured (log scale)",
+        draw(labelled_scatter, costs, "texts_per_s", "mean", "name",
+             x_title="texts encoded per CPU-second (wall second where no CPU time was recorded; log scale)",
              y_title=f"mean nDCG@10 ×100 (scheme {state.scheme})", series="series", series_title="Model · device",
-             tooltip=["name", "run", "mean", "texts_per_s", "ms_per_text", "peak_memory_gb"], log_x=True)
-    st.caption(provenance(state, "accuracy against measured cost: each run's speed as it measured it while it was made "
-                                 "(texts encoded per second; BM25: texts indexed and scored per second) on its own "
-                                 "machine and device; peak memory in the tooltip")
-               + (f". Not drawn, speed not measured: {', '.join(plain(n) for n in unmeasured)}." if unmeasured else ""))
+             tooltip=["name", "run", "mean", "texts_per_s", "ms_per_text", "load", "peak_memory_gb"], log_x=True)
+    lexical = lexical_speed_words(rec, names)
+    st.caption(provenance(state, "accuracy against measured cost: each encoder run's speed as it measured it while it "
+                                 "was made, in CPU time (a busy machine does not change it; \"(busy)\": measured at "
+                                 "a load above the core count) on its own machine and device; peak memory in the "
+                                 "tooltip")
+               + (f". Not drawn (no encoding speed): {', '.join(plain(n) for n in unmeasured)}." if unmeasured else "")
+               + (f" Lexical runs, per query: {'; '.join(plain(x) for x in lexical)}." if lexical else ""))
 
 
 @guarded

@@ -48,19 +48,31 @@ from coreb_core.data.store import Store
 from coreb_core.errors import CorebError, check_budget, check_choice, check_cost_limit
 from coreb_core.evaluation.evaluate import Evaluation, analyse_many
 from coreb_core.evaluation.schemes import V1, V2, Scheme
-from coreb_core.evaluation.significance import DEFAULT_PERMUTATIONS, HOLM, bootstrap_ci, compare_pairs, holm, intervals
+from coreb_core.evaluation.significance import (
+    DEFAULT_PERMUTATIONS,
+    HOLM,
+    adaptive_limit,
+    bootstrap_ci,
+    compare_pairs,
+    holm,
+    intervals,
+)
 from coreb_core.evaluation.stored_joins import StoredRun
 from coreb_core.results.published import parameter_counts
-from coreb_core.runs.cost import RunCost, rate_text
+from coreb_core.runs.cost import LEXICAL, RunCost, rate_text
 from coreb_core.runs.folders import list_runs, run_meta
 from coreb_core.runs.meta import RunMeta, run_name
 
 RANKED_COLUMNS = ["rank", "model", "run", "params_b", "queries", "mean", "ci_low", "ci_high",
-                  "trap_share", *TASK_NAMES, "texts_per_s", "ms_per_text", "peak_memory_gb", "evidence", "tier",
-                  "rank_low", "rank_high"]
+                  "trap_share", *TASK_NAMES, "texts_per_s", "ms_per_text", "ms_per_query", "peak_memory_gb",
+                  "speed_basis", "load", "busy", "evidence", "tier", "rank_low", "rank_high"]
 PUBLISHED_COLUMNS = ["rank", "model", "params_b", "mean", *TASK_NAMES, "figures", "evidence"]
 EXCLUDED_COLUMNS = ["model", "run", "params_b", "reason"]
-COST_COLUMNS = ("texts_per_s", "ms_per_text", "peak_memory_gb")  # a run's measured cost (None: not measured)
+# A run's measured cost (None: not measured): the ranked speed (``RunCost.speed_ms``: CPU time where recorded on
+# the CPU, so a busy machine does not change it) as texts per second and ms per text for an encoder, ms per query for
+# a lexical run (index and search: not on the encoding axis), its basis ("cpu" / "wall"), the load it was measured
+# at and whether that load was above the core count.
+COST_COLUMNS = ("texts_per_s", "ms_per_text", "ms_per_query", "peak_memory_gb", "speed_basis", "load", "busy")
 PUBLISHED_ONLY = "published figures only"
 TABLE3 = "published:paper_table3_v202603_retrieval"
 # The paper's per-task table of each published version: Table 3 (the test release), Table 14 (v202602).
@@ -150,6 +162,7 @@ class Recommendation(NamedTuple):
     tiers: Tiers | None = None
     max_ms_per_text: float | None = None  # the speed limit (None: none), see ``RunCost.ms_per_text``
     max_memory_gb: float | None = None  # the peak memory limit (None: none), see ``RunCost.peak_memory_gb``
+    n_permutations: int = DEFAULT_PERMUTATIONS  # base sign flips of each paired test (adaptive: ``adaptive_limit``)
 
 
 def parameter_text(params_b: float | None) -> str:
@@ -178,9 +191,19 @@ def cost_left_out(run: str, model: str, params: float | None, cost: RunCost | No
     True
     >>> cost_left_out("r2", "old run", 0.02, None, None, 2.0).reason()
     'peak memory not measured'
+
+    The speed limit is on ``speed_ms`` (CPU-ms per text where recorded, wall ms before), and on encoders only: a
+    lexical run encodes nothing (its figure is per query, index and search), so an encoding limit does not apply.
+
+    >>> busy = RunCost("encode", "cpu", "float32", texts=1000, seconds=9.0, cpu_s=2.0, cpus=2, load_start=8.0)
+    >>> cost_left_out("r1", "minilm", 0.02, busy, 3.0, None) is None   # 9 ms wall at load 8, 2 CPU-ms: within 3
+    True
+    >>> cost_left_out("r3", "bm25", 0.0, RunCost("lexical", "cpu", "none", 9, 9.0, queries=3), 1.0, None) is None
+    True
     """
+    lexical = cost is not None and cost.kind == LEXICAL
     for limit, measured, unmeasured, over in (
-            (max_ms_per_text, cost.ms_per_text if cost else None, SPEED_UNMEASURED, OVER_SPEED),
+            (None if lexical else max_ms_per_text, cost.speed_ms if cost else None, SPEED_UNMEASURED, OVER_SPEED),
             (max_memory_gb, cost.peak_memory_gb if cost else None, MEMORY_UNMEASURED, OVER_MEMORY)):
         if limit is None:
             continue
@@ -191,15 +214,20 @@ def cost_left_out(run: str, model: str, params: float | None, cost: RunCost | No
     return None
 
 
-def cost_columns(cost: RunCost | None) -> dict[str, float | None]:
+def cost_columns(cost: RunCost | None) -> dict[str, float | str | bool | None]:
     """A run's cost as the ranked table's columns (None where not measured).
 
-    >>> cost_columns(RunCost("lexical", "cpu", "none", texts=500, seconds=0.25, peak_rss_gb=0.7))
-    {'texts_per_s': 2000.0, 'ms_per_text': 0.5, 'peak_memory_gb': 0.7}
+    >>> cost_columns(RunCost("lexical", "cpu", "none", texts=500, seconds=0.25, queries=100, peak_rss_gb=0.7))
+    {'texts_per_s': None, 'ms_per_text': None, 'ms_per_query': 2.5, 'peak_memory_gb': 0.7, 'speed_basis': 'wall', 'load': None, 'busy': False}
+    >>> cost_columns(RunCost("encode", "cpu", "fp32", 1000, 9.0, cpu_s=2.0, cpus=2, load_end=8.0))["texts_per_s"]
+    500.0
     """
     if cost is None:
         return dict.fromkeys(COST_COLUMNS)
-    return {"texts_per_s": cost.texts_per_s, "ms_per_text": cost.ms_per_text, "peak_memory_gb": cost.peak_memory_gb}
+    ms, lexical = cost.speed_ms, cost.kind == LEXICAL
+    return {"texts_per_s": None if lexical or not ms else 1000.0 / ms, "ms_per_text": None if lexical else ms,
+            "ms_per_query": ms if lexical else None, "peak_memory_gb": cost.peak_memory_gb,
+            "speed_basis": cost.speed_basis if ms else None, "load": cost.load, "busy": cost.busy}
 
 
 def query_languages(store: Store) -> pd.DataFrame:
@@ -368,7 +396,7 @@ def recommend(store: Store, per_query: pd.DataFrame, traps: pd.DataFrame, metas:
     ranked = ranked.astype({"tier": "Int64", "rank_low": "Int64", "rank_high": "Int64"})
     return Recommendation(ranked, pd.DataFrame(excluded, columns=EXCLUDED_COLUMNS), tasks, languages, budget_b,
                           average, _lead(kept, standings, metric, tasks, seed), metric.column, standings, tuple(left_out),
-                          tiers, max_ms_per_text, max_memory_gb)
+                          tiers, max_ms_per_text, max_memory_gb, n_permutations)
 
 
 def _tiers(kept: dict[str, pd.DataFrame], metric: Measure, average: Average, n_permutations: int,
@@ -394,7 +422,7 @@ def _standings(kept: dict[str, pd.DataFrame], ranked: pd.DataFrame, n_permutatio
     rows = list(ranked.itertuples(index=False))
     best = rows[0]
     tests = compare_pairs([(kept[r.run], kept[best.run], r.run, best.run) for r in rows[1:]], "score",
-                          n_permutations, seed)
+                          n_permutations, seed, adaptive_limit(n_permutations))  # flips for the printed digits
     # A run that shares no query with the first has no test (its "p" would be 1 or NaN): NaN, outside Holm's family.
     tested = [i for i, t in enumerate(tests) if t.shared]
     adjusted = dict(zip(tested, holm([tests[i].p_randomization for i in tested]))) if tested else {}

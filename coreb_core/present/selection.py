@@ -33,12 +33,14 @@ from coreb_core.analysis.selection import (
 )
 from coreb_core.data.measures import metric_label
 from coreb_core.data.schema import LANGUAGE_SCOPES
+from coreb_core.evaluation.significance import adaptive_limit
 from coreb_core.present.display import selection_points
 from coreb_core.present.format import release_words
 from coreb_core.present.numbers import interval_text, points, shown_difference
 from coreb_core.present.tiers import rank_range
 from coreb_core.results.published import release_relation
-from coreb_core.runs.cost import cost_words
+from coreb_core.runs.cost import LEXICAL as LEXICAL_COST
+from coreb_core.runs.cost import cost_words, speed_words
 from coreb_core.text import p_text
 
 AVERAGE_WORDS = {"tasks": "mean of task means", "queries": "query-weighted mean"}
@@ -158,7 +160,16 @@ def left_out_sentence(left: LeftOut, names: Mapping[str, str] | None = None) -> 
     return f"{name} is left out: it has no evaluated queries in the chosen tasks and languages."
 
 
-def versus_first_words(s: Standing) -> str:
+def resolution_flips(rec: Recommendation) -> int:
+    """The most sign flips a standing's test drew (adaptive, ``significance.adaptive_limit``): its p's resolution.
+
+    >>> resolution_flips(Recommendation(pd.DataFrame(), pd.DataFrame(), ("t2c",), LANGUAGE_SCOPES, None, "tasks"))
+    200000
+    """
+    return adaptive_limit(rec.n_permutations)
+
+
+def versus_first_words(s: Standing, flips: int | None = None) -> str:
     """A ranked run against the first, in words (the CLI's and the report's column).
 
     >>> s = Standing(2, "r1", "bm25", 0.0, 720, 0.31, 0.28, 0.34, 0.4, -0.07, 0.0001, 0.0001, True, 220, 200, 300)
@@ -169,7 +180,7 @@ def versus_first_words(s: Standing) -> str:
         return "best"
     if not s.compared:
         return "not compared: no query in common"
-    return f"{'below' if s.significant else 'not distinguishable'} ({p_text(s.p_holm)})"
+    return f"{'below' if s.significant else 'not distinguishable'} ({p_text(s.p_holm, flips)})"
 
 
 def recommendation_sentence(rec: Recommendation, names: Mapping[str, str] | None = None) -> str:
@@ -194,6 +205,7 @@ def recommendation_sentence(rec: Recommendation, names: Mapping[str, str] | None
     """
     names = names or {}
     label = metric_label(rec.metric)
+    flips = resolution_flips(rec)  # the most flips a test drew: the digits its p supports
     where = f"{', '.join(t.upper() for t in rec.tasks)} ({languages_words(rec.languages)})"
     limits = ([budget_words(rec.budget_b)] if rec.budget_b is not None else []) + cost_limit_words(rec)
     # "our runs": the ranking holds the runs stored here; published models are not in it (``published_above_sentence``)
@@ -216,12 +228,12 @@ def recommendation_sentence(rec: Recommendation, names: Mapping[str, str] | None
     if second.significant:
         gap = f"{shown:.1f} points ahead" if shown > 0 else "ahead by less than 0.1 point"
         return (f"Choose {first}: best {label} on {where} {among} ({points(top.mean)} vs {points(second.mean)} for "
-                f"{other}, {gap}, significant after Holm correction, {p_text(second.p_holm)}).")
+                f"{other}, {gap}, significant after Holm correction, {p_text(second.p_holm, flips)}).")
     # Not significant: a tie, said as one (no "leads", no lead in points); the shown difference only when there is one.
     scores = (f"{points(top.mean)} and {points(second.mean)}, " if shown == 0 else
               f"{points(top.mean)} vs {points(second.mean)}: the {shown:.1f}-point difference is not significant, ")
     return (f"No clear winner: {first} and {other} cannot be told apart on {label} for {where} {among} "
-            f"({scores}{p_text(second.p_holm)} after Holm correction).")
+            f"({scores}{p_text(second.p_holm, flips)} after Holm correction).")
 
 
 def is_tie(rec: Recommendation) -> bool:
@@ -373,34 +385,56 @@ COST_SERIES = {"lexical": "lexical (BM25)", "encode": "encoder"}
 
 
 def cost_points(rec: Recommendation, names: Mapping[str, str] | None = None) -> tuple[pd.DataFrame, list[str]]:
-    """The ranked runs as points of accuracy (the slice's mean ×100) against measured speed, for the accuracy /
-    cost chart; and the names of the ranked runs not drawn because they measured no speed (older runs, imported or
-    reranked ones, and runs served by the embedding cache).
+    """The ranked encoder runs as points of accuracy (the slice's mean ×100) against their ranked speed (texts per
+    CPU-second where CPU time was recorded: a busy machine does not change it; else per wall second), for the
+    accuracy / cost chart; and the names of the ranked runs not drawn: those that measured no encoding speed (older
+    runs, imported or reranked ones, runs served by the embedding cache) and lexical runs, whose figure is per query
+    (``lexical_speed_words``), not an encoding speed.
 
     >>> from coreb_core.runs.cost import RunCost
-    >>> s1 = Standing(1, "r1", "bm25", 0.0, 720, 0.31, 0.28, 0.34, 0.4, 0.0, float("nan"), float("nan"), False, 0, 0, 0,
-    ...               RunCost("lexical", "cpu", "none", 7000, 2.0, peak_rss_gb=0.7))
+    >>> s1 = Standing(1, "r1", "minilm", 0.02, 720, 0.31, 0.28, 0.34, 0.4, 0.0, float("nan"), float("nan"), False,
+    ...               0, 0, 0, RunCost("encode", "cpu", "fp32", 7000, 20.0, peak_rss_gb=0.7, cpu_s=14.0, cpus=2,
+    ...                            load_start=6.0))
     >>> s2 = s1._replace(rank=2, run="r2", model="old minilm", cost=None)
-    >>> rec = Recommendation(pd.DataFrame(), pd.DataFrame(), ("t2c",), LANGUAGE_SCOPES, None, "tasks", standings=(s1, s2))
+    >>> s3 = s1._replace(rank=3, run="r3", model="bm25", cost=RunCost("lexical", "cpu", "none", 7000, 2.0, queries=720))
+    >>> rec = Recommendation(pd.DataFrame(), pd.DataFrame(), ("t2c",), LANGUAGE_SCOPES, None, "tasks",
+    ...                      standings=(s1, s2, s3))
     >>> frame, unmeasured = cost_points(rec)
-    >>> frame[["name", "mean", "texts_per_s", "ms_per_text", "peak_memory_gb", "series"]]
-       name  mean  texts_per_s  ms_per_text  peak_memory_gb                series
-    0  bm25  31.0       3500.0     0.285714             0.7  lexical (BM25) · cpu
+    >>> frame[["name", "texts_per_s", "ms_per_text", "series"]]
+                name  texts_per_s  ms_per_text                    series
+    0  minilm (busy)        500.0          2.0  encoder · cpu · CPU time
     >>> unmeasured
-    ['old minilm']
+    ['old minilm', 'bm25']
     """
     names = names or {}
     rows, unmeasured = [], []
     for s in rec.standings:
-        if s.cost is None or not s.cost.speed_measured:
+        if s.cost is None or not s.cost.speed_measured or s.cost.kind == LEXICAL_COST:
             unmeasured.append(_name(s, names))
             continue
-        series = f"{COST_SERIES.get(s.cost.kind, s.cost.kind)} · {s.cost.device}"
-        rows.append({"name": _name(s, names), "run": s.run, "mean": float(points(s.mean)),
-                     "texts_per_s": s.cost.texts_per_s, "ms_per_text": s.cost.ms_per_text,
-                     "peak_memory_gb": s.cost.peak_memory_gb, "series": series})
-    columns = ["name", "run", "mean", "texts_per_s", "ms_per_text", "peak_memory_gb", "series"]
+        ms = s.cost.speed_ms
+        basis = "CPU time" if s.cost.speed_basis == "cpu" else "wall time"
+        series = f"{COST_SERIES.get(s.cost.kind, s.cost.kind)} · {s.cost.device} · {basis}"
+        rows.append({"name": _name(s, names) + (" (busy)" if s.cost.busy else ""), "run": s.run,
+                     "mean": float(points(s.mean)), "texts_per_s": 1000.0 / ms if ms else None, "ms_per_text": ms,
+                     "peak_memory_gb": s.cost.peak_memory_gb, "busy": s.cost.busy, "load": s.cost.load,
+                     "series": series})
+    columns = ["name", "run", "mean", "texts_per_s", "ms_per_text", "peak_memory_gb", "busy", "load", "series"]
     return pd.DataFrame(rows, columns=columns), unmeasured
+
+
+def lexical_speed_words(rec: Recommendation, names: Mapping[str, str] | None = None) -> list[str]:
+    """The ranked lexical runs' speed, per query (index and search), said apart from the encoders' chart.
+
+    >>> from coreb_core.runs.cost import RunCost
+    >>> s = Standing(1, "r1", "bm25", 0.0, 720, 0.31, 0.28, 0.34, 0.4, 0.0, float("nan"), float("nan"), False, 0, 0,
+    ...              0, RunCost("lexical", "cpu", "none", 7000, 2.0, queries=800))
+    >>> lexical_speed_words(Recommendation(pd.DataFrame(), pd.DataFrame(), ("t2c",), LANGUAGE_SCOPES, None, "tasks",
+    ...                                    standings=(s,)))
+    ['bm25: 2.5 ms per query (index and search, no encoder; wall only, load unknown)']
+    """
+    return [f"{_name(s, names or {})}: {speed_words(s.cost)}" for s in rec.standings
+            if s.cost is not None and s.cost.speed_measured and s.cost.kind == LEXICAL_COST]
 
 
 def shown_ranking(frame: pd.DataFrame, names: Mapping[str, str]) -> pd.DataFrame:

@@ -1,4 +1,8 @@
-"""Measuring a run's cost while it is made: its peak memory, and what it ran on (``MemoryMeter``).
+"""Measuring a run's cost while it is made: its peak memory, and what it ran on (``MemoryMeter``), its CPU seconds
+(``run_cpu_seconds``) and the machine's load (``load_average``).
+
+CPU seconds are what a busy machine does not change much: a single-threaded encode takes about the same CPU time
+beside two busy processes as alone, while its wall time doubles (see ``RunCost.speed_ms``).
 
 Peak memory is the resident-set high-water mark (``VmHWM`` on Linux), not ``tracemalloc``: torch's and
 numpy's buffers are allocated outside Python's allocator. On Linux the mark is reset when the run starts
@@ -16,6 +20,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from pathlib import Path
 
 GB = 1e9  # bytes: sizes are reported in GB of 10^9 bytes
@@ -66,6 +71,51 @@ def torch_threads() -> int | None:
     """torch's intra-op thread count when torch is loaded (a BM25 run never loads it: None)."""
     torch = sys.modules.get("torch")
     return int(torch.get_num_threads()) if torch is not None else None
+
+
+def load_average() -> float | None:
+    """The 1-minute load average (runnable processes, all cores together); None where the system has none.
+
+    >>> value = load_average(); value is None or value >= 0
+    True
+    """
+    try:
+        return round(os.getloadavg()[0], 2)
+    except (AttributeError, OSError):
+        return None
+
+
+_TASKS = Path("/proc/self/task")
+
+
+def _task_cpu_s(tid: str) -> float:
+    """One thread's user + system CPU seconds (/proc/self/task/<tid>/stat; 0 if it has ended)."""
+    try:
+        fields = (_TASKS / tid / "stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime (fields 14, 15)
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+def run_cpu_seconds() -> float:
+    """CPU seconds spent so far on this thread's work: its own CPU time plus that of the process's native threads
+    (torch's and the BLAS pools, which compute for it), leaving out the process's *other Python threads* (the
+    app's pages, drawn while a run encodes, would otherwise be counted as the model's). Where ``/proc`` has no
+    threads (not Linux): the whole process's CPU time.
+
+    >>> a = run_cpu_seconds(); sum(range(10**6)); run_cpu_seconds() >= a
+    499999500000
+    True
+    """
+    import threading
+
+    try:
+        tids = [t.name for t in _TASKS.iterdir()]
+    except OSError:
+        return time.process_time()
+    me = threading.get_native_id()
+    others = {t.native_id for t in threading.enumerate() if t.native_id is not None and t.native_id != me}
+    return time.thread_time() + sum(_task_cpu_s(t) for t in tids if int(t) != me and int(t) not in others)
 
 
 class MemoryMeter:

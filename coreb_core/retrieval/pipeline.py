@@ -29,7 +29,7 @@ from coreb_core.retrieval.api_estimate import ApiEstimate, estimate
 from coreb_core.retrieval.device import check_device
 from coreb_core.retrieval.embeddings import EmbeddingCache
 from coreb_core.retrieval.encode import encode_cached
-from coreb_core.retrieval.meter import MemoryMeter, cpus_available, torch_threads
+from coreb_core.retrieval.meter import MemoryMeter, cpus_available, load_average, run_cpu_seconds, torch_threads
 from coreb_core.retrieval.models import (
     ModelSpec,
     check_folder_positions,
@@ -140,10 +140,11 @@ class _Encoder:
         self.spec, self.encoding, self.device, self.progress, self.loader = spec, encoding, device, progress, loader
         self.model = None
         self.load_seconds = 0.0
+        self.load_cpu_s = 0.0  # this thread's and the native threads' CPU seconds over the load (left out of the cost)
 
     def __call__(self):
         if self.model is None:
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), run_cpu_seconds()
             # the load reports nothing itself: a heartbeat keeps the caller's elapsed time ticking
             load = lambda: call_with_heartbeat(  # noqa: E731
                 lambda: self.loader(self.spec, self.encoding, self.device), self.progress,
@@ -156,6 +157,7 @@ class _Encoder:
                 time.sleep(1.0)
                 self.model = load()
             self.load_seconds = time.perf_counter() - start
+            self.load_cpu_s = run_cpu_seconds() - cpu
         return self.model
 
     def side(self, side: str) -> "_Side":
@@ -181,6 +183,10 @@ class _Side:
     @property
     def load_seconds(self) -> float:
         return self.encoder.load_seconds
+
+    @property
+    def load_cpu_s(self) -> float:
+        return self.encoder.load_cpu_s
 
 
 def side_caches(spec: ModelSpec, encoding: Encoding, root: Path | None) -> dict[str, EmbeddingCache]:
@@ -347,25 +353,28 @@ def _rerank_pairs(cross: Any, texts: dict[str, str], docs: dict[str, str], top: 
 
 
 def _timed(into: list, encoder: "_Encoder | _Side", *args) -> tuple[np.ndarray, int]:
-    """``encode_cached(encoder, *args)``, adding its texts encoded and its seconds (less any model load it
-    triggered) to ``into`` = [texts, seconds]."""
+    """``encode_cached(encoder, *args)``, adding its texts encoded, its seconds and its CPU seconds (less any
+    model load it triggered) to ``into`` = [texts, seconds, CPU seconds]."""
     start, loaded = time.perf_counter(), encoder.load_seconds
+    cpu, loaded_cpu = run_cpu_seconds(), encoder.load_cpu_s
     vectors, n = encode_cached(encoder, *args)
     if n:  # a step served wholly by the cache timed only cache look-ups: not the model's speed
         into[0] += n
         into[1] += time.perf_counter() - start - (encoder.load_seconds - loaded)
+        into[2] += max(0.0, run_cpu_seconds() - cpu - (encoder.load_cpu_s - loaded_cpu))
     return vectors, n
 
 
 def _cost(timed: dict[str, list], encoded: int, cached: int, meter: MemoryMeter, device: str, precision: str,
-          batch_size: int | None) -> RunCost:
-    """The run's cost record from its timed steps and the memory meter."""
+          batch_size: int | None, load_start: float | None) -> RunCost:
+    """The run's cost record from its timed steps, the memory meter and the load average at the start."""
     rss, scope, gpu = meter.peaks()
-    (nd, sd), (nq, sq) = timed["documents"], timed["queries"]
+    (nd, sd, cd), (nq, sq, cq) = timed["documents"], timed["queries"]
     seconds = sd + sq if batch_size else timed["lexical"][1]  # lexical: documents_s and queries_s stay 0
+    cpu = cd + cq if batch_size else timed["lexical"][2]
     return RunCost(ENCODE if batch_size else LEXICAL_COST, device, precision, nd + nq, round(seconds, 4), cached,
                    nd, round(sd, 4), nq, round(sq, 4), batch_size, torch_threads() if batch_size else None,
-                   cpus_available(), rss, scope, gpu)
+                   cpus_available(), rss, scope, gpu, round(cpu, 4), load_start, load_average())
 
 
 def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = tuple(TASKS), device: str = "auto",
@@ -409,18 +418,19 @@ profile's (a protocol waterfall step: ``coreb_core.retrieval.protocol_steps``) a
     cache = caches["document"] if caches else None
     api_est = _api_estimate(spec, loaded, caches) if spec.kind == "api" and caches else None
     frames, prompts, encoded, timings = [], {}, 0, {"encode": 0.0, "search": 0.0}
-    meter = MemoryMeter(used_device)
+    meter, load_start = MemoryMeter(used_device), load_average()
     # The cost record's counts: per step (documents, queries) the texts the model encoded and the seconds it
     # took them (the model's load left out); every (prompt, text) the run needed, to count what the cache served.
-    timed = {"documents": [0, 0.0], "queries": [0, 0.0], "lexical": [0, 0.0]}
+    timed = {"documents": [0, 0.0, 0.0], "queries": [0, 0.0, 0.0], "lexical": [0, 0.0, 0.0]}
     needed: set[tuple[str, str, str]] = set()  # (side for an API model, prompt, text)
     plan = progress_plan(loaded, [encoding.prompt(t)[:2] for t in tasks] if encoding else None, cache)
     for n, (task, data) in enumerate(zip(tasks, loaded)):
         task_start, (docs_w, queries_w, search_w) = plan.starts[n], plan.weights[n]
         step = part_of(progress, f"{task}: ", task_start, 1.0)  # fractions of the whole run, from the task's start
-        t0 = time.perf_counter()
+        t0, cpu0 = time.perf_counter(), run_cpu_seconds()
         if encoding is None:
             scores = LEXICAL[spec.id](data.queries, data.docs)
+            timed["lexical"][2] += run_cpu_seconds() - cpu0
             timings["search"] += time.perf_counter() - t0
             # BM25 indexes the documents and scores the queries in one call: one time for both, not split
             timed["documents"][0] += len(data.docs)
@@ -469,7 +479,7 @@ profile's (a protocol waterfall step: ``coreb_core.retrieval.protocol_steps``) a
                    "model_load": round(encoder.load_seconds if encoder else 0.0, 3),
                    "total": round(time.perf_counter() - start, 3)},
         cost=_cost(timed, encoded, max(0, len(needed) - encoded), meter, used_device,
-                   encoding.precision if encoding else "none", batch_size if encoding else None),
+                   encoding.precision if encoding else "none", batch_size if encoding else None, load_start),
         created=time.strftime("%Y-%m-%dT%H:%M:%S"))
     meta = replace(meta, label=label or run_name(meta))
     with Store(release, root) as store:  # the judged rows first, for the first evaluation to read alone

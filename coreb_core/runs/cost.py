@@ -51,6 +51,61 @@ class RunCost(NamedTuple):
     peak_rss_gb: float | None = None
     rss_scope: str | None = None  # RSS_SCOPES
     gpu_peak_gb: float | None = None  # torch.cuda.max_memory_allocated over the run (CUDA only)
+    # What a busy machine does not change (issue 48): the CPU seconds of the timed steps (the run's thread and the
+    # native threads computing for it, ``meter.run_cpu_seconds``), and the 1-minute load average at the run's
+    # start and end. None: a run stored before they were recorded ("wall only, load unknown").
+    cpu_s: float | None = None
+    load_start: float | None = None
+    load_end: float | None = None
+
+    @property
+    def cores_used(self) -> int:
+        """The cores the timed work could keep busy: torch's threads (BM25: 1), at most the CPUs the process had."""
+        return max(1, min(self.threads or 1, self.cpus or self.threads or 1))
+
+    @property
+    def load(self) -> float | None:
+        """The higher of the load averages at the run's start and end (None: not recorded)."""
+        known = [x for x in (self.load_start, self.load_end) if x is not None]
+        return max(known) if known else None
+
+    @property
+    def busy(self) -> bool:
+        """Whether the run was measured at a load above its machine's core count (its wall time is not the model's).
+
+        >>> RunCost("encode", "cpu", "fp32", 10, 1.0, cpus=2, load_start=1.1, load_end=7.4).busy
+        True
+        """
+        return self.load is not None and self.cpus is not None and self.load > self.cpus
+
+    @property
+    def speed_basis(self) -> str:
+        """What ``speed_ms`` counts: "cpu" (CPU seconds: a run on the CPU that recorded them) or "wall" (a GPU
+        run, whose work the CPU time does not see; or a run stored before CPU seconds were recorded)."""
+        cpu = self.cpu_s is not None and self.cpu_s > 0 and self.device == "cpu"
+        return "cpu" if cpu and self.speed_measured else "wall"
+
+    @property
+    def per(self) -> str:
+        """The unit of ``speed_ms``: a text the model encoded, or (lexical) a query indexed for and searched."""
+        return "query" if self.kind == LEXICAL and self.queries else "text"  # no query count recorded: per text
+
+    @property
+    def speed_ms(self) -> float | None:
+        """The speed Model selection ranks and limits by: milliseconds per text encoded (lexical: per query, the
+        index built and searched), in CPU time where it was recorded on the CPU (core-milliseconds: with T
+        threads on a quiet machine the wall time is about this over T), else wall time. None: not measured.
+
+        >>> RunCost("encode", "cpu", "fp32", 100, 4.0, cpu_s=1.0).speed_ms   # 4 s wall on a busy machine, 1 CPU-s
+        10.0
+        >>> RunCost("lexical", "cpu", "none", 1200, 0.6, queries=200).speed_ms   # per query, wall (no CPU seconds)
+        3.0
+        """
+        if not self.speed_measured:
+            return None
+        seconds = self.cpu_s if self.speed_basis == "cpu" and self.cpu_s is not None else self.seconds
+        count = self.queries if self.kind == LEXICAL and self.queries else self.texts
+        return 1000.0 * seconds / count
 
     @property
     def speed_measured(self) -> bool:
@@ -168,11 +223,40 @@ def rate_text(value: float | None) -> str:
     return f"{value:,.0f}" if value >= 100 else f"{value:.3g}"
 
 
-def cost_brief(cost: RunCost | None) -> str:
-    """A run's cost in a table cell or a listing line: speed and peak memory.
+def speed_words(cost: RunCost) -> str:
+    """The ranked speed with its unit and basis, and the load it was measured at (marked above the core count).
 
-    >>> cost_brief(RunCost("lexical", "cpu", "none", 6964, 2.28, peak_rss_gb=0.687))
-    '3,054 texts/s · 0.69 GB'
+    >>> speed_words(RunCost("encode", "cpu", "fp32", 1000, 60.0, threads=1, cpus=2, cpu_s=30.0,
+    ...                     load_start=0.4, load_end=0.6))
+    '30 CPU-ms per text (1 core; load 0.6 on 2 cores)'
+    >>> speed_words(RunCost("encode", "cpu", "fp32", 1000, 60.0, cpus=2, cpu_s=30.0, load_start=7.2, load_end=6.0))
+    '30 CPU-ms per text (1 core; BUSY: measured at load 7.2 on 2 cores)'
+    >>> speed_words(RunCost("encode", "cpu", "fp32", 1000, 4.0))   # stored before CPU seconds were recorded
+    '4 ms per text (wall only, load unknown)'
+    >>> speed_words(RunCost("lexical", "cpu", "none", 7000, 0.5, queries=200, cpus=2, cpu_s=0.5, load_start=0.5))
+    '2.5 CPU-ms per query (index and search, no encoder; 1 core; load 0.5 on 2 cores)'
+    """
+    ms = cost.speed_ms
+    if ms is None:
+        return "speed not measured"
+    unit = f"{'CPU-' if cost.speed_basis == 'cpu' else ''}ms per {cost.per}"
+    notes = ["index and search, no encoder"] if cost.kind == LEXICAL else []
+    if cost.speed_basis == "cpu":
+        notes.append(f"{cost.cores_used} core{'s' if cost.cores_used > 1 else ''}")
+    if cost.load is None:
+        notes.append("wall only, load unknown" if cost.speed_basis == "wall" else "load unknown")
+    else:
+        cores = f"{cost.cpus} cores" if cost.cpus else "unknown cores"
+        notes.append(f"BUSY: measured at load {cost.load:.1f} on {cores}" if cost.busy
+                     else f"{'wall; ' if cost.speed_basis == 'wall' else ''}load {cost.load:.1f} on {cores}")
+    return f"{rate_text(ms)} {unit} ({'; '.join(notes)})"
+
+
+def cost_brief(cost: RunCost | None) -> str:
+    """A run's cost in a table cell or a listing line: the ranked speed (its basis and load) and peak memory.
+
+    >>> cost_brief(RunCost("lexical", "cpu", "none", 6964, 2.28, queries=1200, peak_rss_gb=0.687))
+    '1.9 ms per query (index and search, no encoder; wall only, load unknown) · 0.69 GB'
     >>> cost_brief(RunCost("encode", "cpu", "float32", 0, 0.0, cached=10, peak_rss_gb=1.0)), cost_brief(None)
     ('cached (speed, memory not measured)', 'cost not measured')
     """
@@ -180,16 +264,16 @@ def cost_brief(cost: RunCost | None) -> str:
         return "cost not measured"
     if not cost.speed_measured and cost.cached:
         return "cached (speed, memory not measured)"
-    speed = f"{rate_text(cost.texts_per_s)} texts/s" if cost.speed_measured else "speed not measured"
     memory = "memory not measured" if cost.peak_memory_gb is None else f"{cost.peak_memory_gb:.2f} GB"
-    return f"{speed} · {memory}"
+    return f"{speed_words(cost)} · {memory}"
 
 
 def cost_words(cost: RunCost | None) -> str:
-    """A run's cost in a few words, for a listing, a verdict and the CLI.
+    """A run's cost in a few words, for a listing, a verdict and the CLI: the ranked speed, the wall rate as
+    measured, the device and the peak memory.
 
     >>> cost_words(RunCost("encode", "cpu", "fp32", 1000, 4.0, peak_rss_gb=1.234))
-    '250 texts/s (4 ms/text) on cpu, fp32; peak memory 1.23 GB (process RSS)'
+    '4 ms per text (wall only, load unknown); 250 texts/s wall on cpu, fp32; peak memory 1.23 GB (process RSS)'
     >>> cost_words(RunCost("encode", "cuda", "fp16", 0, 0.0, cached=900, peak_rss_gb=2.0))
     'vectors from the embedding cache (speed not measured) on cuda, fp16; no model loaded (process peak 2.00 GB)'
     >>> cost_words(None)
@@ -198,7 +282,7 @@ def cost_words(cost: RunCost | None) -> str:
     if cost is None:
         return "cost not measured"
     if cost.speed_measured:
-        speed = f"{rate_text(cost.texts_per_s)} texts/s ({cost.ms_per_text:.3g} ms/text)"
+        speed = f"{speed_words(cost)}; {rate_text(cost.texts_per_s)} texts/s wall"
     else:
         speed = "vectors from the embedding cache (speed not measured)" if cost.cached else "speed not measured"
     where = f"on {cost.device}" + ("" if cost.kind == LEXICAL else f", {cost.precision}")

@@ -4,6 +4,7 @@ limits and its --json carries each run's cost."""
 import json
 from dataclasses import replace
 
+import pandas as pd
 import pytest
 
 from coreb_core.runs.cost import RunCost, cost_words
@@ -48,11 +49,12 @@ def test_speed_limit_leaves_out_the_slow_and_the_unmeasured(evaluated):
     assert (left.run, left.why, left.measured, left.limit) == (runs["bm25s-mteb"], OVER_SPEED, 4.0, 1.0)
     assert rec.excluded["reason"].tolist() == ["4 ms per text exceed the 1 ms limit"]
     assert left_out_sentence(left) == "bm25s-mteb · demo_v2603 is left out: its 4 ms per text exceed the 1 ms limit."
-    assert "among runs with at most 1 ms per text" in recommendation_sentence(rec)
+    assert "among our runs with at most 1 ms per text" in recommendation_sentence(rec)
     assert evidence_sentence(rec, "v2").endswith(f" Its cost: {cost_words(FAST)}.")
-    assert cost_words(FAST) == "2,000 texts/s (0.5 ms/text) on cpu; peak memory 0.60 GB (process RSS)"
-    row = rec.ranked.iloc[0]
-    assert (row["texts_per_s"], row["ms_per_text"], row["peak_memory_gb"]) == (2000.0, 0.5, 0.6)
+    assert cost_words(FAST) == ("0.5 ms per text (index and search, no encoder; wall only, load unknown); 2,000 "
+                                "texts/s wall on cpu; peak memory 0.60 GB (process RSS)")
+    row = rec.ranked.iloc[0]  # lexical: per query (here no query count: per text), off the encoding axis
+    assert (row["ms_per_query"], row["peak_memory_gb"]) == (0.5, 0.6) and pd.isna(row["texts_per_s"])
     # not measured: an older run (no cost) and a run whose vectors all came from the cache; neither passes silently
     rec = _recommend(evaluated, {"bm25": None, "bm25s-mteb": CACHED}, max_ms_per_text=100.0)
     assert not rec.standings and [x.why for x in rec.left_out] == [SPEED_UNMEASURED, SPEED_UNMEASURED]
@@ -90,8 +92,9 @@ def test_select_verb_takes_the_limits_and_json_carries_the_cost(unmeasured_cost_
     assert data["max_ms_per_text"] == 1000.0 and data["max_memory_gb"] is None
     (kept,) = data["standings"]
     assert kept["run"] == runs["bm25"] and kept["cost"]["kind"] == "lexical" and kept["cost"]["device"] == "cpu"
-    assert kept["texts_per_s"] > 0 and kept["cost"]["texts_per_s"] == pytest.approx(kept["texts_per_s"], rel=1e-3)
-    assert kept["ms_per_text"] == pytest.approx(1000 / kept["texts_per_s"])
+    # a lexical run: its figure is per query (index and search), not an encoding speed (issue 48)
+    assert kept["texts_per_s"] is None and kept["ms_per_text"] is None and kept["ms_per_query"] > 0
+    assert kept["cost"]["cpu_s"] > 0 and kept["speed_basis"] == "cpu"
     assert [(x["run"], x["why"]) for x in data["left_out"]] == [(runs["bm25s-mteb"], "speed_unmeasured")]
     done = run_cli("select", "--release", "demo_v2603", "--task", "t2c", "--max-memory-gb", "0.001", env=env)
     lines = done.stdout.splitlines()
@@ -102,7 +105,7 @@ def test_select_verb_takes_the_limits_and_json_carries_the_cost(unmeasured_cost_
     # no limit: both ranked, each line with its cost (or "cost not measured")
     done = run_cli("select", "--release", "demo_v2603", "--task", "t2c", env=env)
     ranked = [line for line in done.stdout.splitlines() if line[:5].strip().rstrip(".").isdigit()]
-    assert len(ranked) == 2 and sum("texts/s · " in line for line in ranked) == 1
+    assert len(ranked) == 2 and sum("CPU-ms per query (index and search" in line for line in ranked) == 1
     assert sum("cost not measured" in line for line in ranked) == 1
     assert "Its cost: " in done.stdout.splitlines()[2] or "Its cost was not measured." in done.stdout.splitlines()[2]
     listing = json.loads(run_cli("runs", "list", "--release", "demo_v2603", "--json", env=env).stdout)

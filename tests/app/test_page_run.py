@@ -61,7 +61,7 @@ def test_run_page_runs_bm25(lexical_copy):
                for c in at.caption)
     cost = run_meta(run_id, private_cache).cost  # issue 36: what the run measured, said when it ends
     assert cost.kind == "lexical" and cost.texts_per_s > 0
-    assert any(f"; measured cost: {rate_text(cost.texts_per_s)} texts/s (" in c.value for c in at.caption)
+    assert any(f"; measured cost: {rate_text(cost.speed_ms)} CPU-ms per query (" in c.value for c in at.caption)
     # issue 24: the finished run is listed and chosen under Runs at once, and the sidebar says so
     # (the chips leave out " · demo_v2603": the sidebar's release is chosen right above them)
     assert run_id in at.sidebar.multiselect[0].value

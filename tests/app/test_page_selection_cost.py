@@ -4,15 +4,9 @@ import json
 
 import pytest
 
+from coreb_core.runs.cost import cost_words
 from coreb_core.runs.folders import run_meta
 from tests.builders import app_test, one_table
-
-
-def _scatter(at) -> dict:
-    charts = [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]
-    found = [c for c in charts if "layer" in c and any("texts per second" in json.dumps(layer) for layer in c["layer"])]
-    assert len(found) == 1, f"{len(found)} accuracy / cost charts"
-    return found[0]
 
 
 def test_cost_chart_and_columns_without_limits(unmeasured_cost_cache):
@@ -22,14 +16,15 @@ def test_cost_chart_and_columns_without_limits(unmeasured_cost_cache):
     ranked = one_table(at, "ci_low", "texts_per_s")
     bm25 = run_meta(runs["bm25"], root).cost
     row = ranked.set_index("run").loc[runs["bm25"]]
-    assert row["texts_per_s"] == pytest.approx(bm25.texts_per_s) and row["peak_memory_gb"] == bm25.peak_rss_gb
-    assert ranked.set_index("run").loc[runs["bm25s-mteb"]][["texts_per_s", "peak_memory_gb"]].isna().all()
-    spec = _scatter(at)
-    points = next(iter(spec["datasets"].values())) if "datasets" in spec else None
-    assert points is None or len(points) == 1  # one run measured its speed
-    layer = spec["layer"][0]
-    assert layer["encoding"]["x"]["scale"]["type"] == "symlog" and "nDCG@10" in layer["encoding"]["y"]["title"]
-    assert any("Not drawn, speed not measured: bm25s-mteb · demo\\_v2603." in c.value for c in at.caption)
+    # a lexical run: per query (index and search), off the encoding axis and the chart (issue 48)
+    assert row["ms_per_query"] == pytest.approx(bm25.speed_ms) and row["peak_memory_gb"] == bm25.peak_rss_gb
+    assert str(row["texts_per_s"]) in ("nan", "None", "<NA>") and row["busy"] == bm25.busy
+    assert ranked.set_index("run").loc[runs["bm25s-mteb"]][["ms_per_query", "peak_memory_gb"]].isna().all()
+    charts = [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]
+    assert not [c for c in charts if "texts encoded per CPU-second" in json.dumps(c)]  # no encoder: no chart
+    assert any("Not drawn (no encoding speed): bm25 · demo\\_v2603, bm25s-mteb · demo\\_v2603." in c.value
+               and "Lexical runs, per query: bm25 · demo\\_v2603: " in c.value and "CPU-ms per query" in c.value
+               for c in at.caption)
     assert any(t.value.endswith(" Its cost was not measured.") or " Its cost: " in t.value for t in at.text)
     assert at.toggle(key="sel_ms_on").value is False and at.toggle(key="sel_gb_on").value is False
 
@@ -49,8 +44,7 @@ def test_speed_and_memory_limits_from_the_url(unmeasured_cost_cache):
     verdict = next(m.value for m in at.markdown if m.value.startswith("Choose"))
     assert "at most 1000 ms per text and at most 64 GB peak memory" in verdict
     evidence = at.text[0].value
-    assert evidence.endswith(f"texts/s ({bm25.ms_per_text:.3g} ms/text) on cpu; peak memory {bm25.peak_rss_gb:.2f} GB "
-                             "(process RSS).")
+    assert evidence.endswith(f" Its cost: {cost_words(bm25)}.") and "CPU-ms per query" in evidence
     # a limit the run's measurement exceeds: said with both figures
     at = app_test("selection.py", root, {"release": "demo_v2603", "runs": [runs["bm25"]], "sel_tasks": "t2c",
                                          "max_gb": "0.001"}).run()
