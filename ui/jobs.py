@@ -56,6 +56,23 @@ def sweep_table(result: SweepResult) -> pd.DataFrame:
                         columns=["model", "profile", "release", "status", "seconds", "texts/s", "run", "error"])
 
 
+def range_text(low: float, high: float) -> str:
+    """A range of time left, rounded outward to what it can claim: whole minutes from 90 s, else 10 s steps.
+
+    >>> range_text(100.0, 400.0), range_text(20.0, 61.0), range_text(50.0, 200.0)
+    ('1 to 7 min', '20 to 70 s', '50 s to 4 min')
+    """
+    import math
+
+    def minutes(x: float, up: bool) -> int:
+        return max(1, math.ceil(x / 60) if up else math.floor(x / 60))
+
+    if high < 90:
+        return f"{int(low // 10) * 10} to {math.ceil(high / 10) * 10} s"
+    lo = f"{minutes(low, False)}" if low >= 90 else f"{int(low // 10) * 10} s"
+    return f"{lo} to {minutes(high, True)} min"
+
+
 def progress_line(state: JobState) -> str:
     """What a running job is doing, how long it has run and how long it has left.
 
@@ -64,8 +81,15 @@ def progress_line(state: JobState) -> str:
     't2c: documents 3/8 · 72 s elapsed · about 2 min 10 s left'
     >>> progress_line(s._replace(eta_s=None))
     't2c: documents 3/8 · 72 s elapsed · estimating time left'
+    >>> progress_line(s._replace(eta_low_s=100.0, eta_high_s=400.0))   # uncertain: the range, in whole minutes
+    't2c: documents 3/8 · 72 s elapsed · about 1 to 7 min left'
     """
-    tail = "estimating time left" if state.eta_s is None else f"about {duration_text(state.eta_s)} left"
+    if state.eta_s is None:
+        tail = "estimating time left"
+    elif state.eta_low_s is not None and state.eta_high_s is not None:
+        tail = f"about {range_text(state.eta_low_s, state.eta_high_s)} left"
+    else:
+        tail = f"about {duration_text(state.eta_s)} left"
     return f"{state.message} · {duration_text(state.elapsed_s)} elapsed · {tail}"
 
 

@@ -36,6 +36,12 @@ USER, DEFAULT = "user", "default"  # who asked for a job: a user, or the first l
 ETA_WINDOW_S = 60.0  # the time left is extrapolated from the progress made over the last minute
 ETA_MIN_SPAN_S = 3.0  # and only once the work has moved for this long (a model load does not count)
 ETA_MIN_FRACTION = 0.002  # and by this much (a step's share is in proportion to its work: small is not noise)
+# What is shown (``EtaSmoother``, issue 48): the pace (seconds per unit of work left) may change by at most x2 within
+# ETA_WINDOW_S (steps finishing still shorten the time left as they come), easing toward the measured pace over
+# ETA_EASE_S; a range while the last minute's pace and the whole run's disagree by more than ETA_RANGE_SPREAD.
+ETA_MAX_CHANGE = 2.0
+ETA_EASE_S = 20.0
+ETA_RANGE_SPREAD = 1.25
 
 
 class RunCancelled(Exception):
@@ -92,6 +98,10 @@ class JobState(NamedTuple):
     origin: str = USER  # USER or DEFAULT
     warnings: tuple[str, ...] = ()  # one line each, set when DONE (damaged embedding-cache shards re-encoded)
     output: str | None = None  # set when DONE: what a piece of work wrote (a reranker's folder)
+    # While the estimate is uncertain (the last minute's pace and the whole run's disagree): the range of time left
+    # (None: no range, ``eta_s`` alone is honest)
+    eta_low_s: float | None = None
+    eta_high_s: float | None = None
 
     @property
     def finished(self) -> bool:
@@ -137,6 +147,100 @@ def eta_from(samples: list[tuple[float, float]], now: float) -> float | None:
     return round(max(0.0, left), 1)
 
 
+def _paces(samples: list[tuple[float, float]], now: float) -> tuple[float, float] | None:
+    """(the last minute's pace, the whole run's pace) in seconds per unit of work, as ``eta_from`` measures them
+    (from the end of a plateau such as a model load; a step later than the pace said counts as landing now); None
+    while there is too little progress to tell."""
+    if not samples:
+        return None
+    t_last, f_last = samples[-1]
+
+    def plateau_end(i: int) -> int:  # a model load, or vectors still coming: the pace starts after it
+        while i + 1 < len(samples) and samples[i + 1][1] == samples[i][1]:
+            i += 1
+        return i
+
+    earlier = [i for i, (t, _) in enumerate(samples) if t <= t_last - ETA_WINDOW_S]
+    i = plateau_end(min(earlier[-1] if earlier else 0, max(0, len(samples) - 2)))
+    start = plateau_end(0)
+    out = []
+    for t0, f0 in (samples[i], samples[start]):
+        span, moved = t_last - t0, f_last - f0
+        if span < ETA_MIN_SPAN_S or moved < ETA_MIN_FRACTION:
+            return None
+        pace = span / moved
+        if (1.0 - f_last) * pace < now - t_last:  # overdue: as if the next step landed now
+            pace = (now - t0) / moved
+        out.append(pace)
+    return out[0], out[1]
+
+
+class Eta(NamedTuple):
+    """The time left shown: ``seconds``, and a range (``low``, ``high``) while it is uncertain (else None)."""
+
+    seconds: float
+    low: float | None = None
+    high: float | None = None
+
+
+class EtaSmoother:
+    """The time left a job shows, from its (time, fraction) samples: the measured pace (``_paces``) eased in over
+    ETA_EASE_S and never changed by more than ETA_MAX_CHANGE within ETA_WINDOW_S, so a burst of load (or the app's
+    own pages computing) moves it gradually; work done still shortens it as each step lands. A range while the last
+    minute's pace and the whole run's disagree. Thread-safe (every page of every session reads it).
+
+    >>> eta = EtaSmoother()
+    >>> eta.update([(0.0, 0.0), (10.0, 0.1), (20.0, 0.2)], 20.0)   # 1% a second: 80 s left
+    Eta(seconds=80.0, low=None, high=None)
+    >>> eta.update([(0.0, 0.0), (10.0, 0.1), (20.0, 0.2), (30.0, 0.21)], 30.0).seconds  # 10x slower: eased in
+    88.7
+    """
+
+    def __init__(self) -> None:
+        self._pace: float | None = None
+        self._at = 0.0
+        self._lock = threading.Lock()
+        # (time, shown seconds per unit of work left) over the last ETA_WINDOW_S: what is shown next must stay
+        # within ETA_MAX_CHANGE of every one of them (the countdown between steps included)
+        self._shown: list[tuple[float, float]] = []
+
+    def update(self, samples: list[tuple[float, float]], now: float) -> Eta | None:
+        with self._lock:
+            paces = _paces(samples, now)
+            if paces is None:
+                return None
+            recent, whole = paces
+            if self._pace is None:
+                self._pace = recent
+            else:
+                dt = max(0.0, now - self._at)
+                eased = self._pace * (recent / self._pace) ** min(1.0, dt / ETA_EASE_S)
+                limit = ETA_MAX_CHANGE ** (dt / ETA_WINDOW_S)
+                self._pace = min(max(eased, self._pace / limit), self._pace * limit)
+            self._at = max(self._at, now)
+            t_last, f_last = samples[-1]
+            work = 1.0 - f_last
+            # counted down between steps, at most half-way (a late step is not "0 s left")
+            since = max(0.0, now - t_last)
+
+            def left(pace: float) -> float:
+                return round(max(pace * work - min(since, 0.5 * pace * work), 0.0), 1)
+
+            shown = left(self._pace)
+            self._shown = [(t, v) for t, v in self._shown if t >= now - ETA_WINDOW_S]
+            if work > 0 and self._shown:
+                lowest, highest = min(v for _, v in self._shown), max(v for _, v in self._shown)
+                bound = 0.99 * ETA_MAX_CHANGE  # a margin for the rounding to 0.1 s
+                per_work = min(max(shown / work, highest / bound), lowest * bound)
+                shown = round(per_work * work, 1)
+            if work > 0:
+                self._shown.append((now, shown / work))
+            low, high = min(recent, whole, self._pace), max(recent, whole, self._pace)
+            if high > ETA_RANGE_SPREAD * low:
+                return Eta(shown, min(left(low), shown), max(left(high), shown))
+            return Eta(shown)
+
+
 @dataclass
 class _Job:
     job_id: str
@@ -155,6 +259,7 @@ class _Job:
     cancel: threading.Event = field(default_factory=threading.Event)
     thread: threading.Thread | None = None
     origin: str = USER
+    eta: EtaSmoother = field(default_factory=EtaSmoother)
 
     def report(self, message: str, fraction: float) -> None:
         """The job's ``Progress``: records the step, and stops the run here when it was cancelled."""
@@ -170,9 +275,10 @@ class _Job:
 
     def state(self) -> JobState:
         elapsed = (self.finished or time.monotonic()) - self.started
-        eta = None if self.status != RUNNING else eta_from(self.samples, elapsed)
-        return JobState(self.job_id, self.request, self.status, self.message, self.fraction, elapsed, eta,
-                        self.run_id, self.error, self.origin, self.warnings, self.output)
+        eta = None if self.status != RUNNING else self.eta.update(list(self.samples), elapsed)
+        return JobState(self.job_id, self.request, self.status, self.message, self.fraction, elapsed,
+                        eta.seconds if eta else None, self.run_id, self.error, self.origin, self.warnings, self.output,
+                        eta.low if eta else None, eta.high if eta else None)
 
 
 Loader = Callable  # (spec, encoding, device) -> encoder
