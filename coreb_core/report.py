@@ -47,9 +47,10 @@ from coreb_core.present.selection import (
     left_out_sentence,
     parameter_text,
     recommendation_sentence,
+    resolution_flips,
     versus_first_words,
 )
-from coreb_core.present.tiers import method_words, rank_interval_words, selection_tier_sentence
+from coreb_core.present.tiers import flips_words, method_words, rank_interval_words, selection_tier_sentence
 from coreb_core.results.published import release_relation
 from coreb_core.runs.cost import cost_words
 from coreb_core.text import p_text
@@ -131,10 +132,10 @@ def _table(header: list[tuple[str, bool]], rows: list[list[str]]) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def _mark(s: Standing) -> str:
+def _mark(s: Standing, flips: int) -> str:
     if s.rank == 1 or not s.compared:
-        return versus_first_words(s)  # "best", or "not compared: no query in common"
-    return ("▼ below best" if s.significant else "≈ not distinguishable") + f" ({p_text(s.p_holm)})"
+        return versus_first_words(s, flips)  # "best", or "not compared: no query in common"
+    return ("▼ below best" if s.significant else "≈ not distinguishable") + f" ({p_text(s.p_holm, flips)})"
 
 
 def html(selection: SelectionView, published: PublishedView, now: datetime | None = None) -> str:
@@ -192,7 +193,7 @@ def html(selection: SelectionView, published: PublishedView, now: datetime | Non
              _esc(parameter_text(s.params_b)), str(s.queries),
              f"<b>{points(s.mean)}</b>" + ("*" if s.significant else ""),
              f"{points(s.ci_low)}–{points(s.ci_high)}", "" if s.rank == 1 else signed_points(shown_difference(s.mean, board[0].mean) / 100),
-             _esc(_mark(s)), "" if s.rank == 1 else f"{s.wins}/{s.ties}/{s.losses}", points(s.trap_share)]
+             _esc(_mark(s, resolution_flips(rec))), "" if s.rank == 1 else f"{s.wins}/{s.ties}/{s.losses}", points(s.trap_share)]
             for s in board]
     parts.append("<section><h2>Leaderboard (our runs on this release)</h2>" + _table(
         [("#", False), ("model", False), ("tier", True), ("rank 95%", True), ("params", True), ("queries", True),
@@ -200,7 +201,7 @@ def html(selection: SelectionView, published: PublishedView, now: datetime | Non
          ("95% CI", True), ("Δ vs best", True), ("vs best (Holm)", False), ("W/T/L vs best", True),
          ("trap %", True)], rows)
         + f'<p class="note">* significantly below the best run (paired randomization test on shared queries, '
-          f"{selection.n_permutations:,} sign flips, Holm-corrected across runs, α = {SIGNIFICANCE_LEVEL}). 95% CI: "
+          f"{flips_words(selection.n_permutations)}, Holm-corrected across runs, α = {SIGNIFICANCE_LEVEL}). 95% CI: "
           "percentile bootstrap over queries. trap %: share of queries lost to a trap, i.e. of the queries with a "
           "positive (rel=2), those with a trap (rel=1) ranked above every positive."
         + (f" {_esc(method_words(rec.tiers))}" if rec.tiers is not None else "") + "</p>")

@@ -114,12 +114,28 @@ def capped(lines: Sequence[str], what: str = "files skipped", limit: int = MAX_L
     return Capped(lines[:limit], f"… and {len(lines) - limit:,} more {what}")
 
 
-def p_text(p: float) -> str:
+# A Monte-Carlo p-value counted from this many extreme sign patterns has a relative error near 1/sqrt(200), about 7%:
+# two significant digits (``evaluation.significance`` draws flips until a pair counts this many, or its limit).
+P_RESOLVED_COUNT = 200
+
+
+def p_text(p: float, flips: int | None = None) -> str:
     """A p-value as a reader expects it: two significant digits, ``p < 0.001`` when tiny.
+
+    ``flips``: the most sign flips a randomization test drew (``significance.adaptive_limit``); then only the digits
+    they support are printed. A p counted from fewer than ``P_RESOLVED_COUNT`` extreme patterns is said as ``p <
+    0.001`` only where its upper bound (the count plus two standard errors) is below 0.001, else with one digit.
 
     >>> p_text(0.38812), p_text(0.0123), p_text(1.0), p_text(0.00004), p_text(float("nan"))
     ('p = 0.39', 'p = 0.012', 'p = 1.0', 'p < 0.001', 'p not available')
+    >>> p_text(0.0008, 10_000), p_text(0.0008, 200_000), p_text(0.00095, 200_000), p_text(0.0013, 200_000)
+    ('p ≈ 0.0008', 'p < 0.001', 'p ≈ 0.0009', 'p = 0.0013')
     """
     if p is None or p != p:  # missing, or NaN (a test without data)
         return "p not available"
-    return "p < 0.001" if p < 0.001 else f"p = {p:#.2g}"
+    if flips is None or p * (flips + 1) >= P_RESOLVED_COUNT:
+        return "p < 0.001" if p < 0.001 else f"p = {p:#.2g}"
+    count = p * (flips + 1)  # the extreme patterns (and the one added): p's resolution
+    if (count + 2 * count ** 0.5) / (flips + 1) < 0.001 and 1 / (flips + 1) < 0.001:
+        return "p < 0.001"
+    return f"p ≈ {p:.1g}"

@@ -17,7 +17,7 @@ Example (CoREB-mini and a BM25 run ``bm25`` in ``root``, against a run of MTEB's
     >>> pairs = pair_table(per_query, NDCG_10)          # mean Δ, p-values (Holm), win/tie/loss
     >>> pairs[["a", "b", "mean_delta", "p_randomization_holm", "wins", "ties", "losses"]]
           a     b  mean_delta  p_randomization_holm  wins  ties  losses
-    0  bm25  mteb    0.020844                0.0019   254   248     218
+    0  bm25  mteb    0.020844                 0.002   254   248     218
     >>> deltas = pair_deltas(per_query, "bm25", "mteb", NDCG_10)   # per query, sorted by Δ
     >>> deltas[["query_id", "delta", "outcome"]].head(1)
                     query_id     delta outcome
@@ -42,6 +42,7 @@ from coreb_core.evaluation.significance import (
     KEYS,
     TIE_TOLERANCE,
     Correction,
+    adaptive_limit,
     bootstrap_cis,
     compare_runs,
     holm,
@@ -162,7 +163,8 @@ def pair_table(per_query: Mapping[str, pd.DataFrame], metric: Measure = NDCG_10,
     0  A  B      -0.375
     1  C  B       0.000
     """
-    table = compare_runs(_plain_all(per_query), metric.column, n_permutations, seed, baseline, correction)
+    table = compare_runs(_plain_all(per_query), metric.column, n_permutations, seed, baseline, correction,
+                         adaptive_limit(n_permutations))  # more flips where the printed digits need them
     if labels is not None and len(table):
         table.insert(2, "label_a", table["a"].map(lambda r: labels.get(r, r)))
         table.insert(3, "label_b", table["b"].map(lambda r: labels.get(r, r)))
@@ -287,7 +289,7 @@ def recorrect(verdicts: Sequence[PairVerdict], correction: Correction | str,
     >>> # Holm: 0.123 x 3, then x 2 and 0.245 x 1, never below 0.369; BH: 0.123 x 3 / 1 and x 3 / 2 = 0.1845,
     >>> # 0.245 x 3 / 3, then the minimum from the largest down
     >>> [round(v.p_holm, 3) for v in bh], [round(v.p_adjusted, 3) for v in bh], str(bh[0].correction)
-    ([0.369, 0.369, 0.369], [0.184, 0.245, 0.184], 'bh')
+    ([0.37, 0.37, 0.37], [0.185, 0.245, 0.185], 'bh')
     """
     correction = Correction.parse(correction)
     p_adjusted = correction.adjust([v.p for v in verdicts])

@@ -142,7 +142,7 @@ class Recommendation(NamedTuple):
     """What ``recommend`` returns: the ranked runs, those left out, and the slice that was asked for.
 
     >>> Recommendation._fields[6:]
-    ('lead', 'metric', 'standings', 'left_out', 'tiers', 'max_ms_per_text', 'max_memory_gb')
+    ('lead', 'metric', 'standings', 'left_out', 'tiers', 'max_ms_per_text', 'max_memory_gb', 'n_permutations')
     """
 
     ranked: pd.DataFrame  # our runs within budget, best first (scores as fractions)

@@ -22,11 +22,27 @@ import pandas as pd
 
 from coreb_core.data.measures import NDCG_10
 from coreb_core.errors import CorebError
+from coreb_core.text import P_RESOLVED_COUNT
 
 KEYS = ["task", "query_id"]
 TIE_TOLERANCE = 1e-12
 DEFAULT_PERMUTATIONS = 10_000
 DEFAULT_BOOTSTRAP = 10_000
+# Adaptive flips (issue 48, item 4): 10,000 sign flips gave 0.0007-0.0013 across seeds for a p of 0.0013, and "p <
+# 0.001" was printed. A pair whose flips counted fewer than RESOLVED_COUNT extreme patterns (its p's relative Monte-Carlo
+# error above 1/sqrt(200), about 7%) gets more flips, up to ADAPTIVE_FACTOR times the base count; the others keep the
+# base count's p to the digit. ``coreb_core.text.p_text`` prints only the digits that resolution supports.
+RESOLVED_COUNT = P_RESOLVED_COUNT
+ADAPTIVE_FACTOR = 20
+
+
+def adaptive_limit(n_permutations: int) -> int:
+    """The most sign flips an adaptive test draws for one pair, from the base count (200,000 for 10,000).
+
+    >>> adaptive_limit(10_000), adaptive_limit(0)
+    (200000, 0)
+    """
+    return ADAPTIVE_FACTOR * max(0, int(n_permutations))
 
 
 class PairComparison(NamedTuple):
@@ -87,7 +103,8 @@ def paired_ttests(deltas: Sequence[np.ndarray]) -> list[float]:
     return out
 
 
-def randomization_test(delta: np.ndarray, n_permutations: int = DEFAULT_PERMUTATIONS, seed: int = 0) -> float:
+def randomization_test(delta: np.ndarray, n_permutations: int = DEFAULT_PERMUTATIONS, seed: int = 0,
+                       max_permutations: int | None = None) -> float:
     """Two-sided paired randomization test: flip the sign of each difference at random.
 
     p = (1 + #{|mean of flipped| >= |observed mean|}) / (1 + n_permutations).
@@ -95,11 +112,11 @@ def randomization_test(delta: np.ndarray, n_permutations: int = DEFAULT_PERMUTAT
     >>> round(randomization_test(np.array([0.5, 0.5, 0.5]), n_permutations=1000), 4)  # 2 of 8 sign patterns
     0.2468
     """
-    return randomization_tests([delta], n_permutations, seed)[0]
+    return randomization_tests([delta], n_permutations, seed, max_permutations)[0]
 
 
 def randomization_tests(deltas: Sequence[np.ndarray], n_permutations: int = DEFAULT_PERMUTATIONS,
-                        seed: int = 0) -> list[float]:
+                        seed: int = 0, max_permutations: int | None = None) -> list[float]:
     """``randomization_test`` of each difference vector, in one pass per length: the sign patterns depend only on
     the seed and the number of queries, so the vectors of one length share one sign matrix, and one matrix product
     per block of 1,000 patterns tests them all (a pair at a time, every pair drew the same matrix again).
@@ -117,11 +134,12 @@ def randomization_tests(deltas: Sequence[np.ndarray], n_permutations: int = DEFA
             zeros[n] = len(columns)
             columns.append(np.zeros(n))
         pairs.append((i, zeros[n]))
-    return pair_randomization_tests(columns, pairs, n_permutations, seed)
+    return pair_randomization_tests(columns, pairs, n_permutations, seed, max_permutations)
 
 
 def pair_randomization_tests(columns: Sequence[np.ndarray], pairs: Sequence[tuple[int, int]],
-                             n_permutations: int = DEFAULT_PERMUTATIONS, seed: int = 0) -> list[float]:
+                             n_permutations: int = DEFAULT_PERMUTATIONS, seed: int = 0,
+                             max_permutations: int | None = None) -> list[float]:
     """``randomization_test`` of ``columns[a] - columns[b]`` for each pair (a, b) of columns of one length: each
     column meets the sign patterns once (S @ X) and a pair's flipped sums are the difference of its two columns'
     (S @ a - S @ b = S @ (a - b)). 50 runs' 1,225 pairs cost 50 columns' products, not 1,225. The p-values are
@@ -131,8 +149,29 @@ def pair_randomization_tests(columns: Sequence[np.ndarray], pairs: Sequence[tupl
     >>> a, b, c = np.array([1.0, 0.5, 0.8]), np.array([0.5, 0.5, 0.2]), np.array([0.0, 1.0, 0.0])
     >>> pair_randomization_tests([a, b, c], [(0, 1), (0, 2)], 1000) == randomization_tests([a - b, a - c], 1000)
     True
+
+    ``max_permutations`` (adaptive; None: every pair gets ``n_permutations``): a pair that counted fewer than
+    ``RESOLVED_COUNT`` extreme patterns draws more, the same stream continued in blocks of 1,000 (so its first
+    ``n_permutations`` are the fixed test's), doubling until it counts ``RESOLVED_COUNT`` or reaches
+    ``max_permutations``; a pair already resolved keeps the fixed test's p to the digit (``pair_randomization_flips``).
     """
-    p_values = [1.0] * len(pairs)
+    return [p for p, _ in pair_randomization_flips(columns, pairs, n_permutations, seed, max_permutations)]
+
+
+def pair_randomization_flips(columns: Sequence[np.ndarray], pairs: Sequence[tuple[int, int]],
+                             n_permutations: int = DEFAULT_PERMUTATIONS, seed: int = 0,
+                             max_permutations: int | None = None) -> list[tuple[float, int]]:
+    """``pair_randomization_tests``' p-values, each with the sign flips it was computed from.
+
+    >>> rng = np.random.default_rng(3)
+    >>> x = rng.normal(0.15, 1.0, 400)   # a small p: 10,000 flips count 4 extreme patterns
+    >>> fixed = pair_randomization_flips([x, np.zeros(400)], [(0, 1)], 10_000)
+    >>> grown = pair_randomization_flips([x, np.zeros(400)], [(0, 1)], 10_000, max_permutations=200_000)
+    >>> [(round(p, 6), flips) for p, flips in fixed + grown]
+    [(0.0005, 10000), (0.000305, 200000)]
+    """
+    limit = n_permutations if max_permutations is None else max(n_permutations, max_permutations)
+    out: list[tuple[float, int]] = [(1.0, n_permutations)] * len(pairs)
     by_length: dict[int, list[int]] = {}
     for i, (a, b) in enumerate(pairs):
         if len(columns[a]) != len(columns[b]):
@@ -149,14 +188,24 @@ def pair_randomization_tests(columns: Sequence[np.ndarray], pairs: Sequence[tupl
                                   - np.asarray(columns[pairs[i][1]], dtype=np.float64)).mean()) for i in members])
         rng = np.random.default_rng(seed)  # the same sign patterns as randomization_tests draws for this length
         extreme = np.zeros(len(members), dtype=np.int64)
-        for start in range(0, n_permutations, 1000):
-            k = min(1000, n_permutations - start)
-            signs = (rng.integers(0, 2, size=(k, n), dtype=np.int8) * 2 - 1).astype(np.float64)
-            flipped = signs @ block
-            extreme += np.sum(np.abs(flipped[:, first] - flipped[:, second]) / n >= observed - 1e-15, axis=0)
+        drawn = np.zeros(len(members), dtype=np.int64)
+        active = np.arange(len(members))  # the pairs still drawing
+        done, target = 0, n_permutations
+        while len(active):
+            for start in range(done, target, 1000):
+                k = min(1000, target - start)
+                signs = (rng.integers(0, 2, size=(k, n), dtype=np.int8) * 2 - 1).astype(np.float64)
+                flipped = signs @ block
+                extreme[active] += np.sum(np.abs(flipped[:, first[active]] - flipped[:, second[active]]) / n
+                                          >= observed[active] - 1e-15, axis=0)
+            drawn[active] = target
+            done = target
+            # unresolved pairs draw on, doubling, while the limit allows (the fixed test: the limit is the base)
+            active = active[extreme[active] < RESOLVED_COUNT] if target < limit else active[:0]
+            target = min(limit, 2 * target)
         for j, i in enumerate(members):
-            p_values[i] = (1 + int(extreme[j])) / (1 + n_permutations)
-    return p_values
+            out[i] = ((1 + int(extreme[j])) / (1 + int(drawn[j])), int(drawn[j]))
+    return out
 
 
 def holm(p_values: list[float]) -> list[float]:
@@ -332,7 +381,8 @@ def bootstrap_cis(vectors: Sequence[np.ndarray], n_resamples: int = DEFAULT_BOOT
 
 
 def compare_pair(a: pd.DataFrame, b: pd.DataFrame, column: str = NDCG_10.column, name_a: str = "a",
-                 name_b: str = "b", n_permutations: int = DEFAULT_PERMUTATIONS, seed: int = 0) -> PairComparison:
+                 name_b: str = "b", n_permutations: int = DEFAULT_PERMUTATIONS, seed: int = 0,
+                 max_permutations: int | None = None) -> PairComparison:
     """Compare two per-query tables (from ``evaluate``) on their shared queries, on their ``column``: any numeric
     column, a measure's (``Measure.column``) or a derived score (the selection's ``score``).
 
@@ -342,13 +392,14 @@ def compare_pair(a: pd.DataFrame, b: pd.DataFrame, column: str = NDCG_10.column,
     >>> c.shared, (c.wins, c.ties, c.losses), round(c.mean_delta, 3), round(c.p_randomization, 3)
     (3, (2, 1, 0), 0.367, 0.511)
     """
-    return compare_pairs([(a, b, name_a, name_b)], column, n_permutations, seed)[0]
+    return compare_pairs([(a, b, name_a, name_b)], column, n_permutations, seed, max_permutations)[0]
 
 
 def compare_pairs(pairs: Sequence[tuple[pd.DataFrame, pd.DataFrame, str, str]], column: str = NDCG_10.column,
-                  n_permutations: int = DEFAULT_PERMUTATIONS, seed: int = 0) -> list[PairComparison]:
+                  n_permutations: int = DEFAULT_PERMUTATIONS, seed: int = 0,
+                  max_permutations: int | None = None) -> list[PairComparison]:
     """``compare_pair`` of each (a, b, name_a, name_b), the randomization tests of all pairs in one pass
-    (``pair_randomization_tests``): the same numbers as one pair at a time.
+    (``pair_randomization_tests``, adaptive up to ``max_permutations``): the same numbers as one pair at a time.
 
     >>> a = pd.DataFrame({"task": "t2c", "query_id": ["q1", "q2", "q3"], "ndcg_at_10": [1.0, 0.5, 0.8]})
     >>> b = pd.DataFrame({"task": "t2c", "query_id": ["q1", "q2", "q3"], "ndcg_at_10": [0.5, 0.5, 0.2]})
@@ -384,7 +435,7 @@ def compare_pairs(pairs: Sequence[tuple[pd.DataFrame, pd.DataFrame, str, str]], 
         at.append((len(columns) - 2, len(columns) - 1))
     values = [(columns[i], columns[j]) for i, j in at]
     deltas = [va - vb for va, vb in values]
-    p_randomization = pair_randomization_tests(columns, at, n_permutations, seed)
+    p_randomization = pair_randomization_tests(columns, at, n_permutations, seed, max_permutations)
     p_ttest = paired_ttests(deltas)
     return [PairComparison(
         name_a, name_b, column, len(va), len(a) - len(va), len(b) - len(va),
@@ -411,7 +462,7 @@ def run_pairs(runs: Sequence[str], baseline: str | None = None) -> list[tuple[st
 
 def compare_runs(per_query: dict[str, pd.DataFrame], column: str = NDCG_10.column,
                  n_permutations: int = DEFAULT_PERMUTATIONS, seed: int = 0, baseline: str | None = None,
-                 correction: Correction | str = HOLM) -> pd.DataFrame:
+                 correction: Correction | str = HOLM, max_permutations: int | None = None) -> pd.DataFrame:
     """Every pair of runs (``run_pairs``: all pairs, or each run against ``baseline``), with the p-values
     Holm-corrected across the pairs (``p_ttest_holm``, ``p_randomization_holm``) and corrected under
     ``correction`` (``p_ttest_adjusted``, ``p_randomization_adjusted``; its name in ``correction``).
@@ -430,7 +481,7 @@ def compare_runs(per_query: dict[str, pd.DataFrame], column: str = NDCG_10.colum
     ([0.511, 0.247], [1.0, 0.494])
     """
     pairs = [(per_query[x], per_query[y], x, y) for x, y in run_pairs(list(per_query), baseline)]
-    rows = [c._asdict() for c in compare_pairs(pairs, column, n_permutations, seed)]
+    rows = [c._asdict() for c in compare_pairs(pairs, column, n_permutations, seed, max_permutations)]
     table = pd.DataFrame(rows, columns=PairComparison._fields)
     if len(table):
         table["p_ttest_holm"] = holm(table["p_ttest"].tolist())

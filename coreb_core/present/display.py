@@ -18,6 +18,7 @@ from coreb_core.analysis.deflation import ALL_TASKS, Deflation
 from coreb_core.analysis.traps.surface import SurfaceFinding
 from coreb_core.data.measures import metric_label
 from coreb_core.data.schema import NEGATIVE, POSITIVE, TASK_NAMES, TRAP
+from coreb_core.evaluation.significance import DEFAULT_PERMUTATIONS, adaptive_limit
 from coreb_core.present.format import plain
 from coreb_core.present.labels import TRAP_KIND_LABELS
 from coreb_core.present.numbers import interval_text, pct, points, shown_difference, signed_points
@@ -109,6 +110,8 @@ def mark_anchor(listing: pd.DataFrame, anchor_id: str | None) -> pd.DataFrame:
 # ---------------------------------------------------------------- significance in words
 # The corrections for multiple comparisons by name (``coreb_core.evaluation.significance.CORRECTIONS``), in
 # a sentence ("after Bonferroni correction") and in a column header ("p (BH)").
+# The most flips a comparison's randomization test drew (``pair_table``: the default base, adaptive): its p's digits
+RESOLUTION = adaptive_limit(DEFAULT_PERMUTATIONS)
 CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini–Hochberg"}
 CORRECTION_SHORT = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "BH"}
 # The rank correlations of ``coreb_core.analysis.rank_contrast`` by name.
@@ -155,9 +158,9 @@ def verdict_sentence(v: PairVerdict, names: Mapping[str, str]) -> str:
     after, p = f"after {CORRECTION_NAMES[v.correction.name]} correction", verdict_p(v)
     if v.significant:
         return (f"{a} beats {b} {where} by {v.delta * 100:.1f} points (95% CI {interval_text(v.ci_low, v.ci_high)}), "
-                f"significant {after} ({p_text(p)}), {tail}")
+                f"significant {after} ({p_text(p, RESOLUTION)}), {tail}")
     return (f"{a} is not significantly different from {b} {where} ({signed_points(v.delta)} points, 95% CI "
-            f"{interval_text(v.ci_low, v.ci_high)}; {p_text(p)} {after}), {tail}")
+            f"{interval_text(v.ci_low, v.ci_high)}; {p_text(p, RESOLUTION)} {after}), {tail}")
 
 
 # The verdict table's columns in words, in the frame's order; the page shows them in VERDICT_SHOWN's order
@@ -181,9 +184,9 @@ def verdict_table(pairs: pd.DataFrame, verdicts: Iterable[PairVerdict], names: M
      'r1', 'r2']
     """
     rows = [{"better": names.get(v.a, v.a), "other": names.get(v.b, v.b), "delta_points": round(v.delta * 100, 1),
-             "delta_ci": interval_text(v.ci_low, v.ci_high), "p_holm_text": p_text(v.p_holm),
+             "delta_ci": interval_text(v.ci_low, v.ci_high), "p_holm_text": p_text(v.p_holm, RESOLUTION),
              "verdict": "significant" if v.significant else "not significant",
-             "record": f"{v.wins} / {v.ties} / {v.losses}", "p_text": p_text(verdict_p(v)),
+             "record": f"{v.wins} / {v.ties} / {v.losses}", "p_text": p_text(verdict_p(v), RESOLUTION),
              "p_ttest_text": "—" if math.isnan(v.p_ttest_adjusted) else p_text(v.p_ttest_adjusted)} for v in verdicts]
     front = pd.DataFrame(rows, columns=VERDICT_COLUMNS, index=pairs.index)
     return pd.concat([front, pairs], axis=1)

@@ -20,6 +20,7 @@ import pandas as pd
 
 from coreb_core.analysis.tiers import RunTier, Tiers
 from coreb_core.data.measures import metric_label
+from coreb_core.evaluation.significance import adaptive_limit
 
 AVERAGE_WORDS = {"tasks": "mean of task means", "queries": "query-weighted mean"}
 CORRECTION_WORDS = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini-Hochberg"}
@@ -76,11 +77,20 @@ def tiers_sentence(t: Tiers, names: Mapping[str, str] | None = None) -> str:
             f"({metric_label(t.metric)}, the {t.queries:,} queries every run scored): {listed}.")
 
 
+def flips_words(n_permutations: int) -> str:
+    """The sign flips of an adaptive randomization test (``significance.adaptive_limit``), in words.
+
+    >>> flips_words(10_000)
+    '10,000 sign flips, more where p is small (up to 200,000)'
+    """
+    return f"{n_permutations:,} sign flips, more where p is small (up to {adaptive_limit(n_permutations):,})"
+
+
 def method_words(t: Tiers) -> str:
     """How the tiers and intervals were made, for a caption or a note."""
     chained = (f" {count_noun(t.chained, 'significant pair')} share a tier through runs that differ from neither."
                if t.chained else "")
-    return (f"Tiers: every pair of runs tested (paired randomization test, {t.n_permutations:,} sign flips, "
+    return (f"Tiers: every pair of runs tested (paired randomization test, {flips_words(t.n_permutations)}, "
             f"{CORRECTION_WORDS[t.correction.name]}-corrected over "
             f"{count_noun(len(t.pairs), 'pair')}, α = {t.alpha:g}); a tier ends only where every run above differs "
             "significantly from every run below, so runs that do not differ always share a tier." + chained

@@ -11,7 +11,7 @@ from coreb_core.analysis.selection import Average, Recommendation, cost_columns,
 from coreb_core.data.measures import NDCG_10, Measure
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.errors import CorebError
-from coreb_core.evaluation.significance import DEFAULT_PERMUTATIONS
+from coreb_core.evaluation.significance import DEFAULT_PERMUTATIONS, adaptive_limit
 from coreb_core.present.format import release_words
 from coreb_core.present.numbers import points
 from coreb_core.present.selection import (
@@ -98,7 +98,7 @@ class SelectionView:
         if self.published_above:
             out.append(self.published_above)
         for s in rec.standings:
-            vs = "" if s.rank == 1 else f"  vs #1: {versus_first_words(s)}"
+            vs = "" if s.rank == 1 else f"  vs #1: {versus_first_words(s, adaptive_limit(rec.n_permutations))}"
             place = rec.tiers.tier_of(s.run) if rec.tiers is not None else None
             tier = f"  tier {place.tier}, rank {rank_interval_words(place)}" if place else ""
             out.append(f"{s.rank:>3}. {s.model}  {points(s.mean)} [{points(s.ci_low)}–{points(s.ci_high)}]  "

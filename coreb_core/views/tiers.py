@@ -16,7 +16,7 @@ from coreb_core.analysis.tiers import (
 )
 from coreb_core.data.measures import NDCG_10, Measure
 from coreb_core.errors import CorebError, check_alpha
-from coreb_core.evaluation.significance import DEFAULT_PERMUTATIONS, Correction, CorrectionName
+from coreb_core.evaluation.significance import DEFAULT_PERMUTATIONS, Correction, CorrectionName, adaptive_limit
 from coreb_core.present.numbers import points
 from coreb_core.present.tiers import method_words, rank_interval_words, tiers_sentence
 from coreb_core.text import p_text, terminal_safe
@@ -52,14 +52,15 @@ class TiersView:
             return terminal_safe(self.names.get(run, run))
 
         out = [terminal_safe(tiers_sentence(t, self.names))]
+        flips = adaptive_limit(t.n_permutations)  # the most flips a pair's test drew: the digits its p supports
         for r in t.runs:
             dropped = f"  ({r.dropped:,} of its queries dropped: not every run scored them)" if r.dropped else ""
             out.append(f"  tier {r.tier}  #{r.rank}  rank {rank_interval_words(r):<5}  {points(r.mean)}  "
                        f"{name(r.run)}{dropped}")
         for p in t.pairs:
             verdict = "differ" if p.significant else "do not differ"
-            out.append(f"  {name(p.a)} vs {name(p.b)}: {verdict} ({p_text(p.p_adjusted)} corrected, "
-                       f"{p_text(p.p)} alone), Δ {points(p.mean_delta)}")
+            out.append(f"  {name(p.a)} vs {name(p.b)}: {verdict} ({p_text(p.p_adjusted, flips)} corrected, "
+                       f"{p_text(p.p, flips)} alone), Δ {points(p.mean_delta)}")
         out.append(terminal_safe(method_words(t)))
         return out
 

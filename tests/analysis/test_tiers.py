@@ -11,7 +11,7 @@ import pytest
 from coreb_core.analysis.tiers import assign_tiers, rank_tiers, shared_values
 from coreb_core.data.measures import Measure
 from coreb_core.errors import CorebError
-from coreb_core.evaluation.significance import compare_runs
+from coreb_core.evaluation.significance import adaptive_limit, compare_runs
 
 N = 40
 BASE = np.linspace(0.5, 0.9, N)
@@ -31,10 +31,10 @@ def test_two_clear_tiers_worked_out_by_hand():
     significant = {frozenset((p.a, p.b)) for p in t.pairs if p.significant}
     assert significant == {frozenset(p) for p in [("a", "c"), ("a", "d"), ("b", "c"), ("b", "d")]}
     assert all(p.p_adjusted == pytest.approx(1.0) for p in t.pairs if not p.significant)
-    # 40 same-sign differences: no sign flip reaches them, so p = 1 / 2001; Holm: 6 x the smallest of six p-values,
-    # and its running maximum keeps the equal ones there
-    assert [round(p.p * 2001) for p in t.pairs if p.significant] == [1, 1, 1, 1]
-    assert [round(p.p_adjusted * 2001) for p in t.pairs if p.significant] == [6, 6, 6, 6]
+    # 40 same-sign differences: no sign flip reaches them, so they draw flips up to the adaptive limit (20 x 2,000,
+    # issue 48) and p = 1 / 40,001; Holm: 6 x the smallest of six p-values, its running maximum keeps the equal ones
+    assert [round(p.p * 40_001) for p in t.pairs if p.significant] == [1, 1, 1, 1]
+    assert [round(p.p_adjusted * 40_001) for p in t.pairs if p.significant] == [6, 6, 6, 6]
     assert (t.queries, t.tiers, t.chained) == (N, 2, 0)
     assert {r.run: (r.rank_low, r.rank_high) for r in t.runs if r.run in "cd"} == {"c": (3, 4), "d": (3, 4)}
 
@@ -56,7 +56,7 @@ def test_the_tests_are_compare_runs_under_the_chosen_correction():
     # the same queries in the same (sorted) order: the sign flips fall on the same queries
     frames = {r: table({r: values[r]}).drop(columns="run").rename(columns={"ndcg_at_10": "value"})
               .sort_values("query_id", ignore_index=True) for r in order}
-    direct = compare_runs(frames, "value", 1000, correction="bh")
+    direct = compare_runs(frames, "value", 1000, correction="bh", max_permutations=adaptive_limit(1000))
     assert [(p.a, p.b) for p in t.pairs] == list(zip(direct["a"], direct["b"]))
     assert [p.p_adjusted for p in t.pairs] == pytest.approx(direct["p_randomization_adjusted"].tolist())
     assert [p.p for p in t.pairs] == pytest.approx(direct["p_randomization"].tolist())

@@ -8,6 +8,7 @@ import shutil
 from html import unescape
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from coreb_core.paths import datasets_dir
@@ -96,3 +97,58 @@ def test_a_shown_difference_that_rounds_to_zero_has_no_sign():
     assert signed_points(shown_difference(0.38296, 0.3834) / 100) == "0.0"
     assert signed_points(-0.0004) == "0.0"
     assert signed_points(-0.0006) == "−0.1"
+
+
+def _p_near_0013() -> np.ndarray:
+    """400 differences whose paired randomization p is about 0.0012 (200,000 flips; the t-test agrees)."""
+    x = np.random.default_rng(3).normal(0.15, 1.0, 400)
+    return x - x.mean() + 0.165
+
+
+def test_p_values_have_the_flips_their_digits_need():
+    """Before: 10,000 flips gave 0.0008-0.0014 across seeds for this p, and two seeds of four printed "p < 0.001"."""
+    from scipy import stats
+
+    from coreb_core.evaluation.significance import adaptive_limit, pair_randomization_flips
+    from coreb_core.text import p_text
+
+    x = _p_near_0013()
+    assert 0.0009 < stats.ttest_1samp(x, 0.0).pvalue < 0.0015
+    limit = adaptive_limit(10_000)
+    got = [pair_randomization_flips([x, np.zeros(400)], [(0, 1)], 10_000, seed, limit)[0] for seed in range(4)]
+    assert [flips for _, flips in got] == [limit] * 4  # a handful of extreme flips at 10,000: drawn on to the limit
+    assert max(p for p, _ in got) / min(p for p, _ in got) < 1.25  # was 1.75 (0.0008 to 0.0014) at 10,000 flips
+    said = [p_text(p, limit) for p, _ in got]
+    assert said == ["p = 0.0011", "p = 0.0012", "p = 0.0011", "p = 0.0013"]
+    # at 10,000 flips the same p is said with the one digit they support, never "p < 0.001"
+    assert [p_text(p, 10_000) for p in (0.0008, 0.0010, 0.0014)] == ["p ≈ 0.0008", "p ≈ 0.001", "p ≈ 0.001"]
+
+
+def test_resolved_pairs_keep_the_fixed_tests_p_to_the_digit():
+    """A pair that counts enough extreme flips at the base count keeps its p (issue 47's p-values); one that counts
+    too few draws on from the same stream."""
+    from coreb_core.evaluation.significance import RESOLVED_COUNT, pair_randomization_flips
+
+    rng = np.random.default_rng(8)
+    columns = [rng.random(300), rng.random(300), _p_near_0013()[:300], np.zeros(300)]
+    pairs = [(0, 1), (2, 3)]
+    fixed = pair_randomization_flips(columns, pairs, 10_000)
+    grown = pair_randomization_flips(columns, pairs, 10_000, max_permutations=200_000)
+    assert fixed[0][0] * 10_001 >= RESOLVED_COUNT and grown[0] == fixed[0]
+    assert fixed[1][1] == 10_000 and grown[1][1] > 10_000
+
+
+def test_no_p_below_its_resolution_is_printed_for_a_run_that_wins_every_query(twin_bm25):
+    """A run that loses every query to the other: its p is at the limit's resolution, said as "p < 0.001", and the
+    method says how many flips were drawn."""
+    from coreb_core.views import tiers
+    from coreb_core.views.inputs import Inputs
+    from coreb_core.views.scope import Scope
+
+    root, runs = twin_bm25
+    from coreb_core.retrieval.pipeline import run_retrieval
+
+    other = run_retrieval("bm25s-mteb", "demo_v2603", root=root).run_id
+    lines = tiers.build(Scope.of("demo_v2603", [runs[0], other], root=root), task="t2c", inputs=Inputs(root)).lines()
+    assert lines[-1].startswith("Tiers: every pair of runs tested (paired randomization test, 10,000 sign flips, more "
+                                "where p is small (up to 200,000), Holm-corrected")
