@@ -194,10 +194,10 @@ def section_verdict(scope: Scope, state: State, choices: Choices, names: dict[st
         st.text(evidence_sentence(rec, scheme, names))
         if rec.tiers is not None and rec.standings:  # which other runs the first cannot be told apart from
             st.text(selection_tier_sentence(rec.tiers, rec.standings[0].run, names, recommended=not is_tie(rec)))
-        if above := figures.above_sentence(rec):  # a choice among our runs names the published models above it
-            st.text(above)
         if rec.left_out:  # beside the verdict: a run missing from the ranking is part of what it says
             st.text(" ".join(left_out_sentence(x, names) for x in rec.left_out))
+        if above := figures.above_sentence(rec):  # a choice among our runs names the published models above it
+            st.text(above)
         if scheme in READINGS:  # corrected labels: the official verdict on the same slice, beside it
             official = guarded(cached(relabel.official_verdict))(
                 scope, tasks=c.tasks, languages=c.languages, budget_b=c.budget, average=c.average,
