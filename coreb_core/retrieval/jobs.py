@@ -224,20 +224,20 @@ class EtaSmoother:
             since = max(0.0, now - t_last)
 
             def left(pace: float) -> float:
-                return round(max(pace * work - min(since, 0.5 * pace * work), 0.0), 1)
+                return max(pace * work - min(since, 0.5 * pace * work), 0.0)
 
             shown = left(self._pace)
             self._shown = [(t, v) for t, v in self._shown if t >= now - ETA_WINDOW_S]
             if work > 0 and self._shown:
                 lowest, highest = min(v for _, v in self._shown), max(v for _, v in self._shown)
-                bound = 0.99 * ETA_MAX_CHANGE  # a margin for the rounding to 0.1 s
-                per_work = min(max(shown / work, highest / bound), lowest * bound)
-                shown = round(per_work * work, 1)
+                bound = 0.99 * ETA_MAX_CHANGE  # a margin for the rounding to 0.1 s (1 % of an estimate from 10 s)
+                shown = min(max(shown / work, highest / bound), lowest * bound) * work
             if work > 0:
                 self._shown.append((now, shown / work))
+            shown = round(shown, 1)
             low, high = min(recent, whole, self._pace), max(recent, whole, self._pace)
             if high > ETA_RANGE_SPREAD * low:
-                return Eta(shown, min(left(low), shown), max(left(high), shown))
+                return Eta(shown, round(min(left(low), shown), 1), round(max(left(high), shown), 1))
             return Eta(shown)
 
 
@@ -275,8 +275,10 @@ class _Job:
 
     def state(self) -> JobState:
         elapsed = (self.finished or time.monotonic()) - self.started
-        eta = None if self.status != RUNNING else self.eta.update(list(self.samples), elapsed)
-        return JobState(self.job_id, self.request, self.status, self.message, self.fraction, elapsed,
+        samples = list(self.samples)  # one snapshot: the fraction shown is the one the time left was computed for
+        fraction = samples[-1][1] if samples and self.status == RUNNING else self.fraction
+        eta = None if self.status != RUNNING else self.eta.update(samples, elapsed)
+        return JobState(self.job_id, self.request, self.status, self.message, fraction, elapsed,
                         eta.seconds if eta else None, self.run_id, self.error, self.origin, self.warnings, self.output,
                         eta.low if eta else None, eta.high if eta else None)
 

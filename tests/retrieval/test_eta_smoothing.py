@@ -35,7 +35,7 @@ def worst_change_per_minute(reads, index=2):
     apart (work done is what justifies a shorter estimate: it is divided out)."""
     worst = 1.0
     shown = [(t, (e.seconds if index == 2 else e) / (1 - f)) for t, f, *rest in reads
-             for e in [rest[index - 2]] if e is not None and (e if index != 2 else e.seconds) > 0]
+             for e in [rest[index - 2]] if e is not None and (e if index != 2 else e.seconds) >= 10]  # 0.1 s rounding
     for i, (t1, a) in enumerate(shown):
         for t2, b in shown[i + 1:]:
             if t2 - t1 > 60:
