@@ -90,13 +90,25 @@ def section_reading() -> str:
     return reading
 
 
+AVERAGE_CHOICES = {"tasks": "mean of task means", "queries": "query-weighted"}
+
+
 @guarded
 def section_answer(scope: Scope, state: State, labels: dict[str, str], reading: str) -> deflation.DeflationView:
+    # One default average everywhere (docs/semantics.md): the mean of task means, as Model selection ranks; the
+    # query-weighted one (paper Table 3's Overall) one click away
+    average = st.radio("Overall", list(AVERAGE_CHOICES), format_func=AVERAGE_CHOICES.__getitem__, horizontal=True,
+                       key=remembered("deflation_average", "average", one_of(list(AVERAGE_CHOICES)), "tasks"),
+                       help="mean of task means: each task weighs the same (Model selection, select, tiers and the "
+                            "report rank so); query-weighted: each query weighs the same (paper Table 3's Overall)")
+    write_url({"average": None if average == "tasks" else average})
     tables = cached(deflation.build)(scope, task=state.task, per_run=st.session_state[per_run_key()],
-                                     reading=reading, labels=labels)
-    # The answer first: per run, how much the v1 rules overstate v2 over every query, then per task (x100).
+                                     reading=reading, labels=labels, average=average)
+    # The answer first: per run, how much the v1 rules overstate v2 over every task, then per task (x100).
     for finding in tables.findings:
         st.markdown(deflation_sentence(finding, labels.get(finding.run, finding.run)))
+    for note in tables.order_notes:  # where the two averages, or v1 and v2, order two runs differently
+        st.markdown(note)
     for task in TASK_NAMES:
         if task in set(tables.by_task["task"]):
             st.write(T2C_GENERATOR if task == "t2c" and reading == "v1_gen" else WHERE_IT_COMES_FROM[task])

@@ -68,6 +68,8 @@ class Deflation(NamedTuple):
     v1: float
     v2: float
     queries: int
+    # ``ALL_TASKS`` findings: how the tasks were averaged ("tasks": mean of task means, "queries": query-weighted)
+    average: str | None = None
 
     @property
     def overstatement(self) -> float:
@@ -176,24 +178,84 @@ def headline(deflation: pd.DataFrame) -> list[Deflation]:
 ALL_TASKS = "all tasks"  # the task of an ``overall`` finding
 
 
-def overall(deflation: pd.DataFrame) -> list[Deflation]:
-    """Per run, the rebuilt v1 rules against v2 over every task's queries at once, each query weighing the same
-    (the README's "12.7 points overall" for BM25 on release_v2603): the per-task means weighted by their queries.
+def overall(deflation: pd.DataFrame, average: str = "tasks") -> list[Deflation]:
+    """Per run, the rebuilt v1 rules against v2 over every task: by default the mean of the task means (each task
+    weighs the same, as Model selection, ``select``, ``tiers`` and the report rank), or with ``average="queries"``
+    query-weighted, each query weighing the same (paper Table 3's Overall; the README's "12.7 points overall" for BM25
+    on release_v2603).
 
     >>> t = pd.DataFrame({"run": ["bm25", "bm25"], "task": ["t2c", "c2t"], "v1_source": [COMPUTED] * 2,
     ...                   "v1": [0.5, 0.3], "v2": [0.4, 0.3], "queries": [300, 100]})
     >>> [(d.run, d.task, round(d.v1, 3), round(d.overstatement, 3), d.queries) for d in overall(t)]
-    [('bm25', 'all tasks', 0.45, 0.075, 400)]
+    [('bm25', 'all tasks', 0.4, 0.05, 400)]
+    >>> [(round(d.v1, 3), round(d.overstatement, 3), d.average) for d in overall(t, "queries")]
+    [(0.45, 0.075, 'queries')]
     """
+    if average not in ("tasks", "queries"):
+        raise ValueError(f"unknown average {average!r}: tasks or queries")
     rows = deflation[deflation["v1_source"] != FILE]
     found = []
     for run, group in rows.groupby("run", sort=False):
-        weight = group["queries"].to_numpy(dtype=float)
-        if weight.sum() == 0:
+        queries = group["queries"].to_numpy(dtype=float)
+        if queries.sum() == 0:
             continue
+        weight = queries if average == "queries" else (queries > 0).astype(float)
         found.append(Deflation(str(run), ALL_TASKS, float(np.average(group["v1"], weights=weight)),
-                               float(np.average(group["v2"], weights=weight)), int(weight.sum())))
+                               float(np.average(group["v2"], weights=weight)), int(queries.sum()), average))
     return found
+
+
+class OrderFlip(NamedTuple):
+    """Two runs whose order under one view (``a`` above ``b``) is the reverse of their order under another: the
+    scores of each under both (fractions)."""
+
+    a: str
+    b: str
+    a_one: float  # under the first view (a above b)
+    b_one: float
+    a_other: float  # under the other view (b above a)
+    b_other: float
+
+
+def _flips(one: Mapping[str, float], other: Mapping[str, float]) -> list[OrderFlip]:
+    """The pairs ordered one way by ``one`` and the other way by ``other``; a pair tied when shown (x100, one
+    decimal) under either is no flip."""
+    runs = [r for r in one if r in other]
+    out = []
+    for i, a in enumerate(runs):
+        for b in runs[i + 1:]:
+            d1 = round(one[a] * 100, 1) - round(one[b] * 100, 1)
+            d2 = round(other[a] * 100, 1) - round(other[b] * 100, 1)
+            if d1 * d2 < 0:
+                x, y = (a, b) if d1 > 0 else (b, a)
+                out.append(OrderFlip(x, y, one[x], one[y], other[x], other[y]))
+    return out
+
+
+def average_flips(deflation: pd.DataFrame) -> list[OrderFlip]:
+    """The runs whose v2 overall order under the mean of task means is the reverse of their query-weighted order.
+
+    >>> t = pd.DataFrame({"run": ["A", "A", "B", "B"], "task": ["t2c", "c2t"] * 2, "v1_source": [COMPUTED] * 4,
+    ...                   "v1": [0.5, 0.3, 0.4, 0.4], "v2": [0.5, 0.1, 0.2, 0.35], "queries": [100, 300] * 2})
+    >>> [(f.a, f.b, round(f.a_one, 3), round(f.b_one, 3), round(f.a_other, 3), round(f.b_other, 3))
+    ...  for f in average_flips(t)]
+    [('A', 'B', 0.3, 0.275, 0.2, 0.312)]
+    """
+    tasks = {d.run: d.v2 for d in overall(deflation, "tasks")}
+    queries = {d.run: d.v2 for d in overall(deflation, "queries")}
+    return _flips(tasks, queries)
+
+
+def scheme_flips(deflation: pd.DataFrame, task: str) -> list[OrderFlip]:
+    """The runs whose order on ``task`` under v2 is the reverse of their order under the rebuilt v1 rules.
+
+    >>> t = pd.DataFrame({"run": ["A", "B"], "task": ["t2c"] * 2, "v1_source": [COMPUTED] * 2,
+    ...                   "v1": [0.30, 0.35], "v2": [0.25, 0.21], "queries": [100] * 2})
+    >>> [(f.a, f.b) for f in scheme_flips(t, "t2c")]
+    [('A', 'B')]
+    """
+    rows = deflation[(deflation["v1_source"] != FILE) & (deflation["task"] == task)]
+    return _flips(dict(zip(rows["run"].astype(str), rows["v2"])), dict(zip(rows["run"].astype(str), rows["v1"])))
 
 
 def slope_data(deflation: pd.DataFrame) -> pd.DataFrame:

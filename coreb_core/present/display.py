@@ -14,7 +14,7 @@ from typing import Any, Iterable, Mapping
 import pandas as pd
 
 from coreb_core.analysis.comparison import PairVerdict
-from coreb_core.analysis.deflation import ALL_TASKS, Deflation
+from coreb_core.analysis.deflation import ALL_TASKS, Deflation, OrderFlip
 from coreb_core.analysis.traps.surface import SurfaceFinding
 from coreb_core.data.measures import metric_label
 from coreb_core.data.schema import NEGATIVE, POSITIVE, TASK_NAMES, TRAP
@@ -244,14 +244,47 @@ def deflation_sentence(finding: Deflation, label: str) -> str:
 
     >>> print(deflation_sentence(Deflation("r1", "t2c", v1=0.61, v2=0.48, queries=720), "bm25"))
     **bm25 · T2C**: v1 rules score 61.0, v2 scores 48.0: v1 overstates by **13.0 points** (720 queries).
-    >>> print(deflation_sentence(Deflation("r1", "all tasks", v1=0.4123, v2=0.2851, queries=2601), "bm25"))
+    >>> print(deflation_sentence(Deflation("r1", "all tasks", v1=0.4123, v2=0.2851, queries=2601, average="queries"),
+    ...                          "bm25"))
     **bm25 · all tasks**: v1 rules score 41.2, v2 scores 28.5: v1 overstates by **12.7 points** overall (2,601 queries, each weighing the same).
+    >>> print(deflation_sentence(Deflation("r1", "all tasks", v1=0.394, v2=0.301, queries=2601, average="tasks"), "bm25"))
+    **bm25 · all tasks**: v1 rules score 39.4, v2 scores 30.1: v1 overstates by **9.3 points** overall (the mean of the task means, each task weighing the same).
     """
     every = finding.task == ALL_TASKS
     where = ALL_TASKS if every else finding.task.upper()
-    tail = f" overall ({finding.queries:,} queries, each weighing the same)" if every else f" ({finding.queries:,} queries)"
+    tail = (f" ({finding.queries:,} queries)" if not every else
+            f" overall ({finding.queries:,} queries, each weighing the same)" if finding.average == "queries" else
+            " overall (the mean of the task means, each task weighing the same)")
     return (f"**{plain(label)} · {where}**: v1 rules score {points(finding.v1)}, v2 scores {points(finding.v2)}: "
             f"v1 overstates by **{shown_difference(finding.v1, finding.v2):.1f} points**{tail}.")
+
+
+AVERAGE_NAMES = {"tasks": "the mean of task means", "queries": "the query-weighted mean"}
+
+
+def average_flip_sentence(flip: OrderFlip, labels: Mapping[str, str]) -> str:
+    """Two runs the two averages of v2 order differently, in words (``analysis.deflation.average_flips``: the
+    first view is the mean of task means).
+
+    >>> print(average_flip_sentence(OrderFlip("b", "m", 0.301, 0.295, 0.285, 0.305), {"b": "BM25", "m": "MiniLM"}))
+    The two averages order BM25 and MiniLM differently under v2: BM25 is above under the mean of task means (30.1 vs 29.5), MiniLM under the query-weighted mean (30.5 vs 28.5).
+    """
+    a, b = plain(labels.get(flip.a, flip.a)), plain(labels.get(flip.b, flip.b))
+    return (f"The two averages order {a} and {b} differently under v2: {a} is above under {AVERAGE_NAMES['tasks']} "
+            f"({points(flip.a_one)} vs {points(flip.b_one)}), {b} under {AVERAGE_NAMES['queries']} "
+            f"({points(flip.b_other)} vs {points(flip.a_other)}).")
+
+
+def scheme_flip_sentence(flip: OrderFlip, task: str, labels: Mapping[str, str]) -> str:
+    """Two runs whose order on ``task`` flips between v2 and the v1 rules, in words (``scheme_flips``).
+
+    >>> print(scheme_flip_sentence(OrderFlip("b", "m", 0.208, 0.195, 0.25, 0.27), "t2c", {"b": "BM25", "m": "MiniLM"}))
+    On T2C the v1 rules and v2 order BM25 and MiniLM differently: BM25 is above under v2 (20.8 vs 19.5), MiniLM under the v1 rules (27.0 vs 25.0).
+    """
+    a, b = plain(labels.get(flip.a, flip.a)), plain(labels.get(flip.b, flip.b))
+    return (f"On {task.upper()} the v1 rules and v2 order {a} and {b} differently: {a} is above under v2 "
+            f"({points(flip.a_one)} vs {points(flip.b_one)}), {b} under the v1 rules "
+            f"({points(flip.b_other)} vs {points(flip.a_other)}).")
 
 
 def gap_labels(low: Iterable[float], high: Iterable[float]) -> list[str]:

@@ -12,15 +12,18 @@ from coreb_core.analysis.deflation import (
     FILE,
     Deflation,
     Reading,
+    average_flips,
     deflation_table,
     headline,
     overall,
     scheme_definitions,
+    scheme_flips,
     slope_data,
     top_drop_queries,
 )
-from coreb_core.data.schema import TaskName
+from coreb_core.data.schema import TASK_NAMES, TaskName
 from coreb_core.evaluation.schemes import Scheme
+from coreb_core.present.display import average_flip_sentence, scheme_flip_sentence
 from coreb_core.views.inputs import Inputs
 from coreb_core.views.scope import Scope
 
@@ -43,6 +46,9 @@ class DeflationView:
     top: pd.DataFrame  # top_drop_queries(…, task, per_run)
     findings: list[Deflation]  # the answer: per run over every task (overall), then per task (headline)
     definitions: pd.DataFrame  # scheme_definitions(): each scheme compared, in plain language
+    # Where the two averages order two runs differently (v2), and where v1 and v2 order two runs differently on each
+    # task, in words: the page says so beside the answer
+    order_notes: tuple[str, ...] = ()
 
     @property
     def rebuilt_subtasks(self) -> pd.DataFrame:
@@ -51,9 +57,11 @@ class DeflationView:
 
 
 def build(scope: Scope, *, task: TaskName, per_run: int = 10, reading: Reading = "v1",
-          labels: Mapping[str, str] | None = None, inputs: Inputs | None = None) -> DeflationView:
+          labels: Mapping[str, str] | None = None, inputs: Inputs | None = None,
+          average: str = "tasks") -> DeflationView:
     """Deflation of the scope's runs (the scope's scheme names the v1 view, see ``v1_scope``) under ``reading``, by
-    task, by ``task``'s subtasks, and the ``per_run`` queries of ``task`` that lose most.
+    task, by ``task``'s subtasks, and the ``per_run`` queries of ``task`` that lose most; the overall answer averages
+    the tasks as ``average`` says (the mean of task means by default, as Model selection ranks; or "queries").
 
     >>> view = build(Scope.of("demo_v2603", [bm25], root=root), task="t2c", inputs=Inputs(root))
     >>> sorted(view.by_task["task"].unique())
@@ -69,8 +77,10 @@ def build(scope: Scope, *, task: TaskName, per_run: int = 10, reading: Reading =
         evaluation = replace(evaluation, schemes=evaluation.schemes + (reading,),
                              per_query_tables={**evaluation.per_query_tables, reading: other})
     by_task = deflation_table(store, evaluation, "task", labels=names, reading=reading)
+    notes = [average_flip_sentence(f, names) for f in average_flips(by_task)]
+    notes += [scheme_flip_sentence(f, t, names) for t in TASK_NAMES for f in scheme_flips(by_task, t)]
     return DeflationView(by_task, slope_data(by_task),
                          deflation_table(store, evaluation, "subtask", task=task, labels=names, reading=reading),
                          top_drop_queries(evaluation.traps, task, per_run, store=store, labels=names,
                                           v1=evaluation.per_query(reading)),
-                         overall(by_task) + headline(by_task), scheme_definitions())
+                         overall(by_task, average) + headline(by_task), scheme_definitions(), tuple(notes))

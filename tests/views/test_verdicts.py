@@ -152,3 +152,65 @@ def test_no_p_below_its_resolution_is_printed_for_a_run_that_wins_every_query(tw
     lines = tiers.build(Scope.of("demo_v2603", [runs[0], other], root=root), task="t2c", inputs=Inputs(root)).lines()
     assert lines[-1].startswith("Tiers: every pair of runs tested (paired randomization test, 10,000 sign flips, more "
                                 "where p is small (up to 200,000), Holm-corrected")
+
+
+def test_deflation_overall_is_the_mean_of_task_means_by_default(twin_bm25):
+    """Before: the Qrel deflation headline's overall was query-weighted while select, tiers and the report rank on the
+    mean of task means; now one default (the mean of task means: select's 38.3 for BM25), query-weighted on request."""
+    from coreb_core.analysis.deflation import ALL_TASKS, COMPUTED
+    from coreb_core.present.display import deflation_sentence
+    from coreb_core.views import deflation
+    from coreb_core.views.inputs import Inputs
+    from coreb_core.views.scope import Scope
+
+    root, runs = twin_bm25
+    inputs = Inputs(root)
+    scope = deflation.v1_scope(Scope.of("demo_v2603", runs[:1], root=root), inputs=inputs)
+    default = deflation.build(scope, task="t2c", inputs=inputs)
+    weighted = deflation.build(scope, task="t2c", inputs=inputs, average="queries")
+    rows = default.by_task[default.by_task["v1_source"] == COMPUTED]
+    first, other = default.findings[0], weighted.findings[0]
+    assert first.task == other.task == ALL_TASKS and (first.average, other.average) == ("tasks", "queries")
+    assert first.v2 == pytest.approx(rows["v2"].mean()) and round(first.v2 * 100, 1) == 38.3  # select's mean
+    assert other.v2 == pytest.approx((rows["v2"] * rows["queries"]).sum() / rows["queries"].sum())
+    assert deflation_sentence(first, "bm25").endswith(
+        "overall (the mean of the task means, each task weighing the same).")
+    assert deflation_sentence(other, "bm25").endswith("queries, each weighing the same).")
+
+
+def test_a_sentence_says_where_the_averages_or_v1_and_v2_order_runs_differently():
+    """Before: BM25 above MiniLM under one average and below under the other (and T2C's order flipping between v1
+    and v2) was left to the reader to spot in two tables."""
+    import pandas as pd
+
+    from coreb_core.analysis.deflation import COMPUTED, average_flips, scheme_flips
+    from coreb_core.present.display import average_flip_sentence, scheme_flip_sentence
+
+    by_task = pd.DataFrame({"run": ["b", "b", "b", "m", "m", "m"], "task": ["t2c", "c2c", "c2t"] * 2,
+                            "v1_source": [COMPUTED] * 6, "v1": [0.25, 0.355, 0.577, 0.27, 0.30, 0.50],
+                            "v2": [0.208, 0.355, 0.340, 0.195, 0.300, 0.380],
+                            "queries": [1123, 278, 1200] * 2})
+    labels = {"b": "BM25", "m": "MiniLM"}
+    assert [average_flip_sentence(f, labels) for f in average_flips(by_task)] == [
+        "The two averages order BM25 and MiniLM differently under v2: BM25 is above under the mean of task means "
+        "(30.1 vs 29.2), MiniLM under the query-weighted mean (29.2 vs 28.5)."]
+    assert [scheme_flip_sentence(f, "t2c", labels) for f in scheme_flips(by_task, "t2c")] == [
+        "On T2C the v1 rules and v2 order BM25 and MiniLM differently: BM25 is above under v2 (20.8 vs 19.5), MiniLM "
+        "under the v1 rules (27.0 vs 25.0)."]
+    assert scheme_flips(by_task, "c2c") == []  # a tie when shown is no flip
+
+
+def test_deflation_page_defaults_to_the_mean_of_task_means_and_offers_the_other(twin_bm25):
+    from tests.builders import app_test
+
+    root, runs = twin_bm25
+    params = {"release": "demo_v2603", "runs": runs[:1], "task": "t2c"}
+    at = app_test("deflation.py", root, params).run()
+    assert not at.exception and not at.error
+    first = next(m.value for m in at.markdown if "overstates by" in m.value)
+    assert first.endswith("overall (the mean of the task means, each task weighing the same).") and "v2 scores 38.3" in first
+    radio = next(r for r in at.radio if r.label == "Overall")
+    assert radio.value == "tasks" and radio.options == ["mean of task means", "query-weighted"]
+    at = app_test("deflation.py", root, {**params, "average": "queries"}).run()
+    first = next(m.value for m in at.markdown if "overstates by" in m.value)
+    assert first.endswith("queries, each weighing the same).")
