@@ -1,4 +1,5 @@
-"""The real release's reranker protocol, once per session: release_v2602's training samples, a bounded training
+"""The real release's reranker protocol, once per session: release_v2602's training samples (and release_v2603's
+test samples and BM25's mined negatives, which several modules read), a bounded training
 from the bundled MiniLM and release_v2603's BM25 C2C top 10 reranked by it, in a copy of ``real_cache``. The
 protocol's tests (test_real_training.py) and the reranker-stage errors of a real cross-encoder
 (test_real_rerank_errors.py) read the same reranked run: reranking 2,780 pairs twice cost the suite a minute."""
@@ -27,6 +28,30 @@ def train_file(training_cache, tmp_path_factory):
     out = tmp_path_factory.mktemp("samples") / "train_v2602.jsonl"
     done = run_cli("samples", "--release", "release_v2602", "--out", str(out), "--json",
                    env={"COREB_CACHE": str(training_cache)})
+    assert done.returncode == 0, done.stderr
+    return out, json.loads(done.stdout)
+
+
+@pytest.fixture(scope="session")
+def test_file(training_cache, tmp_path_factory):
+    """release_v2603's protocol samples (the test rule), as ``train_file``: (file, its JSON summary). The protocol
+    and the guards' tests read this one file (each ``samples`` call on the real release costs about 3 CPU-s)."""
+    out = tmp_path_factory.mktemp("samples") / "test_v2603.jsonl"
+    done = run_cli("samples", "--release", "release_v2603", "--out", str(out), "--json",
+                   env={"COREB_CACHE": str(training_cache)})
+    assert done.returncode == 0, done.stderr
+    return out, json.loads(done.stdout)
+
+
+@pytest.fixture(scope="session")
+def mined_file(real_cache, tmp_path_factory):
+    """BM25's mined negatives of release_v2603 at the defaults, in the samples format: (file, its JSON summary)."""
+    from coreb_core.runs.folders import list_runs
+
+    bm25 = next(m.run_id for m in list_runs("release_v2603", real_cache) if m.model == "bm25")
+    out = tmp_path_factory.mktemp("mined") / "mined.jsonl"
+    done = run_cli("mine", "--run", bm25, "--out", str(out), "--format", "samples", "--json",
+                   env={"COREB_CACHE": str(real_cache)})
     assert done.returncode == 0, done.stderr
     return out, json.loads(done.stdout)
 

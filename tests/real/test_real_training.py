@@ -34,12 +34,9 @@ def test_the_training_samples_are_the_articles_3803(cache, train_file):
     assert len(rows) == 3803 and sum(r["subtask"] == "c2t_match" for r in rows) == 206
 
 
-def test_the_test_samples_are_the_articles_3692_and_the_same_bytes_twice(cache, tmp_path):
+def test_the_test_samples_are_the_articles_3692_and_the_same_bytes_twice(cache, test_file, tmp_path):
     env = {"COREB_CACHE": str(cache)}
-    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
-    first = run_cli("samples", "--release", "release_v2603", "--out", str(a), "--json", env=env)
-    assert first.returncode == 0, first.stderr
-    counts = json.loads(first.stdout)
+    (a, counts), b = test_file, tmp_path / "b.jsonl"
     assert counts["samples"] == 3692 and counts["rule"] == "test" and counts["by_task"] == TEST_COUNTS
     assert "c2t_match" not in counts["by_subtask"] and counts["by_subtask"]["c2c_cross_lang"] == 429
     assert run_cli("samples", "--release", "release_v2603", "--out", str(b), env=env).returncode == 0
@@ -51,17 +48,10 @@ def test_the_test_samples_are_the_articles_3692_and_the_same_bytes_twice(cache, 
     assert json.loads(done.stdout)["samples"] == 3882 and json.loads(done.stdout)["by_subtask"]["c2t_match"] == 190
 
 
-def test_mined_negatives_of_a_real_bm25_run_load_and_hold_no_positive(cache, tmp_path):
+def test_mined_negatives_of_a_real_bm25_run_load_and_hold_no_positive(cache, mined_file):
     import datasets
 
-    from coreb_core.runs.folders import list_runs
-
-    bm25 = next(m.run_id for m in list_runs("release_v2603", cache) if m.model == "bm25")
-    out = tmp_path / "mined.jsonl"
-    done = run_cli("mine", "--run", bm25, "--out", str(out), "--format", "samples", "--json",
-                   env={"COREB_CACHE": str(cache)})
-    assert done.returncode == 0, done.stderr
-    summary = json.loads(done.stdout)
+    out, summary = mined_file
     loaded = datasets.load_dataset("json", data_files=str(out), split="train")
     assert len(loaded) == summary["samples"] == 4447 and summary["negatives_by_grade"]["trap"] > 1000
     with Store("release_v2603", cache) as store:

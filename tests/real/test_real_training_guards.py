@@ -7,6 +7,7 @@ test release. Nothing is added to ``real_cache``: every file goes to a temporary
 from __future__ import annotations
 
 import json
+import shutil
 import time
 from pathlib import Path
 
@@ -49,8 +50,8 @@ def mine(env, bm25, out: Path, *args: str) -> tuple[dict, list[dict]]:
     return json.loads(done.stdout), [json.loads(x) for x in out.read_text().splitlines()]
 
 
-def test_default_mining_gives_no_executed_relevant_negative(env, bm25, correct, tmp_path):
-    summary, rows = mine(env, bm25, tmp_path / "mined.jsonl")
+def test_default_mining_gives_no_executed_relevant_negative(env, bm25, correct, mined_file, tmp_path):
+    summary, rows = mined_file[1], [json.loads(x) for x in mined_file[0].read_text().splitlines()]
     assert len(rows) == summary["samples"] == 4447 and summary["k"] == 5
     negatives = [(r["query_id"], p["id"]) for r in rows for p in r["hard_neg"]]
     assert len(negatives) == 5 * len(rows) and not set(negatives) & set(correct)
@@ -89,23 +90,22 @@ def test_before_the_guard_these_were_negatives_and_keep_correct_labels_them(env,
     (TRAIN, {"t2c": 6560, "c2c": 1101, "c2t": 3192}, {"t2c": 0, "c2c": 272, "c2t": 0}),  # train rule: 3,803 samples
     (TEST, {"t2c": 6199, "c2c": 1869, "c2t": 2460}, {"t2c": 0, "c2c": 749, "c2t": 0}),  # test rule: 3,692 samples
 ])
-def test_the_protocols_hard_negatives_that_are_passing_code_are_counted(env, tmp_path, release, hard, passing):
+def test_the_protocols_hard_negatives_that_are_passing_code_are_counted(env, train_file, test_file, tmp_path,
+                                                                         release, hard, passing):
     """The protocol is unchanged (its hard negatives are the released rel=1); its output says how many of them are
-    passing code of the query's own problem in a positive's language."""
-    done = run_cli("samples", "--release", release, "--out", str(tmp_path / "s.jsonl"), "--json", env=env)
-    assert done.returncode == 0, done.stderr
-    counts = json.loads(done.stdout)
+    passing code of the query's own problem in a positive's language (the JSON of the session's samples files)."""
+    counts = (train_file if release == TRAIN else test_file)[1]
     assert counts["hard_negatives_by_task"] == hard and counts["passing_hard_negatives_by_task"] == passing
     text = run_cli("samples", "--release", release, "--out", str(tmp_path / "s.jsonl"), env=env).stdout
     assert f"C2C {passing['c2c']:,} of {hard['c2c']:,}" in text
 
 
 @pytest.fixture(scope="module")
-def sample_files(env, tmp_path_factory):
+def sample_files(train_file, test_file, tmp_path_factory):
+    """The session's samples files of both releases (tests/real/conftest.py), as train.jsonl and test.jsonl."""
     folder = tmp_path_factory.mktemp("real-guard")
-    for name, release in (("train", TRAIN), ("test", TEST)):
-        done = run_cli("samples", "--release", release, "--out", str(folder / f"{name}.jsonl"), env=env)
-        assert done.returncode == 0, done.stderr
+    for name, (path, _) in (("train", train_file), ("test", test_file)):
+        shutil.copyfile(path, folder / f"{name}.jsonl")
     return folder
 
 
@@ -127,9 +127,8 @@ def test_the_test_samples_with_a_training_line_are_refused_at_that_line(env, sam
            "release" in error
 
 
-def test_mined_negatives_of_the_test_release_are_refused(env, bm25, tmp_path):
-    mined = tmp_path / "mined.jsonl"
-    assert run_cli("mine", "--run", bm25, "--out", str(mined), "--format", "samples", env=env).returncode == 0
+def test_mined_negatives_of_the_test_release_are_refused(env, mined_file, tmp_path):
+    mined = mined_file[0]
     error = refused(env, mined, tmp_path / "rr")
     assert f"{mined}: row 1: these are samples of {TEST}, the test release" in error
 
