@@ -42,6 +42,7 @@ from coreb_core.errors import CorebError
 from coreb_core.present import charts
 from coreb_core.present.numbers import points, shown_difference, signed_points
 from coreb_core.present.selection import (
+    average_order_sentence,
     evidence_sentence,
     is_tie,
     left_out_sentence,
@@ -185,6 +186,7 @@ def html(selection: SelectionView, published: PublishedView, now: datetime | Non
              + (f"<br>{_esc(tier_words)}" if (tier_words := selection_tier_sentence(
                  rec.tiers, board[0].run if board else "", {s.run: s.model for s in board},
                  recommended=not is_tie(rec))) else "")
+             + (f"<br>{_esc(order)}" if (order := average_order_sentence(rec)) else "")
              + (f"<br>{_esc(above)}" if (above := published.above_sentence(rec)) else "") + "</div>"]
 
     places = {r.run: r for r in rec.tiers.runs} if rec.tiers is not None else {}

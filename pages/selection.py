@@ -16,6 +16,7 @@ from coreb_core.present.display import PRINTABLE_CSS, official_verdict_sentence
 from coreb_core.present.format import plain
 from coreb_core.present.labels import TASK_LABELS
 from coreb_core.present.selection import (
+    average_order_sentence,
     cost_points,
     evidence_sentence,
     is_tie,
@@ -196,6 +197,8 @@ def section_verdict(scope: Scope, state: State, choices: Choices, names: dict[st
             st.text(selection_tier_sentence(rec.tiers, rec.standings[0].run, names, recommended=not is_tie(rec)))
         if rec.left_out:  # beside the verdict: a run missing from the ranking is part of what it says
             st.text(" ".join(left_out_sentence(x, names) for x in rec.left_out))
+        if order := average_order_sentence(rec, names):  # the other average orders runs differently
+            st.text(order)
         if above := figures.above_sentence(rec):  # a choice among our runs names the published models above it
             st.text(above)
         if scheme in READINGS:  # corrected labels: the official verdict on the same slice, beside it

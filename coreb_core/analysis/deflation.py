@@ -217,7 +217,7 @@ class OrderFlip(NamedTuple):
     b_other: float
 
 
-def _flips(one: Mapping[str, float], other: Mapping[str, float]) -> list[OrderFlip]:
+def order_flips(one: Mapping[str, float], other: Mapping[str, float]) -> list[OrderFlip]:
     """The pairs ordered one way by ``one`` and the other way by ``other``; a pair tied when shown (x100, one
     decimal) under either is no flip."""
     runs = [r for r in one if r in other]
@@ -243,7 +243,7 @@ def average_flips(deflation: pd.DataFrame) -> list[OrderFlip]:
     """
     tasks = {d.run: d.v2 for d in overall(deflation, "tasks")}
     queries = {d.run: d.v2 for d in overall(deflation, "queries")}
-    return _flips(tasks, queries)
+    return order_flips(tasks, queries)
 
 
 def scheme_flips(deflation: pd.DataFrame, task: str) -> list[OrderFlip]:
@@ -255,7 +255,7 @@ def scheme_flips(deflation: pd.DataFrame, task: str) -> list[OrderFlip]:
     [('A', 'B')]
     """
     rows = deflation[(deflation["v1_source"] != FILE) & (deflation["task"] == task)]
-    return _flips(dict(zip(rows["run"].astype(str), rows["v2"])), dict(zip(rows["run"].astype(str), rows["v1"])))
+    return order_flips(dict(zip(rows["run"].astype(str), rows["v2"])), dict(zip(rows["run"].astype(str), rows["v1"])))
 
 
 def slope_data(deflation: pd.DataFrame) -> pd.DataFrame:

@@ -142,7 +142,8 @@ class Recommendation(NamedTuple):
     """What ``recommend`` returns: the ranked runs, those left out, and the slice that was asked for.
 
     >>> Recommendation._fields[6:]
-    ('lead', 'metric', 'standings', 'left_out', 'tiers', 'max_ms_per_text', 'max_memory_gb', 'n_permutations')
+    ('lead', 'metric', 'standings', 'left_out', 'tiers', 'max_ms_per_text', 'max_memory_gb', 'n_permutations',
+     'other_means')
     """
 
     ranked: pd.DataFrame  # our runs within budget, best first (scores as fractions)
@@ -163,6 +164,9 @@ class Recommendation(NamedTuple):
     max_ms_per_text: float | None = None  # the speed limit (None: none), see ``RunCost.ms_per_text``
     max_memory_gb: float | None = None  # the peak memory limit (None: none), see ``RunCost.peak_memory_gb``
     n_permutations: int = DEFAULT_PERMUTATIONS  # base sign flips of each paired test (adaptive: ``adaptive_limit``)
+    # Each ranked run's mean under the other average (query-weighted when ``average`` is "tasks", else the mean of task
+    # means), on the same queries: where the two order runs differently, the verdict's words say so
+    other_means: Mapping[str, float] | None = None
 
 
 def parameter_text(params_b: float | None) -> str:
@@ -396,7 +400,14 @@ def recommend(store: Store, per_query: pd.DataFrame, traps: pd.DataFrame, metas:
     ranked = ranked.astype({"tier": "Int64", "rank_low": "Int64", "rank_high": "Int64"})
     return Recommendation(ranked, pd.DataFrame(excluded, columns=EXCLUDED_COLUMNS), tasks, languages, budget_b,
                           average, _lead(kept, standings, metric, tasks, seed), metric.column, standings, tuple(left_out),
-                          tiers, max_ms_per_text, max_memory_gb, n_permutations)
+                          tiers, max_ms_per_text, max_memory_gb, n_permutations, _other_means(kept, metric, average))
+
+
+def _other_means(kept: dict[str, pd.DataFrame], metric: Measure, average: Average) -> dict[str, float]:
+    """Each kept run's mean of ``metric`` under the average not chosen (see ``Recommendation.other_means``)."""
+    if average == "tasks":
+        return {run: float(g[metric.column].mean()) for run, g in kept.items()}
+    return {run: float(g.groupby("task")[metric.column].mean().mean()) for run, g in kept.items()}
 
 
 def _tiers(kept: dict[str, pd.DataFrame], metric: Measure, average: Average, n_permutations: int,

@@ -15,6 +15,7 @@ from typing import Mapping
 
 import pandas as pd
 
+from coreb_core.analysis.deflation import order_flips
 from coreb_core.analysis.leaderboard import canonical_model
 from coreb_core.analysis.selection import (
     MEMORY_UNMEASURED,
@@ -234,6 +235,36 @@ def recommendation_sentence(rec: Recommendation, names: Mapping[str, str] | None
               f"{points(top.mean)} vs {points(second.mean)}: the {shown:.1f}-point difference is not significant, ")
     return (f"No clear winner: {first} and {other} cannot be told apart on {label} for {where} {among} "
             f"({scores}{p_text(second.p_holm, flips)} after Holm correction).")
+
+
+def average_order_sentence(rec: Recommendation, names: Mapping[str, str] | None = None, shown: int = 3) -> str:
+    """'' or, where the average not chosen orders two ranked runs the other way (``Recommendation.other_means``),
+    a sentence naming them with both pairs of scores.
+
+    >>> s1 = Standing(1, "b", "bm25", 0.0, 9, 0.301, 0.2, 0.4, 0.3, 0.0, float("nan"), float("nan"), False, 0, 0, 0)
+    >>> s2 = s1._replace(rank=2, run="m", model="minilm", mean=0.295)
+    >>> rec = Recommendation(pd.DataFrame(), pd.DataFrame(), ("t2c",), LANGUAGE_SCOPES, None, "tasks",
+    ...                      standings=(s1, s2), other_means={"b": 0.285, "m": 0.305})
+    >>> print(average_order_sentence(rec))
+    The two averages order these runs differently: bm25 is above minilm under the mean of task means (30.1 vs 29.5) but below it under the query-weighted mean (28.5 vs 30.5); the ranking uses the mean of task means, the other is one option away.
+    >>> average_order_sentence(rec._replace(other_means={"b": 0.31, "m": 0.30}))
+    ''
+    """
+    if not rec.other_means or len(rec.standings) < 2:
+        return ""
+    names = names or {}
+    chosen = {s.run: s.mean for s in rec.standings if s.run in rec.other_means}
+    flips = order_flips(chosen, {r: rec.other_means[r] for r in chosen})
+    if not flips:
+        return ""
+    this = AVERAGE_WORDS[rec.average]
+    that = AVERAGE_WORDS["queries" if rec.average == "tasks" else "tasks"]
+    model = {s.run: _name(s, names) for s in rec.standings}
+    parts = [f"{model[f.a]} is above {model[f.b]} under the {this} ({points(f.a_one)} vs {points(f.b_one)}) but "
+             f"below it under the {that} ({points(f.a_other)} vs {points(f.b_other)})" for f in flips[:shown]]
+    more = f"; and {len(flips) - shown} more pairs" if len(flips) > shown else ""
+    return (f"The two averages order these runs differently: {'; '.join(parts)}{more}; the ranking uses the {this}, "
+            "the other is one option away.")
 
 
 def is_tie(rec: Recommendation) -> bool:

@@ -15,6 +15,7 @@ from coreb_core.evaluation.significance import DEFAULT_PERMUTATIONS, adaptive_li
 from coreb_core.present.format import release_words
 from coreb_core.present.numbers import points
 from coreb_core.present.selection import (
+    average_order_sentence,
     evidence_sentence,
     is_tie,
     left_out_sentence,
@@ -77,6 +78,7 @@ class SelectionView:
                 "max_ms_per_text": rec.max_ms_per_text, "max_memory_gb": rec.max_memory_gb,
                 "average": rec.average, "verdict": recommendation_sentence(rec),
                 "published_above": self.published_above or None,
+                "average_order": average_order_sentence(rec) or None, "other_means": rec.other_means,
                 "standings": [{**s._asdict(), "compared": s.compared, "cost": s.cost.to_json() if s.cost else None,
                                **cost_columns(s.cost)} for s in rec.standings],
                 "left_out": [{**x._asdict(), "tasks": list(x.tasks), "sentence": left_out_sentence(x)}
@@ -95,6 +97,8 @@ class SelectionView:
         if rec.standings and rec.tiers is not None:
             names = {s.run: s.model for s in rec.standings}
             out.append(selection_tier_sentence(rec.tiers, rec.standings[0].run, names, recommended=not is_tie(rec)))
+        if order := average_order_sentence(rec):
+            out.append(order)
         if self.published_above:
             out.append(self.published_above)
         for s in rec.standings:

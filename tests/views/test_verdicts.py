@@ -214,3 +214,23 @@ def test_deflation_page_defaults_to_the_mean_of_task_means_and_offers_the_other(
     at = app_test("deflation.py", root, {**params, "average": "queries"}).run()
     first = next(m.value for m in at.markdown if "overstates by" in m.value)
     assert first.endswith("queries, each weighing the same).")
+
+
+def test_selection_knows_the_other_average_and_says_when_it_orders_runs_differently(twin_bm25):
+    """select, the page and the report rank on the mean of task means; the query-weighted means ride along, and where
+    they order two runs the other way a sentence says so (none here: BM25's twins tie under both)."""
+    from coreb_core.present.selection import average_order_sentence
+
+    root, runs = twin_bm25
+    view, _ = _views(root, runs)
+    rec = view.recommendation
+    assert rec.average == "tasks" and rec.other_means is not None
+    assert round(rec.other_means[runs[0]], 4) == 0.3435  # (29.98 x 720 + 46.31 x 144 + 38.60 x 336) / 1,200
+    assert round(rec.standings[0].mean, 4) == 0.3829  # (29.98 + 46.31 + 38.60) / 3
+    assert average_order_sentence(rec) == "" and view.to_json()["average_order"] is None
+    flipped = rec._replace(other_means={runs[0]: 0.30, runs[1]: 0.31},
+                           standings=(rec.standings[0], rec.standings[1]._replace(mean=0.37)))
+    assert average_order_sentence(flipped) == (
+        "The two averages order these runs differently: bm25 · demo_v2603 is above bm25 · demo_v2603 (2) under the "
+        "mean of task means (38.3 vs 37.0) but below it under the query-weighted mean (30.0 vs 31.0); the ranking "
+        "uses the mean of task means, the other is one option away.")
