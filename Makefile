@@ -8,7 +8,7 @@ OFFLINE := HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1
 # import instead of the install compiling every module.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run test test-fast test-slow lint bench-app install install-dev clean-cache
+.PHONY: check-port run test test-fast test-slow lint bench-app install install-dev clean-cache
 
 $(VENV)/.runtime-installed: requirements.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -35,8 +35,16 @@ $(VENV)/.dev-installed: requirements-dev.txt requirements-api.txt requirements-r
 install: $(VENV)/.kernels-compiled
 install-dev: $(VENV)/.dev-installed
 
-run: $(VENV)/.kernels-compiled
-	$(PY) -m streamlit run app.py --server.address 127.0.0.1 --browser.gatherUsageStats false
+# `PORT=8765 make run` (or `make run PORT=8765`) serves on another port. Make never expands it (it is neither
+# referenced nor exported here): the shell reads it from the environment, quoted, and it must be a whole number from
+# 1 to 65535 (`check-port`, tests/hostile/test_make_port.py).
+check-port:
+	@p="$${PORT-8501}"; case "$$p" in ''|*[!0-9]*|0*) ok=;; *) [ "$${#p}" -le 5 ] && [ "$$p" -le 65535 ] && ok=1;; esac; \
+	  [ -n "$$ok" ] || { printf "make run: PORT=%s is not a port: give a whole number from 1 to 65535\n" \
+	    "$$(printf %s "$$p" | tr -c '[:print:]' '?')" >&2; exit 2; }
+
+run: check-port $(VENV)/.kernels-compiled
+	$(PY) -m streamlit run app.py --server.address 127.0.0.1 --server.port "$${PORT-8501}" --browser.gatherUsageStats false
 
 # The suite includes tests/test_browser.py, which serves the app and opens every page in Debian's chromium
 # (never `playwright install`); it is installed here when missing. Screenshots: tests/artifacts/.
