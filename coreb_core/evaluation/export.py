@@ -108,7 +108,7 @@ def carried_depth(hits: pd.DataFrame, dropped: pd.Series | None = None) -> float
 LEFT_OUT_WHY = ("The predictions hold each query's ranked list without a gap down to rank {depth} only; below it "
                 "they hold its judged documents at their true ranks, which an evaluator ranking by score reads "
                 "right below rank {depth}. Scored from the predictions, these cutoffs would not be the run's, so "
-                "they are not written; `python -m coreb_core evaluate` scores them on the stored run.")
+                "they are not written; `python -m coreb_core eval --release {release} --run {run}` scores them on the stored run.")
 
 
 def _export_coreb(run_id: str, out: Path, root: Path | None = None) -> Path:
@@ -143,7 +143,7 @@ def _export_coreb(run_id: str, out: Path, root: Path | None = None) -> Path:
                 depth = depth if left_out["cutoffs_left_out"] else anchor_depth  # the depth the note is about
             if any(left_out.values()):
                 result.update({key: value for key, value in left_out.items() if value})
-                result["cutoffs_left_out_why"] = LEFT_OUT_WHY.format(depth=depth)
+                result["cutoffs_left_out_why"] = LEFT_OUT_WHY.format(depth=depth, release=meta.made_on(), run=run_id)
             _atomic_write(out / f"{long}.json", json.dumps(result, indent=4))
     return out
 
