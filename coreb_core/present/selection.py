@@ -254,12 +254,20 @@ def average_order_sentence(rec: Recommendation, names: Mapping[str, str] | None 
         return ""
     names = names or {}
     chosen = {s.run: s.mean for s in rec.standings if s.run in rec.other_means}
-    flips = order_flips(chosen, {r: rec.other_means[r] for r in chosen})
+    model = {s.run: _name(s, names) for s in rec.standings}
+    return average_order_words(chosen, {r: rec.other_means[r] for r in chosen}, rec.average, model, shown)
+
+
+def average_order_words(chosen: Mapping[str, float], other: Mapping[str, float], average: str,
+                        names: Mapping[str, str], shown: int = 3) -> str:
+    """'' or a sentence naming the runs that ``chosen`` (means under ``average``) and ``other`` (under the other
+    average) order differently (``average_order_sentence``; the ``tiers`` verb's too)."""
+    flips = order_flips(chosen, other)
     if not flips:
         return ""
-    this = AVERAGE_WORDS[rec.average]
-    that = AVERAGE_WORDS["queries" if rec.average == "tasks" else "tasks"]
-    model = {s.run: _name(s, names) for s in rec.standings}
+    this = AVERAGE_WORDS[average]
+    that = AVERAGE_WORDS["queries" if average == "tasks" else "tasks"]
+    model = {r: names.get(r, r) for r in chosen}
     parts = [f"{model[f.a]} is above {model[f.b]} under the {this} ({points(f.a_one)} vs {points(f.b_one)}) but "
              f"below it under the {that} ({points(f.a_other)} vs {points(f.b_other)})" for f in flips[:shown]]
     more = f"; and {len(flips) - shown} more pairs" if len(flips) > shown else ""

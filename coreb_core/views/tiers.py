@@ -13,11 +13,13 @@ from coreb_core.analysis.tiers import (
     Tiers,
     check_choice_of_task,
     rank_tiers,
+    shared_values,
 )
 from coreb_core.data.measures import NDCG_10, Measure
 from coreb_core.errors import CorebError, check_alpha
 from coreb_core.evaluation.significance import DEFAULT_PERMUTATIONS, Correction, CorrectionName, adaptive_limit
 from coreb_core.present.numbers import points
+from coreb_core.present.selection import average_order_words
 from coreb_core.present.tiers import method_words, rank_interval_words, tiers_sentence
 from coreb_core.text import p_text, terminal_safe
 from coreb_core.views.inputs import Inputs
@@ -32,6 +34,7 @@ class TiersView:
     scope: Scope
     names: dict[str, str]
     tiers: Tiers
+    average_order: str = ""  # where the other average orders two runs the other way, in words ('' when nowhere)
 
     def to_json(self) -> dict:
         """``tiers --json``: the runs (rank, tier, rank interval, mean as a fraction) and every pair's test."""
@@ -40,7 +43,7 @@ class TiersView:
                 "anchor_exclusion": self.scope.anchor_exclusion, "task": t.task, "average": t.average,
                 "metric": t.metric, "correction": t.correction.name, "alpha": t.alpha, "queries": t.queries,
                 "n_permutations": t.n_permutations, "n_resamples": t.n_resamples, "tiers": t.tiers,
-                "chained": t.chained, "runs": [{**r, "name": self.names.get(r["run"], r["run"])}
+                "chained": t.chained, "average_order": self.average_order or None, "runs": [{**r, "name": self.names.get(r["run"], r["run"])}
                                                for r in records(t.table())],
                 "pairs": records(t.pair_table())}
 
@@ -52,6 +55,8 @@ class TiersView:
             return terminal_safe(self.names.get(run, run))
 
         out = [terminal_safe(tiers_sentence(t, self.names))]
+        if self.average_order:
+            out.append(terminal_safe(self.average_order))
         flips = adaptive_limit(t.n_permutations)  # the most flips a pair's test drew: the digits its p supports
         for r in t.runs:
             dropped = f"  ({r.dropped:,} of its queries dropped: not every run scored them)" if r.dropped else ""
@@ -100,4 +105,9 @@ def build(scope: Scope, *, task: str | None = None, metric: Measure = NDCG_10,
     per_query = inputs.evaluation(scope).per_query(scope.scheme)
     tiers = rank_tiers(per_query, metric, task, average, list(scope.run_ids), chosen, alpha,
                        n_permutations, n_resamples)
-    return TiersView(scope, inputs.names(scope), tiers)
+    names, order = inputs.names(scope), ""
+    if task is None:  # every task averaged: say where the other average orders runs differently
+        other, _ = shared_values(per_query, metric, None, "queries" if average == "tasks" else "tasks",
+                                 list(scope.run_ids))
+        order = average_order_words({r.run: r.mean for r in tiers.runs}, other.mean().to_dict(), average, names)
+    return TiersView(scope, names, tiers, order)

@@ -41,10 +41,12 @@ def test_a_tie_is_said_as_a_tie(twin_bm25):
     view, _ = _views(root, runs)
     lines = view.lines()
     text = "\n".join(lines)
-    assert lines[1] == ("No clear winner: bm25 · demo_v2603 and bm25 · demo_v2603 (2) cannot be told apart on nDCG@10 "
+    first, second = (s.model for s in view.recommendation.standings)  # a tie: either may be listed first
+    assert {first, second} == {"bm25 · demo_v2603", "bm25 · demo_v2603 (2)"}
+    assert lines[1] == (f"No clear winner: {first} and {second} cannot be told apart on nDCG@10 "
                         "for T2C, C2C, C2T (all languages) among our runs (38.3 and 38.3, p = 1.0 after Holm "
                         "correction).")
-    assert lines[2].startswith("bm25 · demo_v2603 is listed first with mean nDCG@10 38.3")
+    assert lines[2].startswith(f"{first} is listed first with mean nDCG@10 38.3")
     assert lines[3] == ("No run is recommended: all 2 runs share tier 1, and no significant difference sets any of "
                         "them apart.")
     for word in ("leads", "points ahead", "recommended run", "ranks first"):
@@ -228,9 +230,26 @@ def test_selection_knows_the_other_average_and_says_when_it_orders_runs_differen
     assert round(rec.other_means[runs[0]], 4) == 0.3435  # (29.98 x 720 + 46.31 x 144 + 38.60 x 336) / 1,200
     assert round(rec.standings[0].mean, 4) == 0.3829  # (29.98 + 46.31 + 38.60) / 3
     assert average_order_sentence(rec) == "" and view.to_json()["average_order"] is None
-    flipped = rec._replace(other_means={runs[0]: 0.30, runs[1]: 0.31},
-                           standings=(rec.standings[0], rec.standings[1]._replace(mean=0.37)))
+    top, low = rec.standings
+    flipped = rec._replace(other_means={top.run: 0.30, low.run: 0.31}, standings=(top, low._replace(mean=0.37)))
     assert average_order_sentence(flipped) == (
-        "The two averages order these runs differently: bm25 · demo_v2603 is above bm25 · demo_v2603 (2) under the "
+        f"The two averages order these runs differently: {top.model} is above {low.model} under the "
         "mean of task means (38.3 vs 37.0) but below it under the query-weighted mean (30.0 vs 31.0); the ranking "
         "uses the mean of task means, the other is one option away.")
+
+
+def test_tiers_say_where_the_other_average_orders_runs_differently(twin_bm25):
+    from coreb_core.present.selection import average_order_words
+    from coreb_core.retrieval.pipeline import run_retrieval
+    from coreb_core.views import tiers
+    from coreb_core.views.inputs import Inputs
+    from coreb_core.views.scope import Scope
+
+    root, runs = twin_bm25
+    other = run_retrieval("bm25s-mteb", "demo_v2603", root=root).run_id
+    view = tiers.build(Scope.of("demo_v2603", [runs[0], other], root=root), inputs=Inputs(root))
+    assert view.average_order == "" and view.to_json()["average_order"] is None  # 38.3/33.3 and 34.4/30.3: one order
+    assert average_order_words({"a": 0.301, "b": 0.295}, {"a": 0.285, "b": 0.305}, "tasks", {"a": "BM25", "b": "MiniLM"}) \
+        == ("The two averages order these runs differently: BM25 is above MiniLM under the mean of task means (30.1 vs "
+            "29.5) but below it under the query-weighted mean (28.5 vs 30.5); the ranking uses the mean of task means, "
+            "the other is one option away.")
