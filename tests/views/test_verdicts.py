@@ -140,9 +140,9 @@ def test_resolved_pairs_keep_the_fixed_tests_p_to_the_digit():
     assert fixed[1][1] == 10_000 and grown[1][1] > 10_000
 
 
-def test_no_p_below_its_resolution_is_printed_for_a_run_that_wins_every_query(twin_bm25):
-    """A run that loses every query to the other: its p is at the limit's resolution, said as "p < 0.001", and the
-    method says how many flips were drawn."""
+def test_tiers_print_the_digits_their_flips_support(twin_bm25):
+    """BM25 against bm25s-mteb on T2C: a p the base 10,000 flips resolve poorly gets more flips, two digits that they
+    support, and the method says how many flips were drawn."""
     from coreb_core.views import tiers
     from coreb_core.views.inputs import Inputs
     from coreb_core.views.scope import Scope
@@ -151,9 +151,20 @@ def test_no_p_below_its_resolution_is_printed_for_a_run_that_wins_every_query(tw
     from coreb_core.retrieval.pipeline import run_retrieval
 
     other = run_retrieval("bm25s-mteb", "demo_v2603", root=root).run_id
-    lines = tiers.build(Scope.of("demo_v2603", [runs[0], other], root=root), task="t2c", inputs=Inputs(root)).lines()
+    view = tiers.build(Scope.of("demo_v2603", [runs[0], other], root=root), task="t2c", inputs=Inputs(root))
+    lines = view.lines()
+    # 10,000 flips counted 18 extreme patterns (p = 0.0019, the comparison's old figure): drawn on to 160,000 (319)
+    assert round(view.tiers.pairs[0].p * 160_001) == 320
     assert lines[-1].startswith("Tiers: every pair of runs tested (paired randomization test, 10,000 sign flips, more "
                                 "where p is small (up to 200,000), Holm-corrected")
+    assert lines[3].endswith(": differ (p = 0.0020 corrected, p = 0.0020 alone), Δ 2.1")
+    assert view_p(lines) == []
+
+
+def view_p(lines: list[str]) -> list[str]:
+    """p-values printed with more digits than two, or below their flips' resolution (1/200,001)."""
+    found = re.findall(r"p = (0\.0*\d+)", " ".join(lines))
+    return [p for p in found if len(p.lstrip("0.")) > 2 or float(p) < 1 / 200_001]
 
 
 def test_deflation_overall_is_the_mean_of_task_means_by_default(twin_bm25):
