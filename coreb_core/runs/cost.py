@@ -282,7 +282,9 @@ def cost_words(cost: RunCost | None) -> str:
     if cost is None:
         return "cost not measured"
     if cost.speed_measured:
-        speed = f"{speed_words(cost)}; {rate_text(cost.texts_per_s)} texts/s wall"
+        # an encoder's wall rate beside it, as measured; a lexical run's texts/s would read as an encoding speed
+        wall = "" if cost.kind == LEXICAL else f"; {rate_text(cost.texts_per_s)} texts/s wall"
+        speed = f"{speed_words(cost)}{wall}"
     else:
         speed = "vectors from the embedding cache (speed not measured)" if cost.cached else "speed not measured"
     where = f"on {cost.device}" + ("" if cost.kind == LEXICAL else f", {cost.precision}")
