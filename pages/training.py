@@ -77,6 +77,8 @@ def section_samples() -> training.SamplesView:
         draw(hbar, by_task, "task", "samples", x_title="samples", y_sort=None, value_format=",d",
              tooltip=["task", alt.Tooltip("samples:Q", format=",")])
     st.caption(f"Rule: {RULE_TEXT[rule]}. " + training.RULE_NOTE)
+    if view.short_hard_note():  # the article says three hard negatives; not every query has three traps
+        st.caption(plain(view.short_hard_note() + "."))
     st.caption(plain(view.passing_note()[:1].upper() + view.passing_note()[1:] + "."))
     with st.expander("Counts per task and subtask"):
         st.dataframe(view.counts.table(), hide_index=True, width="stretch",

@@ -271,10 +271,13 @@ def _export_arguments(p: argparse.ArgumentParser) -> None:
 @command("export", arguments=_export_arguments,
          help="export a run as TREC, official runner JSON, or an MTEB result")
 def _export(args: argparse.Namespace) -> int:
-    from coreb_core.views.export import export
+    from coreb_core.views.export import depth_warning, export
 
     path = export(args.run, args.format, args.out)
     print(terminal_safe(f"exported {args.run} as {args.format} to {path}"))  # was: a path's ESC bytes printed raw
+    warning = depth_warning(args.run, args.format)
+    if warning:  # was: no word that @1000 from a top-100 run is not the official runner's @1000
+        print(f"warning: {warning}", file=sys.stderr)
     return 0
 
 

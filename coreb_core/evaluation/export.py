@@ -52,6 +52,7 @@ from coreb_core.evaluation.schemes import V2
 from coreb_core.runs.folders import read_hits, run_meta
 
 FORMATS = ("trec", "coreb", "mteb")
+OFFICIAL_TOP_K = 1000  # coreb_runner's search keeps each query's top 1000 (official.official_dense_search's top_k)
 
 
 def _atomic_write(path: Path, text: str) -> None:
@@ -62,6 +63,17 @@ def _ranked(run_id: str, root: Path | None) -> pd.DataFrame:
     hits = read_hits(run_id, root)
     hits = hits[hits["doc_id"].notna()].astype({"task": str, "query_id": str, "doc_id": str})
     return hits.sort_values(["task", "query_id", "rank"], ignore_index=True)
+
+
+def trec_depth(run_id: str, root: Path | None = None) -> float:
+    """The deepest cutoff a TREC export of the run scores as the run (``carried_depth`` of its lists, every task):
+    a run stored at top 100 gives 100; ``inf`` when no list has a gap (every list is the whole corpus, or imported
+    whole). The official runner keeps each query's top ``OFFICIAL_TOP_K``, so cutoffs deeper than this differ.
+
+    >>> trec_depth(bm25, root)
+    100
+    """
+    return carried_depth(_ranked(run_id, root))
 
 
 def _export_trec(run_id: str, out: Path, root: Path | None = None) -> Path:

@@ -65,7 +65,30 @@ class SamplesView(NamedTuple):
         return {"release": self.release, "rule": self.rule, "rule_text": RULE_TEXT[self.rule], "hard": self.hard,
                 "easy": self.easy, "seed": self.seed, "samples": self.counts.total, "by_task": self.counts.by_task,
                 "by_subtask": self.counts.by_subtask, "hard_negatives_by_task": self.hard_total,
-                "passing_hard_negatives_by_task": self.passing_hard}
+                "passing_hard_negatives_by_task": self.passing_hard,
+                "samples_by_hard_negatives": {str(n): c for n, c in self.hard_per_sample().items()}}
+
+    def hard_per_sample(self) -> dict[int, int]:
+        """Samples per number of hard negatives held, fewest first: a query with fewer rel=1 documents than
+        ``hard`` gives samples with fewer (the article says three per sample; not every sample has them)."""
+        counts: dict[int, int] = {}
+        for s in self.samples:
+            counts[len(s.hard_neg)] = counts.get(len(s.hard_neg), 0) + 1
+        return dict(sorted(counts.items()))
+
+    def short_hard_note(self) -> str:
+        """How many samples hold fewer than ``hard`` hard negatives, in words ("" when none does).
+
+        >>> print(samples("demo_v2603", root=root).short_hard_note())   # doctest: +ELLIPSIS
+        100 of the 2,529 samples hold fewer than 3 hard negatives (100 with 2): their query has fewer rel=1 documents, ...
+        """
+        fewer = {n: c for n, c in self.hard_per_sample().items() if n < self.hard}
+        if not fewer:
+            return ""
+        parts = ", ".join(f"{c:,} with {n}" for n, c in fewer.items())
+        article = f", though the article says each sample holds {HARD}" if self.hard == HARD else ""
+        return (f"{sum(fewer.values()):,} of the {self.counts.total:,} samples hold fewer than {self.hard} hard "
+                f"negatives ({parts}): their query has fewer rel=1 documents{article}")
 
     def passing_note(self) -> str:
         """How many hard negatives are passing code, in words (the page's caption and the verb's last line).
@@ -86,6 +109,8 @@ class SamplesView(NamedTuple):
                f"{RULE_TEXT[self.rule]}; up to {self.hard} hard and {self.easy} easy negatives each, seed {self.seed}")
         for row in self.counts.table().itertuples(index=False):
             yield f"  {row.task:<4} {row.subtask:<28} {row.samples:>6,}"
+        if self.short_hard_note():
+            yield self.short_hard_note()
         yield self.passing_note()
 
 
@@ -147,6 +172,13 @@ def detail_frame(rows: list[SampleRow]) -> pd.DataFrame:
                          for r in rows], columns=["role", "doc_id", "why", "rank", "grade", "text"])
 
 
+PAIRS = "distinct (query, document) pairs"
+MINED_UNITS = {"samples": "(query, positive) pairs: a query with 3 positives gives 3 samples",
+               "triplets": "samples holding k negatives (one row each)",
+               "negatives_by_grade": PAIRS + ": a query's negative counts once, not once per positive",
+               "left_out_by_task": PAIRS, "correct_kept_by_task": PAIRS, "short_queries": "queries"}
+
+
 class MinedView(NamedTuple):
     """Hard negatives mined from one run, with the run's name and the test release (mining it is for analysis)."""
 
@@ -185,19 +217,29 @@ class MinedView(NamedTuple):
 
     def to_json(self) -> dict:
         m = self.mined
+        # "samples" and "negatives_by_grade" stay (tests and scripts read them); "units" and the *_per_* keys say
+        # what each count counts: samples per (query, positive) pair, negatives per distinct (query, document) pair.
         return {"run": m.run_id, "run_name": self.run_name, "release": m.release, "k": m.k, "samples": len(m.samples),
+                "queries": self.queries(), "samples_per_query_positive_pair": len(m.samples),
+                "negatives_per_query_document_pair_by_grade": m.grade_counts(),
+                "units": MINED_UNITS,
                 "triplets": None if m.keep_correct else len(m.triplets()), "short_queries": m.short,
                 "negatives_by_grade": m.grade_counts(), "keep_correct": m.keep_correct,
                 "left_out_by_task": m.left_out(), "correct_kept_by_task": m.correct_kept(),
                 "test_release": self.test_release, "for_training": not self.of_test_release,
                 "test_release_note": self.test_release_note() or None}
 
+    def queries(self) -> int:
+        """The queries mined (each gives one sample per positive)."""
+        return len({(s.task, s.query_id) for s in self.mined.samples})
+
     def lines(self) -> Iterable[str]:
         m, grades = self.mined, self.mined.grade_counts()
         total = sum(grades.values())
         passing = sum(grades[g] for g in GRADES if g.startswith(PASSING))
-        yield (f"{terminal_safe(self.run_name)}: the top {m.k} non-positives of {len(m.samples):,} (query, positive) "
-               f"samples; {total:,} distinct negatives: {grades['trap']:,} traps (rel=1), "
+        yield (f"{terminal_safe(self.run_name)}: the top {m.k} non-positives of each of {self.queries():,} queries; "
+               f"{len(m.samples):,} samples, one per (query, positive) pair; {total:,} negatives, each counted once "
+               f"per (query, document) pair however many positives the query has: {grades['trap']:,} traps (rel=1), "
                f"{grades['judged_negative']:,} judged negatives (rel=0), {grades['unjudged']:,} unjudged"
                + (f", {passing:,} passing code (kept)" if m.keep_correct else ""))
         yield self.correct_note()

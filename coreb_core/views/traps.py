@@ -144,11 +144,14 @@ class TrapView:
         for run_id in self.scope.run_ids:
             out.append(f"run {terminal_safe(run_id)}")
             for r in self.breakdown[self.breakdown["run"] == run_id].itertuples():
+                # Two lines, one denominator each: only queries with a positive can be lost; the rest is of all.
                 out.append(f"  {r.task} {terminal_safe(r.group)}: {r.queries_trap_above_positive:,} of "
                            f"{r.queries_with_positive:,} queries with a positive lost to a trap "
-                           f"({points(r.share_trap_above_positive)}%); {r.traps_in_top_10_per_query:.2f} traps in the "
-                           f"top 10 per query; a trap at rank 1 in {points(r.share_trap_at_1)}% of {r.queries:,} "
-                           f"queries; nDCG@10 (v2) {points(r.ndcg_at_10)}")
+                           f"({points(r.share_trap_above_positive)}%)")
+                out.append(f"  {r.task} {terminal_safe(r.group)}, all {r.queries:,} queries: a trap at rank 1 in "
+                           f"{round(r.share_trap_at_1 * r.queries):,} ({points(r.share_trap_at_1)}%); "
+                           f"{r.traps_in_top_10_per_query:.2f} traps in the top 10 per query; nDCG@10 (v2) "
+                           f"{points(r.ndcg_at_10)}")
             mine = by_task[by_task["run"] == run_id]
             for task, rows in mine.groupby("task", sort=True):
                 total = int(rows["trap_wins"].sum())
