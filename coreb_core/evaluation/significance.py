@@ -192,12 +192,22 @@ def pair_randomization_flips(columns: Sequence[np.ndarray], pairs: Sequence[tupl
         active = np.arange(len(members))  # the pairs still drawing
         done, target = 0, n_permutations
         while len(active):
+            # the columns the drawing pairs use: beyond the base, only theirs meet the signs
+            cols = np.unique(np.concatenate([first[active], second[active]]))
+            at_col = np.full(block.shape[1], -1)
+            at_col[cols] = np.arange(len(cols))
+            sub = block[:, cols]
+            table, totals = (_byte_table(sub), sub.sum(axis=0)) if target > n_permutations else (None, None)
             for start in range(done, target, 1000):
                 k = min(1000, target - start)
-                signs = (rng.integers(0, 2, size=(k, n), dtype=np.int8) * 2 - 1).astype(np.float64)
-                flipped = signs @ block
-                extreme[active] += np.sum(np.abs(flipped[:, first[active]] - flipped[:, second[active]]) / n
-                                          >= observed[active] - 1e-15, axis=0)
+                if start < n_permutations:  # the base flips: the fixed test's stream, draw for draw
+                    signs = (rng.integers(0, 2, size=(k, n), dtype=np.int8) * 2 - 1).astype(np.float64)
+                    flipped = signs @ sub
+                else:  # more flips: 8 signs per random byte, summed by table (``_byte_sums``)
+                    assert table is not None and totals is not None
+                    flipped = _byte_sums(rng.integers(0, 256, size=(k, (n + 7) // 8), dtype=np.uint8), table, totals)
+                extreme[active] += np.sum(np.abs(flipped[:, at_col[first[active]]] - flipped[:, at_col[second[active]]])
+                                          / n >= observed[active] - 1e-15, axis=0)
             drawn[active] = target
             done = target
             # unresolved pairs draw on, doubling, while the limit allows (the fixed test: the limit is the base)
@@ -206,6 +216,36 @@ def pair_randomization_flips(columns: Sequence[np.ndarray], pairs: Sequence[tupl
         for j, i in enumerate(members):
             out[i] = ((1 + int(extreme[j])) / (1 + int(drawn[j])), int(drawn[j]))
     return out
+
+
+_BYTE_BITS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1).astype(np.float64)  # 256 x 8, MSB first
+
+
+def _byte_table(values: np.ndarray) -> np.ndarray:
+    """Per byte position p of the sign patterns and its 256 bit patterns v (most significant bit first), the sum of
+    ``values``' rows set in v: (ceil(n / 8) * 256) x columns, row ``256 * p + v`` (``_byte_sums``' table)."""
+    n, c = values.shape
+    padded = np.zeros((-(-n // 8) * 8, c))
+    padded[:n] = values
+    return np.einsum("vb,pbc->pvc", _BYTE_BITS, padded.reshape(-1, 8, c)).reshape(-1, c)
+
+
+def _byte_sums(draws: np.ndarray, table: np.ndarray, totals: np.ndarray) -> np.ndarray:
+    """The flipped sums ``signs @ values`` of the sign patterns whose bits are ``draws`` (k x ceil(n / 8) random bytes:
+    +1 for a set bit, -1 for a clear one), from ``_byte_table(values)`` and ``totals = values.sum(axis=0)``: a
+    gather of k x n / 8 values per column, not a k x n float product (about 10x faster for 1,200 queries). Sums in
+    another order than a product's: they may differ by an ulp, far below the test's 1e-15 tolerance.
+
+    >>> rng = np.random.default_rng(0)
+    >>> draws, values = rng.integers(0, 256, size=(5, 2), dtype=np.uint8), rng.random((13, 3))
+    >>> signs = np.unpackbits(draws, axis=1)[:, :13] * 2.0 - 1
+    >>> sums = _byte_sums(draws, _byte_table(values), values.sum(axis=0))
+    >>> bool(np.allclose(sums, signs @ values, rtol=0, atol=1e-12))
+    True
+    """
+    at = draws.astype(np.intp) + 256 * np.arange(draws.shape[1])[None, :]
+    ones = np.stack([np.take(table[:, j], at).sum(axis=1) for j in range(table.shape[1])], axis=1)
+    return 2 * ones - totals
 
 
 def holm(p_values: list[float]) -> list[float]:

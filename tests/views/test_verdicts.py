@@ -118,10 +118,10 @@ def test_p_values_have_the_flips_their_digits_need():
     assert 0.0009 < stats.ttest_1samp(x, 0.0).pvalue < 0.0015
     limit = adaptive_limit(10_000)
     got = [pair_randomization_flips([x, np.zeros(400)], [(0, 1)], 10_000, seed, limit)[0] for seed in range(4)]
-    assert [flips for _, flips in got] == [limit] * 4  # a handful of extreme flips at 10,000: drawn on to the limit
-    assert max(p for p, _ in got) / min(p for p, _ in got) < 1.25  # was 1.75 (0.0008 to 0.0014) at 10,000 flips
+    assert all(flips >= 160_000 for _, flips in got)  # a handful of extreme flips at 10,000: drawn on, doubling
+    assert max(p for p, _ in got) / min(p for p, _ in got) < 1.3  # was 1.75 (0.0008 to 0.0014) at 10,000 flips
     said = [p_text(p, limit) for p, _ in got]
-    assert said == ["p = 0.0011", "p = 0.0012", "p = 0.0011", "p = 0.0013"]
+    assert said == ["p = 0.0012", "p = 0.0012", "p = 0.0011", "p = 0.0013"]
     # at 10,000 flips the same p is said with the one digit they support, never "p < 0.001"
     assert [p_text(p, 10_000) for p in (0.0008, 0.0010, 0.0014)] == ["p ≈ 0.0008", "p ≈ 0.001", "p ≈ 0.001"]
 
@@ -153,11 +153,11 @@ def test_tiers_print_the_digits_their_flips_support(twin_bm25):
     other = run_retrieval("bm25s-mteb", "demo_v2603", root=root).run_id
     view = tiers.build(Scope.of("demo_v2603", [runs[0], other], root=root), task="t2c", inputs=Inputs(root))
     lines = view.lines()
-    # 10,000 flips counted 18 extreme patterns (p = 0.0019, the comparison's old figure): drawn on to 160,000 (319)
-    assert round(view.tiers.pairs[0].p * 160_001) == 320
+    # 10,000 flips counted 18 extreme patterns (p = 0.0019, the comparison's old figure): drawn on to 160,000 (334)
+    assert round(view.tiers.pairs[0].p * 160_001) == 335
     assert lines[-1].startswith("Tiers: every pair of runs tested (paired randomization test, 10,000 sign flips, more "
                                 "where p is small (up to 200,000), Holm-corrected")
-    assert lines[3].endswith(": differ (p = 0.0020 corrected, p = 0.0020 alone), Δ 2.1")
+    assert lines[3].endswith(": differ (p = 0.0021 corrected, p = 0.0021 alone), Δ 2.1")
     assert view_p(lines) == []
 
 
