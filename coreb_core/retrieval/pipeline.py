@@ -366,15 +366,16 @@ def _timed(into: list, encoder: "_Encoder | _Side", *args) -> tuple[np.ndarray, 
 
 
 def _cost(timed: dict[str, list], encoded: int, cached: int, meter: MemoryMeter, device: str, precision: str,
-          batch_size: int | None, load_start: float | None) -> RunCost:
-    """The run's cost record from its timed steps, the memory meter and the load average at the start."""
+          batch_size: int | None, load_start: float | None, remote: bool = False) -> RunCost:
+    """The run's cost record from its timed steps, the memory meter and the load average at the start. ``remote``
+    (an API model): no CPU seconds, its time is the provider's and the network's (ranked by wall time)."""
     rss, scope, gpu = meter.peaks()
     (nd, sd, cd), (nq, sq, cq) = timed["documents"], timed["queries"]
     seconds = sd + sq if batch_size else timed["lexical"][1]  # lexical: documents_s and queries_s stay 0
     cpu = cd + cq if batch_size else timed["lexical"][2]
     return RunCost(ENCODE if batch_size else LEXICAL_COST, device, precision, nd + nq, round(seconds, 4), cached,
                    nd, round(sd, 4), nq, round(sq, 4), batch_size, torch_threads() if batch_size else None,
-                   cpus_available(), rss, scope, gpu, round(cpu, 4), load_start, load_average())
+                   cpus_available(), rss, scope, gpu, None if remote else round(cpu, 4), load_start, load_average())
 
 
 def run_retrieval(model: str, release: str, tasks: tuple[str, ...] = tuple(TASKS), device: str = "auto",
@@ -479,7 +480,8 @@ profile's (a protocol waterfall step: ``coreb_core.retrieval.protocol_steps``) a
                    "model_load": round(encoder.load_seconds if encoder else 0.0, 3),
                    "total": round(time.perf_counter() - start, 3)},
         cost=_cost(timed, encoded, max(0, len(needed) - encoded), meter, used_device,
-                   encoding.precision if encoding else "none", batch_size if encoding else None, load_start),
+                   encoding.precision if encoding else "none", batch_size if encoding else None, load_start,
+                   spec.kind == "api"),
         created=time.strftime("%Y-%m-%dT%H:%M:%S"))
     meta = replace(meta, label=label or run_name(meta))
     with Store(release, root) as store:  # the judged rows first, for the first evaluation to read alone

@@ -84,6 +84,8 @@ def test_api_model_runs_end_to_end_then_from_the_cache(model, api_env, server, c
     assert (api["provider"], api["dims"], api["base_url_overridden"], api["retries"]) == (provider, 16, True, 0)
     assert api["texts_sent_estimate"] == meta.texts_encoded and api["tokens_estimate"] > 0
     assert meta.cost.cached == 0 and meta.cost.texts == meta.texts_encoded  # a first run: everything sent
+    # the provider's and the network's time, not this machine's CPU: ranked by wall time (issue 48)
+    assert meta.cost.cpu_s is None and meta.cost.speed_basis == "wall" and meta.cost.load_start is not None
     assert meta.model == model and meta.profile == "official" and meta.encoding["backend"] == f"api:{provider}"
     if provider == "gemini":  # the runner's task types, one per side
         types = {q["taskType"] for r in server.requests for q in r["body"]["requests"]}
