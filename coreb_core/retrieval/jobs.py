@@ -42,6 +42,7 @@ ETA_MIN_FRACTION = 0.002  # and by this much (a step's share is in proportion to
 ETA_MAX_CHANGE = 2.0
 ETA_EASE_S = 20.0
 ETA_RANGE_SPREAD = 1.25
+ETA_EARLY_SPREAD = 1.5  # in the first minute of progress one pace is all there is: a range of /1.5 to x1.5 at least
 
 
 class RunCancelled(Exception):
@@ -175,6 +176,14 @@ def _paces(samples: list[tuple[float, float]], now: float) -> tuple[float, float
     return out[0], out[1]
 
 
+def _plateau_end_time(samples: list[tuple[float, float]]) -> float:
+    """When the work first moved (the end of a model load): the time of the first plateau's last sample."""
+    i = 0
+    while i + 1 < len(samples) and samples[i + 1][1] == samples[i][1]:
+        i += 1
+    return samples[i][0]
+
+
 class Eta(NamedTuple):
     """The time left shown: ``seconds``, and a range (``low``, ``high``) while it is uncertain (else None)."""
 
@@ -190,8 +199,8 @@ class EtaSmoother:
     minute's pace and the whole run's disagree. Thread-safe (every page of every session reads it).
 
     >>> eta = EtaSmoother()
-    >>> eta.update([(0.0, 0.0), (10.0, 0.1), (20.0, 0.2)], 20.0)   # 1% a second: 80 s left
-    Eta(seconds=80.0, low=None, high=None)
+    >>> eta.update([(0.0, 0.0), (10.0, 0.1), (20.0, 0.2)], 20.0)   # 1% a second: 80 s left; 20 s of pace: a range
+    Eta(seconds=80.0, low=53.3, high=120.0)
     >>> eta.update([(0.0, 0.0), (10.0, 0.1), (20.0, 0.2), (30.0, 0.21)], 30.0).seconds  # 10x slower: eased in
     88.7
     """
@@ -236,6 +245,8 @@ class EtaSmoother:
                 self._shown.append((now, shown / work))
             shown = round(shown, 1)
             low, high = min(recent, whole, self._pace), max(recent, whole, self._pace)
+            if t_last - _plateau_end_time(samples) < ETA_WINDOW_S:  # less than a minute of pace measured
+                low, high = min(low, self._pace / ETA_EARLY_SPREAD), max(high, self._pace * ETA_EARLY_SPREAD)
             if high > ETA_RANGE_SPREAD * low:
                 return Eta(shown, round(min(left(low), shown), 1), round(max(left(high), shown), 1))
             return Eta(shown)

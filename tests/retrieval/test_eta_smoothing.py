@@ -44,11 +44,13 @@ def worst_change_per_minute(reads, index=2):
     return worst
 
 
-def test_steady_run_is_the_truth_without_a_range():
+def test_steady_run_is_the_truth_with_a_range_in_its_first_minute_only():
     reads = simulate(lambda t: 1.0)  # 200 s, one step a second
     late = [r for r in reads if r[0] > 20]
     assert all(abs(e.seconds - truth) <= 0.1 * truth + 2 for _, _, e, truth, _ in late)
-    assert all(e.low is None and e.high is None for _, _, e, _, _ in late)
+    # a range while there is under a minute of pace to go by, none after (the pace has held)
+    assert all(e.low < e.seconds < e.high for t, _, e, _, _ in reads if e is not None and t < 60)
+    assert all(e.low is None and e.high is None for t, _, e, _, _ in late if t > 62)
 
 
 def test_load_rising_three_fold_moves_the_estimate_gradually_with_a_range():
