@@ -337,11 +337,20 @@ def version_views(store: Store) -> set[str]:
 # (python/cpython#106905; seen in the suite). The reads (joins, index files) are small; one at a time costs
 # nothing measurable.
 _READING = threading.Lock()
-# A derived array file is the .npy bytes, then this mark and a BLAKE2b digest of them: a flipped byte anywhere
-# (header or data) fails the digest and the file is rebuilt, never read as other numbers. np.load alone still
-# reads such a file (it stops at the array's end).
-CHECK_MARK = b"coreb-blake2b-16"
+# A derived array file is the .npy bytes, then this mark and a digest of them: a flipped byte anywhere (header or
+# data) fails the digest and the file is rebuilt, never read as other numbers. np.load alone still reads such a
+# file (it stops at the array's end). SHA-256 cut to 16 bytes: this CPU hashes it twice as fast as BLAKE2b (SHA
+# instructions; 0.17 against 0.34 ms for 300 KB), which was a quarter of a cached evaluation of 11 real runs. Files
+# written with the BLAKE2b mark before still read.
+CHECK_MARK = b"coreb-sha256-16:"
+_OLD_MARK = b"coreb-blake2b-16"
 _DIGEST_BYTES = 16
+
+
+def _digest(payload: bytes, mark: bytes) -> bytes:
+    if mark == _OLD_MARK:
+        return hashlib.blake2b(payload, digest_size=_DIGEST_BYTES).digest()
+    return hashlib.sha256(payload).digest()[:_DIGEST_BYTES]
 
 
 def checked_npy(array: np.ndarray) -> bytes:
@@ -354,7 +363,7 @@ def checked_npy(array: np.ndarray) -> bytes:
     buffer = io.BytesIO()
     np.save(buffer, array, allow_pickle=False)
     payload = buffer.getvalue()
-    return payload + CHECK_MARK + hashlib.blake2b(payload, digest_size=_DIGEST_BYTES).digest()
+    return payload + CHECK_MARK + _digest(payload, CHECK_MARK)
 
 
 def read_checked_npy(raw: bytes) -> np.ndarray | None:
@@ -362,7 +371,7 @@ def read_checked_npy(raw: bytes) -> np.ndarray | None:
     of an earlier format) or the bytes hold no plain array."""
     tail = len(CHECK_MARK) + _DIGEST_BYTES
     payload, mark, digest = raw[:-tail], raw[-tail:-_DIGEST_BYTES], raw[-_DIGEST_BYTES:]
-    if len(raw) < tail or mark != CHECK_MARK or hashlib.blake2b(payload, digest_size=_DIGEST_BYTES).digest() != digest:
+    if len(raw) < tail or mark not in (CHECK_MARK, _OLD_MARK) or _digest(payload, mark) != digest:
         return None
     try:
         with _READING:

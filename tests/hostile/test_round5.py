@@ -285,3 +285,27 @@ def test_mine_run_k_bound_in_the_library(lexical_copy):
     with pytest.raises(CorebError, match="give at most that many"):
         mine_run(run_id, 10**20, root)
     assert mine_run(run_id, 307, root).k == 307  # the bound itself is allowed
+
+
+def test_join_files_carry_a_sha256_digest_and_those_of_the_blake2b_format_still_read():
+    """Derived array files are checked with SHA-256 (cut to 16 bytes; twice BLAKE2b's speed on this CPU); files
+    written with the BLAKE2b mark before read as they did, and a flipped byte fails either digest."""
+    import hashlib
+    import io
+
+    import numpy as np
+
+    from coreb_core.evaluation.join import CHECK_MARK, checked_npy, read_checked_npy
+
+    array = np.arange(40, dtype=np.int32)
+    raw = checked_npy(array)
+    payload = raw[:-32]
+    assert raw[-32:-16] == CHECK_MARK == b"coreb-sha256-16:" and raw[-16:] == hashlib.sha256(payload).digest()[:16]
+    buffer = io.BytesIO()
+    np.save(buffer, array, allow_pickle=False)
+    old = buffer.getvalue() + b"coreb-blake2b-16" + hashlib.blake2b(buffer.getvalue(), digest_size=16).digest()
+    for good in (raw, old):
+        assert read_checked_npy(good).tolist() == array.tolist()
+        flipped = good[:100] + bytes([good[100] ^ 1]) + good[101:]
+        assert read_checked_npy(flipped) is None
+    assert read_checked_npy(old[:-32] + b"coreb-sha256-16:" + old[-16:]) is None  # a mark must match its digest
