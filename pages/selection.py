@@ -162,14 +162,18 @@ def selection_columns() -> dict:
                                              help="2.5–97.5 percentile of the run's rank over bootstrap resamples "
                                                   "of the queries"),
         "queries": st.column_config.NumberColumn("queries", width=62),
-        "texts_per_s": st.column_config.NumberColumn("texts/CPU-s", format="%.1f", width=80,
+        "texts_per_s": st.column_config.NumberColumn("texts/s", format="%.1f", width=70,
                                                      help="texts encoded per CPU-second (a busy machine does not "
-                                                          "change it); runs stored before CPU time was recorded, and "
-                                                          "GPU runs: per wall second. Empty: not measured, or a "
-                                                          "lexical run (see ms/query)"),
+                                                          "change it); runs stored before CPU time was recorded, GPU "
+                                                          "runs and API models: per wall second ('timed by'). Empty: "
+                                                          "not measured, or a lexical run (see ms/query)"),
         "ms_per_query": st.column_config.NumberColumn("ms/query", format="%.2f", width=70,
                                                       help="lexical runs (no encoder): milliseconds per query to "
                                                            "index the corpus and search, CPU time where recorded"),
+        "speed_basis": st.column_config.TextColumn("timed by", width=60,
+                                                   help="cpu: CPU time (the load does not change it); wall: wall "
+                                                        "time (a GPU run, an API model, or a run stored before CPU "
+                                                        "time was recorded: load unknown)"),
         "busy": st.column_config.CheckboxColumn("busy", width=45,
                                                 help="measured at a load above the machine's core count: its wall "
                                                      "time is not the model's (the CPU-time figure still is)"),
@@ -220,7 +224,8 @@ def section_ranked(rec: Recommendation, state: State, choices: Choices, names: d
     ranked = shown_ranking(rec.ranked, names)
     st.dataframe(ranked, hide_index=True, placeholder="—", width="stretch", column_config=selection_columns(),
                  column_order=["rank", "tier", "name", "mean", "ci", "ranks", *choices.tasks, "trap_share",
-                               "parameters", "texts_per_s", "ms_per_query", "busy", "peak_memory_gb", "queries"])
+                               "parameters", "texts_per_s", "ms_per_query", "speed_basis", "busy", "peak_memory_gb",
+                               "queries"])
     if len(ranked):
         ci = ranked.assign(label=ranked["rank"].astype(str) + ". " + ranked["name"].astype(str))
         draw(interval_dots, ci, "label", "mean", "ci_low", "ci_high", x_title="mean nDCG@10 ×100 (95% CI)",

@@ -19,6 +19,7 @@ def test_cost_chart_and_columns_without_limits(unmeasured_cost_cache):
     # a lexical run: per query (index and search), off the encoding axis and the chart (issue 48)
     assert row["ms_per_query"] == pytest.approx(bm25.speed_ms) and row["peak_memory_gb"] == bm25.peak_rss_gb
     assert str(row["texts_per_s"]) in ("nan", "None", "<NA>") and row["busy"] == bm25.busy
+    assert row["speed_basis"] == bm25.speed_basis == "cpu"  # the "timed by" column
     assert ranked.set_index("run").loc[runs["bm25s-mteb"]][["ms_per_query", "peak_memory_gb"]].isna().all()
     charts = [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]
     assert not [c for c in charts if "texts encoded per CPU-second" in json.dumps(c)]  # no encoder: no chart
