@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from coreb_core import report
-from coreb_core.analysis.selection import PUBLISHED_ONLY, Average, Recommendation
+from coreb_core.analysis.selection import COST_COLUMNS, PUBLISHED_ONLY, Average, Recommendation
 from coreb_core.data.schema import LANGUAGE_SCOPES, TASK_NAMES
 from coreb_core.present.charts import interval_dots, labelled_scatter
 from coreb_core.present.display import PRINTABLE_CSS, official_verdict_sentence
@@ -221,11 +221,11 @@ def section_verdict(scope: Scope, state: State, choices: Choices, names: dict[st
 @guarded
 def section_ranked(rec: Recommendation, state: State, choices: Choices, names: dict[str, str]) -> None:
     st.subheader("Our runs, ranked")
-    ranked = shown_ranking(rec.ranked, names)
+    # the measured costs are a table of their own, in the cost section: with them this one scrolled sideways at 1600 px
+    ranked = shown_ranking(rec.ranked, names).drop(columns=list(COST_COLUMNS), errors="ignore")
     st.dataframe(ranked, hide_index=True, placeholder="—", width="stretch", column_config=selection_columns(),
                  column_order=["rank", "tier", "name", "mean", "ci", "ranks", *choices.tasks, "trap_share",
-                               "parameters", "texts_per_s", "ms_per_query", "speed_basis", "busy", "peak_memory_gb",
-                               "queries"])
+                               "parameters", "queries"])
     if len(ranked):
         ci = ranked.assign(label=ranked["rank"].astype(str) + ". " + ranked["name"].astype(str))
         draw(interval_dots, ci, "label", "mean", "ci_low", "ci_high", x_title="mean nDCG@10 ×100 (95% CI)",
@@ -252,6 +252,11 @@ def section_cost(rec: Recommendation, state: State, names: dict[str, str]) -> No
                                  "tooltip")
                + (f". Not drawn (no encoding speed): {', '.join(plain(n) for n in unmeasured)}." if unmeasured else "")
                + (f" Lexical runs, per query: {'; '.join(plain(x) for x in lexical)}." if lexical else ""))
+    shown = shown_ranking(rec.ranked, names)
+    st.dataframe(shown[[c for c in ("rank", "name", "run", "mean", *COST_COLUMNS) if c in shown.columns]],
+                 hide_index=True, placeholder="—", width="stretch", column_config=selection_columns(),
+                 column_order=["rank", "name", "mean", "texts_per_s", "ms_per_query", "speed_basis", "busy",
+                               "peak_memory_gb"])
 
 
 @guarded
