@@ -248,6 +248,13 @@ def serve(cache: Path, log: Path, env: dict | None = None) -> Iterator[str]:
             proc.wait(timeout=15)
 
 
+# CSS animations and transitions off: headless chromium draws every frame of a spinner or a fade while a test waits
+# (the suite's browser tests wait on 2 busy cores for minutes); nothing a test checks is an animation.
+NO_ANIMATIONS_JS = """document.addEventListener('DOMContentLoaded', () => { const style = document.createElement('style');
+    style.textContent = '*, *::before, *::after { animation: none !important; transition: none !important; }';
+    document.head.appendChild(style); });"""
+
+
 @contextlib.contextmanager
 def chromium(profile: Path) -> Iterator:
     """Debian's chromium through Playwright: one persistent context (profile folder ``profile``), 1400x1000."""
@@ -260,6 +267,8 @@ def chromium(profile: Path) -> Iterator:
             str(profile), executable_path=executable, headless=True,
             args=CHROMIUM_ARGS, viewport={"width": 1400, "height": 1000})
         context.add_init_script(LAST_CHANGE_INIT_JS)  # for PAGE_DRAWN_JS: the time of the page's last change
+        if os.environ.get("COREB_TEST_ANIMATIONS") != "1":
+            context.add_init_script(NO_ANIMATIONS_JS)
         try:
             yield context
         finally:
