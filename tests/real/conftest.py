@@ -22,25 +22,25 @@ def training_cache(real_cache, tmp_path_factory) -> Path:
     return root
 
 
+def _samples(release: str, cache: Path, folder: Path) -> tuple[Path, dict]:
+    """``samples --release RELEASE --json`` into ``folder``: (the file, its JSON summary)."""
+    out = folder / f"{release}.jsonl"
+    done = run_cli("samples", "--release", release, "--out", str(out), "--json", env={"COREB_CACHE": str(cache)})
+    assert done.returncode == 0, done.stderr
+    return out, json.loads(done.stdout)
+
+
 @pytest.fixture(scope="session")
 def train_file(training_cache, tmp_path_factory):
     """release_v2602's training samples (the ``samples`` verb): (file, its JSON summary)."""
-    out = tmp_path_factory.mktemp("samples") / "train_v2602.jsonl"
-    done = run_cli("samples", "--release", "release_v2602", "--out", str(out), "--json",
-                   env={"COREB_CACHE": str(training_cache)})
-    assert done.returncode == 0, done.stderr
-    return out, json.loads(done.stdout)
+    return _samples("release_v2602", training_cache, tmp_path_factory.mktemp("samples"))
 
 
 @pytest.fixture(scope="session")
 def test_file(training_cache, tmp_path_factory):
     """release_v2603's protocol samples (the test rule), as ``train_file``: (file, its JSON summary). The protocol
     and the guards' tests read this one file (each ``samples`` call on the real release costs about 3 CPU-s)."""
-    out = tmp_path_factory.mktemp("samples") / "test_v2603.jsonl"
-    done = run_cli("samples", "--release", "release_v2603", "--out", str(out), "--json",
-                   env={"COREB_CACHE": str(training_cache)})
-    assert done.returncode == 0, done.stderr
-    return out, json.loads(done.stdout)
+    return _samples("release_v2603", training_cache, tmp_path_factory.mktemp("samples"))
 
 
 @pytest.fixture(scope="session")
